@@ -1,0 +1,38 @@
+//! Command-line parsing and dispatch. Each command has its own module and options struct.
+
+mod perft;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// kifudex: index shogi game records and search them by header, position and comment.
+#[derive(Parser, Debug)]
+#[command(name = "kifudex", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count the leaf nodes of the legal move tree from a position (move generator check
+    /// and speed measure), with nodes per second.
+    Perft(perft::PerftArgs),
+}
+
+/// Parses the command line, runs the command and maps failures to exit status 1
+/// (clap itself exits with 2 on bad usage).
+pub fn run() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Perft(args) => perft::run(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("kifudex: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}

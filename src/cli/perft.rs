@@ -1,0 +1,50 @@
+//! `kifudex perft`: leaf counts of the legal move tree, and how fast they were counted.
+
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use kifudex::shogi::Position;
+
+#[derive(Args, Debug)]
+pub struct PerftArgs {
+    /// How many plies deep to count.
+    #[arg(short, long, default_value_t = 5)]
+    depth: u32,
+    /// Also print the count below each first move.
+    #[arg(long)]
+    divide: bool,
+    /// The position: `startpos` or an SFEN (board, side, hands, optional move number).
+    #[arg(default_value = "startpos", num_args = 1.., value_name = "POSITION")]
+    position: Vec<String>,
+}
+
+pub fn run(args: &PerftArgs) -> Result<()> {
+    let text = args.position.join(" ");
+    let text = text.trim();
+    let text = text.strip_prefix("sfen ").unwrap_or(text);
+    let pos = if text == "startpos" {
+        Position::startpos()
+    } else {
+        Position::from_sfen(text).with_context(|| format!("bad position '{text}'"))?
+    };
+    let start = Instant::now();
+    let nodes = if args.divide {
+        let mut total = 0;
+        for (mv, n) in pos.perft_divide(args.depth) {
+            println!("{mv}: {n}");
+            total += n;
+        }
+        total
+    } else {
+        pos.perft(args.depth)
+    };
+    let secs = start.elapsed().as_secs_f64();
+    println!("position: {}", pos.to_sfen());
+    println!(
+        "depth {}: {nodes} nodes in {secs:.3} s ({:.0} nodes/s)",
+        args.depth,
+        nodes as f64 / secs.max(1e-9)
+    );
+    Ok(())
+}

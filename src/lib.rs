@@ -1,0 +1,6 @@
+//! kifudex: a shogi game-database indexer.
+//!
+//! The library holds every stage of the pipeline (see the project README); the `kifudex`
+//! binary is a thin command-line front end over it.
+
+pub mod shogi;

@@ -1,0 +1,9 @@
+//! The `kifudex` command line.
+
+mod cli;
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    cli::run()
+}

@@ -1,0 +1,189 @@
+//! How pieces move: direction tables and the attack test used by legality and check.
+
+use super::types::{Color, Piece, PieceKind, Square};
+
+/// The eight directions as (file delta, rank delta). Rank delta -1 is "forward" for Black.
+/// Order: forward, forward-left, forward-right, left, right, back, back-left, back-right
+/// (seen from Black; file numbers grow to Black's left).
+pub(crate) const DIRS: [(i8, i8); 8] = [
+    (0, -1),
+    (1, -1),
+    (-1, -1),
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (1, 1),
+    (-1, 1),
+];
+
+/// The index of the opposite direction.
+pub(crate) const OPPOSITE: [usize; 8] = [5, 7, 6, 4, 3, 0, 2, 1];
+
+const OFF: u8 = 0xFF;
+
+/// `NEIGHBOR[sq][d]`: the square one step from `sq` in direction `d`, or `OFF`.
+static NEIGHBOR: [[u8; 8]; 81] = build_neighbors();
+
+const fn build_neighbors() -> [[u8; 8]; 81] {
+    let mut t = [[OFF; 8]; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        let f = (sq / 9) as i32;
+        let r = (sq % 9) as i32;
+        let mut d = 0;
+        while d < 8 {
+            let nf = f + DIRS[d].0 as i32;
+            let nr = r + DIRS[d].1 as i32;
+            if nf >= 0 && nf < 9 && nr >= 0 && nr < 9 {
+                t[sq][d] = (nf * 9 + nr) as u8;
+            }
+            d += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+#[inline]
+pub(crate) fn neighbor(sq: Square, d: usize) -> Option<Square> {
+    let n = NEIGHBOR[sq.index()][d];
+    if n == OFF {
+        None
+    } else {
+        Square::from_index(n as usize)
+    }
+}
+
+// Direction masks for Black; White's are the same with every direction reversed.
+const FWD: u8 = 1 << 0;
+const FWD_DIAG: u8 = 1 << 1 | 1 << 2;
+const SIDEWAYS: u8 = 1 << 3 | 1 << 4;
+const BACK: u8 = 1 << 5;
+const BACK_DIAG: u8 = 1 << 6 | 1 << 7;
+const GOLD: u8 = FWD | FWD_DIAG | SIDEWAYS | BACK;
+const ORTHO: u8 = FWD | SIDEWAYS | BACK;
+const DIAG: u8 = FWD_DIAG | BACK_DIAG;
+
+/// (step mask, slide mask) for a Black piece of each kind, in `PieceKind` order.
+const BLACK_MASKS: [(u8, u8); 14] = [
+    (FWD, 0),                        // pawn
+    (0, FWD),                        // lance
+    (0, 0),                          // knight: its own jumps
+    (FWD | FWD_DIAG | BACK_DIAG, 0), // silver
+    (GOLD, 0),                       // gold
+    (0, DIAG),                       // bishop
+    (0, ORTHO),                      // rook
+    (0xFF, 0),                       // king
+    (GOLD, 0),                       // promoted pawn
+    (GOLD, 0),                       // promoted lance
+    (GOLD, 0),                       // promoted knight
+    (GOLD, 0),                       // promoted silver
+    (ORTHO, DIAG),                   // horse
+    (DIAG, ORTHO),                   // dragon
+];
+
+const fn reverse_mask(m: u8) -> u8 {
+    let mut out = 0;
+    let mut d = 0;
+    while d < 8 {
+        if m & (1 << d) != 0 {
+            out |= 1 << OPPOSITE[d];
+        }
+        d += 1;
+    }
+    out
+}
+
+const fn build_masks() -> [[(u8, u8); 14]; 2] {
+    let mut t = [BLACK_MASKS, BLACK_MASKS];
+    let mut k = 0;
+    while k < 14 {
+        t[1][k] = (
+            reverse_mask(BLACK_MASKS[k].0),
+            reverse_mask(BLACK_MASKS[k].1),
+        );
+        k += 1;
+    }
+    t
+}
+
+static MASKS: [[(u8, u8); 14]; 2] = build_masks();
+
+/// The directions in which `piece` steps one square, and those in which it slides.
+#[inline]
+pub(crate) fn masks(piece: Piece) -> (u8, u8) {
+    MASKS[piece.color.index()][piece.kind.index()]
+}
+
+/// The (file, rank) jumps of a knight of `color`.
+#[inline]
+pub(crate) fn knight_jumps(color: Color) -> [(i8, i8); 2] {
+    match color {
+        Color::Black => [(1, -2), (-1, -2)],
+        Color::White => [(1, 2), (-1, 2)],
+    }
+}
+
+/// Whether a piece of `attacker` attacks `target` on `board`.
+pub(crate) fn attacked(board: &[Option<Piece>; 81], target: Square, attacker: Color) -> bool {
+    for d in 0..8 {
+        let back = 1u8 << OPPOSITE[d];
+        let mut sq = target;
+        let mut first = true;
+        while let Some(next) = neighbor(sq, d) {
+            sq = next;
+            if let Some(p) = board[sq.index()] {
+                if p.color == attacker {
+                    let (step, slide) = masks(p);
+                    if slide & back != 0 || (first && step & back != 0) {
+                        return true;
+                    }
+                }
+                break;
+            }
+            first = false;
+        }
+    }
+    // A knight of `attacker` attacks `target` from where its jump would land on `target`.
+    for (df, dr) in knight_jumps(attacker) {
+        if let Some(sq) = target.offset(-df, -dr)
+            && board[sq.index()] == Some(Piece::new(attacker, PieceKind::Knight))
+        {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether `piece` on `from` could move to `to` on `board` by the way it moves
+/// (ignoring what stands on `to`, checks and every other rule).
+pub(crate) fn reaches(board: &[Option<Piece>; 81], piece: Piece, from: Square, to: Square) -> bool {
+    let df = to.file() as i8 - from.file() as i8;
+    let dr = to.rank() as i8 - from.rank() as i8;
+    if piece.kind == PieceKind::Knight {
+        return knight_jumps(piece.color).contains(&(df, dr));
+    }
+    let dist = df.abs().max(dr.abs());
+    if dist == 0 || (df != 0 && dr != 0 && df.abs() != dr.abs()) {
+        return false;
+    }
+    let unit = (df.signum(), dr.signum());
+    let Some(d) = DIRS.iter().position(|&u| u == unit) else {
+        return false;
+    };
+    let (step, slide) = masks(piece);
+    if dist == 1 {
+        return (step | slide) & (1 << d) != 0;
+    }
+    if slide & (1 << d) == 0 {
+        return false;
+    }
+    let mut sq = from;
+    for _ in 1..dist {
+        match neighbor(sq, d) {
+            Some(next) if board[next.index()].is_none() => sq = next,
+            _ => return false,
+        }
+    }
+    true
+}

@@ -1,0 +1,22 @@
+//! The board: squares, pieces, hands, positions, moves, the rules, move generation, SFEN,
+//! handicap start positions, Zobrist hashing and board transforms. Knows nothing of files,
+//! formats or storage.
+
+mod attacks;
+mod handicap;
+mod movegen;
+mod moves;
+mod position;
+mod rules;
+mod sfen;
+mod types;
+mod zobrist;
+mod zobrist_tables;
+
+pub use handicap::Handicap;
+pub use moves::{Move, UsiMoveError};
+pub use position::{Position, PositionError, Strictness, hand_from_counts};
+pub use rules::{History, MoveError, Repetition, Rule, Violations};
+pub use sfen::{STARTPOS_SFEN, SfenError, hands_sfen};
+pub use types::{Color, Hand, Piece, PieceKind, Square};
+pub use zobrist::HASH_VERSION;

@@ -1,0 +1,241 @@
+//! SFEN: reading (strict, with errors that say what is wrong) and writing.
+
+use std::fmt::Write;
+
+use super::position::{Position, PositionError, Strictness, hand_from_counts};
+use super::types::{Color, Hand, Piece, PieceKind, Square};
+
+/// The even-game start position in SFEN.
+pub const STARTPOS_SFEN: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+
+/// Why a string is not an SFEN position.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SfenError {
+    #[error(
+        "an SFEN has a board, a side to move, hands and an optional move number, but this has {0} field(s)"
+    )]
+    FieldCount(usize),
+    #[error("the board has {0} ranks; it needs 9, separated by '/'")]
+    RankCount(usize),
+    #[error("rank {rank} has {squares} squares")]
+    RankWidth { rank: usize, squares: usize },
+    #[error(
+        "rank {rank}: '{letter}' is not a piece letter (P L N S G B R K, lower case for white)"
+    )]
+    PieceLetter { rank: usize, letter: char },
+    #[error("rank {rank}: '+' must be followed by a piece that promotes (P L N S B R)")]
+    Promotion { rank: usize },
+    #[error("the side to move is '{0}'; it must be b (black) or w (white)")]
+    Side(String),
+    #[error("hands: '{0}' is not a piece a hand can hold (P L N S G B R, lower case for white)")]
+    HandLetter(char),
+    #[error("hands: the count {0} is not followed by a piece letter")]
+    DanglingCount(u32),
+    #[error("hands: a count of {0} is not allowed (omit the piece, or write no count for one)")]
+    CountForm(u32),
+    #[error("hands: {color}'s {kind} are listed twice", color = .color.name(), kind = .kind.plural())]
+    HandRepeated { color: Color, kind: PieceKind },
+    #[error("the move number must be a positive whole number, but it is '{0}'")]
+    MoveNumber(String),
+    #[error(transparent)]
+    Position(#[from] PositionError),
+}
+
+impl Position {
+    /// Reads an SFEN (`board side hands [move number]`), checking the position fully:
+    /// piece counts, kings, no piece that can never move, no two pawns on a file, and
+    /// the side not to move not in check.
+    pub fn from_sfen(sfen: &str) -> Result<Position, SfenError> {
+        Position::from_sfen_with(sfen, Strictness::Full)
+    }
+
+    /// Reads an SFEN, checking it as `strictness` says ([`Strictness::PiecesOnly`] accepts
+    /// the positions that records with illegal moves reach).
+    pub fn from_sfen_with(sfen: &str, strictness: Strictness) -> Result<Position, SfenError> {
+        let fields: Vec<&str> = sfen.split_ascii_whitespace().collect();
+        if !(3..=4).contains(&fields.len()) {
+            return Err(SfenError::FieldCount(fields.len()));
+        }
+        let board = parse_board(fields[0])?;
+        let side = match fields[1] {
+            "b" => Color::Black,
+            "w" => Color::White,
+            other => return Err(SfenError::Side(other.to_string())),
+        };
+        let hands = parse_hands(fields[2])?;
+        let move_number = match fields.get(3) {
+            None => 1,
+            Some(n) => n
+                .parse::<u32>()
+                .ok()
+                .filter(|&n| n > 0)
+                .ok_or_else(|| SfenError::MoveNumber(n.to_string()))?,
+        };
+        Ok(Position::new(board, hands, side, move_number, strictness)?)
+    }
+
+    /// The position as SFEN, with its move number.
+    pub fn to_sfen(&self) -> String {
+        let mut out = String::with_capacity(96);
+        for rank in 1..=9u8 {
+            if rank > 1 {
+                out.push('/');
+            }
+            let mut empty = 0;
+            for file in (1..=9u8).rev() {
+                let Some(s) = Square::new(file, rank) else {
+                    continue;
+                };
+                match self.piece_at(s) {
+                    None => empty += 1,
+                    Some(p) => {
+                        if empty > 0 {
+                            let _ = write!(out, "{empty}");
+                            empty = 0;
+                        }
+                        out.push_str(&p.sfen());
+                    }
+                }
+            }
+            if empty > 0 {
+                let _ = write!(out, "{empty}");
+            }
+        }
+        out.push(' ');
+        out.push(match self.side_to_move() {
+            Color::Black => 'b',
+            Color::White => 'w',
+        });
+        out.push(' ');
+        out.push_str(&hands_sfen(
+            self.hand(Color::Black),
+            self.hand(Color::White),
+        ));
+        let _ = write!(out, " {}", self.move_number());
+        out
+    }
+}
+
+/// The SFEN hands field: Black's pieces then White's, each rook first, `-` when both are empty.
+pub fn hands_sfen(black: &Hand, white: &Hand) -> String {
+    const ORDER: [PieceKind; 7] = [
+        PieceKind::Rook,
+        PieceKind::Bishop,
+        PieceKind::Gold,
+        PieceKind::Silver,
+        PieceKind::Knight,
+        PieceKind::Lance,
+        PieceKind::Pawn,
+    ];
+    let mut out = String::new();
+    for (color, hand) in [(Color::Black, black), (Color::White, white)] {
+        for kind in ORDER {
+            let n = hand.count(kind);
+            if n > 1 {
+                let _ = write!(out, "{n}");
+            }
+            if n > 0 {
+                out.push_str(&Piece::new(color, kind).sfen());
+            }
+        }
+    }
+    if out.is_empty() {
+        out.push('-');
+    }
+    out
+}
+
+fn parse_board(text: &str) -> Result<[Option<Piece>; 81], SfenError> {
+    let ranks: Vec<&str> = text.split('/').collect();
+    if ranks.len() != 9 {
+        return Err(SfenError::RankCount(ranks.len()));
+    }
+    let mut board = [None; 81];
+    for (i, row) in ranks.iter().enumerate() {
+        let rank = i + 1;
+        // Squares are counted first so that a wrong width is reported as such, whatever else.
+        let mut squares = 0usize;
+        let mut promoted = false;
+        let mut pieces = Vec::with_capacity(9);
+        for c in row.chars() {
+            if let Some(d) = c.to_digit(10).filter(|_| !promoted) {
+                squares += d as usize;
+                continue;
+            }
+            if c == '+' && !promoted {
+                promoted = true;
+                continue;
+            }
+            let kind = PieceKind::from_sfen_letter(c)
+                .filter(|_| c.is_ascii_alphabetic())
+                .ok_or(if promoted {
+                    SfenError::Promotion { rank }
+                } else {
+                    SfenError::PieceLetter { rank, letter: c }
+                })?;
+            let kind = if promoted {
+                kind.promoted().ok_or(SfenError::Promotion { rank })?
+            } else {
+                kind
+            };
+            let color = if c.is_ascii_uppercase() {
+                Color::Black
+            } else {
+                Color::White
+            };
+            pieces.push((squares, Piece::new(color, kind)));
+            squares += 1;
+            promoted = false;
+        }
+        if promoted {
+            return Err(SfenError::Promotion { rank });
+        }
+        if squares != 9 {
+            return Err(SfenError::RankWidth { rank, squares });
+        }
+        for (column, piece) in pieces {
+            // Column 0 is file 9.
+            if let Some(s) = Square::new(9 - column as u8, rank as u8) {
+                board[s.index()] = Some(piece);
+            }
+        }
+    }
+    Ok(board)
+}
+
+fn parse_hands(text: &str) -> Result<[Hand; 2], SfenError> {
+    if text == "-" {
+        return Ok([Hand::default(); 2]);
+    }
+    let mut counts: [Vec<(PieceKind, u32)>; 2] = [Vec::new(), Vec::new()];
+    let mut count: Option<u32> = None;
+    for c in text.chars() {
+        if let Some(d) = c.to_digit(10) {
+            let n = count.unwrap_or(0).saturating_mul(10).saturating_add(d);
+            count = Some(n);
+            continue;
+        }
+        let kind = PieceKind::from_sfen_letter(c)
+            .filter(|k| *k != PieceKind::King && c.is_ascii_alphabetic())
+            .ok_or(SfenError::HandLetter(c))?;
+        let color = if c.is_ascii_uppercase() {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let n = match count.take() {
+            None => 1,
+            Some(n) if n < 2 => return Err(SfenError::CountForm(n)),
+            Some(n) => n,
+        };
+        let list = &mut counts[color.index()];
+        if list.iter().any(|&(k, _)| k == kind) {
+            return Err(SfenError::HandRepeated { color, kind });
+        }
+        list.push((kind, n));
+    }
+    if let Some(n) = count {
+        return Err(SfenError::DanglingCount(n));
+    }
+    Ok([hand_from_counts(&counts[0])?, hand_from_counts(&counts[1])?])
+}
