@@ -126,8 +126,8 @@ pub(crate) fn knight_jumps(color: Color) -> [(i8, i8); 2] {
 
 /// Whether a piece of `attacker` attacks `target` on `board`.
 pub(crate) fn attacked(board: &[Option<Piece>; 81], target: Square, attacker: Color) -> bool {
-    for d in 0..8 {
-        let back = 1u8 << OPPOSITE[d];
+    for (d, &opposite) in OPPOSITE.iter().enumerate() {
+        let back = 1u8 << opposite;
         let mut sq = target;
         let mut first = true;
         while let Some(next) = neighbor(sq, d) {

@@ -1,0 +1,79 @@
+//! The command line, run as a user runs it.
+
+use std::process::Command;
+
+fn kifudex(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_kifudex"))
+        .args(args)
+        .output()
+        .expect("run kifudex");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn help_lists_the_commands() {
+    let (code, out, _) = kifudex(&["--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("perft"), "{out}");
+}
+
+#[test]
+fn perft_counts_the_start_position() {
+    let (code, out, err) = kifudex(&["perft", "--depth", "3"]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        "position: lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+    );
+    assert!(lines[1].starts_with("depth 3: 25470 nodes in "), "{out}");
+    assert!(lines[1].ends_with(" nodes/s)"), "{out}");
+}
+
+#[test]
+fn perft_divide_from_an_sfen() {
+    let (code, out, err) = kifudex(&[
+        "perft",
+        "-d",
+        "2",
+        "--divide",
+        "sfen",
+        "8k/6S2/7G1/9/9/9/9/9/4K4",
+        "b",
+        "P",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    // The mating pawn drop on 1b is not a legal move, so it is not listed.
+    assert!(!out.contains("P*1b"), "{out}");
+    assert!(out.contains("P*1c: "), "{out}");
+}
+
+#[test]
+fn a_bad_position_is_a_clear_error_with_status_1() {
+    let (code, out, err) = kifudex(&[
+        "perft",
+        "lnsgkgsnl/1r5b1/pppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL",
+        "b",
+        "-",
+    ]);
+    assert_eq!(code, 1);
+    assert_eq!(out, "");
+    assert_eq!(
+        err.trim_end(),
+        "kifudex: bad position 'lnsgkgsnl/1r5b1/pppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b -': rank 3 has 10 squares"
+    );
+}
+
+#[test]
+fn bad_usage_exits_with_status_2() {
+    let (code, _, err) = kifudex(&["perft", "--depth", "many"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("invalid value 'many'"), "{err}");
+    let (code, _, _) = kifudex(&["no-such-command"]);
+    assert_eq!(code, 2);
+}
