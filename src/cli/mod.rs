@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// kifudex: index shogi game records and search them by header, position and comment.
+/// kifudex: a shogi game-database indexer.
 #[derive(Parser, Debug)]
 #[command(name = "kifudex", version, about, long_about = None)]
 struct Cli {
