@@ -3,4 +3,5 @@
 //! The library holds every stage of the pipeline (see the project README); the `kifudex`
 //! binary is a thin command-line front end over it.
 
+pub mod notation;
 pub mod shogi;

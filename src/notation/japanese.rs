@@ -1,0 +1,131 @@
+//! Japanese notation vocabulary shared by the KIF and KI2 readers and writers: numerals,
+//! squares (７六), piece names (歩 … 龍, with 竜 全 圭 杏 and 成銀 成桂 成香), side marks.
+
+use crate::shogi::{Color, PieceKind, Square};
+
+/// Full-width file digits, index 0 = file 1.
+pub const FILE_DIGITS: [char; 9] = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];
+/// Kanji rank numerals, index 0 = rank 1.
+pub const RANK_KANJI: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
+
+/// A digit 1–9 written half-width, full-width or as a kanji numeral.
+pub fn digit(c: char) -> Option<u8> {
+    match c {
+        '1'..='9' => Some(c as u8 - b'0'),
+        '１'..='９' => Some((c as u32 - '１' as u32 + 1) as u8),
+        _ => RANK_KANJI
+            .iter()
+            .position(|&k| k == c)
+            .map(|i| i as u8 + 1),
+    }
+}
+
+/// A kanji number up to 99 (`三`, `十`, `十三`, `二十`), or a plain decimal number.
+pub fn kanji_number(s: &str) -> Option<u32> {
+    if !s.is_empty() && s.chars().all(|c| c.is_ascii_digit() || ('０'..='９').contains(&c)) {
+        return s
+            .chars()
+            .map(|c| c.to_digit(10).unwrap_or_else(|| c as u32 - '０' as u32))
+            .try_fold(0u32, |n, d| n.checked_mul(10)?.checked_add(d));
+    }
+    let chars: Vec<char> = s.chars().collect();
+    let kanji = |c: char| RANK_KANJI.iter().position(|&k| k == c).map(|i| i as u32 + 1);
+    match chars.as_slice() {
+        [c] if *c == '十' => Some(10),
+        [c] => kanji(*c),
+        ['十', u] => Some(10 + kanji(*u)?),
+        [t, '十'] => Some(10 * kanji(*t)?),
+        [t, '十', u] => Some(10 * kanji(*t)? + kanji(*u)?),
+        _ => None,
+    }
+}
+
+/// The KIF name of a piece kind: 歩 香 桂 銀 金 角 飛 玉 と 成香 成桂 成銀 馬 龍.
+pub fn kind_name(kind: PieceKind) -> &'static str {
+    use PieceKind::*;
+    match kind {
+        Pawn => "歩",
+        Lance => "香",
+        Knight => "桂",
+        Silver => "銀",
+        Gold => "金",
+        Bishop => "角",
+        Rook => "飛",
+        King => "玉",
+        ProPawn => "と",
+        ProLance => "成香",
+        ProKnight => "成桂",
+        ProSilver => "成銀",
+        Horse => "馬",
+        Dragon => "龍",
+    }
+}
+
+/// The one-character name used in board diagrams: 杏 圭 全 for the promoted minor pieces.
+pub fn kind_char(kind: PieceKind) -> char {
+    use PieceKind::*;
+    match kind {
+        ProLance => '杏',
+        ProKnight => '圭',
+        ProSilver => '全',
+        k => kind_name(k).chars().next().unwrap_or('?'),
+    }
+}
+
+const NAMES: [(&str, PieceKind); 19] = [
+    ("成香", PieceKind::ProLance),
+    ("成桂", PieceKind::ProKnight),
+    ("成銀", PieceKind::ProSilver),
+    ("歩", PieceKind::Pawn),
+    ("香", PieceKind::Lance),
+    ("桂", PieceKind::Knight),
+    ("銀", PieceKind::Silver),
+    ("金", PieceKind::Gold),
+    ("角", PieceKind::Bishop),
+    ("飛", PieceKind::Rook),
+    ("玉", PieceKind::King),
+    ("王", PieceKind::King),
+    ("と", PieceKind::ProPawn),
+    ("杏", PieceKind::ProLance),
+    ("圭", PieceKind::ProKnight),
+    ("全", PieceKind::ProSilver),
+    ("馬", PieceKind::Horse),
+    ("龍", PieceKind::Dragon),
+    ("竜", PieceKind::Dragon),
+];
+
+/// The piece named at the start of `s`, and the name's length in bytes.
+pub fn piece_prefix(s: &str) -> Option<(PieceKind, usize)> {
+    NAMES
+        .iter()
+        .find(|(name, _)| s.starts_with(name))
+        .map(|&(name, kind)| (kind, name.len()))
+}
+
+/// A square written as file then rank, each in any digit form (`７六`, `76`, `７６`).
+pub fn square_prefix(s: &str) -> Option<(Square, usize)> {
+    let mut it = s.char_indices();
+    let (_, f) = it.next()?;
+    let (_, r) = it.next()?;
+    let len = it.next().map_or(s.len(), |(i, _)| i);
+    Some((Square::new(digit(f)?, digit(r)?)?, len))
+}
+
+/// A square as KIF writes it: full-width file, kanji rank (`７六`).
+pub fn square_text(sq: Square) -> String {
+    let mut s = String::new();
+    s.push(FILE_DIGITS[sq.file() as usize - 1]);
+    s.push(RANK_KANJI[sq.rank() as usize - 1]);
+    s
+}
+
+/// The side mark at the start of a move (▲☗ for Black, △☖▽ for White), with its length.
+pub fn side_mark(s: &str) -> Option<(Color, usize)> {
+    let c = s.chars().next()?;
+    let color = match c {
+        '▲' | '☗' | '▼' => Color::Black,
+        '△' | '☖' | '▽' => Color::White,
+        _ => return None,
+    };
+    Some((color, c.len_utf8()))
+}

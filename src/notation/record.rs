@@ -1,0 +1,364 @@
+//! The record model every reader fills and every writer reads: headers in their original
+//! order, the start position, a move tree with variations, comments, bookmarks and times,
+//! the terminal, the winner, the first illegal move, and the reader's errors.
+
+use std::fmt;
+
+use crate::shogi::{Color, Handicap, Move, Position, Rule, Violations};
+
+/// A problem found while reading, with where it is. Reading goes on after most of them.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}, column {column}: {message}")]
+pub struct ReadError {
+    /// 1-based line of the file.
+    pub line: usize,
+    /// 1-based column (in characters) where the problem starts.
+    pub column: usize,
+    pub message: String,
+}
+
+impl ReadError {
+    pub fn new(line: usize, column: usize, message: impl Into<String>) -> ReadError {
+        ReadError {
+            line,
+            column,
+            message: message.into(),
+        }
+    }
+}
+
+/// Time spent on a move, and the mover's total so far when the record gives it.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct MoveTime {
+    /// Seconds spent on this move (CSA V3 allows fractions).
+    pub spent: f64,
+    /// The mover's total seconds after this move, when known.
+    pub total: Option<f64>,
+}
+
+/// How a game (or a variation) ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TerminalKind {
+    Resign,
+    Abort,
+    Repetition,
+    Impasse,
+    TimeUp,
+    IllegalMove,
+    /// The previous move was illegal: the side to move wins (反則勝ち).
+    IllegalWin,
+    /// The side to move lost by a foul (反則負け).
+    IllegalLoss,
+    EnteringKingWin,
+    EnteringKingDraw,
+    /// 不戦勝: the side to move wins without play.
+    DefaultWin,
+    /// 不戦敗: the side to move loses without play.
+    DefaultLoss,
+    /// 詰み: the side to move is mated.
+    Mate,
+    /// 不詰: the problem has no mate.
+    NoMate,
+    Takeback,
+    MaxMoves,
+    Error,
+}
+
+impl TerminalKind {
+    pub const ALL: [TerminalKind; 17] = [
+        TerminalKind::Resign,
+        TerminalKind::Abort,
+        TerminalKind::Repetition,
+        TerminalKind::Impasse,
+        TerminalKind::TimeUp,
+        TerminalKind::IllegalMove,
+        TerminalKind::IllegalWin,
+        TerminalKind::IllegalLoss,
+        TerminalKind::EnteringKingWin,
+        TerminalKind::EnteringKingDraw,
+        TerminalKind::DefaultWin,
+        TerminalKind::DefaultLoss,
+        TerminalKind::Mate,
+        TerminalKind::NoMate,
+        TerminalKind::Takeback,
+        TerminalKind::MaxMoves,
+        TerminalKind::Error,
+    ];
+
+    /// The name used in JSON output and the database.
+    pub fn code(self) -> &'static str {
+        use TerminalKind::*;
+        match self {
+            Resign => "resign",
+            Abort => "abort",
+            Repetition => "repetition",
+            Impasse => "impasse",
+            TimeUp => "time_up",
+            IllegalMove => "illegal_move",
+            IllegalWin => "illegal_win",
+            IllegalLoss => "illegal_loss",
+            EnteringKingWin => "entering_king_win",
+            EnteringKingDraw => "entering_king_draw",
+            DefaultWin => "default_win",
+            DefaultLoss => "default_loss",
+            Mate => "mate",
+            NoMate => "no_mate",
+            Takeback => "takeback",
+            MaxMoves => "max_moves",
+            Error => "error",
+        }
+    }
+
+    pub fn from_code(code: &str) -> Option<TerminalKind> {
+        TerminalKind::ALL.into_iter().find(|t| t.code() == code)
+    }
+
+    /// The result when the game ends this way with `to_move` to move.
+    pub fn result(self, to_move: Color) -> GameResult {
+        use TerminalKind::*;
+        match self {
+            Resign | TimeUp | IllegalLoss | DefaultLoss | Mate | IllegalMove => {
+                GameResult::Win(to_move.opponent())
+            }
+            IllegalWin | EnteringKingWin | DefaultWin => GameResult::Win(to_move),
+            Repetition | Impasse | EnteringKingDraw | MaxMoves => GameResult::Draw,
+            Abort | NoMate | Takeback | Error => GameResult::Unknown,
+        }
+    }
+}
+
+impl fmt::Display for TerminalKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+/// Who won.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    Win(Color),
+    Draw,
+    Unknown,
+}
+
+impl GameResult {
+    /// `sente`, `gote`, `draw`, or `None`.
+    pub fn code(self) -> Option<&'static str> {
+        match self {
+            GameResult::Win(Color::Black) => Some("sente"),
+            GameResult::Win(Color::White) => Some("gote"),
+            GameResult::Draw => Some("draw"),
+            GameResult::Unknown => None,
+        }
+    }
+}
+
+/// The end of a line: how it ended, with the time and comments the record gives there.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Terminal {
+    pub kind: TerminalKind,
+    pub time: Option<MoveTime>,
+    pub comments: Vec<String>,
+}
+
+/// One move of a line and everything recorded with it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveNode {
+    pub mv: Move,
+    pub time: Option<MoveTime>,
+    /// Comments on the position after this move, one entry per comment line.
+    pub comments: Vec<String>,
+    /// Bookmarks (KIF `&`) on the position after this move.
+    pub bookmarks: Vec<String>,
+    /// Other moves played instead of this one, each with its continuation.
+    pub variations: Vec<Line>,
+    /// The rules this move broke (empty for a legal move).
+    pub violations: Violations,
+}
+
+impl MoveNode {
+    pub fn new(mv: Move) -> MoveNode {
+        MoveNode {
+            mv,
+            time: None,
+            comments: Vec::new(),
+            bookmarks: Vec::new(),
+            variations: Vec::new(),
+            violations: Violations::default(),
+        }
+    }
+}
+
+/// A sequence of moves, perhaps ending with a terminal.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Line {
+    pub moves: Vec<MoveNode>,
+    pub terminal: Option<Terminal>,
+}
+
+impl Line {
+    /// How many variations the line holds, nested ones included.
+    pub fn variation_count(&self) -> usize {
+        self.moves
+            .iter()
+            .map(|m| {
+                m.variations.len()
+                    + m.variations
+                        .iter()
+                        .map(Line::variation_count)
+                        .sum::<usize>()
+            })
+            .sum()
+    }
+
+    /// How many comment lines the line holds, variations and terminal included.
+    pub fn comment_count(&self) -> usize {
+        self.moves
+            .iter()
+            .map(|m| {
+                m.comments.len() + m.variations.iter().map(Line::comment_count).sum::<usize>()
+            })
+            .sum::<usize>()
+            + self.terminal.as_ref().map_or(0, |t| t.comments.len())
+    }
+}
+
+/// One game as read from a file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record {
+    /// Every header with its original key, in file order.
+    pub headers: Vec<(String, String)>,
+    pub start: Position,
+    /// Comments on the start position.
+    pub start_comments: Vec<String>,
+    /// Bookmarks on the start position.
+    pub start_bookmarks: Vec<String>,
+    pub main: Line,
+    /// Problems found while reading. Reading went on after each.
+    pub errors: Vec<ReadError>,
+}
+
+impl Default for Record {
+    fn default() -> Record {
+        Record {
+            headers: Vec::new(),
+            start: Position::startpos(),
+            start_comments: Vec::new(),
+            start_bookmarks: Vec::new(),
+            main: Line::default(),
+            errors: Vec::new(),
+        }
+    }
+}
+
+impl Record {
+    /// The first value of the first of `keys` that the headers hold (non-empty).
+    pub fn header(&self, keys: &[&str]) -> Option<&str> {
+        keys.iter().find_map(|k| {
+            self.headers
+                .iter()
+                .find(|(key, v)| key == k && !v.trim().is_empty())
+                .map(|(_, v)| v.trim())
+        })
+    }
+
+    /// 先手 (or 下手 in a handicap game).
+    pub fn sente(&self) -> Option<&str> {
+        self.header(&["先手", "下手", "N+"])
+    }
+
+    /// 後手 (or 上手 in a handicap game).
+    pub fn gote(&self) -> Option<&str> {
+        self.header(&["後手", "上手", "N-"])
+    }
+
+    pub fn event(&self) -> Option<&str> {
+        self.header(&["棋戦", "EVENT"])
+    }
+
+    /// The opening (戦型).
+    pub fn opening(&self) -> Option<&str> {
+        self.header(&["戦型", "OPENING"])
+    }
+
+    pub fn title(&self) -> Option<&str> {
+        self.header(&["表題", "作品名"])
+    }
+
+    pub fn site(&self) -> Option<&str> {
+        self.header(&["場所", "SITE"])
+    }
+
+    pub fn start_time(&self) -> Option<&str> {
+        self.header(&["開始日時", "対局日", "START_TIME"])
+    }
+
+    pub fn end_time(&self) -> Option<&str> {
+        self.header(&["終了日時", "END_TIME"])
+    }
+
+    pub fn time_control(&self) -> Option<&str> {
+        self.header(&["持ち時間", "TIME_LIMIT", "TIME"])
+    }
+
+    /// The named handicap of the start position, or その他.
+    pub fn handicap(&self) -> Handicap {
+        Handicap::detect(&self.start)
+    }
+
+    /// The main line's terminal, if the record gives one.
+    pub fn terminal(&self) -> Option<TerminalKind> {
+        self.main.terminal.as_ref().map(|t| t.kind)
+    }
+
+    /// The position after the main line.
+    pub fn final_position(&self) -> Position {
+        let mut p = self.start.clone();
+        for node in &self.main.moves {
+            // Moves in a record were applied once already; they apply again.
+            let _ = p.play(node.mv);
+        }
+        p
+    }
+
+    /// Who won, from the terminal and the side to move when it came.
+    pub fn result(&self) -> GameResult {
+        let Some(kind) = self.terminal() else {
+            return GameResult::Unknown;
+        };
+        let side = if self.main.moves.len() % 2 == 0 {
+            self.start.side_to_move()
+        } else {
+            self.start.side_to_move().opponent()
+        };
+        if kind == TerminalKind::Repetition {
+            return self.repetition_result().unwrap_or(GameResult::Draw);
+        }
+        kind.result(side)
+    }
+
+    /// For a 千日手 ending: a perpetual check loses for the checking side.
+    fn repetition_result(&self) -> Option<GameResult> {
+        let mut p = self.start.clone();
+        let mut history = crate::shogi::History::new(&p);
+        for node in &self.main.moves {
+            p.play(node.mv).ok()?;
+            history.push(&p);
+        }
+        match history.repetition()? {
+            crate::shogi::Repetition::PerpetualCheck { loser } => {
+                Some(GameResult::Win(loser.opponent()))
+            }
+            crate::shogi::Repetition::Draw => Some(GameResult::Draw),
+        }
+    }
+
+    /// The first main-line move that broke a rule: (1-based ply, rule).
+    pub fn first_illegal(&self) -> Option<(usize, Rule)> {
+        self.main
+            .moves
+            .iter()
+            .enumerate()
+            .find_map(|(i, m)| m.violations.first().map(|r| (i + 1, r)))
+    }
+}
