@@ -1,5 +1,6 @@
 //! Command-line parsing and dispatch. Each command has its own module and options struct.
 
+mod parse;
 mod perft;
 
 use std::process::ExitCode;
@@ -16,6 +17,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Read game records without a database and print one JSON object per game.
+    Parse(parse::ParseArgs),
     /// Count the leaf nodes of the legal move tree from a position (move generator check
     /// and speed measure), with nodes per second.
     Perft(perft::PerftArgs),
@@ -26,10 +29,12 @@ enum Command {
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Perft(args) => perft::run(&args),
+        Command::Parse(args) => parse::run(&args),
+        Command::Perft(args) => perft::run(&args).map(|()| true),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
         Err(e) => {
             eprintln!("kifudex: {e:#}");
             ExitCode::from(1)

@@ -13,23 +13,28 @@ pub fn digit(c: char) -> Option<u8> {
     match c {
         '1'..='9' => Some(c as u8 - b'0'),
         '１'..='９' => Some((c as u32 - '１' as u32 + 1) as u8),
-        _ => RANK_KANJI
-            .iter()
-            .position(|&k| k == c)
-            .map(|i| i as u8 + 1),
+        _ => RANK_KANJI.iter().position(|&k| k == c).map(|i| i as u8 + 1),
     }
 }
 
 /// A kanji number up to 99 (`三`, `十`, `十三`, `二十`), or a plain decimal number.
 pub fn kanji_number(s: &str) -> Option<u32> {
-    if !s.is_empty() && s.chars().all(|c| c.is_ascii_digit() || ('０'..='９').contains(&c)) {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_digit() || ('０'..='９').contains(&c))
+    {
         return s
             .chars()
             .map(|c| c.to_digit(10).unwrap_or_else(|| c as u32 - '０' as u32))
             .try_fold(0u32, |n, d| n.checked_mul(10)?.checked_add(d));
     }
     let chars: Vec<char> = s.chars().collect();
-    let kanji = |c: char| RANK_KANJI.iter().position(|&k| k == c).map(|i| i as u32 + 1);
+    let kanji = |c: char| {
+        RANK_KANJI
+            .iter()
+            .position(|&k| k == c)
+            .map(|i| i as u32 + 1)
+    };
     match chars.as_slice() {
         [c] if *c == '十' => Some(10),
         [c] => kanji(*c),

@@ -3,7 +3,129 @@
 
 pub mod decode;
 pub mod japanese;
+pub mod kif;
 pub mod record;
 
 pub use decode::{Encoding, decode};
 pub use record::{GameResult, Line, MoveNode, MoveTime, ReadError, Record, Terminal, TerminalKind};
+
+use std::path::Path;
+
+/// A record format.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    Kif,
+    Ki2,
+    Csa,
+    Jkf,
+    Usi,
+    Psn,
+}
+
+impl Format {
+    /// The name used in JSON output.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Kif => "kif",
+            Format::Ki2 => "ki2",
+            Format::Csa => "csa",
+            Format::Jkf => "jkf",
+            Format::Usi => "usi",
+            Format::Psn => "psn",
+        }
+    }
+
+    /// The format the text is in, judged from its content first and the extension second.
+    pub fn detect(text: &str, path: Option<&Path>) -> Option<Format> {
+        let mut kif_moves = 0;
+        let mut csa = 0;
+        let mut ki2 = 0;
+        for line in decode::lines(text).iter().take(400) {
+            let t = line.trim_start();
+            if t.starts_with('{') && t.contains("\"header\"") {
+                return Some(Format::Jkf);
+            }
+            if t.starts_with("sfen ") || t.starts_with("startpos") || t.starts_with("position ") {
+                return Some(Format::Usi);
+            }
+            if t.split_whitespace()
+                .next()
+                .is_some_and(|w| w.parse::<u32>().is_ok())
+                && t.split_whitespace().nth(1).is_some()
+            {
+                kif_moves += 1;
+            }
+            if (t.starts_with('+') || t.starts_with('-'))
+                && t.len() >= 7
+                && t.as_bytes()[1..5].iter().all(u8::is_ascii_digit)
+                || t.starts_with("PI")
+                || t.starts_with("P1")
+                || t.starts_with("V2")
+                || t.starts_with("N+")
+            {
+                csa += 1;
+            }
+            if t.starts_with(['▲', '△', '☗', '☖']) {
+                ki2 += 1;
+            }
+        }
+        let ext = path
+            .and_then(|p| p.extension())
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
+        if kif_moves > 0 && kif_moves >= csa {
+            return Some(Format::Kif);
+        }
+        if csa > 0 {
+            return Some(Format::Csa);
+        }
+        if ki2 > 0 {
+            return Some(Format::Ki2);
+        }
+        match ext.as_deref() {
+            Some("kif" | "kifu") => Some(Format::Kif),
+            Some("ki2" | "ki2u") => Some(Format::Ki2),
+            Some("csa") => Some(Format::Csa),
+            Some("jkf" | "json") => Some(Format::Jkf),
+            Some("usi" | "sfen") => Some(Format::Usi),
+            Some("psn") => Some(Format::Psn),
+            _ => None,
+        }
+    }
+}
+
+/// A file read: its encoding, its format and its games.
+#[derive(Debug, Clone)]
+pub struct ReadFile {
+    pub encoding: Encoding,
+    pub format: Option<Format>,
+    pub games: Vec<Record>,
+    /// Why the file could not be read at all, when it could not.
+    pub error: Option<String>,
+}
+
+/// Decodes and reads a file's bytes. `path` helps only to guess the format.
+pub fn read_bytes(bytes: &[u8], path: Option<&Path>) -> ReadFile {
+    let (text, encoding) = decode(bytes);
+    let format = Format::detect(&text, path);
+    let (games, error) = match format {
+        Some(Format::Kif) => (vec![kif::read_kif(&text)], None),
+        Some(f) => (
+            Vec::new(),
+            Some(format!(
+                "this looks like a {} record; kifudex reads KIF and KIFU records so far",
+                f.name().to_uppercase()
+            )),
+        ),
+        None => (
+            Vec::new(),
+            Some("not a game record kifudex recognises".to_string()),
+        ),
+    };
+    ReadFile {
+        encoding,
+        format,
+        games,
+        error,
+    }
+}

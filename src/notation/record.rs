@@ -215,9 +215,7 @@ impl Line {
     pub fn comment_count(&self) -> usize {
         self.moves
             .iter()
-            .map(|m| {
-                m.comments.len() + m.variations.iter().map(Line::comment_count).sum::<usize>()
-            })
+            .map(|m| m.comments.len() + m.variations.iter().map(Line::comment_count).sum::<usize>())
             .sum::<usize>()
             + self.terminal.as_ref().map_or(0, |t| t.comments.len())
     }

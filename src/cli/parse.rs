@@ -1,0 +1,104 @@
+//! `kifudex parse`: read records without a database and print one JSON object per game.
+
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::Result;
+use clap::Args;
+use kifudex::notation::{Record, read_bytes};
+use serde_json::{Value, json};
+
+#[derive(Args, Debug)]
+pub struct ParseArgs {
+    /// Also print the SFEN of every main-line position (before the first move and after each).
+    #[arg(long)]
+    positions: bool,
+    /// The record files to read.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<String>,
+}
+
+/// Prints every game of every file; returns whether every file was read without error.
+pub fn run(args: &ParseArgs) -> Result<bool> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut all_ok = true;
+    for file in &args.files {
+        let bytes = match std::fs::read(file) {
+            Ok(b) => b,
+            Err(e) => {
+                all_ok = false;
+                let obj = json!({"file": file, "game_index": 0, "error": format!("cannot read the file: {e}")});
+                writeln!(out, "{obj}")?;
+                continue;
+            }
+        };
+        let read = read_bytes(&bytes, Some(Path::new(file)));
+        if let Some(error) = &read.error {
+            all_ok = false;
+            let obj = json!({
+                "file": file, "game_index": 0,
+                "format": read.format.map(|f| f.name()),
+                "encoding": read.encoding.name(),
+                "error": error,
+            });
+            writeln!(out, "{obj}")?;
+            continue;
+        }
+        for (index, game) in read.games.iter().enumerate() {
+            if !game.errors.is_empty() {
+                all_ok = false;
+            }
+            let mut obj = json!({
+                "file": file,
+                "game_index": index,
+                "format": read.format.map(|f| f.name()),
+                "encoding": read.encoding.name(),
+            });
+            if let (Value::Object(map), Value::Object(game)) =
+                (&mut obj, game_json(game, args.positions))
+            {
+                map.extend(game);
+            }
+            writeln!(out, "{obj}")?;
+        }
+    }
+    Ok(all_ok)
+}
+
+fn game_json(game: &Record, positions: bool) -> Value {
+    let headers: serde_json::Map<String, Value> = game
+        .headers
+        .iter()
+        .map(|(k, v)| (k.clone(), json!(v)))
+        .collect();
+    let moves: Vec<String> = game.main.moves.iter().map(|m| m.mv.usi()).collect();
+    let mut obj = json!({
+        "headers": headers,
+        "sente": game.sente(),
+        "gote": game.gote(),
+        "event": game.event(),
+        "opening": game.opening(),
+        "start_time": game.start_time(),
+        "handicap": game.handicap().kif_name(),
+        "start_sfen": game.start.to_sfen(),
+        "moves": moves,
+        "terminal": game.terminal().map(|t| t.code()),
+        "winner": game.result().code(),
+        "variations": game.main.variation_count(),
+        "comments": game.start_comments.len() + game.main.comment_count(),
+        "illegal": game.first_illegal().map(|(ply, rule)| json!({"ply": ply, "rule": rule.code()})),
+        "errors": game.errors.iter().map(|e| json!({"line": e.line, "column": e.column, "message": e.message})).collect::<Vec<_>>(),
+        "error": Value::Null,
+    });
+    if positions && let Value::Object(map) = &mut obj {
+        let mut p = game.start.clone();
+        let mut list = vec![p.to_sfen()];
+        for node in &game.main.moves {
+            let _ = p.play(node.mv);
+            list.push(p.to_sfen());
+        }
+        map.insert("positions".into(), json!(list));
+    }
+    obj
+}

@@ -1,0 +1,626 @@
+//! KIF / KIFU reading (柿木 format): headers, BOD board diagrams, numbered move lines with
+//! times, comments, bookmarks, nested 変化 variations and terminal words.
+
+use crate::shogi::{Color, Handicap, Move, Piece, PieceKind, Position, Square, Strictness};
+
+use super::japanese::{digit, kanji_number, piece_prefix, square_prefix};
+use super::record::{Line, MoveNode, MoveTime, ReadError, Record, Terminal, TerminalKind};
+
+/// The terminal a KIF terminal word names. A side prefix (`先手 反則負け`) is allowed.
+pub fn terminal_word(word: &str) -> Option<TerminalKind> {
+    let word = word.trim_matches(|c: char| c.is_whitespace());
+    let word = ["先手", "後手", "下手", "上手", "▲", "△", "☗", "☖"]
+        .iter()
+        .find_map(|p| word.strip_prefix(p))
+        .unwrap_or(word)
+        .trim_matches(|c: char| c.is_whitespace());
+    Some(match word {
+        "投了" => TerminalKind::Resign,
+        "中断" | "封じ手" => TerminalKind::Abort,
+        "千日手" => TerminalKind::Repetition,
+        "持将棋" => TerminalKind::Impasse,
+        "切れ負け" | "時間切れ" => TerminalKind::TimeUp,
+        "反則勝ち" => TerminalKind::IllegalWin,
+        "反則負け" => TerminalKind::IllegalLoss,
+        "入玉勝ち" => TerminalKind::EnteringKingWin,
+        "不戦勝" => TerminalKind::DefaultWin,
+        "不戦敗" => TerminalKind::DefaultLoss,
+        "詰み" | "詰" => TerminalKind::Mate,
+        "不詰" => TerminalKind::NoMate,
+        _ => return None,
+    })
+}
+
+/// A KIF move's text, read: destination (None for 同), piece named, 成 / 不成 / 打, origin.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct KifMove {
+    pub to: Option<Square>,
+    pub piece: PieceKind,
+    pub promote: bool,
+    pub drop: bool,
+    pub origin: Option<Square>,
+}
+
+/// Reads `７六歩(77)`, `同　歩(34)`, `２二角成(88)`, `４五角打`, `1三香不成(14)`.
+pub(crate) fn parse_kif_move(text: &str) -> Result<KifMove, String> {
+    let mut rest =
+        text.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '▲' | '△' | '☗' | '☖'));
+    let to = if let Some(r) = rest.strip_prefix('同') {
+        rest = r.trim_start_matches([' ', '　']);
+        None
+    } else {
+        let (sq, n) = square_prefix(rest)
+            .ok_or_else(|| format!("'{text}' does not start with a square (like ７六) or 同"))?;
+        rest = &rest[n..];
+        Some(sq)
+    };
+    let (piece, n) = piece_prefix(rest)
+        .ok_or_else(|| format!("'{text}' does not name a piece after the square"))?;
+    rest = &rest[n..];
+    let mut promote = false;
+    let mut drop = false;
+    if let Some(r) = rest
+        .strip_prefix("不成")
+        .or_else(|| rest.strip_prefix("生"))
+    {
+        rest = r;
+    } else if let Some(r) = rest.strip_prefix('成') {
+        promote = true;
+        rest = r;
+    } else if let Some(r) = rest.strip_prefix('打') {
+        drop = true;
+        rest = r;
+    }
+    rest = rest.trim_start();
+    let mut origin = None;
+    if let Some(r) = rest.strip_prefix('(').or_else(|| rest.strip_prefix('（')) {
+        let close = r
+            .find([')', '）'])
+            .ok_or_else(|| format!("'{text}': the origin has no closing parenthesis"))?;
+        let inner = r[..close].trim();
+        if inner == "00" {
+            drop = true;
+        } else {
+            let (sq, n) = square_prefix(inner)
+                .filter(|&(_, n)| n == inner.len())
+                .ok_or_else(|| {
+                    format!("'{text}': the origin ({inner}) is not a square like (77)")
+                })?;
+            let _ = n;
+            origin = Some(sq);
+        }
+        rest = &r[close + r[close..].chars().next().map_or(1, char::len_utf8)..];
+    }
+    let rest = rest.trim();
+    if !rest.is_empty() && rest != "+" {
+        return Err(format!("'{text}': unexpected '{rest}' after the move"));
+    }
+    Ok(KifMove {
+        to,
+        piece,
+        promote,
+        drop,
+        origin,
+    })
+}
+
+/// Reads a time `( 0:16/00:00:16)`, `(0:16/)`, `( 1:02:03/ 2:00:00)`: (spent, total).
+fn parse_time(text: &str) -> Option<MoveTime> {
+    let inner = text.trim().strip_prefix(['(', '（'])?.trim_end();
+    let inner = inner.strip_suffix([')', '）']).unwrap_or(inner);
+    let mut parts = inner.splitn(2, '/');
+    let spent = clock(parts.next()?)?;
+    let total = parts.next().and_then(clock);
+    Some(MoveTime { spent, total })
+}
+
+/// `m:ss`, `h:mm:ss` or `ss` as seconds.
+fn clock(s: &str) -> Option<f64> {
+    let s = s.trim();
+    if s.is_empty() {
+        return None;
+    }
+    let mut secs = 0f64;
+    for part in s.split(':') {
+        let v: f64 = part.trim().parse().ok()?;
+        secs = secs * 60.0 + v;
+    }
+    Some(secs)
+}
+
+/// Splits `key：value` / `key:value` at the first colon of either width.
+fn header(line: &str) -> Option<(&str, &str)> {
+    let i = line.find(['：', ':'])?;
+    let key = line[..i].trim();
+    let colon = line[i..].chars().next()?.len_utf8();
+    if key.is_empty() || key.chars().count() > 24 {
+        return None;
+    }
+    Some((key, line[i + colon..].trim()))
+}
+
+/// A numbered move line: (move number, move text, the rest after the move text).
+fn move_line(line: &str) -> Option<(u32, &str, &str)> {
+    let t = line.trim_start();
+    let digits = t.find(|c: char| !c.is_ascii_digit())?;
+    if digits == 0 {
+        return None;
+    }
+    let number: u32 = t[..digits].parse().ok()?;
+    let rest = t[digits..].trim_start_matches([' ', '　', '\t']);
+    if rest.len() == t[digits..].len() || rest.is_empty() {
+        return None;
+    }
+    // The move text ends at whitespace, or at a parenthesis that opens a time.
+    let end = rest
+        .char_indices()
+        .find(|&(i, c)| c == ' ' || c == '\t' || (c == '(' && opens_time(&rest[i..])))
+        .map_or(rest.len(), |(i, _)| i);
+    Some((number, &rest[..end], &rest[end..]))
+}
+
+/// Whether the parenthesis at the start of `s` holds a time (`( 0:16/00:00:16)`), not an origin.
+fn opens_time(s: &str) -> bool {
+    let inner = s.split(')').next().unwrap_or(s);
+    inner.contains(':') || inner.contains('/')
+}
+
+/// One line of the stack of lines being read: where it is in the tree and where its play is.
+struct Open {
+    /// Path from the main line: (move index, variation index) pairs.
+    path: Vec<(usize, usize)>,
+    /// Ply of the line's first move (1-based).
+    first_ply: usize,
+    start: Position,
+    start_last_to: Option<Square>,
+    pos: Position,
+    last_to: Option<Square>,
+    /// After a move that could not be played, the rest of this line is skipped.
+    dead: bool,
+}
+
+fn line_at<'a>(main: &'a mut Line, path: &[(usize, usize)]) -> Option<&'a mut Line> {
+    let mut line = main;
+    for &(m, v) in path {
+        line = line.moves.get_mut(m)?.variations.get_mut(v)?;
+    }
+    Some(line)
+}
+
+/// Reads one KIF game from decoded text.
+pub fn read_kif(text: &str) -> Record {
+    let lines = super::decode::lines(text);
+    let mut rec = Record::default();
+    let mut board_rows: Vec<[Option<Piece>; 9]> = Vec::new();
+    let mut hands: [Vec<(PieceKind, u32)>; 2] = [Vec::new(), Vec::new()];
+    let mut side = Color::Black;
+    let mut side_given = false;
+    let mut handicap: Option<Handicap> = None;
+    let mut stack: Vec<Open> = Vec::new();
+    let mut in_moves = false;
+
+    for (i, raw) in lines.iter().enumerate() {
+        let n = i + 1;
+        let line = raw.trim_end_matches([' ', '　', '\t']);
+        let trimmed = line.trim_start();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        if let Some(c) = trimmed.strip_prefix('*') {
+            let comment = c.to_string();
+            match stack.last() {
+                Some(open) => {
+                    if let Some(l) = line_at(&mut rec.main, &open.path) {
+                        match (&mut l.terminal, l.moves.last_mut()) {
+                            (Some(t), _) => t.comments.push(comment),
+                            (None, Some(m)) => m.comments.push(comment),
+                            (None, None) => rec.start_comments.push(comment),
+                        }
+                    }
+                }
+                None => rec.start_comments.push(comment),
+            }
+            continue;
+        }
+        if let Some(b) = trimmed.strip_prefix('&') {
+            let mark = b.trim().to_string();
+            match stack.last() {
+                Some(open) => {
+                    match line_at(&mut rec.main, &open.path).and_then(|l| l.moves.last_mut()) {
+                        Some(m) => m.bookmarks.push(mark),
+                        None => rec.start_bookmarks.push(mark),
+                    }
+                }
+                None => rec.start_bookmarks.push(mark),
+            }
+            continue;
+        }
+        if trimmed.starts_with("変化") {
+            let num = trimmed
+                .trim_start_matches("変化")
+                .trim_start_matches(['：', ':'])
+                .trim()
+                .trim_end_matches('手');
+            let Some(ply) = kanji_number(num.trim())
+                .map(|p| p as usize)
+                .filter(|&p| p > 0)
+            else {
+                rec.errors.push(ReadError::new(
+                    n,
+                    1,
+                    format!("'{trimmed}' does not say at which move the variation starts"),
+                ));
+                continue;
+            };
+            if stack.is_empty() {
+                rec.errors
+                    .push(ReadError::new(n, 1, "a variation comes before any move"));
+                continue;
+            }
+            while stack.len() > 1 && stack.last().is_some_and(|o| o.first_ply >= ply) {
+                stack.pop();
+            }
+            let Some(parent) = stack.last() else { continue };
+            let index = ply - parent.first_ply;
+            let parent_line = line_at(&mut rec.main, &parent.path);
+            let Some(parent_line) = parent_line.filter(|l| index < l.moves.len()) else {
+                rec.errors.push(ReadError::new(
+                    n,
+                    1,
+                    format!(
+                        "variation at move {ply}, but the line it branches from has no move {ply}"
+                    ),
+                ));
+                // Read its moves into nothing.
+                stack.push(Open {
+                    path: Vec::new(),
+                    first_ply: ply,
+                    start: Position::empty(),
+                    start_last_to: None,
+                    pos: Position::empty(),
+                    last_to: None,
+                    dead: true,
+                });
+                continue;
+            };
+            let mut pos = parent.start.clone();
+            let mut last_to = parent.start_last_to;
+            for m in &parent_line.moves[..index] {
+                let _ = pos.play(m.mv);
+                last_to = Some(m.mv.to());
+            }
+            let node = &mut parent_line.moves[index];
+            node.variations.push(Line::default());
+            let mut path = parent.path.clone();
+            path.push((index, node.variations.len() - 1));
+            stack.push(Open {
+                path,
+                first_ply: ply,
+                start: pos.clone(),
+                start_last_to: last_to,
+                pos,
+                last_to,
+                dead: false,
+            });
+            continue;
+        }
+        if let Some((number, text, rest)) = move_line(line) {
+            if !in_moves {
+                in_moves = true;
+                let start = start_position(
+                    &board_rows,
+                    &hands,
+                    side,
+                    side_given,
+                    handicap,
+                    n,
+                    &mut rec.errors,
+                );
+                rec.start = start.clone();
+                stack.push(Open {
+                    path: Vec::new(),
+                    first_ply: 1,
+                    start: start.clone(),
+                    start_last_to: None,
+                    pos: start,
+                    last_to: None,
+                    dead: false,
+                });
+            }
+            let Some(open) = stack.last_mut() else {
+                continue;
+            };
+            if open.dead {
+                continue;
+            }
+            let column = raw.find(text).map_or(1, |b| raw[..b].chars().count() + 1);
+            let time = parse_time(rest);
+            let Some(l) = line_at(&mut rec.main, &open.path) else {
+                continue;
+            };
+            if l.terminal.is_some() {
+                rec.errors.push(ReadError::new(
+                    n,
+                    column,
+                    format!("move {number} comes after the game ended"),
+                ));
+                open.dead = true;
+                continue;
+            }
+            if let Some(kind) = terminal_word(text) {
+                l.terminal = Some(Terminal {
+                    kind,
+                    time,
+                    comments: Vec::new(),
+                });
+                continue;
+            }
+            let parsed = match parse_kif_move(text) {
+                Ok(m) => m,
+                Err(e) => {
+                    rec.errors
+                        .push(ReadError::new(n, column, format!("move {number}: {e}")));
+                    open.dead = true;
+                    continue;
+                }
+            };
+            match to_move(&open.pos, &parsed, open.last_to) {
+                Ok(mv) => match open.pos.play(mv) {
+                    Ok(violations) => {
+                        let mut node = MoveNode::new(mv);
+                        node.time = time;
+                        node.violations = violations;
+                        l.moves.push(node);
+                        open.last_to = Some(mv.to());
+                    }
+                    Err(e) => {
+                        rec.errors.push(ReadError::new(
+                            n,
+                            column,
+                            format!("move {number} {text} cannot be played: {e}"),
+                        ));
+                        open.dead = true;
+                    }
+                },
+                Err(e) => {
+                    rec.errors.push(ReadError::new(
+                        n,
+                        column,
+                        format!("move {number} {text} cannot be played: {e}"),
+                    ));
+                    open.dead = true;
+                }
+            }
+            continue;
+        }
+        if in_moves {
+            // Summary lines such as まで77手で先手の勝ち, and anything else after the moves.
+            continue;
+        }
+        // The header part: board diagram, side to move, key：value lines.
+        if trimmed.starts_with('+') && trimmed.contains("---") {
+            continue;
+        }
+        if let Some(row) = trimmed
+            .strip_prefix('|')
+            .or_else(|| trimmed.strip_prefix('｜'))
+        {
+            match board_row(row) {
+                Ok(cells) => board_rows.push(cells),
+                Err(e) => rec.errors.push(ReadError::new(n, 1, e)),
+            }
+            continue;
+        }
+        match trimmed {
+            "後手番" | "上手番" => {
+                side = Color::White;
+                side_given = true;
+                continue;
+            }
+            "先手番" | "下手番" => {
+                side = Color::Black;
+                side_given = true;
+                continue;
+            }
+            _ => {}
+        }
+        if trimmed.starts_with("手数") && trimmed.contains("指手") {
+            continue;
+        }
+        if trimmed
+            .chars()
+            .all(|c| c.is_whitespace() || digit(c).is_some())
+        {
+            continue; // the file numbers above a board diagram
+        }
+        if let Some((key, value)) = header(trimmed) {
+            let value = value.split('#').next().unwrap_or(value).trim();
+            match key {
+                "先手の持駒" | "下手の持駒" | "後手の持駒" | "上手の持駒" => {
+                    let color = if key.starts_with('先') || key.starts_with('下') { Color::Black } else { Color::White };
+                    match hand_list(value) {
+                        Ok(list) => hands[color.index()] = list,
+                        Err(e) => rec.errors.push(ReadError::new(n, key.chars().count() + 2, e)),
+                    }
+                }
+                "手合割" => match Handicap::from_kif_name(value) {
+                    Some(h) => handicap = Some(h),
+                    None => rec.errors.push(ReadError::new(n, key.chars().count() + 2, format!("unknown handicap (手合割) '{value}'; reading as 平手 unless a board is given"))),
+                },
+                _ => {}
+            }
+            rec.headers.push((key.to_string(), value.to_string()));
+            continue;
+        }
+        rec.errors.push(ReadError::new(
+            n,
+            1,
+            format!("line not understood: '{trimmed}'"),
+        ));
+    }
+    if !in_moves {
+        rec.start = start_position(
+            &board_rows,
+            &hands,
+            side,
+            side_given,
+            handicap,
+            lines.len(),
+            &mut rec.errors,
+        );
+    }
+    rec
+}
+
+/// The move a KIF move text means in `pos`.
+fn to_move(pos: &Position, m: &KifMove, last_to: Option<Square>) -> Result<Move, String> {
+    let to = match m.to.or(last_to) {
+        Some(t) => t,
+        None => return Err("同 (same square) with no previous move".into()),
+    };
+    if m.drop {
+        return Ok(Move::Drop { kind: m.piece, to });
+    }
+    match m.origin {
+        Some(from) => Ok(Move::Board {
+            from,
+            to,
+            promote: m.promote,
+        }),
+        None => {
+            // No origin: the one piece of that kind that can get there, or a drop.
+            let candidates: Vec<Move> = pos
+                .legal_moves()
+                .into_iter()
+                .filter(|mv| {
+                    mv.to() == to
+                        && mv.is_promotion() == m.promote
+                        && match mv {
+                            Move::Board { from, .. } => {
+                                pos.piece_at(*from).is_some_and(|p| p.kind == m.piece)
+                            }
+                            Move::Drop { .. } => false,
+                        }
+                })
+                .collect();
+            match candidates.as_slice() {
+                [one] => Ok(*one),
+                [] if pos.hand(pos.side_to_move()).count(m.piece) > 0 => {
+                    Ok(Move::Drop { kind: m.piece, to })
+                }
+                [] => Err("no piece of that kind can move there".into()),
+                _ => Err("the move has no origin and several pieces can move there".into()),
+            }
+        }
+    }
+}
+
+/// One board-diagram row after the leading `|`: nine cells of ` 歩`, `v歩` or ` ・`.
+fn board_row(row: &str) -> Result<[Option<Piece>; 9], String> {
+    let mut cells = [None; 9];
+    let mut count = 0;
+    let mut white = false;
+    for c in row.chars() {
+        if c == '|' || c == '｜' {
+            break;
+        }
+        match c {
+            'v' | 'V' | '^' => white = true,
+            ' ' | '　' => {}
+            '・' => {
+                if count < 9 {
+                    count += 1;
+                }
+                white = false;
+            }
+            _ => {
+                let mut buf = [0u8; 4];
+                let (kind, _) = piece_prefix(c.encode_utf8(&mut buf))
+                    .ok_or_else(|| format!("board row: '{c}' is not a piece"))?;
+                if count >= 9 {
+                    return Err("board row has more than 9 squares".into());
+                }
+                let color = if white { Color::White } else { Color::Black };
+                cells[count] = Some(Piece::new(color, kind));
+                count += 1;
+                white = false;
+            }
+        }
+    }
+    if count != 9 {
+        return Err(format!("board row has {count} squares, not 9"));
+    }
+    Ok(cells)
+}
+
+/// A hand list: `角　歩三`, `飛二 金 歩十八`, `なし`.
+fn hand_list(value: &str) -> Result<Vec<(PieceKind, u32)>, String> {
+    let mut out = Vec::new();
+    for token in value
+        .split([' ', '　', '、', ','])
+        .filter(|t| !t.is_empty())
+    {
+        if token == "なし" {
+            continue;
+        }
+        let (kind, n) =
+            piece_prefix(token).ok_or_else(|| format!("'{token}' is not a piece in hand"))?;
+        let count = if n == token.len() {
+            1
+        } else {
+            kanji_number(&token[n..])
+                .ok_or_else(|| format!("'{token}': '{}' is not a count", &token[n..]))?
+        };
+        out.push((kind, count));
+    }
+    Ok(out)
+}
+
+fn start_position(
+    rows: &[[Option<Piece>; 9]],
+    hands: &[Vec<(PieceKind, u32)>; 2],
+    side: Color,
+    side_given: bool,
+    handicap: Option<Handicap>,
+    line: usize,
+    errors: &mut Vec<ReadError>,
+) -> Position {
+    if rows.len() == 9 {
+        let mut board = [None; 81];
+        for (r, row) in rows.iter().enumerate() {
+            for (c, cell) in row.iter().enumerate() {
+                if let Some(s) = Square::new(9 - c as u8, r as u8 + 1) {
+                    board[s.index()] = *cell;
+                }
+            }
+        }
+        let hand = |list: &Vec<(PieceKind, u32)>| crate::shogi::hand_from_counts(list);
+        match (hand(&hands[0]), hand(&hands[1])) {
+            (Ok(b), Ok(w)) => match Position::new(board, [b, w], side, 1, Strictness::PiecesOnly) {
+                Ok(p) => return p,
+                Err(e) => errors.push(ReadError::new(
+                    line,
+                    1,
+                    format!("the board diagram is not a position: {e}"),
+                )),
+            },
+            (Err(e), _) | (_, Err(e)) => errors.push(ReadError::new(
+                line,
+                1,
+                format!("the pieces in hand are impossible: {e}"),
+            )),
+        }
+    } else if !rows.is_empty() {
+        errors.push(ReadError::new(
+            line,
+            1,
+            format!("the board diagram has {} rows, not 9", rows.len()),
+        ));
+    }
+    let h = handicap.unwrap_or(Handicap::Even);
+    let mut p = h.position().unwrap_or_else(Position::startpos);
+    if side_given && p.side_to_move() != side {
+        p = p.without(&[], side);
+    }
+    p
+}
