@@ -156,6 +156,15 @@ fn move_line(line: &str) -> Option<(u32, &str, &str)> {
         .char_indices()
         .find(|&(i, c)| c == ' ' || c == '\t' || (c == '(' && opens_time(&rest[i..])))
         .map_or(rest.len(), |(i, _)| i);
+    // `先手 反則負け`: a side word, a space, then the terminal word.
+    if ["先手", "後手", "下手", "上手"].contains(&&rest[..end]) {
+        let after = rest[end..].trim_start();
+        let word_end = after.find([' ', '\t', '(']).unwrap_or(after.len());
+        let whole = rest.len() - after.len() + word_end;
+        if terminal_word(&rest[..whole]).is_some() {
+            return Some((number, &rest[..whole], &rest[whole..]));
+        }
+    }
     Some((number, &rest[..end], &rest[end..]))
 }
 
@@ -482,11 +491,23 @@ fn to_move(pos: &Position, m: &KifMove, last_to: Option<Square>) -> Result<Move,
         return Ok(Move::Drop { kind: m.piece, to });
     }
     match m.origin {
-        Some(from) => Ok(Move::Board {
-            from,
-            to,
-            promote: m.promote,
-        }),
+        Some(from) => {
+            // Some writers name a promoted piece by its unpromoted name (角 for a horse).
+            if let Some(p) = pos.piece_at(from)
+                && p.kind.unpromoted() != m.piece.unpromoted()
+            {
+                return Err(format!(
+                    "the piece on {from} is a {}, not a {}",
+                    p.kind.name(),
+                    m.piece.name()
+                ));
+            }
+            Ok(Move::Board {
+                from,
+                to,
+                promote: m.promote,
+            })
+        }
         None => {
             // No origin: the one piece of that kind that can get there, or a drop.
             let candidates: Vec<Move> = pos

@@ -222,7 +222,7 @@ impl Line {
 }
 
 /// One game as read from a file.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Record {
     /// Every header with its original key, in file order.
     pub headers: Vec<(String, String)>,
@@ -236,18 +236,6 @@ pub struct Record {
     pub errors: Vec<ReadError>,
 }
 
-impl Default for Record {
-    fn default() -> Record {
-        Record {
-            headers: Vec::new(),
-            start: Position::startpos(),
-            start_comments: Vec::new(),
-            start_bookmarks: Vec::new(),
-            main: Line::default(),
-            errors: Vec::new(),
-        }
-    }
-}
 
 impl Record {
     /// The first value of the first of `keys` that the headers hold (non-empty).
@@ -324,7 +312,7 @@ impl Record {
         let Some(kind) = self.terminal() else {
             return GameResult::Unknown;
         };
-        let side = if self.main.moves.len() % 2 == 0 {
+        let side = if self.main.moves.len().is_multiple_of(2) {
             self.start.side_to_move()
         } else {
             self.start.side_to_move().opponent()

@@ -3,6 +3,7 @@
 mod cli;
 mod handicap;
 mod hash;
+mod kif;
 mod perft;
 mod rules;
 mod sfen;

@@ -1,0 +1,383 @@
+//! The KIF reader against fixtures written for this project: every case of GUIDE §2 (KIF).
+
+use kifudex::notation::kif::read_kif;
+use kifudex::notation::{Encoding, Format, GameResult, Record, TerminalKind, read_bytes};
+use kifudex::shogi::{Color, Handicap};
+
+fn usi(r: &Record) -> Vec<String> {
+    r.main.moves.iter().map(|m| m.mv.usi()).collect()
+}
+
+fn clean(text: &str) -> Record {
+    let r = read_kif(text);
+    assert_eq!(r.errors, [], "unexpected errors");
+    r
+}
+
+const GAME: &str = "\
+# ---- Kifu for Windows 棋譜ファイル ----
+開始日時：2024/03/01(金) 10:00:00
+棋戦：テスト棋戦
+戦型：相掛かり
+手合割：平手
+先手：先手太郎
+後手：後手花子
+手数----指手---------消費時間--
+   1 ２六歩(27)   ( 0:05/00:00:05)
+   2 ８四歩(83)   ( 0:10/00:00:10)
+   3 ２五歩(26)   ( 1:02/00:01:07)
+   4 ８五歩(84)   ( 0:03/00:00:13)
+   5 投了         ( 0:01/00:01:08)
+まで4手で後手の勝ち
+";
+
+#[test]
+fn headers_moves_times_and_result() {
+    let r = clean(GAME);
+    assert_eq!(usi(&r), ["2g2f", "8c8d", "2f2e", "8d8e"]);
+    assert_eq!(r.sente(), Some("先手太郎"));
+    assert_eq!(r.gote(), Some("後手花子"));
+    assert_eq!(r.event(), Some("テスト棋戦"));
+    assert_eq!(r.opening(), Some("相掛かり"));
+    assert_eq!(r.start_time(), Some("2024/03/01(金) 10:00:00"));
+    assert_eq!(r.handicap(), Handicap::Even);
+    let keys: Vec<&str> = r.headers.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(keys, ["開始日時", "棋戦", "戦型", "手合割", "先手", "後手"]);
+    assert_eq!(r.terminal(), Some(TerminalKind::Resign));
+    assert_eq!(r.result(), GameResult::Win(Color::White));
+    let t = r.main.moves[2].time.unwrap();
+    assert_eq!((t.spent, t.total), (62.0, Some(67.0)));
+    assert_eq!(r.main.terminal.as_ref().unwrap().time.unwrap().spent, 1.0);
+}
+
+#[test]
+fn newlines_of_every_kind_and_none_at_the_end() {
+    let crlf = GAME.replace('\n', "\r\n");
+    let cr = GAME.replace('\n', "\r");
+    let no_final = GAME.trim_end().to_string();
+    for text in [crlf, cr, no_final] {
+        let r = clean(&text);
+        assert_eq!(usi(&r), ["2g2f", "8c8d", "2f2e", "8d8e"]);
+        assert_eq!(r.terminal(), Some(TerminalKind::Resign));
+    }
+}
+
+#[test]
+fn shift_jis_euc_jp_and_utf8_with_bom_decode_the_same() {
+    let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode(GAME);
+    let (euc, _, _) = encoding_rs::EUC_JP.encode(GAME);
+    let bom = [b"\xEF\xBB\xBF".as_slice(), GAME.as_bytes()].concat();
+    for (bytes, enc) in [
+        (sjis.to_vec(), Encoding::ShiftJis),
+        (euc.to_vec(), Encoding::EucJp),
+        (bom, Encoding::Utf8),
+        (GAME.as_bytes().to_vec(), Encoding::Utf8),
+    ] {
+        let f = read_bytes(&bytes, None);
+        assert_eq!(f.encoding, enc);
+        assert_eq!(f.format, Some(Format::Kif));
+        assert_eq!(f.games.len(), 1);
+        assert_eq!(f.games[0].sente(), Some("先手太郎"));
+        assert_eq!(usi(&f.games[0]), ["2g2f", "8c8d", "2f2e", "8d8e"]);
+    }
+}
+
+#[test]
+fn same_square_promotion_drops_and_every_piece_name() {
+    let r = clean(
+        "手合割：平手\n\
+         1 ７六歩(77)\n2 ３四歩(33)\n3 ２二角成(88)\n4 同　銀(31)\n5 ４五角打\n\
+         6 ５二金(41)\n7 ６三角成(45)\n8 同金(52)\n9 ８八銀(79)\n10 ３三角打\n\
+         11 １六歩(17)\n12 ７七角成(33)\n13 同　桂(89)\n",
+    );
+    assert_eq!(
+        usi(&r),
+        [
+            "7g7f", "3c3d", "8h2b+", "3a2b", "B*4e", "4a5b", "4e6c+", "5b6c", "7i8h", "B*3c",
+            "1g1f", "3c7g+", "8i7g"
+        ]
+    );
+    assert!(r.main.moves.iter().all(|m| m.violations.is_empty()));
+}
+
+#[test]
+fn promoted_piece_names_and_declined_promotion() {
+    let r = clean(
+        "後手の持駒：なし\n\
+         ９ ８ ７ ６ ５ ４ ３ ２ １\n\
+         +---------------------------+\n\
+         | ・ ・ ・ ・v玉 ・ ・ ・ ・|一\n\
+         | ・ ・ ・ ・ ・ ・ ・ ・ ・|二\n\
+         | ・ ・ 全 ・ ・ ・ 圭 ・ ・|三\n\
+         | ・ ・ ・ ・ ・ ・ ・ 杏 ・|四\n\
+         | ・ ・ ・ ・ ・ ・ ・ ・ ・|五\n\
+         | ・ 銀 ・ ・ ・ ・ ・ ・ ・|六\n\
+         | ・ ・ ・ ・ ・ ・ ・ 龍 ・|七\n\
+         | ・ ・ ・ ・ ・ ・ ・ ・ 竜|八\n\
+         | ・ ・ ・ ・ 玉 ・ ・ ・ ・|九\n\
+         +---------------------------+\n\
+         先手の持駒：なし\n\
+         1 ６二成銀(73)\n2 ５二玉(51)\n3 ８五銀不成(86)\n4 ４一玉(52)\n5 ３二成桂(33)\n6 ５二玉(41)\n\
+         7 ２三杏(24)\n8 ６三玉(52)\n9 ２六竜(27)\n10 ７四玉(63)\n11 １七龍(18)\n",
+    );
+    assert_eq!(
+        usi(&r),
+        [
+            "7c6b", "5a5b", "8f8e", "5b4a", "3c3b", "4a5b", "2d2c", "5b6c", "2g2f", "6c7d", "1h1g"
+        ]
+    );
+    assert_eq!(
+        r.start.to_sfen(),
+        "4k4/9/2+S3+N2/7+L1/9/1S7/7+R1/8+R/4K4 b - 1"
+    );
+}
+
+#[test]
+fn board_diagram_with_hands_in_kanji_counts_and_white_to_move() {
+    let r = clean(
+        "後手の持駒：飛二　角　金四　銀三　桂四　香四　歩十三\n\
+         ９ ８ ７ ６ ５ ４ ３ ２ １\n\
+         +---------------------------+\n\
+         | ・ ・ ・ ・ ・ ・ ・ ・v玉|一\n\
+         | ・ ・ ・ ・ ・ ・ ・ ・ ・|二\n\
+         | ・ ・ ・ ・ ・ ・ 歩 歩 歩|三\n\
+         | ・ ・ ・ ・ ・ ・ ・ ・ ・|四\n\
+         | ・ ・ ・ ・ ・ ・ ・ ・ ・|五\n\
+         | ・ ・ ・ ・ ・ ・ ・ ・ ・|六\n\
+         | ・ ・ ・ ・ ・ ・ ・ ・ ・|七\n\
+         | ・ ・ ・ ・ ・ ・ ・ ・ ・|八\n\
+         | ・ ・ ・ ・ ・ ・ ・ ・ 玉|九\n\
+         +---------------------------+\n\
+         先手の持駒：角　銀　歩二\n\
+         後手番\n\
+         手数----指手---------消費時間--\n\
+         1 ２二玉(11)\n",
+    );
+    assert_eq!(
+        r.start.to_sfen(),
+        "8k/9/6PPP/9/9/9/9/9/8K w BS2P2rb4g3s4n4l13p 1"
+    );
+    assert_eq!(r.start.side_to_move(), Color::White);
+    assert_eq!(usi(&r), ["1a2b"]);
+    assert_eq!(r.handicap(), Handicap::Other);
+}
+
+#[test]
+fn handicap_games_start_with_white() {
+    let r = clean(
+        "手合割：香落ち\n上手：上手さん\n下手：下手さん\n1 ３四歩(33)\n2 ７六歩(77)\n3 投了\n",
+    );
+    assert_eq!(r.handicap(), Handicap::Lance);
+    assert_eq!(r.start.side_to_move(), Color::White);
+    assert_eq!(r.sente(), Some("下手さん"));
+    assert_eq!(r.gote(), Some("上手さん"));
+    assert_eq!(usi(&r), ["3c3d", "7g7f"]);
+    // 上手 (White) is to move after two moves, resigns: 下手 (Black) wins.
+    assert_eq!(r.result(), GameResult::Win(Color::Black));
+    let r = clean("手合割：二枚落ち　\n1 ６二銀(71)\n");
+    assert_eq!(r.handicap(), Handicap::TwoPieces);
+    assert_eq!(usi(&r), ["7a6b"]);
+}
+
+#[test]
+fn comments_on_the_start_and_on_moves_and_bookmarks() {
+    let r = clean(
+        "先手：A\n*対局前のコメント\n*二行目\n1 ７六歩(77)\n*角道を開ける\n&序盤\n2 ３四歩(33)\n\
+         3 中断\n*ここで中断\n",
+    );
+    assert_eq!(r.start_comments, ["対局前のコメント", "二行目"]);
+    assert_eq!(r.main.moves[0].comments, ["角道を開ける"]);
+    assert_eq!(r.main.moves[0].bookmarks, ["序盤"]);
+    assert_eq!(r.main.terminal.as_ref().unwrap().comments, ["ここで中断"]);
+    assert_eq!(r.main.comment_count(), 2);
+    assert_eq!(r.result(), GameResult::Unknown);
+}
+
+#[test]
+fn nested_variations_in_decreasing_order() {
+    let r = clean(
+        "1 ７六歩(77)\n2 ３四歩(33)\n3 ２六歩(27)\n4 ８四歩(83)\n5 投了\n\
+         \n変化：3手\n3 ６六歩(67)\n4 ８四歩(83)\n5 ６八銀(79)\n\
+         \n変化：4手\n4 ４二飛(82)\n5 ４八玉(59)\n\
+         \n変化：2手\n2 ８四歩(83)\n3 ２六歩(27)\n\
+         \n変化：3手\n3 ７八金(69)\n",
+    );
+    assert_eq!(usi(&r), ["7g7f", "3c3d", "2g2f", "8c8d"]);
+    assert_eq!(r.main.variation_count(), 4);
+    let m3 = &r.main.moves[2];
+    assert_eq!(m3.variations.len(), 1);
+    let v = &m3.variations[0];
+    assert_eq!(
+        v.moves.iter().map(|m| m.mv.usi()).collect::<Vec<_>>(),
+        ["6g6f", "8c8d", "7i6h"]
+    );
+    assert_eq!(
+        v.moves[1].variations[0]
+            .moves
+            .iter()
+            .map(|m| m.mv.usi())
+            .collect::<Vec<_>>(),
+        ["8b4b", "5i4h"]
+    );
+    let m2 = &r.main.moves[1];
+    let v2 = &m2.variations[0];
+    assert_eq!(
+        v2.moves.iter().map(|m| m.mv.usi()).collect::<Vec<_>>(),
+        ["8c8d", "2g2f"]
+    );
+    assert_eq!(v2.moves[0].mv.usi(), "8c8d");
+    assert_eq!(v2.moves[1].variations[0].moves[0].mv.usi(), "6i7h");
+}
+
+#[test]
+fn every_terminal_word_and_its_winner() {
+    // After one move White is to move.
+    let cases = [
+        ("投了", TerminalKind::Resign, GameResult::Win(Color::Black)),
+        ("中断", TerminalKind::Abort, GameResult::Unknown),
+        ("封じ手", TerminalKind::Abort, GameResult::Unknown),
+        ("千日手", TerminalKind::Repetition, GameResult::Draw),
+        ("持将棋", TerminalKind::Impasse, GameResult::Draw),
+        (
+            "切れ負け",
+            TerminalKind::TimeUp,
+            GameResult::Win(Color::Black),
+        ),
+        (
+            "反則勝ち",
+            TerminalKind::IllegalWin,
+            GameResult::Win(Color::White),
+        ),
+        (
+            "反則負け",
+            TerminalKind::IllegalLoss,
+            GameResult::Win(Color::Black),
+        ),
+        (
+            "後手 反則負け",
+            TerminalKind::IllegalLoss,
+            GameResult::Win(Color::Black),
+        ),
+        (
+            "入玉勝ち",
+            TerminalKind::EnteringKingWin,
+            GameResult::Win(Color::White),
+        ),
+        (
+            "不戦勝",
+            TerminalKind::DefaultWin,
+            GameResult::Win(Color::White),
+        ),
+        (
+            "不戦敗",
+            TerminalKind::DefaultLoss,
+            GameResult::Win(Color::Black),
+        ),
+        ("詰み", TerminalKind::Mate, GameResult::Win(Color::Black)),
+        ("不詰", TerminalKind::NoMate, GameResult::Unknown),
+    ];
+    for (word, kind, result) in cases {
+        let r = clean(&format!("1 ７六歩(77)\n2 {word}\n"));
+        assert_eq!(r.terminal(), Some(kind), "{word}");
+        assert_eq!(r.result(), result, "{word}");
+    }
+}
+
+#[test]
+fn illegal_moves_are_kept_and_flagged() {
+    // Move 1 drops a second pawn on file 7: 二歩. The game goes on and keeps every move.
+    let r = read_kif(
+        "後手の持駒：なし\n\
+         +---------------------------+\n\
+         | ・ ・ ・ ・v玉 ・ ・ ・ ・|一\n\
+         | ・ ・ ・ ・ ・ ・ ・ ・ ・|二\n\
+         | ・ ・ ・ ・ ・ ・ ・ ・ ・|三\n\
+         | ・ ・ ・ ・ ・ ・ ・ ・ ・|四\n\
+         | ・ ・ ・ ・ ・ ・ ・ ・ ・|五\n\
+         | ・ ・ ・ ・ ・ ・ ・ ・ ・|六\n\
+         | ・ ・ 歩 ・ ・ ・ ・ ・ ・|七\n\
+         | ・ ・ ・ ・ ・ ・ ・ ・ ・|八\n\
+         | ・ ・ ・ ・ 玉 ・ ・ ・ ・|九\n\
+         +---------------------------+\n\
+         先手の持駒：歩\n\
+         1 ７五歩打\n2 ５二玉(51)\n3 ７六歩(77)\n",
+    );
+    assert_eq!(r.errors, []);
+    assert_eq!(usi(&r), ["P*7e", "5a5b", "7g7f"]);
+    let (ply, rule) = r.first_illegal().unwrap();
+    assert_eq!((ply, rule.code()), (1, "two_pawns"));
+}
+
+#[test]
+fn an_impossible_move_ends_the_line_with_line_and_column() {
+    let r = read_kif("先手：A\n1 ７六歩(77)\n2 ３四歩(33)\n3 ５五角(88)\n4 ８四歩(83)\n");
+    assert_eq!(usi(&r), ["7g7f", "3c3d", "8h5e", "8c8d"]);
+    // 8h5e is possible on the board (the 7g pawn moved), so it is played; now one that is not:
+    let r = read_kif("先手：A\n1 ７六歩(77)\n2 ３四歩(33)\n  3 ５五角(86)\n4 ８四歩(83)\n");
+    assert_eq!(usi(&r), ["7g7f", "3c3d"]);
+    assert_eq!(r.errors.len(), 1);
+    let e = &r.errors[0];
+    assert_eq!((e.line, e.column), (4, 5));
+    assert_eq!(
+        e.message,
+        "move 3 ５五角(86) cannot be played: there is no piece on 8f"
+    );
+    assert_eq!(r.sente(), Some("A"));
+    // The piece named must be the piece on the origin.
+    let r = read_kif("1 ７六歩(77)\n2 ３四歩(33)\n3 ５五角(87)\n");
+    assert_eq!(usi(&r), ["7g7f", "3c3d"]);
+    assert_eq!(
+        r.errors[0].message,
+        "move 3 ５五角(87) cannot be played: the piece on 8g is a pawn, not a bishop"
+    );
+}
+
+#[test]
+fn commented_out_board_is_ignored_as_the_specification_says() {
+    // Every '#' line is a comment: the start is the even position, where 2三銀打 is impossible.
+    let r = read_kif(
+        "# 先手の持駒：銀 金\n# | ・ ・ ・ ・ ・ ・ ・ ・v玉|二\n   1 ２三銀打     ( 0:00/00:00:00)\n",
+    );
+    assert_eq!(usi(&r), Vec::<String>::new());
+    assert_eq!(
+        r.errors[0].message,
+        "move 1 ２三銀打 cannot be played: black has no silver in hand"
+    );
+    assert_eq!(r.errors[0].line, 3);
+}
+
+#[test]
+fn half_width_colons_short_times_and_trailing_plus() {
+    let r =
+        clean("先手:Sente\n後手:Gote\n1 ７六歩(77) (0:16/)\n2 ３四歩(33)+\n3 ２六歩(27) ( 0:03)\n");
+    assert_eq!(r.sente(), Some("Sente"));
+    assert_eq!(usi(&r), ["7g7f", "3c3d", "2g2f"]);
+    assert_eq!(
+        r.main.moves[0].time.map(|t| (t.spent, t.total)),
+        Some((16.0, None))
+    );
+    assert_eq!(r.main.moves[2].time.map(|t| t.spent), Some(3.0));
+}
+
+#[test]
+fn perpetual_check_repetition_goes_to_the_checked_side() {
+    let mut text = String::from(
+        "+---------------------------+\n\
+         | ・ ・ ・ ・ ・ ・ ・ ・v玉|一\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|二\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|三\n\
+         | ・ ・ ・ ・ ・ ・ ・ ・ ・|四\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|五\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|六\n\
+         | ・ ・ ・ ・ ・ ・ ・ ・ ・|七\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|八\n| 玉 ・ ・ ・ ・ ・ ・ 飛 ・|九\n\
+         +---------------------------+\n",
+    );
+    let mut n = 1;
+    for _ in 0..3 {
+        for m in ["１九飛(29)", "２一玉(11)", "２九飛(19)", "１一玉(21)"] {
+            text.push_str(&format!("{n} {m}\n"));
+            n += 1;
+        }
+    }
+    text.push_str(&format!("{n} 千日手\n"));
+    let r = clean(&text);
+    assert_eq!(r.main.moves.len(), 12);
+    assert_eq!(r.terminal(), Some(TerminalKind::Repetition));
+    assert_eq!(r.result(), GameResult::Win(Color::White));
+}
