@@ -1,5 +1,6 @@
 //! Command-line parsing and dispatch. Each command has its own module and options struct.
 
+mod convert;
 mod parse;
 mod perft;
 
@@ -17,6 +18,9 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Convert a record to another format, keeping moves, variations, comments, bookmarks,
+    /// times and headers.
+    Convert(convert::ConvertArgs),
     /// Read game records without a database and print one JSON object per game.
     Parse(parse::ParseArgs),
     /// Count the leaf nodes of the legal move tree from a position (move generator check
@@ -29,6 +33,7 @@ enum Command {
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Convert(args) => convert::run(&args),
         Command::Parse(args) => parse::run(&args),
         Command::Perft(args) => perft::run(&args).map(|()| true),
     };

@@ -134,3 +134,24 @@ pub fn side_mark(s: &str) -> Option<(Color, usize)> {
     };
     Some((color, c.len_utf8()))
 }
+
+/// A count as board diagrams write it: 二 … 九, 十, 十三, 十八.
+pub fn kanji_count(n: u32) -> String {
+    let n = n.min(99);
+    let digit = |d: u32| RANK_KANJI[(d - 1) as usize];
+    match n {
+        0 => String::new(),
+        1..=9 => digit(n).to_string(),
+        10 => "十".to_string(),
+        11..=19 => format!("十{}", digit(n - 10)),
+        _ => format!(
+            "{}十{}",
+            digit(n / 10),
+            if n.is_multiple_of(10) {
+                String::new()
+            } else {
+                digit(n % 10).to_string()
+            }
+        ),
+    }
+}

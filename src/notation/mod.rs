@@ -4,6 +4,7 @@
 pub mod decode;
 pub mod japanese;
 pub mod kif;
+pub mod movetext;
 pub mod record;
 
 pub use decode::{Encoding, decode};

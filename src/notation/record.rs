@@ -236,7 +236,6 @@ pub struct Record {
     pub errors: Vec<ReadError>,
 }
 
-
 impl Record {
     /// The first value of the first of `keys` that the headers hold (non-empty).
     pub fn header(&self, keys: &[&str]) -> Option<&str> {

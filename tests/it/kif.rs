@@ -381,3 +381,57 @@ fn perpetual_check_repetition_goes_to_the_checked_side() {
     assert_eq!(r.terminal(), Some(TerminalKind::Repetition));
     assert_eq!(r.result(), GameResult::Win(Color::White));
 }
+
+/// Every KIF/KIFU record of the shared corpus (when it is beside the project, as in CI)
+/// reads back identically after writing: moves, variations, comments, bookmarks, times,
+/// headers, terminal.
+#[test]
+fn kif_round_trip_over_the_shared_corpus() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/files");
+    let mut files = Vec::new();
+    collect(&root, &mut files);
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for path in files {
+        let ext = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        if ext != "kif" && ext != "kifu" {
+            continue;
+        }
+        let bytes = std::fs::read(&path).unwrap();
+        let read = read_bytes(&bytes, Some(&path));
+        if read.format != Some(Format::Kif) {
+            continue;
+        }
+        let mut original = read.games[0].clone();
+        original.errors.clear();
+        let written = kifudex::notation::kif::write_kif(&original);
+        let again = read_kif(&written);
+        if again.errors.is_empty() && again == original {
+            checked += 1;
+        } else {
+            failures.push(format!("{}: {:?}", path.display(), again.errors.first()));
+        }
+    }
+    assert_eq!(failures, Vec::<String>::new());
+    if root.exists() {
+        assert!(checked >= 100, "only {checked} KIF files checked");
+    }
+}
+
+fn collect(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect(&p, out);
+        } else {
+            out.push(p);
+        }
+    }
+}

@@ -4,6 +4,7 @@ mod cli;
 mod handicap;
 mod hash;
 mod kif;
+mod movetext;
 mod perft;
 mod rules;
 mod sfen;

@@ -3,8 +3,14 @@
 
 use crate::shogi::{Color, Handicap, Move, Piece, PieceKind, Position, Square, Strictness};
 
-use super::japanese::{digit, kanji_number, piece_prefix, square_prefix};
-use super::record::{Line, MoveNode, MoveTime, ReadError, Record, Terminal, TerminalKind};
+use crate::notation::japanese::{digit, kanji_number, piece_prefix, square_prefix};
+use crate::notation::record::{
+    Line, MoveNode, MoveTime, ReadError, Record, Terminal, TerminalKind,
+};
+
+mod write;
+
+pub use write::{board_diagram, terminal_text, write_kif};
 
 /// The terminal a KIF terminal word names. A side prefix (`先手 反則負け`) is allowed.
 pub fn terminal_word(word: &str) -> Option<TerminalKind> {
@@ -198,7 +204,7 @@ fn line_at<'a>(main: &'a mut Line, path: &[(usize, usize)]) -> Option<&'a mut Li
 
 /// Reads one KIF game from decoded text.
 pub fn read_kif(text: &str) -> Record {
-    let lines = super::decode::lines(text);
+    let lines = crate::notation::decode::lines(text);
     let mut rec = Record::default();
     let mut board_rows: Vec<[Option<Piece>; 9]> = Vec::new();
     let mut hands: [Vec<(PieceKind, u32)>; 2] = [Vec::new(), Vec::new()];
@@ -207,6 +213,7 @@ pub fn read_kif(text: &str) -> Record {
     let mut handicap: Option<Handicap> = None;
     let mut stack: Vec<Open> = Vec::new();
     let mut in_moves = false;
+    let mut unknown_handicap: Option<(usize, usize, String)> = None;
 
     for (i, raw) in lines.iter().enumerate() {
         let n = i + 1;
@@ -446,15 +453,26 @@ pub fn read_kif(text: &str) -> Record {
             let value = value.split('#').next().unwrap_or(value).trim();
             match key {
                 "先手の持駒" | "下手の持駒" | "後手の持駒" | "上手の持駒" => {
-                    let color = if key.starts_with('先') || key.starts_with('下') { Color::Black } else { Color::White };
+                    let color = if key.starts_with('先') || key.starts_with('下') {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
                     match hand_list(value) {
                         Ok(list) => hands[color.index()] = list,
-                        Err(e) => rec.errors.push(ReadError::new(n, key.chars().count() + 2, e)),
+                        Err(e) => rec
+                            .errors
+                            .push(ReadError::new(n, key.chars().count() + 2, e)),
                     }
+                    // Part of the start position, not a header.
+                    continue;
                 }
                 "手合割" => match Handicap::from_kif_name(value) {
                     Some(h) => handicap = Some(h),
-                    None => rec.errors.push(ReadError::new(n, key.chars().count() + 2, format!("unknown handicap (手合割) '{value}'; reading as 平手 unless a board is given"))),
+                    // Only an error if no board diagram gives the start (checked at the end).
+                    None => {
+                        unknown_handicap = Some((n, key.chars().count() + 2, value.to_string()))
+                    }
                 },
                 _ => {}
             }
@@ -465,6 +483,15 @@ pub fn read_kif(text: &str) -> Record {
             n,
             1,
             format!("line not understood: '{trimmed}'"),
+        ));
+    }
+    if let Some((line, column, name)) = unknown_handicap
+        && board_rows.len() != 9
+    {
+        rec.errors.push(ReadError::new(
+            line,
+            column,
+            format!("unknown handicap (手合割) '{name}' and no board diagram: read as 平手"),
         ));
     }
     if !in_moves {

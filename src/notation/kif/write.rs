@@ -1,0 +1,207 @@
+//! KIF writing: headers in their order, a board diagram for a start that is no named
+//! handicap, numbered moves with times, comments, bookmarks, terminals and 変化 variations.
+
+use std::fmt::Write;
+
+use crate::shogi::{Color, Handicap, PieceKind, Position, Square};
+
+use crate::notation::japanese::{RANK_KANJI, kanji_count, kind_char, kind_name};
+use crate::notation::movetext::kif_move_text;
+use crate::notation::record::{Line, MoveTime, Record, TerminalKind};
+
+/// Header keys the reader takes for the board diagram; the writer rebuilds them from the position.
+const BOARD_KEYS: [&str; 4] = ["先手の持駒", "後手の持駒", "下手の持駒", "上手の持駒"];
+
+/// The KIF word for a terminal. Kinds KIF has no word for take the nearest one.
+pub fn terminal_text(kind: TerminalKind) -> &'static str {
+    use TerminalKind::*;
+    match kind {
+        Resign => "投了",
+        Abort | Takeback | MaxMoves | Error => "中断",
+        Repetition => "千日手",
+        Impasse | EnteringKingDraw => "持将棋",
+        TimeUp => "切れ負け",
+        IllegalWin => "反則勝ち",
+        IllegalLoss | IllegalMove => "反則負け",
+        EnteringKingWin => "入玉勝ち",
+        DefaultWin => "不戦勝",
+        DefaultLoss => "不戦敗",
+        Mate => "詰み",
+        NoMate => "不詰",
+    }
+}
+
+/// The record as KIF text (UTF-8; the caller encodes it for `.kif`).
+pub fn write_kif(rec: &Record) -> String {
+    let mut out = String::new();
+    let handicap = Handicap::detect(&rec.start);
+    let mut wrote_handicap = false;
+    for (key, value) in &rec.headers {
+        if BOARD_KEYS.contains(&key.as_str()) {
+            continue;
+        }
+        if key == "手合割" {
+            wrote_handicap = true;
+            if handicap != Handicap::Other {
+                let _ = writeln!(out, "手合割：{}", handicap.kif_name());
+                continue;
+            }
+        }
+        let _ = writeln!(out, "{key}：{value}");
+    }
+    if handicap == Handicap::Other {
+        out.push_str(&board_diagram(&rec.start));
+    } else if !wrote_handicap && handicap != Handicap::Even {
+        // An absent 手合割 means 平手; any other handicap is named.
+        let _ = writeln!(out, "手合割：{}", handicap.kif_name());
+    }
+    for c in &rec.start_comments {
+        let _ = writeln!(out, "*{c}");
+    }
+    for b in &rec.start_bookmarks {
+        let _ = writeln!(out, "&{b}");
+    }
+    out.push_str("手数----指手---------消費時間--\n");
+    write_line(&mut out, &rec.main, &rec.start, None, 1);
+    write_variations(&mut out, &rec.main, &rec.start, None, 1);
+    out
+}
+
+/// Writes the moves of `line` (its first move is ply `first_ply`, played from `pos`).
+fn write_line(
+    out: &mut String,
+    line: &Line,
+    pos: &Position,
+    last_to: Option<Square>,
+    first_ply: usize,
+) {
+    let mut pos = pos.clone();
+    let mut last_to = last_to;
+    for (i, node) in line.moves.iter().enumerate() {
+        let text = kif_move_text(&pos, node.mv, last_to);
+        write_move_line(out, first_ply + i, &text, node.time);
+        for c in &node.comments {
+            let _ = writeln!(out, "*{c}");
+        }
+        for b in &node.bookmarks {
+            let _ = writeln!(out, "&{b}");
+        }
+        let _ = pos.play(node.mv);
+        last_to = Some(node.mv.to());
+    }
+    if let Some(t) = &line.terminal {
+        let n = first_ply + line.moves.len();
+        write_move_line(out, n, terminal_text(t.kind), t.time);
+        for c in &t.comments {
+            let _ = writeln!(out, "*{c}");
+        }
+    }
+}
+
+/// Writes the variations branching from `line`, latest branch first, each followed by its
+/// own variations: the order in which the reader attaches each to the right line.
+fn write_variations(
+    out: &mut String,
+    line: &Line,
+    start: &Position,
+    last_to: Option<Square>,
+    first_ply: usize,
+) {
+    // The position before each move of the line.
+    let mut before = Vec::with_capacity(line.moves.len());
+    let mut pos = start.clone();
+    let mut last = last_to;
+    for node in &line.moves {
+        before.push((pos.clone(), last));
+        let _ = pos.play(node.mv);
+        last = Some(node.mv.to());
+    }
+    for (i, node) in line.moves.iter().enumerate().rev() {
+        let (pos, last) = &before[i];
+        for v in &node.variations {
+            let _ = writeln!(out, "\n変化：{}手", first_ply + i);
+            write_line(out, v, pos, *last, first_ply + i);
+            write_variations(out, v, pos, *last, first_ply + i);
+        }
+    }
+}
+
+fn write_move_line(out: &mut String, n: usize, text: &str, time: Option<MoveTime>) {
+    let width: usize = text.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum();
+    let _ = write!(out, "{n:>4} {text}");
+    if let Some(t) = time {
+        let pad = 14usize.saturating_sub(width);
+        let spent = t.spent.round() as u64;
+        let _ = write!(out, "{:pad$}({:>2}:{:02}/", "", spent / 60, spent % 60);
+        if let Some(total) = t.total {
+            let total = total.round() as u64;
+            let _ = write!(
+                out,
+                "{:02}:{:02}:{:02}",
+                total / 3600,
+                total / 60 % 60,
+                total % 60
+            );
+        }
+        out.push(')');
+    }
+    out.push('\n');
+}
+
+/// A BOD board diagram with both hands and, when White is to move, 後手番.
+pub fn board_diagram(pos: &Position) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "後手の持駒：{}", hand_text(pos, Color::White));
+    out.push_str("  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n");
+    for rank in 1..=9u8 {
+        out.push('|');
+        for file in (1..=9u8).rev() {
+            match Square::new(file, rank).and_then(|s| pos.piece_at(s)) {
+                Some(p) => {
+                    out.push(if p.color == Color::White { 'v' } else { ' ' });
+                    out.push(kind_char(p.kind));
+                }
+                None => out.push_str(" ・"),
+            }
+        }
+        out.push('|');
+        out.push(RANK_KANJI[rank as usize - 1]);
+        out.push('\n');
+    }
+    out.push_str("+---------------------------+\n");
+    let _ = writeln!(out, "先手の持駒：{}", hand_text(pos, Color::Black));
+    if pos.side_to_move() == Color::White {
+        out.push_str("後手番\n");
+    }
+    out
+}
+
+fn hand_text(pos: &Position, color: Color) -> String {
+    const ORDER: [PieceKind; 7] = [
+        PieceKind::Rook,
+        PieceKind::Bishop,
+        PieceKind::Gold,
+        PieceKind::Silver,
+        PieceKind::Knight,
+        PieceKind::Lance,
+        PieceKind::Pawn,
+    ];
+    let hand = pos.hand(color);
+    let parts: Vec<String> = ORDER
+        .iter()
+        .filter(|&&k| hand.count(k) > 0)
+        .map(|&k| {
+            let n = hand.count(k) as u32;
+            format!(
+                "{}{}",
+                kind_name(k),
+                if n > 1 { kanji_count(n) } else { String::new() }
+            )
+        })
+        .collect();
+    if parts.is_empty() {
+        "なし".to_string()
+    } else {
+        parts.join("　")
+    }
+}
