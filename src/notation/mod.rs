@@ -111,10 +111,11 @@ pub fn read_bytes(bytes: &[u8], path: Option<&Path>) -> ReadFile {
     let format = Format::detect(&text, path);
     let (games, error) = match format {
         Some(Format::Kif) => (vec![kif::read_kif(&text)], None),
+        Some(Format::Ki2) => (vec![kif::read_ki2(&text)], None),
         Some(f) => (
             Vec::new(),
             Some(format!(
-                "this looks like a {} record; kifudex reads KIF and KIFU records so far",
+                "this looks like a {} record; kifudex reads KIF, KIFU, KI2 and KI2U records so far",
                 f.name().to_uppercase()
             )),
         ),

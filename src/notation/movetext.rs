@@ -506,7 +506,10 @@ pub fn resolve(pos: &Position, mv: &JapaneseMove, last_to: Option<Square>) -> Re
             return Err(format!("{mv}: a drop (打) cannot have an origin"));
         }
         return match pos.piece_at(from) {
-            Some(p) if p.color == us && p.kind == kind => Ok(Move::Board { from, to, promote }),
+            // Some writers name a promoted piece by its base name (角 for a horse).
+            Some(p) if p.color == us && p.kind.unpromoted() == kind.unpromoted() => {
+                Ok(Move::Board { from, to, promote })
+            }
             Some(p) if p.color == us => Err(format!(
                 "{mv}: the piece on {} is a {}, not a {}",
                 square_text(from),

@@ -318,17 +318,14 @@ fn an_impossible_move_ends_the_line_with_line_and_column() {
     assert_eq!(r.errors.len(), 1);
     let e = &r.errors[0];
     assert_eq!((e.line, e.column), (4, 5));
-    assert_eq!(
-        e.message,
-        "move 3 ５五角(86) cannot be played: there is no piece on 8f"
-    );
+    assert_eq!(e.message, "move 3: ５五角(86): there is no piece on ８六");
     assert_eq!(r.sente(), Some("A"));
     // The piece named must be the piece on the origin.
     let r = read_kif("1 ７六歩(77)\n2 ３四歩(33)\n3 ５五角(87)\n");
     assert_eq!(usi(&r), ["7g7f", "3c3d"]);
     assert_eq!(
         r.errors[0].message,
-        "move 3 ５五角(87) cannot be played: the piece on 8g is a pawn, not a bishop"
+        "move 3: ５五角(87): the piece on ８七 is a pawn, not a bishop"
     );
 }
 
@@ -341,7 +338,7 @@ fn commented_out_board_is_ignored_as_the_specification_says() {
     assert_eq!(usi(&r), Vec::<String>::new());
     assert_eq!(
         r.errors[0].message,
-        "move 1 ２三銀打 cannot be played: black has no silver in hand"
+        "move 1: ２三銀打: black has no silver in hand to drop"
     );
     assert_eq!(r.errors[0].line, 3);
 }

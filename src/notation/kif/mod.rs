@@ -1,9 +1,10 @@
 //! KIF / KIFU reading (柿木 format): headers, BOD board diagrams, numbered move lines with
 //! times, comments, bookmarks, nested 変化 variations and terminal words.
 
-use crate::shogi::{Color, Handicap, Move, Piece, PieceKind, Position, Square, Strictness};
+use crate::shogi::{Color, Handicap, Piece, PieceKind, Position, Square, Strictness};
 
-use crate::notation::japanese::{digit, kanji_number, piece_prefix, square_prefix};
+use crate::notation::japanese::{digit, kanji_number, piece_prefix, side_mark};
+use crate::notation::movetext::{parse_japanese_move, resolve};
 use crate::notation::record::{
     Line, MoveNode, MoveTime, ReadError, Record, Terminal, TerminalKind,
 };
@@ -34,79 +35,6 @@ pub fn terminal_word(word: &str) -> Option<TerminalKind> {
         "詰み" | "詰" => TerminalKind::Mate,
         "不詰" => TerminalKind::NoMate,
         _ => return None,
-    })
-}
-
-/// A KIF move's text, read: destination (None for 同), piece named, 成 / 不成 / 打, origin.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct KifMove {
-    pub to: Option<Square>,
-    pub piece: PieceKind,
-    pub promote: bool,
-    pub drop: bool,
-    pub origin: Option<Square>,
-}
-
-/// Reads `７六歩(77)`, `同　歩(34)`, `２二角成(88)`, `４五角打`, `1三香不成(14)`.
-pub(crate) fn parse_kif_move(text: &str) -> Result<KifMove, String> {
-    let mut rest =
-        text.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '▲' | '△' | '☗' | '☖'));
-    let to = if let Some(r) = rest.strip_prefix('同') {
-        rest = r.trim_start_matches([' ', '　']);
-        None
-    } else {
-        let (sq, n) = square_prefix(rest)
-            .ok_or_else(|| format!("'{text}' does not start with a square (like ７六) or 同"))?;
-        rest = &rest[n..];
-        Some(sq)
-    };
-    let (piece, n) = piece_prefix(rest)
-        .ok_or_else(|| format!("'{text}' does not name a piece after the square"))?;
-    rest = &rest[n..];
-    let mut promote = false;
-    let mut drop = false;
-    if let Some(r) = rest
-        .strip_prefix("不成")
-        .or_else(|| rest.strip_prefix("生"))
-    {
-        rest = r;
-    } else if let Some(r) = rest.strip_prefix('成') {
-        promote = true;
-        rest = r;
-    } else if let Some(r) = rest.strip_prefix('打') {
-        drop = true;
-        rest = r;
-    }
-    rest = rest.trim_start();
-    let mut origin = None;
-    if let Some(r) = rest.strip_prefix('(').or_else(|| rest.strip_prefix('（')) {
-        let close = r
-            .find([')', '）'])
-            .ok_or_else(|| format!("'{text}': the origin has no closing parenthesis"))?;
-        let inner = r[..close].trim();
-        if inner == "00" {
-            drop = true;
-        } else {
-            let (sq, n) = square_prefix(inner)
-                .filter(|&(_, n)| n == inner.len())
-                .ok_or_else(|| {
-                    format!("'{text}': the origin ({inner}) is not a square like (77)")
-                })?;
-            let _ = n;
-            origin = Some(sq);
-        }
-        rest = &r[close + r[close..].chars().next().map_or(1, char::len_utf8)..];
-    }
-    let rest = rest.trim();
-    if !rest.is_empty() && rest != "+" {
-        return Err(format!("'{text}': unexpected '{rest}' after the move"));
-    }
-    Ok(KifMove {
-        to,
-        piece,
-        promote,
-        drop,
-        origin,
     })
 }
 
@@ -202,8 +130,25 @@ fn line_at<'a>(main: &'a mut Line, path: &[(usize, usize)]) -> Option<&'a mut Li
     Some(line)
 }
 
+/// The two dialects this reader handles: numbered move lines with origins (KIF), or
+/// moves written as they are spoken, several to a line (KI2). Everything else is shared.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Dialect {
+    Kif,
+    Ki2,
+}
+
 /// Reads one KIF game from decoded text.
 pub fn read_kif(text: &str) -> Record {
+    read(text, Dialect::Kif)
+}
+
+/// Reads one KI2 game from decoded text.
+pub fn read_ki2(text: &str) -> Record {
+    read(text, Dialect::Ki2)
+}
+
+fn read(text: &str, dialect: Dialect) -> Record {
     let lines = crate::notation::decode::lines(text);
     let mut rec = Record::default();
     let mut board_rows: Vec<[Option<Piece>; 9]> = Vec::new();
@@ -320,7 +265,13 @@ pub fn read_kif(text: &str) -> Record {
             });
             continue;
         }
-        if let Some((number, text, rest)) = move_line(line) {
+        let items = match dialect {
+            Dialect::Kif => move_line(line)
+                .map(|(_, text, rest)| vec![(text, parse_time(rest))])
+                .unwrap_or_default(),
+            Dialect::Ki2 => ki2_moves(trimmed),
+        };
+        if !items.is_empty() {
             if !in_moves {
                 in_moves = true;
                 let start = start_position(
@@ -343,69 +294,31 @@ pub fn read_kif(text: &str) -> Record {
                     dead: false,
                 });
             }
-            let Some(open) = stack.last_mut() else {
-                continue;
-            };
-            if open.dead {
-                continue;
+            if let Some(open) = stack.last_mut() {
+                for (text, time) in items {
+                    let column = raw.find(text).map_or(1, |b| raw[..b].chars().count() + 1);
+                    play_text(&mut rec, open, n, column, text, time);
+                }
             }
-            let column = raw.find(text).map_or(1, |b| raw[..b].chars().count() + 1);
-            let time = parse_time(rest);
-            let Some(l) = line_at(&mut rec.main, &open.path) else {
-                continue;
+            continue;
+        }
+        if let Some(summary) = trimmed.strip_prefix("まで")
+            && let Some(open) = stack.last()
+            && let Some(line) = line_at(&mut rec.main, &open.path)
+            && line.terminal.is_none()
+        {
+            // KI2 (and some KIF) give the end only as まで76手で後手の勝ち.
+            let to_move = if line.moves.len() % 2 == 0 {
+                open.start.side_to_move()
+            } else {
+                open.start.side_to_move().opponent()
             };
-            if l.terminal.is_some() {
-                rec.errors.push(ReadError::new(
-                    n,
-                    column,
-                    format!("move {number} comes after the game ended"),
-                ));
-                open.dead = true;
-                continue;
-            }
-            if let Some(kind) = terminal_word(text) {
-                l.terminal = Some(Terminal {
+            if let Some(kind) = summary_terminal(summary, to_move) {
+                line.terminal = Some(Terminal {
                     kind,
-                    time,
+                    time: None,
                     comments: Vec::new(),
                 });
-                continue;
-            }
-            let parsed = match parse_kif_move(text) {
-                Ok(m) => m,
-                Err(e) => {
-                    rec.errors
-                        .push(ReadError::new(n, column, format!("move {number}: {e}")));
-                    open.dead = true;
-                    continue;
-                }
-            };
-            match to_move(&open.pos, &parsed, open.last_to) {
-                Ok(mv) => match open.pos.play(mv) {
-                    Ok(violations) => {
-                        let mut node = MoveNode::new(mv);
-                        node.time = time;
-                        node.violations = violations;
-                        l.moves.push(node);
-                        open.last_to = Some(mv.to());
-                    }
-                    Err(e) => {
-                        rec.errors.push(ReadError::new(
-                            n,
-                            column,
-                            format!("move {number} {text} cannot be played: {e}"),
-                        ));
-                        open.dead = true;
-                    }
-                },
-                Err(e) => {
-                    rec.errors.push(ReadError::new(
-                        n,
-                        column,
-                        format!("move {number} {text} cannot be played: {e}"),
-                    ));
-                    open.dead = true;
-                }
             }
             continue;
         }
@@ -508,57 +421,124 @@ pub fn read_kif(text: &str) -> Record {
     rec
 }
 
-/// The move a KIF move text means in `pos`.
-fn to_move(pos: &Position, m: &KifMove, last_to: Option<Square>) -> Result<Move, String> {
-    let to = match m.to.or(last_to) {
-        Some(t) => t,
-        None => return Err("同 (same square) with no previous move".into()),
+/// The terminal a `まで…` summary names (the text after まで), with `to_move` to move.
+fn summary_terminal(summary: &str, to_move: Color) -> Option<TerminalKind> {
+    let after = summary.split_once('で').map_or(summary, |(_, a)| a).trim();
+    let winner = if after.starts_with("先手") || after.starts_with("下手") {
+        Some(Color::Black)
+    } else if after.starts_with("後手") || after.starts_with("上手") {
+        Some(Color::White)
+    } else {
+        None
     };
-    if m.drop {
-        return Ok(Move::Drop { kind: m.piece, to });
+    Some(match winner {
+        _ if after.contains("千日手") => TerminalKind::Repetition,
+        _ if after.contains("持将棋") => TerminalKind::Impasse,
+        _ if after.contains("中断") => TerminalKind::Abort,
+        _ if after.contains("不詰") => TerminalKind::NoMate,
+        _ if after.contains("詰") => TerminalKind::Mate,
+        Some(w) if after.contains("反則勝ち") && w == to_move => TerminalKind::IllegalWin,
+        Some(w) if after.contains("反則") && w != to_move => TerminalKind::IllegalLoss,
+        Some(w) if after.contains("入玉") && w == to_move => TerminalKind::EnteringKingWin,
+        Some(w) if after.contains("切れ") && w != to_move => TerminalKind::TimeUp,
+        Some(w) if after.contains("勝ち") && w != to_move => TerminalKind::Resign,
+        Some(_) if after.contains("勝ち") => TerminalKind::IllegalWin,
+        _ => return None,
+    })
+}
+
+/// The moves of a KI2 line (`▲７六歩　△３四歩`), or none when the line holds no move.
+/// A piece of text that is no move is returned as it is, for `play_text` to report.
+fn ki2_moves(line: &str) -> Vec<(&str, Option<MoveTime>)> {
+    let mut out = Vec::new();
+    let mut rest = line;
+    if side_mark(rest).is_none() {
+        return out;
     }
-    match m.origin {
-        Some(from) => {
-            // Some writers name a promoted piece by its unpromoted name (角 for a horse).
-            if let Some(p) = pos.piece_at(from)
-                && p.kind.unpromoted() != m.piece.unpromoted()
-            {
-                return Err(format!(
-                    "the piece on {from} is a {}, not a {}",
-                    p.kind.name(),
-                    m.piece.name()
-                ));
+    while let Some(start) = rest.find(|c: char| !c.is_whitespace()) {
+        rest = &rest[start..];
+        match parse_japanese_move(rest) {
+            Ok((_, used)) if used > 0 => {
+                out.push((&rest[..used], None));
+                rest = &rest[used..];
             }
-            Ok(Move::Board {
-                from,
-                to,
-                promote: m.promote,
-            })
+            _ => {
+                // Up to the next side mark: a terminal word or text that is no move.
+                let end = rest
+                    .char_indices()
+                    .skip(1)
+                    .find(|&(i, _)| side_mark(&rest[i..]).is_some())
+                    .map_or(rest.len(), |(i, _)| i);
+                out.push((rest[..end].trim_end(), None));
+                rest = &rest[end..];
+            }
         }
-        None => {
-            // No origin: the one piece of that kind that can get there, or a drop.
-            let candidates: Vec<Move> = pos
-                .legal_moves()
-                .into_iter()
-                .filter(|mv| {
-                    mv.to() == to
-                        && mv.is_promotion() == m.promote
-                        && match mv {
-                            Move::Board { from, .. } => {
-                                pos.piece_at(*from).is_some_and(|p| p.kind == m.piece)
-                            }
-                            Move::Drop { .. } => false,
-                        }
-                })
-                .collect();
-            match candidates.as_slice() {
-                [one] => Ok(*one),
-                [] if pos.hand(pos.side_to_move()).count(m.piece) > 0 => {
-                    Ok(Move::Drop { kind: m.piece, to })
-                }
-                [] => Err("no piece of that kind can move there".into()),
-                _ => Err("the move has no origin and several pieces can move there".into()),
+    }
+    out
+}
+
+/// Reads one move (or terminal word) of the open line and plays it. A move that cannot be
+/// played is an error, and the rest of that line is skipped.
+fn play_text(
+    rec: &mut Record,
+    open: &mut Open,
+    n: usize,
+    column: usize,
+    text: &str,
+    time: Option<MoveTime>,
+) {
+    if open.dead {
+        return;
+    }
+    let Some(line) = line_at(&mut rec.main, &open.path) else {
+        return;
+    };
+    let ply = open.first_ply + line.moves.len();
+    if line.terminal.is_some() {
+        rec.errors.push(ReadError::new(
+            n,
+            column,
+            format!("move {ply} comes after the game ended"),
+        ));
+        open.dead = true;
+        return;
+    }
+    let word = text.trim_end_matches('+');
+    if let Some(kind) = terminal_word(word) {
+        line.terminal = Some(Terminal {
+            kind,
+            time,
+            comments: Vec::new(),
+        });
+        return;
+    }
+    // Resolution errors name the move already; the others get it added.
+    let played = parse_japanese_move(text)
+        .map_err(|e| format!("{text}: {e}"))
+        .and_then(|(m, used)| {
+            let rest = text[used..].trim();
+            if !rest.is_empty() && rest != "+" {
+                return Err(format!("{text}: unexpected '{rest}' after the move"));
             }
+            let mv = resolve(&open.pos, &m, open.last_to)?;
+            let violations = open
+                .pos
+                .play(mv)
+                .map_err(|e| format!("{text} cannot be played: {e}"))?;
+            Ok((mv, violations))
+        });
+    match played {
+        Ok((mv, violations)) => {
+            let mut node = MoveNode::new(mv);
+            node.time = time;
+            node.violations = violations;
+            line.moves.push(node);
+            open.last_to = Some(mv.to());
+        }
+        Err(e) => {
+            rec.errors
+                .push(ReadError::new(n, column, format!("move {ply}: {e}")));
+            open.dead = true;
         }
     }
 }
