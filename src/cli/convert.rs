@@ -4,7 +4,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
-use kifudex::notation::{kif, read_bytes};
+use kifudex::notation::{Line, kif, read_bytes};
 
 #[derive(Copy, Clone, Debug, ValueEnum)]
 pub enum Target {
@@ -12,13 +12,17 @@ pub enum Target {
     Kif,
     /// KIF in UTF-8, as `.kifu` files are.
     Kifu,
+    /// KI2 in Shift-JIS (CP932), as `.ki2` files are: no times.
+    Ki2,
+    /// KI2 in UTF-8, as `.ki2u` files are: no times.
+    Ki2u,
 }
 
 #[derive(Args, Debug)]
 pub struct ConvertArgs {
     /// The record to convert.
     file: String,
-    /// The format to write.
+    /// The format to write: kif, kifu, ki2 or ki2u.
     #[arg(long, value_enum)]
     to: Target,
     /// Where to write (standard output when absent).
@@ -45,10 +49,18 @@ pub fn run(args: &ConvertArgs) -> Result<bool> {
     for e in &game.errors {
         eprintln!("kifudex: {}: {e}", args.file);
     }
-    let text = kif::write_kif(game);
+    let text = match args.to {
+        Target::Kif | Target::Kifu => kif::write_kif(game),
+        Target::Ki2 | Target::Ki2u => {
+            if has_times(&game.main) {
+                eprintln!("kifudex: KI2 has no times: the move times are not written");
+            }
+            kif::write_ki2(game)
+        }
+    };
     let bytes = match args.to {
-        Target::Kifu => text.into_bytes(),
-        Target::Kif => {
+        Target::Kifu | Target::Ki2u => text.into_bytes(),
+        Target::Kif | Target::Ki2 => {
             let (encoded, _, lossy) = encoding_rs::SHIFT_JIS.encode(&text);
             if lossy {
                 eprintln!(
@@ -66,4 +78,11 @@ pub fn run(args: &ConvertArgs) -> Result<bool> {
         }
     }
     Ok(game.errors.is_empty())
+}
+
+fn has_times(line: &Line) -> bool {
+    line.moves
+        .iter()
+        .any(|m| m.time.is_some() || m.variations.iter().any(has_times))
+        || line.terminal.as_ref().is_some_and(|t| t.time.is_some())
 }

@@ -1,6 +1,6 @@
 //! The KIF reader against fixtures written for this project: every case of GUIDE §2 (KIF).
 
-use kifudex::notation::kif::read_kif;
+use kifudex::notation::kif::{read_ki2, read_kif, write_ki2, write_kif};
 use kifudex::notation::{Encoding, Format, GameResult, Record, TerminalKind, read_bytes};
 use kifudex::shogi::{Color, Handicap};
 
@@ -379,11 +379,11 @@ fn perpetual_check_repetition_goes_to_the_checked_side() {
     assert_eq!(r.result(), GameResult::Win(Color::White));
 }
 
-/// Every KIF/KIFU record of the shared corpus (when it is beside the project, as in CI)
-/// reads back identically after writing: moves, variations, comments, bookmarks, times,
-/// headers, terminal.
+/// Every KIF/KIFU and KI2/KI2U record of the shared corpus (when it is beside the project,
+/// as in CI) reads back identically after writing (KIF → KIF; KI2 → KI2 → KIF): moves,
+/// variations, comments, bookmarks, times, headers, terminal.
 #[test]
-fn kif_round_trip_over_the_shared_corpus() {
+fn kif_and_ki2_round_trip_over_the_shared_corpus() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/files");
     let mut files = Vec::new();
     collect(&root, &mut files);
@@ -395,27 +395,34 @@ fn kif_round_trip_over_the_shared_corpus() {
             .and_then(|e| e.to_str())
             .unwrap_or("")
             .to_ascii_lowercase();
-        if ext != "kif" && ext != "kifu" {
-            continue;
-        }
         let bytes = std::fs::read(&path).unwrap();
         let read = read_bytes(&bytes, Some(&path));
-        if read.format != Some(Format::Kif) {
+        let Some(mut original) = read.games.first().cloned() else {
             continue;
-        }
-        let mut original = read.games[0].clone();
+        };
         original.errors.clear();
-        let written = kifudex::notation::kif::write_kif(&original);
-        let again = read_kif(&written);
-        if again.errors.is_empty() && again == original {
+        let ok = match (ext.as_str(), read.format) {
+            ("kif" | "kifu", Some(Format::Kif)) => {
+                let again = read_kif(&write_kif(&original));
+                again.errors.is_empty() && again == original
+            }
+            // KI2 -> KI2 -> KIF: the record survives both writers.
+            ("ki2" | "ki2u", Some(Format::Ki2)) => {
+                let ki2 = read_ki2(&write_ki2(&original));
+                let kif = read_kif(&write_kif(&ki2));
+                ki2.errors.is_empty() && kif.errors.is_empty() && ki2 == original && kif == original
+            }
+            _ => continue,
+        };
+        if ok {
             checked += 1;
         } else {
-            failures.push(format!("{}: {:?}", path.display(), again.errors.first()));
+            failures.push(path.display().to_string());
         }
     }
     assert_eq!(failures, Vec::<String>::new());
     if root.exists() {
-        assert!(checked >= 100, "only {checked} KIF files checked");
+        assert!(checked >= 150, "only {checked} KIF and KI2 files checked");
     }
 }
 

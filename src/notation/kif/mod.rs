@@ -11,7 +11,7 @@ use crate::notation::record::{
 
 mod write;
 
-pub use write::{board_diagram, terminal_text, write_kif};
+pub use write::{board_diagram, terminal_text, write_ki2, write_kif};
 
 /// The terminal a KIF terminal word names. A side prefix (`先手 反則負け`) is allowed.
 pub fn terminal_word(word: &str) -> Option<TerminalKind> {
@@ -435,6 +435,8 @@ fn summary_terminal(summary: &str, to_move: Color) -> Option<TerminalKind> {
         _ if after.contains("千日手") => TerminalKind::Repetition,
         _ if after.contains("持将棋") => TerminalKind::Impasse,
         _ if after.contains("中断") => TerminalKind::Abort,
+        _ if after.contains("不戦勝") => TerminalKind::DefaultWin,
+        _ if after.contains("不戦敗") => TerminalKind::DefaultLoss,
         _ if after.contains("不詰") => TerminalKind::NoMate,
         _ if after.contains("詰") => TerminalKind::Mate,
         Some(w) if after.contains("反則勝ち") && w == to_move => TerminalKind::IllegalWin,

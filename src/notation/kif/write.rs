@@ -6,7 +6,7 @@ use std::fmt::Write;
 use crate::shogi::{Color, Handicap, PieceKind, Position, Square};
 
 use crate::notation::japanese::{RANK_KANJI, kanji_count, kind_char, kind_name};
-use crate::notation::movetext::kif_move_text;
+use crate::notation::movetext::{japanese, kif_move_text};
 use crate::notation::record::{Line, MoveTime, Record, TerminalKind};
 
 /// Header keys the reader takes for the board diagram; the writer rebuilds them from the position.
@@ -33,6 +33,24 @@ pub fn terminal_text(kind: TerminalKind) -> &'static str {
 
 /// The record as KIF text (UTF-8; the caller encodes it for `.kif`).
 pub fn write_kif(rec: &Record) -> String {
+    let mut out = header_block(rec);
+    out.push_str("手数----指手---------消費時間--\n");
+    write_line(&mut out, &rec.main, &rec.start, None, 1);
+    write_variations(&mut out, &rec.main, &rec.start, None, 1, write_line);
+    out
+}
+
+/// The record as KI2 text: moves as they are spoken, six to a line, relative words where
+/// needed; a line ends early at a comment. KI2 has no times.
+pub fn write_ki2(rec: &Record) -> String {
+    let mut out = header_block(rec);
+    write_ki2_line(&mut out, &rec.main, &rec.start, None, 1);
+    write_variations(&mut out, &rec.main, &rec.start, None, 1, write_ki2_line);
+    out
+}
+
+/// Headers, the start (手合割 or a board diagram), and comments and bookmarks on it.
+fn header_block(rec: &Record) -> String {
     let mut out = String::new();
     let handicap = Handicap::detect(&rec.start);
     let mut wrote_handicap = false;
@@ -61,10 +79,82 @@ pub fn write_kif(rec: &Record) -> String {
     for b in &rec.start_bookmarks {
         let _ = writeln!(out, "&{b}");
     }
-    out.push_str("手数----指手---------消費時間--\n");
-    write_line(&mut out, &rec.main, &rec.start, None, 1);
-    write_variations(&mut out, &rec.main, &rec.start, None, 1);
     out
+}
+
+type LineWriter = fn(&mut String, &Line, &Position, Option<Square>, usize);
+
+fn write_ki2_line(
+    out: &mut String,
+    line: &Line,
+    pos: &Position,
+    last_to: Option<Square>,
+    first_ply: usize,
+) {
+    let mut pos = pos.clone();
+    let mut last_to = last_to;
+    let mut on_line = 0;
+    for node in &line.moves {
+        let text = japanese(&pos, node.mv, last_to)
+            .replace('☗', "▲")
+            .replace('☖', "△");
+        if on_line > 0 {
+            // Pad to a common width so that columns line up.
+            let width: usize = text.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum();
+            out.push_str(&" ".repeat(2 + 12usize.saturating_sub(width)));
+        }
+        out.push_str(&text);
+        on_line += 1;
+        let _ = pos.play(node.mv);
+        last_to = Some(node.mv.to());
+        if on_line == 6 || !node.comments.is_empty() || !node.bookmarks.is_empty() {
+            out.push('\n');
+            on_line = 0;
+        }
+        for c in &node.comments {
+            let _ = writeln!(out, "*{c}");
+        }
+        for b in &node.bookmarks {
+            let _ = writeln!(out, "&{b}");
+        }
+    }
+    if on_line > 0 {
+        out.push('\n');
+    }
+    if let Some(t) = &line.terminal {
+        let plies = first_ply - 1 + line.moves.len();
+        let _ = writeln!(
+            out,
+            "まで{plies}手で{}",
+            summary_text(t.kind, pos.side_to_move())
+        );
+        for c in &t.comments {
+            let _ = writeln!(out, "*{c}");
+        }
+    }
+}
+
+/// What follows `まで N手で` for a terminal, `to_move` being the side to move at the end.
+fn summary_text(kind: TerminalKind, to_move: Color) -> String {
+    use TerminalKind::*;
+    let name = |c: Color| {
+        if c == Color::Black {
+            "先手"
+        } else {
+            "後手"
+        }
+    };
+    let (winner, loser) = (name(to_move.opponent()), name(to_move));
+    match kind {
+        Resign => format!("{winner}の勝ち"),
+        TimeUp => format!("{winner}の勝ち（切れ負け）"),
+        IllegalWin => format!("{loser}の反則勝ち"),
+        IllegalLoss | IllegalMove => format!("{winner}の反則勝ち"),
+        EnteringKingWin => format!("{loser}の入玉勝ち"),
+        DefaultWin => "不戦勝".to_string(),
+        DefaultLoss => "不戦敗".to_string(),
+        _ => terminal_text(kind).to_string(),
+    }
 }
 
 /// Writes the moves of `line` (its first move is ply `first_ply`, played from `pos`).
@@ -106,6 +196,7 @@ fn write_variations(
     start: &Position,
     last_to: Option<Square>,
     first_ply: usize,
+    write_moves: LineWriter,
 ) {
     // The position before each move of the line.
     let mut before = Vec::with_capacity(line.moves.len());
@@ -120,8 +211,8 @@ fn write_variations(
         let (pos, last) = &before[i];
         for v in &node.variations {
             let _ = writeln!(out, "\n変化：{}手", first_ply + i);
-            write_line(out, v, pos, *last, first_ply + i);
-            write_variations(out, v, pos, *last, first_ply + i);
+            write_moves(out, v, pos, *last, first_ply + i);
+            write_variations(out, v, pos, *last, first_ply + i, write_moves);
         }
     }
 }
