@@ -1,0 +1,97 @@
+//! Read + replay + hash throughput of the KIF and KI2 readers on generated games, one core.
+//!
+//! `cargo bench --bench read [-- GAMES] [kif|ki2]` prints games/s and plies/s for each format. The
+//! games are random legal games of 60–160 plies (seeded, so every run reads the same text),
+//! written by kifudex's own writers with headers and times.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use kifudex::notation::kif::{read_ki2, read_kif, write_ki2, write_kif};
+use kifudex::notation::{MoveNode, MoveTime, Record};
+use kifudex::shogi::Position;
+
+fn main() {
+    let games: usize = std::env::args()
+        .skip(1)
+        .find_map(|a| a.parse().ok())
+        .unwrap_or(20_000);
+    let only: Option<String> = std::env::args().skip(1).find(|a| a == "kif" || a == "ki2");
+    let records = generate(games);
+    let kif: Vec<String> = records.iter().map(write_kif).collect();
+    let ki2: Vec<String> = records.iter().map(write_ki2).collect();
+    let plies: usize = records.iter().map(|r| r.main.moves.len()).sum();
+    println!("{games} generated games, {plies} plies");
+    if only.as_deref() != Some("ki2") {
+        measure("KIF", &kif, plies, read_kif);
+    }
+    if only.as_deref() != Some("kif") {
+        measure("KI2", &ki2, plies, read_ki2);
+    }
+}
+
+fn measure(name: &str, texts: &[String], plies: usize, read: fn(&str) -> Record) {
+    // One warm-up pass, then the timed one.
+    for t in texts.iter().take(1000) {
+        black_box(read(t));
+    }
+    let start = Instant::now();
+    let mut hash = 0u64;
+    for t in texts {
+        let r = read(t);
+        // The reader replays every move; take the final hash so nothing is optimised away.
+        hash ^= r.main.moves.len() as u64;
+        hash ^= black_box(&r).start.hash();
+    }
+    let secs = start.elapsed().as_secs_f64();
+    let mb: usize = texts.iter().map(String::len).sum();
+    println!(
+        "{name}: {} games in {secs:.3} s = {:.0} games/s, {:.0} plies/s, {:.1} MB/s (check {hash:x})",
+        texts.len(),
+        texts.len() as f64 / secs,
+        plies as f64 / secs,
+        mb as f64 / secs / 1e6
+    );
+}
+
+fn generate(n: usize) -> Vec<Record> {
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        seed ^= seed >> 12;
+        seed ^= seed << 25;
+        seed ^= seed >> 27;
+        seed.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    };
+    let mut out = Vec::with_capacity(n);
+    let mut moves = Vec::new();
+    for i in 0..n {
+        let mut rec = Record::default();
+        rec.headers = vec![
+            (
+                "開始日時".into(),
+                format!("2024/01/{:02} 10:00:00", i % 28 + 1),
+            ),
+            ("棋戦".into(), "generated sample".into()),
+            ("先手".into(), format!("player{}", i % 97)),
+            ("後手".into(), format!("player{}", i % 89)),
+        ];
+        let mut pos = Position::startpos();
+        let len = 60 + (next() % 100) as usize;
+        for _ in 0..len {
+            pos.generate_legal(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[(next() % moves.len() as u64) as usize];
+            let _ = pos.play(mv);
+            let mut node = MoveNode::new(mv);
+            node.time = Some(MoveTime {
+                spent: (next() % 60) as f64,
+                total: None,
+            });
+            rec.main.moves.push(node);
+        }
+        out.push(rec);
+    }
+    out
+}
