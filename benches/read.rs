@@ -65,16 +65,18 @@ fn generate(n: usize) -> Vec<Record> {
     let mut out = Vec::with_capacity(n);
     let mut moves = Vec::new();
     for i in 0..n {
-        let mut rec = Record::default();
-        rec.headers = vec![
-            (
-                "開始日時".into(),
-                format!("2024/01/{:02} 10:00:00", i % 28 + 1),
-            ),
-            ("棋戦".into(), "generated sample".into()),
-            ("先手".into(), format!("player{}", i % 97)),
-            ("後手".into(), format!("player{}", i % 89)),
-        ];
+        let mut rec = Record {
+            headers: vec![
+                (
+                    "開始日時".into(),
+                    format!("2024/01/{:02} 10:00:00", i % 28 + 1),
+                ),
+                ("棋戦".into(), "generated sample".into()),
+                ("先手".into(), format!("player{}", i % 97)),
+                ("後手".into(), format!("player{}", i % 89)),
+            ],
+            ..Record::default()
+        };
         let mut pos = Position::startpos();
         let len = 60 + (next() % 100) as usize;
         for _ in 0..len {
