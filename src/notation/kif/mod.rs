@@ -158,6 +158,7 @@ fn read(text: &str, dialect: Dialect) -> Record {
     let mut handicap: Option<Handicap> = None;
     let mut stack: Vec<Open> = Vec::new();
     let mut in_moves = false;
+    let mut items: Vec<(&str, Option<MoveTime>)> = Vec::new();
     let mut unknown_handicap: Option<(usize, usize, String)> = None;
 
     for (i, raw) in lines.iter().enumerate() {
@@ -265,12 +266,13 @@ fn read(text: &str, dialect: Dialect) -> Record {
             });
             continue;
         }
-        let items = match dialect {
-            Dialect::Kif => move_line(line)
-                .map(|(_, text, rest)| vec![(text, parse_time(rest))])
-                .unwrap_or_default(),
-            Dialect::Ki2 => ki2_moves(trimmed),
-        };
+        items.clear();
+        match dialect {
+            Dialect::Kif => {
+                items.extend(move_line(line).map(|(_, text, rest)| (text, parse_time(rest))))
+            }
+            Dialect::Ki2 => ki2_moves(trimmed, &mut items),
+        }
         if !items.is_empty() {
             if !in_moves {
                 in_moves = true;
@@ -295,9 +297,8 @@ fn read(text: &str, dialect: Dialect) -> Record {
                 });
             }
             if let Some(open) = stack.last_mut() {
-                for (text, time) in items {
-                    let column = raw.find(text).map_or(1, |b| raw[..b].chars().count() + 1);
-                    play_text(&mut rec, open, n, column, text, time);
+                for &(text, time) in &items {
+                    play_text(&mut rec, open, (n, raw), text, time);
                 }
             }
             continue;
@@ -449,13 +450,12 @@ fn summary_terminal(summary: &str, to_move: Color) -> Option<TerminalKind> {
     })
 }
 
-/// The moves of a KI2 line (`▲７六歩　△３四歩`), or none when the line holds no move.
+/// Appends the moves of a KI2 line (`▲７六歩　△３四歩`) to `out`; none when the line holds no move.
 /// A piece of text that is no move is returned as it is, for `play_text` to report.
-fn ki2_moves(line: &str) -> Vec<(&str, Option<MoveTime>)> {
-    let mut out = Vec::new();
+fn ki2_moves<'a>(line: &'a str, out: &mut Vec<(&'a str, Option<MoveTime>)>) {
     let mut rest = line;
     if side_mark(rest).is_none() {
-        return out;
+        return;
     }
     while let Some(start) = rest.find(|c: char| !c.is_whitespace()) {
         rest = &rest[start..];
@@ -476,7 +476,6 @@ fn ki2_moves(line: &str) -> Vec<(&str, Option<MoveTime>)> {
             }
         }
     }
-    out
 }
 
 /// Reads one move (or terminal word) of the open line and plays it. A move that cannot be
@@ -484,11 +483,15 @@ fn ki2_moves(line: &str) -> Vec<(&str, Option<MoveTime>)> {
 fn play_text(
     rec: &mut Record,
     open: &mut Open,
-    n: usize,
-    column: usize,
+    (n, raw): (usize, &str),
     text: &str,
     time: Option<MoveTime>,
 ) {
+    // The column (in characters) of `text` within the file line, for errors only.
+    let column = || {
+        let offset = (text.as_ptr() as usize).saturating_sub(raw.as_ptr() as usize);
+        raw.get(..offset).map_or(1, |p| p.chars().count() + 1)
+    };
     if open.dead {
         return;
     }
@@ -499,7 +502,7 @@ fn play_text(
     if line.terminal.is_some() {
         rec.errors.push(ReadError::new(
             n,
-            column,
+            column(),
             format!("move {ply} comes after the game ended"),
         ));
         open.dead = true;
@@ -539,7 +542,7 @@ fn play_text(
         }
         Err(e) => {
             rec.errors
-                .push(ReadError::new(n, column, format!("move {ply}: {e}")));
+                .push(ReadError::new(n, column(), format!("move {ply}: {e}")));
             open.dead = true;
         }
     }
