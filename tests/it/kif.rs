@@ -229,6 +229,44 @@ fn nested_variations_in_decreasing_order() {
     assert_eq!(v2.moves[1].variations[0].moves[0].mv.usi(), "6i7h");
 }
 
+/// Some writers list variations in increasing order, each one move long: every branch then
+/// belongs to the main line (the innermost line that has a move at that ply).
+#[test]
+fn variations_in_increasing_order_attach_to_the_line_that_has_the_ply() {
+    let r = clean(
+        "1 ３六歩(37)\n2 ４二玉(51)\n3 ３五歩(36)\n4 ３二玉(42)\n5 ３四歩(35)\n\
+         \n変化：1手\n1 ７六歩(77)\n\n変化：3手\n3 ２六歩(27)\n\n変化：5手\n5 ２六歩(27)\n",
+    );
+    assert_eq!(r.main.variation_count(), 3);
+    for (i, usi) in [(0, "7g7f"), (2, "2g2f"), (4, "2g2f")] {
+        assert_eq!(r.main.moves[i].variations[0].moves[0].mv.usi(), usi);
+    }
+}
+
+/// The last move leaves the mover's own king in check (a real engine game ends so): the
+/// move is kept and the game is flagged at that ply, as GUIDE §2 asks. One reference reader
+/// keeps it, the other refuses the file.
+#[test]
+fn a_final_move_into_check_is_kept_and_flagged() {
+    let r = clean(
+        "1 ７六歩(77)\n2 ３四歩(33)\n3 ６八玉(59)\n4 ８八角成(22)\n5 ５九玉(68)\n6 ７九馬(88)\n",
+    );
+    assert_eq!(r.main.moves.len(), 6);
+    assert_eq!(r.first_illegal(), None);
+    let r = clean("1 ７六歩(77)\n2 ３四歩(33)\n3 ６八玉(59)\n4 ８八角成(22)\n5 ７八玉(68)\n");
+    assert_eq!(r.main.moves.len(), 5);
+    let (ply, rule) = r.first_illegal().unwrap();
+    assert_eq!((ply, rule.code()), (5, "king_in_check"));
+}
+
+/// `手数：9` (a move-count header some writers add) is a header, not a move.
+#[test]
+fn a_move_count_header_is_a_header() {
+    let r = clean("手数：2\n1 ７六歩(77)\n2 ３四歩(33)\n");
+    assert_eq!(r.header(&["手数"]), Some("2"));
+    assert_eq!(r.main.moves.len(), 2);
+}
+
 #[test]
 fn every_terminal_word_and_its_winner() {
     // After one move White is to move.

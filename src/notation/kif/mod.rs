@@ -219,8 +219,16 @@ fn read(text: &str, dialect: Dialect) -> Record {
                     .push(ReadError::new(n, 1, "a variation comes before any move"));
                 continue;
             }
-            while stack.len() > 1 && stack.last().is_some_and(|o| o.first_ply >= ply) {
-                stack.pop();
+            // The branch belongs to the innermost open line that has a move at that ply
+            // and began before it (variations are usually listed latest first, but not always).
+            while stack.len() > 1 {
+                let Some(top) = stack.last() else { break };
+                let len = line_at(&mut rec.main, &top.path).map_or(0, |l| l.moves.len());
+                if top.first_ply >= ply || ply >= top.first_ply + len {
+                    stack.pop();
+                } else {
+                    break;
+                }
             }
             let Some(parent) = stack.last() else { continue };
             let index = ply - parent.first_ply;
