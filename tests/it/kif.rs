@@ -267,6 +267,35 @@ fn a_move_count_header_is_a_header() {
     assert_eq!(r.main.moves.len(), 2);
 }
 
+/// Quirks seen in real files: 変化：N手目, '#' comments after a time or a 変化 line, a board
+/// diagram footer (手数＝0 まで), the English terminal Time-up, and a second terminal.
+#[test]
+fn quirks_from_real_files() {
+    let r = clean(
+        "1 ７六歩(77) ( 0:05/00:00:05)#メモ\n2 ３四歩(33)\n3 Time-up\n\
+         \n変化：2手目\n2 ８四歩(83)\n\n変化：1手#別の手\n1 ２六歩(27)\n",
+    );
+    assert_eq!(r.main.moves[0].time.map(|t| t.spent), Some(5.0));
+    assert_eq!(r.terminal(), Some(TerminalKind::TimeUp));
+    assert_eq!(r.main.moves[1].variations[0].moves[0].mv.usi(), "8c8d");
+    assert_eq!(r.main.moves[0].variations[0].moves[0].mv.usi(), "2g2f");
+    let r = clean(
+        "後手の持駒：なし\n+---------------------------+\n\
+         | ・ ・ ・ ・v玉 ・ ・ ・ ・|\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|\n\
+         | ・ ・ ・ ・ ・ ・ ・ ・ ・|\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|\n\
+         | ・ ・ ・ ・ ・ ・ ・ ・ ・|\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|\n| ・ ・ ・ ・ 玉 ・ ・ ・ ・|\n\
+         +---------------------------+\n先手の持駒：金\n手数＝0 まで\n",
+    );
+    assert_eq!(r.start.to_sfen(), "4k4/9/9/9/9/9/9/9/4K4 b G 1");
+    let r = read_kif("1 ７六歩(77)\n2 投了\n3 中断\n");
+    assert_eq!(r.terminal(), Some(TerminalKind::Resign));
+    assert_eq!(r.errors.len(), 1);
+    assert_eq!(
+        r.errors[0].message,
+        "'中断' comes after the game ended (resign); it and what follows in this line are ignored"
+    );
+}
+
 #[test]
 fn every_terminal_word_and_its_winner() {
     // After one move White is to move.

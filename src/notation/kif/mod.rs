@@ -26,7 +26,7 @@ pub fn terminal_word(word: &str) -> Option<TerminalKind> {
         "中断" | "封じ手" => TerminalKind::Abort,
         "千日手" => TerminalKind::Repetition,
         "持将棋" => TerminalKind::Impasse,
-        "切れ負け" | "時間切れ" => TerminalKind::TimeUp,
+        "切れ負け" | "時間切れ" | "Time-up" | "TIME_UP" => TerminalKind::TimeUp,
         "反則勝ち" => TerminalKind::IllegalWin,
         "反則負け" => TerminalKind::IllegalLoss,
         "入玉勝ち" => TerminalKind::EnteringKingWin,
@@ -198,10 +198,15 @@ fn read(text: &str, dialect: Dialect) -> Record {
             continue;
         }
         if trimmed.starts_with("変化") {
+            // 変化：3手, 変化:3手目, 変化：3手#comment
             let num = trimmed
+                .split('#')
+                .next()
+                .unwrap_or(trimmed)
                 .trim_start_matches("変化")
                 .trim_start_matches(['：', ':'])
                 .trim()
+                .trim_end_matches('目')
                 .trim_end_matches('手');
             let Some(ply) = kanji_number(num.trim())
                 .map(|p| p as usize)
@@ -362,7 +367,11 @@ fn read(text: &str, dialect: Dialect) -> Record {
             }
             _ => {}
         }
-        if trimmed.starts_with("手数") && trimmed.contains("指手") {
+        // The column header of the move list, and a board diagram's footer (手数＝0 まで).
+        if trimmed.starts_with("手数＝")
+            || trimmed.starts_with("手数----")
+            || (trimmed.starts_with("手数") && trimmed.contains("指手"))
+        {
             continue;
         }
         if trimmed
@@ -507,11 +516,14 @@ fn play_text(
         return;
     };
     let ply = open.first_ply + line.moves.len();
-    if line.terminal.is_some() {
+    if let Some(t) = &line.terminal {
         rec.errors.push(ReadError::new(
             n,
             column(),
-            format!("move {ply} comes after the game ended"),
+            format!(
+                "'{text}' comes after the game ended ({}); it and what follows in this line are ignored",
+                t.kind
+            ),
         ));
         open.dead = true;
         return;
