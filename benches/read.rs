@@ -2,7 +2,8 @@
 //!
 //! `cargo bench --bench read [-- GAMES] [kif|ki2]` prints games/s and plies/s for each format. The
 //! games are random legal games of 60–160 plies (seeded, so every run reads the same text),
-//! written by kifudex's own writers with headers and times.
+//! written by kifudex's own writers with headers and times. `KIFUDEX_BENCH_ROUNDS=N` reads
+//! every text N times (for profiling the reader rather than the generator).
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -35,15 +36,19 @@ fn measure(name: &str, texts: &[String], plies: usize, read: fn(&str) -> Record)
     for t in texts.iter().take(1000) {
         black_box(read(t));
     }
+    let rounds: usize = std::env::var("KIFUDEX_BENCH_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(1);
     let start = Instant::now();
     let mut hash = 0u64;
-    for t in texts {
+    for t in texts.iter().cycle().take(texts.len() * rounds) {
         let r = read(t);
         // The reader replays every move; take the final hash so nothing is optimised away.
         hash ^= r.main.moves.len() as u64;
         hash ^= black_box(&r).start.hash();
     }
-    let secs = start.elapsed().as_secs_f64();
+    let secs = start.elapsed().as_secs_f64() / rounds as f64;
     let mb: usize = texts.iter().map(String::len).sum();
     println!(
         "{name}: {} games in {secs:.3} s = {:.0} games/s, {:.0} plies/s, {:.1} MB/s (check {hash:x})",

@@ -528,8 +528,11 @@ fn play_text(
         open.dead = true;
         return;
     }
-    let word = text.trim_end_matches('+');
-    if let Some(kind) = terminal_word(word) {
+    // A terminal word is no move; it is looked for only when the text is not a move.
+    let parsed = parse_japanese_move(text);
+    if parsed.is_err()
+        && let Some(kind) = terminal_word(text.trim_end_matches('+'))
+    {
         line.terminal = Some(Terminal {
             kind,
             time,
@@ -538,7 +541,7 @@ fn play_text(
         return;
     }
     // Resolution errors name the move already; the others get it added.
-    let played = parse_japanese_move(text)
+    let played = parsed
         .map_err(|e| format!("{text}: {e}"))
         .and_then(|(m, used)| {
             let rest = text[used..].trim();
