@@ -275,7 +275,10 @@ fn quirks_from_real_files() {
         "1 ７六歩(77) ( 0:05/00:00:05)#メモ\n2 ３四歩(33)\n3 Time-up\n\
          \n変化：2手目\n2 ８四歩(83)\n\n変化：1手#別の手\n1 ２六歩(27)\n",
     );
-    assert_eq!(r.main.moves[0].time.map(|t| t.spent), Some(5.0));
+    assert_eq!(
+        r.main.moves[0].time.map(|t| (t.spent, t.total)),
+        Some((5.0, Some(5.0)))
+    );
     assert_eq!(r.terminal(), Some(TerminalKind::TimeUp));
     assert_eq!(r.main.moves[1].variations[0].moves[0].mv.usi(), "8c8d");
     assert_eq!(r.main.moves[0].variations[0].moves[0].mv.usi(), "2g2f");
@@ -294,6 +297,24 @@ fn quirks_from_real_files() {
         r.errors[0].message,
         "'中断' comes after the game ended (resign); it and what follows in this line are ignored"
     );
+}
+
+/// A time that is no time is reported with its column, and the move is kept without it;
+/// absurd values (found by fuzzing) are refused rather than overflowing.
+#[test]
+fn unreadable_times_are_reported_and_the_move_kept() {
+    let r = read_kif(
+        "1 ７六歩(77) ( 0:05/00:00:05)\n2 ３四歩(33)  ( 1:02/00:01:2222222222222)\n3 ２六歩(27) (x)\n",
+    );
+    assert_eq!(r.main.moves.len(), 3);
+    assert_eq!(r.main.moves[1].time, None);
+    assert_eq!(r.errors.len(), 2);
+    assert_eq!((r.errors[0].line, r.errors[0].column), (2, 12));
+    assert_eq!(
+        r.errors[0].message,
+        "the time '( 1:02/00:01:2222222222222)' is not understood; the move is kept without it"
+    );
+    assert_eq!((r.errors[1].line, r.errors[1].column), (3, 11));
 }
 
 #[test]

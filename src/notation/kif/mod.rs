@@ -38,25 +38,52 @@ pub fn terminal_word(word: &str) -> Option<TerminalKind> {
     })
 }
 
-/// Reads a time `( 0:16/00:00:16)`, `(0:16/)`, `( 1:02:03/ 2:00:00)`: (spent, total).
-fn parse_time(text: &str) -> Option<MoveTime> {
-    let inner = text.trim().strip_prefix(['(', '（'])?.trim_end();
-    let inner = inner.strip_suffix([')', '）']).unwrap_or(inner);
-    let mut parts = inner.splitn(2, '/');
-    let spent = clock(parts.next()?)?;
-    let total = parts.next().and_then(clock);
-    Some(MoveTime { spent, total })
+/// Reads what follows a KIF move: a time `( 0:16/00:00:16)`, `(0:16/)`, `( 0:03)`, perhaps a
+/// `+` or a `#` comment. `Ok(None)` when there is no time; `Err` when there is text that is
+/// no time.
+fn parse_time(rest: &str) -> Result<Option<MoveTime>, String> {
+    let t = rest.split('#').next().unwrap_or(rest).trim();
+    let t = t.trim_end_matches('+').trim_end();
+    if t.is_empty() {
+        return Ok(None);
+    }
+    let bad = || format!("the time '{t}' is not understood; the move is kept without it");
+    let inner = t.strip_prefix(['(', '（']).ok_or_else(bad)?;
+    let close = inner.find([')', '）']).ok_or_else(bad)?;
+    let (spent, total) = match inner[..close].split_once('/') {
+        Some((s, t)) => (s, Some(t)),
+        None => (&inner[..close], None),
+    };
+    let spent = clock(spent).ok_or_else(bad)?;
+    let total = match total.map(str::trim) {
+        None | Some("") => None,
+        Some(t) => Some(clock(t).ok_or_else(bad)?),
+    };
+    Ok(Some(MoveTime { spent, total }))
 }
 
-/// `m:ss`, `h:mm:ss` or `ss` as seconds.
+/// `m:ss`, `h:mm:ss` or `ss` (the last part may have a fraction) as seconds; at most nine
+/// digits a part, so that absurd values are refused rather than overflowing.
 fn clock(s: &str) -> Option<f64> {
     let s = s.trim();
-    if s.is_empty() {
+    let parts: Vec<&str> = s.split(':').collect();
+    if s.is_empty() || parts.len() > 3 {
         return None;
     }
     let mut secs = 0f64;
-    for part in s.split(':') {
-        let v: f64 = part.trim().parse().ok()?;
+    for (i, part) in parts.iter().enumerate() {
+        let part = part.trim();
+        let (whole, frac) = match part.split_once('.') {
+            Some((w, f)) if i + 1 == parts.len() => (w, Some(f)),
+            Some(_) => return None,
+            None => (part, None),
+        };
+        let digits =
+            |d: &str| !d.is_empty() && d.len() <= 9 && d.bytes().all(|b| b.is_ascii_digit());
+        if !digits(whole) || frac.is_some_and(|f| !digits(f)) {
+            return None;
+        }
+        let v: f64 = part.parse().ok()?;
         secs = secs * 60.0 + v;
     }
     Some(secs)
@@ -282,7 +309,16 @@ fn read(text: &str, dialect: Dialect) -> Record {
         items.clear();
         match dialect {
             Dialect::Kif => {
-                items.extend(move_line(line).map(|(_, text, rest)| (text, parse_time(rest))))
+                if let Some((_, text, rest)) = move_line(line) {
+                    let time = parse_time(rest).unwrap_or_else(|e| {
+                        let offset = (rest.trim_start().as_ptr() as usize)
+                            .saturating_sub(raw.as_ptr() as usize);
+                        let column = raw.get(..offset).map_or(1, |p| p.chars().count() + 1);
+                        rec.errors.push(ReadError::new(n, column, e));
+                        None
+                    });
+                    items.push((text, time));
+                }
             }
             Dialect::Ki2 => ki2_moves(trimmed, &mut items),
         }
