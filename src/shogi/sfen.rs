@@ -118,18 +118,9 @@ impl Position {
 
 /// The SFEN hands field: Black's pieces then White's, each rook first, `-` when both are empty.
 pub fn hands_sfen(black: &Hand, white: &Hand) -> String {
-    const ORDER: [PieceKind; 7] = [
-        PieceKind::Rook,
-        PieceKind::Bishop,
-        PieceKind::Gold,
-        PieceKind::Silver,
-        PieceKind::Knight,
-        PieceKind::Lance,
-        PieceKind::Pawn,
-    ];
     let mut out = String::new();
     for (color, hand) in [(Color::Black, black), (Color::White, white)] {
-        for kind in ORDER {
+        for kind in PieceKind::HAND_BY_VALUE {
             let n = hand.count(kind);
             if n > 1 {
                 let _ = write!(out, "{n}");

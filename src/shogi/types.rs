@@ -183,6 +183,17 @@ impl PieceKind {
         PieceKind::Rook,
     ];
 
+    /// The hand kinds in the order SFEN and KIF list them: rook first, pawn last.
+    pub const HAND_BY_VALUE: [PieceKind; 7] = [
+        PieceKind::Rook,
+        PieceKind::Bishop,
+        PieceKind::Gold,
+        PieceKind::Silver,
+        PieceKind::Knight,
+        PieceKind::Lance,
+        PieceKind::Pawn,
+    ];
+
     #[inline]
     pub fn index(self) -> usize {
         self as usize

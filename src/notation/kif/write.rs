@@ -268,17 +268,8 @@ pub fn board_diagram(pos: &Position) -> String {
 }
 
 fn hand_text(pos: &Position, color: Color) -> String {
-    const ORDER: [PieceKind; 7] = [
-        PieceKind::Rook,
-        PieceKind::Bishop,
-        PieceKind::Gold,
-        PieceKind::Silver,
-        PieceKind::Knight,
-        PieceKind::Lance,
-        PieceKind::Pawn,
-    ];
     let hand = pos.hand(color);
-    let parts: Vec<String> = ORDER
+    let parts: Vec<String> = PieceKind::HAND_BY_VALUE
         .iter()
         .filter(|&&k| hand.count(k) > 0)
         .map(|&k| {
