@@ -306,9 +306,11 @@ fn unreadable_times_are_reported_and_the_move_kept() {
     let r = read_kif(
         "1 ７六歩(77) ( 0:05/00:00:05)\n2 ３四歩(33)  ( 1:02/00:01:2222222222222)\n3 ２六歩(27) (x)\n",
     );
-    assert_eq!(r.main.moves.len(), 3);
+    assert_eq!(r.main.moves.len(), 4);
     assert_eq!(r.main.moves[1].time, None);
-    assert_eq!(r.errors.len(), 2);
+    // KIF times are whole seconds: a fraction is not a KIF time either.
+    assert_eq!(r.main.moves[3].time, None);
+    assert_eq!(r.errors.len(), 3);
     assert_eq!((r.errors[0].line, r.errors[0].column), (2, 12));
     assert_eq!(
         r.errors[0].message,

@@ -62,31 +62,21 @@ fn parse_time(rest: &str) -> Result<Option<MoveTime>, String> {
     Ok(Some(MoveTime { spent, total }))
 }
 
-/// `m:ss`, `h:mm:ss` or `ss` (the last part may have a fraction) as seconds; at most nine
-/// digits a part, so that absurd values are refused rather than overflowing.
+/// `m:ss`, `h:mm:ss` or `ss` as seconds. KIF times are whole seconds; at most nine digits a
+/// part, so that absurd values are refused rather than overflowing.
 fn clock(s: &str) -> Option<f64> {
-    let s = s.trim();
-    let parts: Vec<&str> = s.split(':').collect();
-    if s.is_empty() || parts.len() > 3 {
+    let parts: Vec<&str> = s.trim().split(':').map(str::trim).collect();
+    if parts.len() > 3 {
         return None;
     }
-    let mut secs = 0f64;
-    for (i, part) in parts.iter().enumerate() {
-        let part = part.trim();
-        let (whole, frac) = match part.split_once('.') {
-            Some((w, f)) if i + 1 == parts.len() => (w, Some(f)),
-            Some(_) => return None,
-            None => (part, None),
-        };
-        let digits =
-            |d: &str| !d.is_empty() && d.len() <= 9 && d.bytes().all(|b| b.is_ascii_digit());
-        if !digits(whole) || frac.is_some_and(|f| !digits(f)) {
+    let mut secs = 0u64;
+    for part in parts {
+        if part.is_empty() || part.len() > 9 || !part.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
-        let v: f64 = part.parse().ok()?;
-        secs = secs * 60.0 + v;
+        secs = secs * 60 + part.parse::<u64>().ok()?;
     }
-    Some(secs)
+    Some(secs as f64)
 }
 
 /// Splits `key：value` / `key:value` at the first colon of either width.
