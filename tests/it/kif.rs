@@ -304,7 +304,8 @@ fn quirks_from_real_files() {
 #[test]
 fn unreadable_times_are_reported_and_the_move_kept() {
     let r = read_kif(
-        "1 ７六歩(77) ( 0:05/00:00:05)\n2 ３四歩(33)  ( 1:02/00:01:2222222222222)\n3 ２六歩(27) (x)\n",
+        "1 ７六歩(77) ( 0:05/00:00:05)\n2 ３四歩(33)  ( 1:02/00:01:2222222222222)\n3 ２六歩(27) (x)\n\
+         4 ８四歩(83) ( 0:05/00:00:0.5)\n",
     );
     assert_eq!(r.main.moves.len(), 4);
     assert_eq!(r.main.moves[1].time, None);
