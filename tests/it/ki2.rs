@@ -137,6 +137,17 @@ fn handicap_and_terminal_summaries() {
     }
 }
 
+/// A game that ends before any move (found by fuzzing): the terminal survives writing.
+#[test]
+fn a_terminal_with_no_move() {
+    let r = read_ki2("△投了\n");
+    assert_eq!(r.terminal(), Some(TerminalKind::Resign));
+    let text = write_ki2(&r);
+    assert_eq!(text, "まで0手で後手の勝ち\n");
+    assert_eq!(read_ki2(&text), r);
+    assert_eq!(read_kif(&write_kif(&r)).main, r.main);
+}
+
 #[test]
 fn writer_uses_relative_words_and_reads_back() {
     let r = read_ki2(GAME);

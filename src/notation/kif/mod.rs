@@ -312,29 +312,31 @@ fn read(text: &str, dialect: Dialect) -> Record {
             }
             Dialect::Ki2 => ki2_moves(trimmed, &mut items),
         }
+        // The first move, or a まで summary with no move before it, opens the main line.
+        let summary = trimmed.strip_prefix("まで");
+        if (!items.is_empty() || summary.is_some()) && !in_moves {
+            in_moves = true;
+            let start = start_position(
+                &board_rows,
+                &hands,
+                side,
+                side_given,
+                handicap,
+                n,
+                &mut rec.errors,
+            );
+            rec.start = start.clone();
+            stack.push(Open {
+                path: Vec::new(),
+                first_ply: 1,
+                start: start.clone(),
+                start_last_to: None,
+                pos: start,
+                last_to: None,
+                dead: false,
+            });
+        }
         if !items.is_empty() {
-            if !in_moves {
-                in_moves = true;
-                let start = start_position(
-                    &board_rows,
-                    &hands,
-                    side,
-                    side_given,
-                    handicap,
-                    n,
-                    &mut rec.errors,
-                );
-                rec.start = start.clone();
-                stack.push(Open {
-                    path: Vec::new(),
-                    first_ply: 1,
-                    start: start.clone(),
-                    start_last_to: None,
-                    pos: start,
-                    last_to: None,
-                    dead: false,
-                });
-            }
             if let Some(open) = stack.last_mut() {
                 for &(text, time) in &items {
                     play_text(&mut rec, open, (n, raw), text, time);
@@ -342,7 +344,7 @@ fn read(text: &str, dialect: Dialect) -> Record {
             }
             continue;
         }
-        if let Some(summary) = trimmed.strip_prefix("まで")
+        if let Some(summary) = summary
             && let Some(open) = stack.last()
             && let Some(line) = line_at(&mut rec.main, &open.path)
             && line.terminal.is_none()
