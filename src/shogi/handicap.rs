@@ -1,6 +1,8 @@
 //! The seventeen KIF 手合割 (handicaps) and their start positions, in KIF names, SFEN and
 //! CSA `PI` removal lists, each way round. In a handicap game 上手 (White) moves first.
 
+use std::sync::OnceLock;
+
 use super::position::Position;
 use super::types::{Color, PieceKind, Square};
 
@@ -240,17 +242,23 @@ impl Handicap {
     /// The named handicap whose start position is `pos` (board, hands and side to move;
     /// the move number is ignored), or [`Handicap::Other`].
     pub fn detect(pos: &Position) -> Handicap {
-        Handicap::ALL
-            .into_iter()
-            .find(|h| {
-                h.position().is_some_and(|p| {
-                    p.hash() == pos.hash()
-                        && p.board() == pos.board()
-                        && p.hand(Color::Black) == pos.hand(Color::Black)
-                        && p.hand(Color::White) == pos.hand(Color::White)
-                })
+        // Built once: this runs for every game read.
+        static STARTS: OnceLock<Vec<(Handicap, Position)>> = OnceLock::new();
+        let starts = STARTS.get_or_init(|| {
+            Handicap::ALL
+                .into_iter()
+                .filter_map(|h| h.position().map(|p| (h, p)))
+                .collect()
+        });
+        starts
+            .iter()
+            .find(|(_, p)| {
+                p.hash() == pos.hash()
+                    && p.board() == pos.board()
+                    && p.hand(Color::Black) == pos.hand(Color::Black)
+                    && p.hand(Color::White) == pos.hand(Color::White)
             })
-            .unwrap_or(Handicap::Other)
+            .map_or(Handicap::Other, |&(h, _)| h)
     }
 
     /// The handicap named by a SFEN start position (see [`Handicap::detect`]).
