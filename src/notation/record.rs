@@ -296,16 +296,6 @@ impl Record {
         self.main.terminal.as_ref().map(|t| t.kind)
     }
 
-    /// The position after the main line.
-    pub fn final_position(&self) -> Position {
-        let mut p = self.start.clone();
-        for node in &self.main.moves {
-            // Moves in a record were applied once already; they apply again.
-            let _ = p.play(node.mv);
-        }
-        p
-    }
-
     /// Who won, from the terminal and the side to move when it came.
     pub fn result(&self) -> GameResult {
         let Some(kind) = self.terminal() else {

@@ -90,14 +90,14 @@ fn header(line: &str) -> Option<(&str, &str)> {
     Some((key, line[i + colon..].trim()))
 }
 
-/// A numbered move line: (move number, move text, the rest after the move text).
-fn move_line(line: &str) -> Option<(u32, &str, &str)> {
+/// A numbered move line: (move text, the rest after it). The number itself is not needed:
+/// the reader counts plies.
+fn move_line(line: &str) -> Option<(&str, &str)> {
     let t = line.trim_start();
     let digits = t.find(|c: char| !c.is_ascii_digit())?;
     if digits == 0 {
         return None;
     }
-    let number: u32 = t[..digits].parse().ok()?;
     let rest = t[digits..].trim_start_matches([' ', '　', '\t']);
     if rest.len() == t[digits..].len() || rest.is_empty() {
         return None;
@@ -113,10 +113,10 @@ fn move_line(line: &str) -> Option<(u32, &str, &str)> {
         let word_end = after.find([' ', '\t', '(']).unwrap_or(after.len());
         let whole = rest.len() - after.len() + word_end;
         if terminal_word(&rest[..whole]).is_some() {
-            return Some((number, &rest[..whole], &rest[whole..]));
+            return Some((&rest[..whole], &rest[whole..]));
         }
     }
-    Some((number, &rest[..end], &rest[end..]))
+    Some((&rest[..end], &rest[end..]))
 }
 
 /// Whether the parenthesis at the start of `s` holds a time (`( 0:16/00:00:16)`), not an origin.
@@ -299,7 +299,7 @@ fn read(text: &str, dialect: Dialect) -> Record {
         items.clear();
         match dialect {
             Dialect::Kif => {
-                if let Some((_, text, rest)) = move_line(line) {
+                if let Some((text, rest)) = move_line(line) {
                     let time = parse_time(rest).unwrap_or_else(|e| {
                         let offset = (rest.trim_start().as_ptr() as usize)
                             .saturating_sub(raw.as_ptr() as usize);
