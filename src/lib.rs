@@ -3,5 +3,9 @@
 //! The library holds every stage of the pipeline (see the project README); the `kifudex`
 //! binary is a thin command-line front end over it.
 
+pub mod ingest;
 pub mod notation;
+pub mod query;
 pub mod shogi;
+pub mod store;
+pub mod text;

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
-use kifudex::notation::{Line, kif, read_bytes};
+use kifudex::notation::{Line, Record, kif, read_bytes};
 
 #[derive(Copy, Clone, Debug, ValueEnum)]
 pub enum Target {
@@ -49,7 +49,21 @@ pub fn run(args: &ConvertArgs) -> Result<bool> {
     for e in &game.errors {
         eprintln!("kifudex: {}: {e}", args.file);
     }
-    let text = match args.to {
+    let bytes = encode(game, args.to);
+    match &args.output {
+        Some(out) => std::fs::write(out, bytes).with_context(|| format!("cannot write {out}"))?,
+        None => {
+            use std::io::Write;
+            std::io::stdout().write_all(&bytes)?;
+        }
+    }
+    Ok(game.errors.is_empty())
+}
+
+/// The record in the target format, as the bytes to write; says on stderr what the target
+/// cannot hold.
+pub fn encode(game: &Record, to: Target) -> Vec<u8> {
+    let text = match to {
         Target::Kif | Target::Kifu => kif::write_kif(game),
         Target::Ki2 | Target::Ki2u => {
             if has_times(&game.main) {
@@ -58,7 +72,7 @@ pub fn run(args: &ConvertArgs) -> Result<bool> {
             kif::write_ki2(game)
         }
     };
-    let bytes = match args.to {
+    match to {
         Target::Kifu | Target::Ki2u => text.into_bytes(),
         Target::Kif | Target::Ki2 => {
             let (encoded, _, lossy) = encoding_rs::SHIFT_JIS.encode(&text);
@@ -69,15 +83,7 @@ pub fn run(args: &ConvertArgs) -> Result<bool> {
             }
             encoded.into_owned()
         }
-    };
-    match &args.output {
-        Some(out) => std::fs::write(out, bytes).with_context(|| format!("cannot write {out}"))?,
-        None => {
-            use std::io::Write;
-            std::io::stdout().write_all(&bytes)?;
-        }
     }
-    Ok(game.errors.is_empty())
 }
 
 fn has_times(line: &Line) -> bool {

@@ -1,9 +1,15 @@
 //! Command-line parsing and dispatch. Each command has its own module and options struct.
 
 mod convert;
+mod import;
+mod output;
 mod parse;
 mod perft;
+mod search;
+mod show;
+mod stats;
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -12,6 +18,15 @@ use clap::{Parser, Subcommand};
 #[derive(Parser, Debug)]
 #[command(name = "kifudex", version, about, long_about = None)]
 struct Cli {
+    /// The database directory (holds kifudex.sqlite and text/).
+    #[arg(
+        long,
+        global = true,
+        env = "KIFUDEX_DB",
+        default_value = "kifudex-db",
+        value_name = "DIR"
+    )]
+    db: PathBuf,
     #[command(subcommand)]
     command: Command,
 }
@@ -21,11 +36,19 @@ enum Command {
     /// Convert a record to another format, keeping moves, variations, comments, bookmarks,
     /// times and headers.
     Convert(convert::ConvertArgs),
+    /// Import record files, directories (recursively) and .zip archives into the database.
+    Import(import::ImportArgs),
     /// Read game records without a database and print one JSON object per game.
     Parse(parse::ParseArgs),
     /// Count the leaf nodes of the legal move tree from a position (move generator check
     /// and speed measure), with nodes per second.
     Perft(perft::PerftArgs),
+    /// Find games by player, event, opening, date, result, handicap or length.
+    Search(search::SearchArgs),
+    /// Print a stored game in any format, or its board at a ply.
+    Show(show::ShowArgs),
+    /// Count what the database holds.
+    Stats(stats::StatsArgs),
 }
 
 /// Parses the command line, runs the command and maps failures to exit status 1
@@ -36,13 +59,21 @@ pub fn run() -> ExitCode {
         Command::Convert(args) => convert::run(&args),
         Command::Parse(args) => parse::run(&args),
         Command::Perft(args) => perft::run(&args).map(|()| true),
+        Command::Import(args) => import::run(&cli.db, &args),
+        Command::Search(args) => search::run(&cli.db, &args),
+        Command::Show(args) => show::run(&cli.db, &args),
+        Command::Stats(args) => stats::run(&cli.db, &args),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
         Err(e) => {
             eprintln!("kifudex: {e:#}");
-            ExitCode::from(1)
+            // A question asked wrongly is bad usage, as clap's own errors are.
+            match e.downcast_ref::<kifudex::query::QueryError>() {
+                Some(kifudex::query::QueryError::BadArgument(_)) => ExitCode::from(2),
+                _ => ExitCode::from(1),
+            }
         }
     }
 }

@@ -328,6 +328,19 @@ impl Record {
         }
     }
 
+    /// The game's date, normalised (`YYYY-MM-DD`, `YYYY-MM` or `YYYY`): from the start time
+    /// (開始日時, 対局日, `$START_TIME`), else from the end time.
+    pub fn date(&self) -> Option<String> {
+        [
+            self.start_time(),
+            self.header(&["対局日時"]),
+            self.end_time(),
+        ]
+        .into_iter()
+        .flatten()
+        .find_map(super::dates::normalize_date)
+    }
+
     /// The first main-line move that broke a rule: (1-based ply, rule).
     pub fn first_illegal(&self) -> Option<(usize, Rule)> {
         self.main

@@ -1,0 +1,133 @@
+//! `kifudex import`: files, directories and .zip archives into the database, with a progress
+//! bar on a terminal and a summary at the end.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use kifudex::ingest::{ImportOptions, Observer, Problem, Progress, import};
+use kifudex::store::Store;
+
+#[derive(Args, Debug)]
+pub struct ImportArgs {
+    /// Record files, directories (read recursively) and .zip archives.
+    #[arg(required = true, value_name = "PATH")]
+    paths: Vec<PathBuf>,
+    /// Worker threads reading records (default: one per core).
+    #[arg(long, short = 'j', value_name = "N")]
+    jobs: Option<usize>,
+    /// Print the summary as one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Problems printed one by one; the rest are counted (all are in the import_errors table).
+const SHOWN_PROBLEMS: usize = 50;
+
+struct Report {
+    bar: Option<ProgressBar>,
+    problems: usize,
+}
+
+impl Observer for Report {
+    fn progress(&mut self, p: &Progress) {
+        if let Some(bar) = &self.bar {
+            bar.set_length(p.total_files as u64);
+            bar.set_position(p.files as u64);
+            let rate = if p.seconds > 0.0 {
+                p.games as f64 / p.seconds
+            } else {
+                0.0
+            };
+            bar.set_message(format!(
+                "{} games ({:.0}/s), {} duplicates, {} errors",
+                p.games, rate, p.duplicates, p.errors
+            ));
+        }
+    }
+
+    fn problem(&mut self, problem: &Problem) {
+        self.problems += 1;
+        if self.problems > SHOWN_PROBLEMS {
+            return;
+        }
+        let text = format!("kifudex: {problem}");
+        match &self.bar {
+            Some(bar) => bar.println(text),
+            None => eprintln!("{text}"),
+        }
+    }
+}
+
+pub fn run(db: &Path, args: &ImportArgs) -> Result<bool> {
+    let mut store = Store::create(db)?;
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr_with_hz(8));
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{bar:30} {pos}/{len} files  {msg}  [{elapsed_precise}, ETA {eta}]",
+            )
+            .expect("valid template"),
+        );
+        bar
+    });
+    let mut report = Report { bar, problems: 0 };
+    let options = ImportOptions {
+        jobs: args.jobs,
+        ..ImportOptions::default()
+    };
+    let summary = import(&mut store, &args.paths, &options, &mut report)?;
+    if let Some(bar) = &report.bar {
+        bar.finish_and_clear();
+    }
+    if report.problems > SHOWN_PROBLEMS {
+        eprintln!(
+            "kifudex: ... and {} more problems (all are in the import_errors table)",
+            report.problems - SHOWN_PROBLEMS
+        );
+    }
+    if args.json {
+        let obj = serde_json::json!({
+            "files": summary.total_files,
+            "games": summary.games,
+            "duplicates": summary.duplicates,
+            "errors": summary.errors,
+            "seconds": (summary.seconds * 1000.0).round() / 1000.0,
+            "unchanged": summary.unchanged,
+            "failed_files": summary.failed_files,
+            "db": db.to_string_lossy(),
+        });
+        println!("{obj}");
+    } else {
+        println!("{}", summary_line(&summary, db));
+    }
+    Ok(summary.errors == 0)
+}
+
+fn summary_line(s: &Progress, db: &Path) -> String {
+    let rate = if s.seconds > 0.0 {
+        s.games as f64 / s.seconds
+    } else {
+        0.0
+    };
+    let mut line = format!(
+        "imported {} into {}: {} new, {} duplicate{}, {} error{}",
+        plural(s.total_files, "file"),
+        db.display(),
+        plural(s.games, "game"),
+        s.duplicates,
+        if s.duplicates == 1 { "" } else { "s" },
+        s.errors,
+        if s.errors == 1 { "" } else { "s" },
+    );
+    if s.unchanged > 0 {
+        line += &format!(", {} unchanged", plural(s.unchanged, "file"));
+    }
+    line + &format!(" in {:.2} s ({rate:.0} games/s)", s.seconds)
+}
+
+fn plural(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}

@@ -1,0 +1,64 @@
+//! `kifudex show`: a stored game in any format, or the board at a ply.
+
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::{Result, bail};
+use clap::Args;
+use kifudex::notation::kif::board_diagram;
+use kifudex::store::Store;
+
+use super::convert::{Target, encode};
+
+#[derive(Args, Debug)]
+pub struct ShowArgs {
+    /// The game's id (as search and position print it).
+    id: i64,
+    /// The format to print the game in (default: KIF in UTF-8).
+    #[arg(long, value_enum, default_value = "kifu")]
+    to: Target,
+    /// Print the board after this many moves of the main line (0: the start).
+    #[arg(long, value_name = "N")]
+    ply: Option<usize>,
+    /// Print the board as a KIF board diagram (after the last move unless --ply says).
+    #[arg(long)]
+    board: bool,
+}
+
+pub fn run(db: &Path, args: &ShowArgs) -> Result<bool> {
+    let store = Store::open(db)?;
+    let Some(game) = store.game(args.id)? else {
+        bail!("no game with id {} in {}", args.id, db.display());
+    };
+    let rec = &game.record;
+    let mut out = std::io::stdout().lock();
+    if args.board || args.ply.is_some() {
+        let plies = rec.main.moves.len();
+        let ply = args.ply.unwrap_or(plies);
+        if ply > plies {
+            bail!("game {} has {plies} moves: there is no ply {ply}", args.id);
+        }
+        let mut pos = rec.start.clone();
+        for node in &rec.main.moves[..ply] {
+            pos.play(node.mv)
+                .map_err(|e| anyhow::anyhow!("game {}: move {}: {e}", args.id, node.mv.usi()))?;
+        }
+        let who = |s: &Option<String>| s.clone().unwrap_or_else(|| "?".into());
+        writeln!(
+            out,
+            "# game {}: {} vs {}, after move {ply} of {plies}",
+            game.id,
+            who(&game.sente),
+            who(&game.gote)
+        )?;
+        if ply > 0 {
+            let mv = &rec.main.moves[ply - 1];
+            writeln!(out, "# last move: {}", mv.mv.usi())?;
+        }
+        write!(out, "{}", board_diagram(&pos))?;
+        writeln!(out, "# sfen {}", pos.to_sfen())?;
+        return Ok(true);
+    }
+    out.write_all(&encode(rec, args.to))?;
+    Ok(true)
+}

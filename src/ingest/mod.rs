@@ -1,0 +1,425 @@
+//! Import: walk the inputs, read and replay the records in parallel (rayon), and write them
+//! with one writer in batched transactions. A file that fails is recorded with its errors and
+//! the import goes on; what was readable in it is kept. Game ids follow the order of the
+//! inputs (sorted within directories), whatever the number of workers.
+
+pub mod walk;
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use crate::notation::read_bytes;
+use crate::store::{GameRow, Inserted, KnownSource, SourceRow, Store, StoreError};
+use walk::{SourceInfo, Unit};
+
+/// What can stop an import (a bad file never does).
+#[derive(Debug, thiserror::Error)]
+pub enum IngestError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("cannot start {0} import workers: {1}")]
+    Pool(usize, String),
+}
+
+/// How to import.
+#[derive(Debug, Clone)]
+pub struct ImportOptions {
+    /// Worker threads reading and replaying records (default: one per core).
+    pub jobs: Option<usize>,
+    /// Commit after this many games...
+    pub batch_games: usize,
+    /// ... or after this long, whichever comes first.
+    pub batch_time: Duration,
+}
+
+impl Default for ImportOptions {
+    fn default() -> ImportOptions {
+        ImportOptions {
+            jobs: None,
+            batch_games: 4096,
+            batch_time: Duration::from_millis(500),
+        }
+    }
+}
+
+/// How far ahead of the writer the workers may read, in units.
+const REORDER_WINDOW: usize = 256;
+
+/// Where an import stands; also its summary at the end.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct Progress {
+    /// Files (and archive entries) to read in all.
+    pub total_files: usize,
+    /// Files (and archive entries) done, unchanged ones included.
+    pub files: usize,
+    /// Files skipped because an earlier import read them as they are.
+    pub unchanged: usize,
+    /// Games stored.
+    pub games: usize,
+    /// Games read that were already stored.
+    pub duplicates: usize,
+    /// Problems recorded (unreadable files and reading errors).
+    pub errors: usize,
+    /// Files that could not be read at all.
+    pub failed_files: usize,
+    pub seconds: f64,
+}
+
+/// Something the user should hear about at once.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Problem {
+    pub path: String,
+    /// The game in the file (when the file holds several, or always for reading errors).
+    pub game_index: Option<usize>,
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+    pub message: String,
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.path)?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+            if let Some(c) = self.column {
+                write!(f, ":{c}")?;
+            }
+        }
+        if let Some(i) = self.game_index.filter(|&i| i > 0) {
+            write!(f, ": game {}", i + 1)?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+/// Events an import reports while it runs.
+pub trait Observer {
+    fn progress(&mut self, _progress: &Progress) {}
+    fn problem(&mut self, _problem: &Problem) {}
+}
+
+/// A source read and parsed by a worker, ready for the writer.
+struct Parsed {
+    source: SourceRow,
+    /// Known source whose content turned out unchanged (only its mtime changed).
+    touch: Option<i64>,
+    games: Vec<GameRow>,
+    errors: Vec<Problem>,
+}
+
+/// Imports `paths` into `store`.
+pub fn import(
+    store: &mut Store,
+    paths: &[PathBuf],
+    options: &ImportOptions,
+    observer: &mut dyn Observer,
+) -> Result<Progress, IngestError> {
+    let started = Instant::now();
+    let mut progress = Progress::default();
+    let (units, problems) = walk::units(paths);
+    for (path, message) in problems {
+        progress.errors += 1;
+        progress.failed_files += 1;
+        observer.problem(&Problem {
+            path,
+            game_index: None,
+            line: None,
+            column: None,
+            message,
+        });
+    }
+    let mut writer = store.writer()?;
+    let known = writer.known_sources()?;
+    let (units, unchanged) = drop_unchanged(units, &known);
+    progress.unchanged = unchanged;
+    progress.files = unchanged;
+    progress.total_files = unchanged + units.iter().map(Unit::sources).sum::<usize>();
+    observer.progress(&progress);
+
+    let jobs = options.jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get)
+    });
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.max(1))
+        .thread_name(|i| format!("kifudex-read-{i}"))
+        .build()
+        .map_err(|e| IngestError::Pool(jobs, e.to_string()))?;
+
+    // Workers take units in order from a shared counter and send (unit number, results);
+    // the writer puts them back in order, so ids do not depend on scheduling. The channel is
+    // bounded: memory stays flat however big the collection.
+    let (tx, rx) = mpsc::sync_channel::<(usize, Vec<Parsed>)>(4 * jobs.max(1));
+    let next = AtomicUsize::new(0);
+    let written = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let result = std::thread::scope(|scope| {
+        let units = &units;
+        let known = &known;
+        let next = &next;
+        let written = &written;
+        let stop = &stop;
+        let pool = &pool;
+        scope.spawn(move || {
+            pool.scope(|s| {
+                for _ in 0..jobs.max(1) {
+                    let tx = tx.clone();
+                    s.spawn(move |_| {
+                        loop {
+                            let i = next.fetch_add(1, Ordering::Relaxed);
+                            if i >= units.len() || stop.load(Ordering::Relaxed) {
+                                break;
+                            }
+                            // Stay within a window of the writer, so that one slow unit
+                            // cannot make the reorder buffer grow without bound.
+                            while i >= written.load(Ordering::Relaxed) + REORDER_WINDOW
+                                && !stop.load(Ordering::Relaxed)
+                            {
+                                std::thread::sleep(Duration::from_millis(1));
+                            }
+                            if tx.send((i, parse_unit(&units[i], known))).is_err() {
+                                break;
+                            }
+                        }
+                    });
+                }
+            });
+            drop(tx);
+        });
+        let done = write_all(
+            &mut writer,
+            rx,
+            written,
+            options,
+            &mut progress,
+            observer,
+            started,
+        );
+        if done.is_err() {
+            stop.store(true, Ordering::Relaxed);
+        }
+        done
+    });
+    result?;
+    progress.seconds = started.elapsed().as_secs_f64();
+    observer.progress(&progress);
+    Ok(progress)
+}
+
+fn write_all(
+    writer: &mut crate::store::Writer<'_>,
+    rx: mpsc::Receiver<(usize, Vec<Parsed>)>,
+    written: &AtomicUsize,
+    options: &ImportOptions,
+    progress: &mut Progress,
+    observer: &mut dyn Observer,
+    started: Instant,
+) -> Result<(), IngestError> {
+    let mut pending: BTreeMap<usize, Vec<Parsed>> = BTreeMap::new();
+    let mut next_unit = 0;
+    let mut batch_games = 0;
+    let mut batch_start = Instant::now();
+    for (i, parsed) in rx {
+        pending.insert(i, parsed);
+        while let Some(parsed) = pending.remove(&next_unit) {
+            next_unit += 1;
+            written.store(next_unit, Ordering::Relaxed);
+            for p in parsed {
+                if batch_games == 0 {
+                    writer.begin()?;
+                    batch_start = Instant::now();
+                }
+                batch_games += write_source(writer, p, progress, observer)?.max(1);
+                progress.files += 1;
+                if batch_games >= options.batch_games || batch_start.elapsed() >= options.batch_time
+                {
+                    writer.commit()?;
+                    batch_games = 0;
+                }
+                progress.seconds = started.elapsed().as_secs_f64();
+                observer.progress(progress);
+            }
+        }
+    }
+    writer.commit()?;
+    Ok(())
+}
+
+/// Writes one parsed source with its games and errors; returns the games it held.
+fn write_source(
+    writer: &mut crate::store::Writer<'_>,
+    p: Parsed,
+    progress: &mut Progress,
+    observer: &mut dyn Observer,
+) -> Result<usize, IngestError> {
+    if let Some(id) = p.touch {
+        writer.touch_source(id, p.source.mtime)?;
+        progress.unchanged += 1;
+        return Ok(0);
+    }
+    let source = writer.put_source(&p.source)?;
+    if p.source.error.is_some() {
+        progress.failed_files += 1;
+    }
+    for (index, game) in p.games.iter().enumerate() {
+        match writer.put_game(source, index, game)? {
+            Inserted::New(_) => progress.games += 1,
+            Inserted::Duplicate(_) => progress.duplicates += 1,
+        }
+    }
+    for e in &p.errors {
+        let at = e.line.zip(e.column);
+        writer.put_error(source, e.game_index, at, &e.message)?;
+        progress.errors += 1;
+        observer.problem(e);
+    }
+    Ok(p.games.len())
+}
+
+/// Leaves out the sources an earlier import read with the same size and time (files) or the
+/// same size and CRC (archive entries); returns the rest and how many were left out.
+fn drop_unchanged(units: Vec<Unit>, known: &HashMap<String, KnownSource>) -> (Vec<Unit>, usize) {
+    let unchanged = |info: &SourceInfo| {
+        known.get(&info.display).is_some_and(|k| {
+            k.size == info.size
+                && match info.crc {
+                    Some(crc) => k.content_hash == format!("{crc:08x}"),
+                    None => k.mtime == info.mtime,
+                }
+        })
+    };
+    let mut skipped = 0;
+    let mut out = Vec::with_capacity(units.len());
+    for unit in units {
+        match unit {
+            Unit::File { ref info, .. } if unchanged(info) => skipped += 1,
+            Unit::File { .. } => out.push(unit),
+            Unit::Zip { path, entries } => {
+                let before = entries.len();
+                let entries: Vec<_> = entries.into_iter().filter(|(_, i)| !unchanged(i)).collect();
+                skipped += before - entries.len();
+                if !entries.is_empty() {
+                    out.push(Unit::Zip { path, entries });
+                }
+            }
+        }
+    }
+    (out, skipped)
+}
+
+/// Reads, decodes, parses and replays every source of a unit.
+fn parse_unit(unit: &Unit, known: &HashMap<String, KnownSource>) -> Vec<Parsed> {
+    walk::read_unit(unit)
+        .into_iter()
+        .map(|(info, bytes)| parse_source(info, bytes, known))
+        .collect()
+}
+
+fn parse_source(
+    info: SourceInfo,
+    bytes: Result<Vec<u8>, String>,
+    known: &HashMap<String, KnownSource>,
+) -> Parsed {
+    let mut source = SourceRow {
+        path: info.display.clone(),
+        size: info.size,
+        mtime: info.mtime,
+        content_hash: String::new(),
+        format: None,
+        encoding: None,
+        games: 0,
+        error: None,
+    };
+    let bytes = match bytes {
+        Ok(b) => b,
+        Err(e) => {
+            let message = format!("cannot read: {e}");
+            source.error = Some(message.clone());
+            let errors = vec![problem(&source.path, None, None, message)];
+            return Parsed {
+                source,
+                touch: None,
+                games: Vec::new(),
+                errors,
+            };
+        }
+    };
+    source.size = bytes.len() as u64;
+    source.content_hash = match info.crc {
+        Some(crc) => format!("{crc:08x}"),
+        None => format!("{:016x}", content_hash(&bytes)),
+    };
+    if let Some(k) = known.get(&source.path)
+        && k.content_hash == source.content_hash
+        && k.size == source.size
+    {
+        return Parsed {
+            touch: Some(k.id),
+            source,
+            games: Vec::new(),
+            errors: Vec::new(),
+        };
+    }
+    let path = std::path::Path::new(&info.display);
+    let read = read_bytes(&bytes, Some(path));
+    source.format = read.format.map(|f| f.name());
+    source.encoding = Some(read.encoding.name());
+    source.games = read.games.len();
+    let mut errors = Vec::new();
+    if let Some(e) = &read.error {
+        source.error = Some(e.clone());
+        errors.push(problem(&source.path, None, None, e.clone()));
+    }
+    let format = read.format.unwrap_or(crate::notation::Format::Kif);
+    let games = read
+        .games
+        .iter()
+        .enumerate()
+        .map(|(i, rec)| {
+            for e in &rec.errors {
+                let at = Some((e.line, e.column));
+                errors.push(problem(&source.path, Some(i), at, e.message.clone()));
+            }
+            GameRow::new(rec, format)
+        })
+        .collect();
+    Parsed {
+        source,
+        touch: None,
+        games,
+        errors,
+    }
+}
+
+fn problem(
+    path: &str,
+    game_index: Option<usize>,
+    at: Option<(usize, usize)>,
+    message: String,
+) -> Problem {
+    Problem {
+        path: path.to_string(),
+        game_index,
+        line: at.map(|a| a.0),
+        column: at.map(|a| a.1),
+        message,
+    }
+}
+
+/// A fast 64-bit hash of a file's bytes, to tell a changed file from a touched one.
+pub fn content_hash(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0x243F_6A88_85A3_08D3 ^ bytes.len() as u64;
+    let mut chunks = bytes.chunks_exact(8);
+    for c in &mut chunks {
+        let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+        h = (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(31);
+    }
+    for &b in chunks.remainder() {
+        h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3);
+    }
+    h ^= h >> 29;
+    h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    h ^ (h >> 32)
+}

@@ -1,0 +1,218 @@
+//! Turning the paths a user gives into units of work: record files, found recursively in
+//! directories, and the entries of `.zip` archives (names in UTF-8 or Shift-JIS).
+
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// Extensions a directory walk takes (case-insensitive). A file named on the command line is
+/// read whatever its name.
+pub const RECORD_EXTENSIONS: &[&str] = &[
+    "kif", "kifu", "ki2", "ki2u", "csa", "jkf", "usi", "sfen", "psn",
+];
+
+/// One file or archive entry to read.
+#[derive(Debug, Clone)]
+pub struct SourceInfo {
+    /// The path as stored: the walked path, or `archive.zip!entry/name.kif`.
+    pub display: String,
+    pub size: u64,
+    /// Seconds since 1970 (0 when unknown).
+    pub mtime: i64,
+    /// For an archive entry: its CRC-32 from the archive's directory.
+    pub crc: Option<u32>,
+}
+
+/// A unit of work for one worker: a file, or some entries of one archive.
+#[derive(Debug, Clone)]
+pub enum Unit {
+    File {
+        path: PathBuf,
+        info: SourceInfo,
+    },
+    Zip {
+        path: PathBuf,
+        entries: Vec<(usize, SourceInfo)>,
+    },
+}
+
+impl Unit {
+    pub fn sources(&self) -> usize {
+        match self {
+            Unit::File { .. } => 1,
+            Unit::Zip { entries, .. } => entries.len(),
+        }
+    }
+}
+
+/// Archive entries per unit: enough to pay for opening the archive, few enough to spread a
+/// big archive over the workers.
+const ZIP_CHUNK: usize = 64;
+
+/// The units of work for `paths`, in a stable order, and the paths that could not be used
+/// (with why).
+pub fn units(paths: &[PathBuf]) -> (Vec<Unit>, Vec<(String, String)>) {
+    let mut units = Vec::new();
+    let mut problems = Vec::new();
+    for path in paths {
+        let display = path.to_string_lossy().into_owned();
+        match std::fs::metadata(path) {
+            Err(e) => problems.push((display, format!("cannot read: {e}"))),
+            Ok(m) if m.is_dir() => walk_dir(path, &mut units, &mut problems),
+            Ok(m) => add_file(path, &m, &mut units, &mut problems),
+        }
+    }
+    (units, problems)
+}
+
+fn walk_dir(dir: &Path, units: &mut Vec<Unit>, problems: &mut Vec<(String, String)>) {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) => {
+            problems.push((
+                dir.to_string_lossy().into_owned(),
+                format!("cannot list: {e}"),
+            ));
+            return;
+        }
+    };
+    let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    paths.sort();
+    for path in paths {
+        let Ok(m) = std::fs::metadata(&path) else {
+            continue;
+        };
+        if m.is_dir() {
+            walk_dir(&path, units, problems);
+        } else if is_zip(&path) || has_record_extension(&path) {
+            add_file(&path, &m, units, problems);
+        }
+    }
+}
+
+fn extension(path: &Path) -> String {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase()
+}
+
+fn is_zip(path: &Path) -> bool {
+    extension(path) == "zip"
+}
+
+fn has_record_extension(path: &Path) -> bool {
+    RECORD_EXTENSIONS.contains(&extension(path).as_str())
+}
+
+fn mtime(m: &std::fs::Metadata) -> i64 {
+    m.modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+fn add_file(
+    path: &Path,
+    m: &std::fs::Metadata,
+    units: &mut Vec<Unit>,
+    problems: &mut Vec<(String, String)>,
+) {
+    let display = path.to_string_lossy().into_owned();
+    if !is_zip(path) {
+        units.push(Unit::File {
+            path: path.to_path_buf(),
+            info: SourceInfo {
+                display,
+                size: m.len(),
+                mtime: mtime(m),
+                crc: None,
+            },
+        });
+        return;
+    }
+    let archive = File::open(path)
+        .map_err(|e| e.to_string())
+        .and_then(|f| zip::ZipArchive::new(f).map_err(|e| e.to_string()));
+    let archive = match archive {
+        Ok(a) => a,
+        Err(e) => {
+            problems.push((display, format!("not a readable zip archive: {e}")));
+            return;
+        }
+    };
+    let mut entries = Vec::new();
+    for i in 0..archive.len() {
+        let Ok(entry) = archive.by_index_data(i) else {
+            continue;
+        };
+        if !entry.is_file() {
+            continue;
+        }
+        let name = entry_name(entry.name_raw());
+        if !has_record_extension(Path::new(&name)) {
+            continue;
+        }
+        entries.push((
+            i,
+            SourceInfo {
+                display: format!("{display}!{name}"),
+                size: entry.size(),
+                mtime: mtime(m),
+                crc: Some(entry.crc32()),
+            },
+        ));
+    }
+    for chunk in entries.chunks(ZIP_CHUNK) {
+        units.push(Unit::Zip {
+            path: path.to_path_buf(),
+            entries: chunk.to_vec(),
+        });
+    }
+}
+
+/// An entry name: UTF-8 when it is valid UTF-8, else Shift-JIS (as Japanese Windows writes).
+fn entry_name(raw: &[u8]) -> String {
+    match std::str::from_utf8(raw) {
+        Ok(s) => s.to_string(),
+        Err(_) => encoding_rs::SHIFT_JIS.decode(raw).0.into_owned(),
+    }
+}
+
+/// Reads the bytes of each source of a unit, in order: (source, bytes or why not).
+pub fn read_unit(unit: &Unit) -> Vec<(SourceInfo, Result<Vec<u8>, String>)> {
+    match unit {
+        Unit::File { path, info } => {
+            vec![(info.clone(), std::fs::read(path).map_err(|e| e.to_string()))]
+        }
+        Unit::Zip { path, entries } => {
+            let archive = File::open(path)
+                .map_err(|e| e.to_string())
+                .and_then(|f| zip::ZipArchive::new(f).map_err(|e| e.to_string()));
+            let mut archive = match archive {
+                Ok(a) => a,
+                Err(e) => {
+                    return entries
+                        .iter()
+                        .map(|(_, info)| (info.clone(), Err(e.clone())))
+                        .collect();
+                }
+            };
+            entries
+                .iter()
+                .map(|(i, info)| {
+                    let bytes =
+                        archive
+                            .by_index(*i)
+                            .map_err(|e| e.to_string())
+                            .and_then(|mut f| {
+                                let mut buf = Vec::with_capacity(info.size.min(1 << 26) as usize);
+                                f.read_to_end(&mut buf).map_err(|e| e.to_string())?;
+                                Ok(buf)
+                            });
+                    (info.clone(), bytes)
+                })
+                .collect()
+        }
+    }
+}

@@ -1,0 +1,322 @@
+//! How a game is stored: a [`GameRow`] made from a [`Record`] (compact move list, times,
+//! fingerprint, the fields search uses), and the way back from a stored row to a `Record`.
+//!
+//! `moves`: 2 bytes little-endian per main-line move ([`Move::to_u16`]).
+//! `times`: a flags byte, then per move the time spent in milliseconds + 1 as a LEB128
+//! varint (0: no time); with flag [`TOTALS`], each followed by the mover's total in
+//! milliseconds + 1; with flag [`TERMINAL`], one more entry for the terminal. Without
+//! [`TOTALS`], totals are the running sum of each side's times (flag [`RUNNING`]) or absent.
+
+use crate::notation::kif::{read_kif, write_kif};
+use crate::notation::{Format, Line, MoveNode, MoveTime, Record, Terminal, TerminalKind};
+use crate::shogi::{Move, Position, Strictness};
+
+use super::StoreError;
+
+const TOTALS: u8 = 1;
+const TERMINAL: u8 = 2;
+const RUNNING: u8 = 4;
+
+/// One game ready to be written: everything the tables hold.
+#[derive(Debug, Clone)]
+pub struct GameRow {
+    pub format: &'static str,
+    pub start_sfen: String,
+    pub moves: Vec<u8>,
+    pub times: Option<Vec<u8>>,
+    pub plies: u32,
+    pub handicap: &'static str,
+    pub date: Option<String>,
+    pub event: Option<String>,
+    pub opening: Option<String>,
+    pub title: Option<String>,
+    pub sente: Option<String>,
+    pub gote: Option<String>,
+    pub terminal: Option<&'static str>,
+    pub winner: Option<&'static str>,
+    pub illegal: Option<(u32, &'static str)>,
+    pub tree: Option<String>,
+    pub fingerprint: [u8; 16],
+    pub headers: Vec<(String, String)>,
+    /// Main-line comments: (ply, text), ply 0 the start, plies + 1 the terminal.
+    pub comments: Vec<(u32, String)>,
+}
+
+impl GameRow {
+    pub fn new(rec: &Record, format: Format) -> GameRow {
+        let date = rec.date();
+        let plies = rec.main.moves.len() as u32;
+        let mut comments: Vec<(u32, String)> =
+            rec.start_comments.iter().map(|c| (0, c.clone())).collect();
+        for (i, node) in rec.main.moves.iter().enumerate() {
+            comments.extend(node.comments.iter().map(|c| (i as u32 + 1, c.clone())));
+        }
+        if let Some(t) = &rec.main.terminal {
+            comments.extend(t.comments.iter().map(|c| (plies + 1, c.clone())));
+        }
+        let own = |s: Option<&str>| s.map(str::to_string);
+        GameRow {
+            format: format.name(),
+            start_sfen: rec.start.to_sfen(),
+            moves: encode_moves(&rec.main.moves),
+            times: encode_times(&rec.main),
+            plies,
+            handicap: rec.handicap().kif_name(),
+            event: own(rec.event()),
+            opening: own(rec.opening()),
+            title: own(rec.title()),
+            sente: own(rec.sente()),
+            gote: own(rec.gote()),
+            terminal: rec.terminal().map(TerminalKind::code),
+            winner: rec.result().code(),
+            illegal: rec
+                .first_illegal()
+                .map(|(ply, rule)| (ply as u32, rule.code())),
+            tree: needs_tree(rec).then(|| write_kif(rec)),
+            fingerprint: fingerprint(rec, date.as_deref()),
+            date,
+            headers: rec.headers.clone(),
+            comments,
+        }
+    }
+}
+
+/// Variations and bookmarks have no columns: a record holding them is also kept whole.
+fn needs_tree(rec: &Record) -> bool {
+    !rec.start_bookmarks.is_empty()
+        || rec
+            .main
+            .moves
+            .iter()
+            .any(|m| !m.variations.is_empty() || !m.bookmarks.is_empty())
+}
+
+/// 16 bytes identifying a game: its start position, main line, terminal and date. The same
+/// game read from a KIF and a CSA file has the same fingerprint.
+pub fn fingerprint(rec: &Record, date: Option<&str>) -> [u8; 16] {
+    let mut a: u64 = rec.start.hash() ^ 0x9E37_79B9_7F4A_7C15;
+    let mut b: u64 = rec.start.hash().rotate_left(29) ^ 0xD1B5_4A32_D192_ED03;
+    let mut feed = |x: u64| {
+        a = (a ^ x).wrapping_mul(0x0000_0100_0000_01B3).rotate_left(23);
+        b = (b ^ x.rotate_left(17)).wrapping_mul(0xFF51_AFD7_ED55_8CCD) ^ (b >> 31);
+    };
+    for node in &rec.main.moves {
+        feed(node.mv.to_u16() as u64);
+    }
+    feed(0x1_0000);
+    for byte in rec.terminal().map_or("", TerminalKind::code).bytes() {
+        feed(0x1_0000 + byte as u64);
+    }
+    for byte in date.unwrap_or("").bytes() {
+        feed(0x2_0000 + byte as u64);
+    }
+    let mut out = [0u8; 16];
+    out[..8].copy_from_slice(&mix(a).to_le_bytes());
+    out[8..].copy_from_slice(&mix(b ^ a.rotate_left(7)).to_le_bytes());
+    out
+}
+
+fn mix(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xC4CE_B9FE_1A85_EC53);
+    x ^ (x >> 33)
+}
+
+fn encode_moves(moves: &[MoveNode]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(moves.len() * 2);
+    for node in moves {
+        out.extend_from_slice(&node.mv.to_u16().to_le_bytes());
+    }
+    out
+}
+
+/// The moves of a stored `moves` blob.
+pub(super) fn decode_moves(blob: &[u8]) -> Option<Vec<Move>> {
+    if !blob.len().is_multiple_of(2) {
+        return None;
+    }
+    blob.chunks_exact(2)
+        .map(|c| Move::from_u16(u16::from_le_bytes([c[0], c[1]])))
+        .collect()
+}
+
+fn ms(seconds: f64) -> u64 {
+    (seconds * 1000.0).round().max(0.0) as u64
+}
+
+fn encode_times(line: &Line) -> Option<Vec<u8>> {
+    let terminal = line.terminal.as_ref().and_then(|t| t.time);
+    let times: Vec<Option<MoveTime>> = line
+        .moves
+        .iter()
+        .map(|m| m.time)
+        .chain(terminal.map(Some))
+        .collect();
+    if times.iter().all(Option::is_none) {
+        return None;
+    }
+    let has_totals = times.iter().flatten().any(|t| t.total.is_some());
+    let running = has_totals && totals_are_running(&times);
+    let mut flags = 0;
+    if has_totals && !running {
+        flags |= TOTALS;
+    }
+    if running {
+        flags |= RUNNING;
+    }
+    if terminal.is_some() {
+        flags |= TERMINAL;
+    }
+    let mut out = vec![flags];
+    for t in &times {
+        put_varint(&mut out, t.map_or(0, |t| ms(t.spent) + 1));
+        if flags & TOTALS != 0 {
+            put_varint(&mut out, t.and_then(|t| t.total).map_or(0, |s| ms(s) + 1));
+        }
+    }
+    Some(out)
+}
+
+/// Are the totals, on every move that has a time, each side's running sum?
+fn totals_are_running(times: &[Option<MoveTime>]) -> bool {
+    let mut sums = [0u64; 2];
+    for (i, t) in times.iter().enumerate() {
+        let Some(t) = t else {
+            return false;
+        };
+        sums[i % 2] += ms(t.spent);
+        if t.total.map(ms) != Some(sums[i % 2]) {
+            return false;
+        }
+    }
+    true
+}
+
+fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+fn get_varint(bytes: &mut &[u8]) -> Option<u64> {
+    let mut v = 0u64;
+    for shift in (0..64).step_by(7) {
+        let (&b, rest) = bytes.split_first()?;
+        *bytes = rest;
+        v |= ((b & 0x7F) as u64) << shift;
+        if b < 0x80 {
+            return Some(v);
+        }
+    }
+    None
+}
+
+/// Times of `count` moves (and the terminal's, when stored).
+fn decode_times(blob: &[u8], count: usize) -> Option<(Vec<Option<MoveTime>>, Option<MoveTime>)> {
+    let (&flags, mut rest) = blob.split_first()?;
+    let entries = count + usize::from(flags & TERMINAL != 0);
+    let mut out = Vec::with_capacity(entries);
+    let mut sums = [0u64; 2];
+    for i in 0..entries {
+        let spent = get_varint(&mut rest)?;
+        let total = if flags & TOTALS != 0 {
+            get_varint(&mut rest)?
+        } else {
+            0
+        };
+        if spent == 0 {
+            out.push(None);
+            continue;
+        }
+        sums[i % 2] += spent - 1;
+        let total = if flags & TOTALS != 0 {
+            total.checked_sub(1).map(|t| t as f64 / 1000.0)
+        } else if flags & RUNNING != 0 {
+            Some(sums[i % 2] as f64 / 1000.0)
+        } else {
+            None
+        };
+        out.push(Some(MoveTime {
+            spent: (spent - 1) as f64 / 1000.0,
+            total,
+        }));
+    }
+    if !rest.is_empty() {
+        return None;
+    }
+    let terminal = if flags & TERMINAL != 0 {
+        out.pop().flatten()
+    } else {
+        None
+    };
+    Some((out, terminal))
+}
+
+/// A stored game's columns, as read back.
+pub(super) struct StoredColumns {
+    pub id: i64,
+    pub start_sfen: String,
+    pub moves: Vec<u8>,
+    pub times: Option<Vec<u8>>,
+    pub terminal: Option<String>,
+    pub tree: Option<String>,
+    pub headers: Vec<(String, String)>,
+    pub comments: Vec<(u32, String)>,
+}
+
+/// Rebuilds the record a game was stored from.
+pub(super) fn record_from(cols: StoredColumns) -> Result<Record, StoreError> {
+    let corrupt = |why: &str| StoreError::Corrupt(cols.id, why.to_string());
+    if let Some(tree) = &cols.tree {
+        let mut rec = read_kif(tree);
+        rec.headers = cols.headers;
+        rec.errors.clear();
+        return Ok(rec);
+    }
+    let start = Position::from_sfen_with(&cols.start_sfen, Strictness::PiecesOnly)
+        .map_err(|e| corrupt(&format!("start position: {e}")))?;
+    let moves = decode_moves(&cols.moves).ok_or_else(|| corrupt("move list"))?;
+    let (times, terminal_time) = match &cols.times {
+        Some(blob) => decode_times(blob, moves.len()).ok_or_else(|| corrupt("times"))?,
+        None => (vec![None; moves.len()], None),
+    };
+    let mut pos = start.clone();
+    let mut line = Line::default();
+    for (mv, time) in moves.into_iter().zip(times) {
+        let violations = pos
+            .play(mv)
+            .map_err(|e| corrupt(&format!("move {}: {e}", mv.usi())))?;
+        let mut node = MoveNode::new(mv);
+        node.time = time;
+        node.violations = violations;
+        line.moves.push(node);
+    }
+    let plies = line.moves.len() as u32;
+    let mut rec = Record {
+        headers: cols.headers,
+        start,
+        ..Record::default()
+    };
+    let mut terminal_comments = Vec::new();
+    for (ply, text) in cols.comments {
+        match ply {
+            0 => rec.start_comments.push(text),
+            p if p <= plies => line.moves[p as usize - 1].comments.push(text),
+            _ => terminal_comments.push(text),
+        }
+    }
+    line.terminal = match &cols.terminal {
+        Some(code) => Some(Terminal {
+            kind: TerminalKind::from_code(code).ok_or_else(|| corrupt("terminal"))?,
+            time: terminal_time,
+            comments: terminal_comments,
+        }),
+        None => None,
+    };
+    rec.main = line;
+    Ok(rec)
+}

@@ -1,0 +1,34 @@
+//! The migration runner: numbered SQL files from `migrations/`, embedded in the binary, applied
+//! in order over `PRAGMA user_version`, each in its own transaction.
+
+use rusqlite::Connection;
+
+use super::StoreError;
+
+/// Every migration, in order; the database's `user_version` is how many have been applied.
+const MIGRATIONS: &[(&str, &str)] = &[(
+    "0001_games.sql",
+    include_str!("../../migrations/0001_games.sql"),
+)];
+
+/// The schema version this program writes.
+pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
+
+/// Brings the database up to [`SCHEMA_VERSION`].
+pub fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
+    let current: u32 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if current > SCHEMA_VERSION {
+        return Err(StoreError::TooNew {
+            found: current,
+            known: SCHEMA_VERSION,
+        });
+    }
+    for (i, (name, sql)) in MIGRATIONS.iter().enumerate().skip(current as usize) {
+        let tx = conn.transaction()?;
+        tx.execute_batch(sql)
+            .map_err(|e| StoreError::Migration(name.to_string(), e))?;
+        tx.pragma_update(None, "user_version", i as u32 + 1)?;
+        tx.commit()?;
+    }
+    Ok(())
+}

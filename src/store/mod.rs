@@ -1,0 +1,191 @@
+//! The SQLite database: opening it, its schema (migrations), the games, players, sources and
+//! errors tables. A database is a directory holding `kifudex.sqlite` (and, later, `text/`).
+
+mod codec;
+mod migrate;
+mod read;
+mod write;
+
+pub use codec::{GameRow, fingerprint};
+pub use migrate::SCHEMA_VERSION;
+pub use read::StoredGame;
+pub use write::{Inserted, KnownSource, SourceRow, Writer};
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::{Connection, OpenFlags};
+
+use crate::shogi::HASH_VERSION;
+
+/// The database file inside a database directory.
+pub const DB_FILE: &str = "kifudex.sqlite";
+
+/// What can go wrong with the database.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("no kifudex database in {0} (run `kifudex import` first, or give --db)")]
+    Missing(PathBuf),
+    #[error("cannot create the database directory {0}: {1}")]
+    CreateDir(PathBuf, std::io::Error),
+    #[error(
+        "the database has schema version {found}, newer than this kifudex knows ({known}): use a newer kifudex"
+    )]
+    TooNew { found: u32, known: u32 },
+    #[error(
+        "the database hashes positions with version {found} of the hash tables, this kifudex with {known}: re-import into a new database"
+    )]
+    HashVersion { found: String, known: u32 },
+    #[error("migration {0} failed: {1}")]
+    Migration(String, rusqlite::Error),
+    #[error("game {0} is damaged in the database: {1}")]
+    Corrupt(i64, String),
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+}
+
+/// An open kifudex database.
+pub struct Store {
+    conn: Connection,
+    dir: PathBuf,
+}
+
+impl Store {
+    /// Opens the database in `dir`, creating the directory and the schema when needed
+    /// (for import).
+    pub fn create(dir: &Path) -> Result<Store, StoreError> {
+        std::fs::create_dir_all(dir).map_err(|e| StoreError::CreateDir(dir.to_path_buf(), e))?;
+        let mut conn = Connection::open(dir.join(DB_FILE))?;
+        configure(&conn)?;
+        migrate::migrate(&mut conn)?;
+        let store = Store {
+            conn,
+            dir: dir.to_path_buf(),
+        };
+        store.check_meta(true)?;
+        Ok(store)
+    }
+
+    /// Opens an existing database for queries; a missing one is an error, an old schema is
+    /// brought up to date.
+    pub fn open(dir: &Path) -> Result<Store, StoreError> {
+        let file = dir.join(DB_FILE);
+        if !file.is_file() {
+            return Err(StoreError::Missing(dir.to_path_buf()));
+        }
+        let mut conn = Connection::open_with_flags(
+            &file,
+            OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        configure(&conn)?;
+        migrate::migrate(&mut conn)?;
+        let store = Store {
+            conn,
+            dir: dir.to_path_buf(),
+        };
+        store.check_meta(false)?;
+        Ok(store)
+    }
+
+    pub fn conn(&self) -> &Connection {
+        &self.conn
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Starts a write transaction (see [`Writer`]).
+    pub fn writer(&mut self) -> Result<Writer<'_>, StoreError> {
+        Writer::new(&mut self.conn)
+    }
+
+    /// A `meta` value.
+    pub fn meta(&self, key: &str) -> Result<Option<String>, StoreError> {
+        use rusqlite::OptionalExtension;
+        Ok(self
+            .conn
+            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+            .optional()?)
+    }
+
+    /// Records the versions in `meta` on a new database; refuses a database whose positions
+    /// were hashed with other tables.
+    fn check_meta(&self, write: bool) -> Result<(), StoreError> {
+        match self.meta("hash_version")? {
+            Some(v) if v != HASH_VERSION.to_string() => Err(StoreError::HashVersion {
+                found: v,
+                known: HASH_VERSION,
+            }),
+            Some(_) => Ok(()),
+            None if write => {
+                let mut put = self
+                    .conn
+                    .prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)")?;
+                put.execute(["schema_version", &SCHEMA_VERSION.to_string()])?;
+                put.execute(["hash_version", &HASH_VERSION.to_string()])?;
+                put.execute(["created_by", concat!("kifudex ", env!("CARGO_PKG_VERSION"))])?;
+                Ok(())
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// Counts for `kifudex stats`.
+    pub fn stats(&self) -> Result<Stats, StoreError> {
+        let count = |sql: &str| -> Result<u64, StoreError> {
+            Ok(self.conn.query_row(sql, [], |r| r.get::<_, i64>(0))? as u64)
+        };
+        Ok(Stats {
+            games: count("SELECT count(*) FROM games")?,
+            positions: count("SELECT coalesce(sum(plies + 1), 0) FROM games")?,
+            players: count("SELECT count(*) FROM players")?,
+            files: count("SELECT count(*) FROM sources")?,
+            errors: count("SELECT count(*) FROM import_errors")?,
+            duplicates: count(
+                "SELECT (SELECT count(*) FROM game_sources) - (SELECT count(*) FROM games)",
+            )?,
+            illegal: count("SELECT count(*) FROM games WHERE illegal_ply IS NOT NULL")?,
+            bytes: dir_size(&self.dir),
+        })
+    }
+}
+
+/// Database-wide counts.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Stats {
+    pub games: u64,
+    /// Positions indexed: every position of every game's main line, the start included.
+    pub positions: u64,
+    pub players: u64,
+    /// Files (and archive entries) read.
+    pub files: u64,
+    pub errors: u64,
+    /// Games read more than once (in two files, or twice in one).
+    pub duplicates: u64,
+    /// Games with a move that broke a rule.
+    pub illegal: u64,
+    /// Size on disk of the database directory.
+    pub bytes: u64,
+}
+
+fn configure(conn: &Connection) -> Result<(), StoreError> {
+    conn.busy_timeout(std::time::Duration::from_secs(30))?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    conn.pragma_update(None, "cache_size", -65536)?;
+    Ok(())
+}
+
+fn dir_size(dir: &Path) -> u64 {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .map(|e| match e.metadata() {
+            Ok(m) if m.is_dir() => dir_size(&e.path()),
+            Ok(m) => m.len(),
+            Err(_) => 0,
+        })
+        .sum()
+}

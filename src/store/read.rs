@@ -1,0 +1,95 @@
+//! Reading a stored game back, whole.
+
+use rusqlite::OptionalExtension;
+
+use super::codec::{StoredColumns, record_from};
+use super::{Store, StoreError};
+use crate::notation::Record;
+
+/// A game from the database: its row and the record rebuilt from it.
+#[derive(Debug, Clone)]
+pub struct StoredGame {
+    pub id: i64,
+    /// The path of the source it was first read from, as stored at import.
+    pub file: String,
+    pub game_index: i64,
+    pub format: String,
+    pub date: Option<String>,
+    pub sente: Option<String>,
+    pub gote: Option<String>,
+    pub event: Option<String>,
+    pub opening: Option<String>,
+    pub plies: i64,
+    pub winner: Option<String>,
+    /// Every path the game was read from (more than one for a duplicate).
+    pub sources: Vec<String>,
+    pub record: Record,
+}
+
+impl Store {
+    /// The game with this id, or `None`.
+    pub fn game(&self, id: i64) -> Result<Option<StoredGame>, StoreError> {
+        let c = self.conn();
+        let row = c
+            .query_row(
+                "SELECT s.path, g.game_index, g.format, g.date, ps.name, pg.name, g.event,
+                        g.opening, g.plies, g.winner, g.start_sfen, g.moves, g.times,
+                        g.terminal, g.tree
+                 FROM games g JOIN sources s ON s.id = g.source_id
+                 LEFT JOIN players ps ON ps.id = g.sente_id
+                 LEFT JOIN players pg ON pg.id = g.gote_id
+                 WHERE g.id = ?1",
+                [id],
+                |r| {
+                    Ok((
+                        StoredGame {
+                            id,
+                            file: r.get(0)?,
+                            game_index: r.get(1)?,
+                            format: r.get(2)?,
+                            date: r.get(3)?,
+                            sente: r.get(4)?,
+                            gote: r.get(5)?,
+                            event: r.get(6)?,
+                            opening: r.get(7)?,
+                            plies: r.get(8)?,
+                            winner: r.get(9)?,
+                            sources: Vec::new(),
+                            record: Record::default(),
+                        },
+                        StoredColumns {
+                            id,
+                            start_sfen: r.get(10)?,
+                            moves: r.get(11)?,
+                            times: r.get(12)?,
+                            terminal: r.get(13)?,
+                            tree: r.get(14)?,
+                            headers: Vec::new(),
+                            comments: Vec::new(),
+                        },
+                    ))
+                },
+            )
+            .optional()?;
+        let Some((mut game, mut cols)) = row else {
+            return Ok(None);
+        };
+        cols.headers = c
+            .prepare_cached("SELECT key, value FROM headers WHERE game_id = ?1 ORDER BY ord")?
+            .query_map([id], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<_, _>>()?;
+        cols.comments = c
+            .prepare_cached("SELECT ply, text FROM comments WHERE game_id = ?1 ORDER BY ply, ord")?
+            .query_map([id], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<_, _>>()?;
+        game.sources = c
+            .prepare_cached(
+                "SELECT s.path FROM game_sources gs JOIN sources s ON s.id = gs.source_id
+                 WHERE gs.game_id = ?1 ORDER BY s.id, gs.game_index",
+            )?
+            .query_map([id], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        game.record = record_from(cols)?;
+        Ok(Some(game))
+    }
+}

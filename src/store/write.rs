@@ -1,0 +1,308 @@
+//! Writing: sources, games (stored once, however often they are read), players, headers,
+//! comments and errors, in explicit transactions that the importer commits in batches. A source
+//! row is written in the same transaction as its games, so a killed import leaves either both
+//! or neither, and the next import reads the file again.
+
+use std::collections::HashMap;
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::{GameRow, StoreError};
+use crate::text::normalize::{name_key, strip_titles};
+
+/// A source already in the database.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KnownSource {
+    pub id: i64,
+    pub size: u64,
+    pub mtime: i64,
+    pub content_hash: String,
+}
+
+/// A source as read now.
+#[derive(Debug, Clone)]
+pub struct SourceRow {
+    pub path: String,
+    pub size: u64,
+    pub mtime: i64,
+    pub content_hash: String,
+    pub format: Option<&'static str>,
+    pub encoding: Option<&'static str>,
+    pub games: usize,
+    pub error: Option<String>,
+}
+
+/// What writing a game did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Inserted {
+    New(i64),
+    /// The game was already stored (from another file, or earlier in this one) under this id.
+    Duplicate(i64),
+}
+
+/// Writes to the database inside explicit transactions ([`Writer::begin`], [`Writer::commit`]).
+/// Dropping a writer in a transaction rolls it back.
+pub struct Writer<'a> {
+    conn: &'a Connection,
+    players: HashMap<String, i64>,
+    in_tx: bool,
+}
+
+impl<'a> Writer<'a> {
+    pub(super) fn new(conn: &'a mut Connection) -> Result<Writer<'a>, StoreError> {
+        Ok(Writer {
+            conn,
+            players: HashMap::new(),
+            in_tx: false,
+        })
+    }
+
+    pub fn begin(&mut self) -> Result<(), StoreError> {
+        if !self.in_tx {
+            self.conn.execute_batch("BEGIN IMMEDIATE")?;
+            self.in_tx = true;
+        }
+        Ok(())
+    }
+
+    pub fn commit(&mut self) -> Result<(), StoreError> {
+        if self.in_tx {
+            self.conn.execute_batch("COMMIT")?;
+            self.in_tx = false;
+        }
+        Ok(())
+    }
+
+    /// Every source read before, by path.
+    pub fn known_sources(&self) -> Result<HashMap<String, KnownSource>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT id, path, size, mtime, content_hash FROM sources")?;
+        let rows = stmt.query_map([], |r| {
+            Ok((
+                r.get::<_, String>(1)?,
+                KnownSource {
+                    id: r.get(0)?,
+                    size: r.get::<_, i64>(2)? as u64,
+                    mtime: r.get(3)?,
+                    content_hash: r.get(4)?,
+                },
+            ))
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Records that a known source's modification time changed while its content did not.
+    pub fn touch_source(&mut self, id: i64, mtime: i64) -> Result<(), StoreError> {
+        self.conn
+            .prepare_cached("UPDATE sources SET mtime = ?2 WHERE id = ?1")?
+            .execute(params![id, mtime])?;
+        Ok(())
+    }
+
+    /// Writes a source row, replacing what an earlier import read from the same path (its
+    /// games, unless another source also holds them, and its errors). Returns its id.
+    pub fn put_source(&mut self, row: &SourceRow) -> Result<i64, StoreError> {
+        let existing: Option<i64> = self
+            .conn
+            .prepare_cached("SELECT id FROM sources WHERE path = ?1")?
+            .query_row([&row.path], |r| r.get(0))
+            .optional()?;
+        let values = params![
+            row.path,
+            row.size as i64,
+            row.mtime,
+            row.content_hash,
+            row.format,
+            row.encoding,
+            row.games as i64,
+            row.error
+        ];
+        match existing {
+            Some(id) => {
+                self.forget_source_games(id)?;
+                self.conn
+                    .prepare_cached(
+                        "UPDATE sources SET path = ?1, size = ?2, mtime = ?3, content_hash = ?4,
+                         format = ?5, encoding = ?6, games = ?7, error = ?8 WHERE id = ?9",
+                    )?
+                    .execute(rusqlite::params_from_iter(
+                        values.iter().copied().chain([&id as &dyn rusqlite::ToSql]),
+                    ))?;
+                Ok(id)
+            }
+            None => {
+                self.conn
+                    .prepare_cached(
+                        "INSERT INTO sources (path, size, mtime, content_hash, format, encoding,
+                         games, error) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                    )?
+                    .execute(values)?;
+                Ok(self.conn.last_insert_rowid())
+            }
+        }
+    }
+
+    /// Unlinks a source's games and errors; a game no other source holds is deleted.
+    fn forget_source_games(&mut self, source: i64) -> Result<(), StoreError> {
+        let c = self.conn;
+        c.execute("DELETE FROM import_errors WHERE source_id = ?1", [source])?;
+        c.execute("DELETE FROM game_sources WHERE source_id = ?1", [source])?;
+        let games: Vec<i64> = c
+            .prepare("SELECT id FROM games WHERE source_id = ?1")?
+            .query_map([source], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        for game in games {
+            let other: Option<(i64, i64)> = c
+                .query_row(
+                    "SELECT source_id, game_index FROM game_sources WHERE game_id = ?1
+                     ORDER BY source_id, game_index LIMIT 1",
+                    [game],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .optional()?;
+            match other {
+                Some((s, i)) => {
+                    c.execute(
+                        "UPDATE games SET source_id = ?2, game_index = ?3 WHERE id = ?1",
+                        params![game, s, i],
+                    )?;
+                }
+                None => {
+                    c.execute("DELETE FROM headers WHERE game_id = ?1", [game])?;
+                    c.execute("DELETE FROM comments WHERE game_id = ?1", [game])?;
+                    c.execute("DELETE FROM games WHERE id = ?1", [game])?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The id of a player, added when new.
+    fn player(&mut self, name: &str) -> Result<i64, StoreError> {
+        if let Some(&id) = self.players.get(name) {
+            return Ok(id);
+        }
+        let found: Option<i64> = self
+            .conn
+            .prepare_cached("SELECT id FROM players WHERE name = ?1")?
+            .query_row([name], |r| r.get(0))
+            .optional()?;
+        let id = match found {
+            Some(id) => id,
+            None => {
+                let key = name_key(name);
+                let bare = strip_titles(&key);
+                self.conn
+                    .prepare_cached("INSERT INTO players (name, key, bare) VALUES (?1, ?2, ?3)")?
+                    .execute(params![name, key, bare])?;
+                self.conn.last_insert_rowid()
+            }
+        };
+        self.players.insert(name.to_string(), id);
+        Ok(id)
+    }
+
+    /// Writes a game read as game `index` of `source`, or links it when it is already stored.
+    pub fn put_game(
+        &mut self,
+        source: i64,
+        index: usize,
+        g: &GameRow,
+    ) -> Result<Inserted, StoreError> {
+        let sente = g.sente.as_deref().map(|n| self.player(n)).transpose()?;
+        let gote = g.gote.as_deref().map(|n| self.player(n)).transpose()?;
+        let c = self.conn;
+        let added = c
+            .prepare_cached(
+                "INSERT INTO games (source_id, game_index, format, start_sfen, moves, times, plies,
+                 handicap, date, event, opening, title, sente_id, gote_id, terminal, winner,
+                 illegal_ply, illegal_rule, tree, fingerprint)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
+                 ?17, ?18, ?19, ?20)
+                 ON CONFLICT (fingerprint) DO NOTHING",
+            )?
+            .execute(params![
+                source,
+                index as i64,
+                g.format,
+                g.start_sfen,
+                g.moves,
+                g.times,
+                g.plies,
+                g.handicap,
+                g.date,
+                g.event,
+                g.opening,
+                g.title,
+                sente,
+                gote,
+                g.terminal,
+                g.winner,
+                g.illegal.map(|(p, _)| p),
+                g.illegal.map(|(_, r)| r),
+                g.tree,
+                &g.fingerprint[..],
+            ])?;
+        let result = if added == 1 {
+            let id = c.last_insert_rowid();
+            let mut header = c.prepare_cached(
+                "INSERT INTO headers (game_id, ord, key, value) VALUES (?1, ?2, ?3, ?4)",
+            )?;
+            for (i, (k, v)) in g.headers.iter().enumerate() {
+                header.execute(params![id, i as i64, k, v])?;
+            }
+            let mut comment = c.prepare_cached(
+                "INSERT INTO comments (game_id, ply, ord, text) VALUES (?1, ?2, ?3, ?4)",
+            )?;
+            for (i, (ply, text)) in g.comments.iter().enumerate() {
+                comment.execute(params![id, ply, i as i64, text])?;
+            }
+            Inserted::New(id)
+        } else {
+            let id = c
+                .prepare_cached("SELECT id FROM games WHERE fingerprint = ?1")?
+                .query_row([&g.fingerprint[..]], |r| r.get(0))?;
+            Inserted::Duplicate(id)
+        };
+        let id = match result {
+            Inserted::New(id) | Inserted::Duplicate(id) => id,
+        };
+        c.prepare_cached(
+            "INSERT OR IGNORE INTO game_sources (source_id, game_index, game_id) VALUES (?1, ?2, ?3)",
+        )?
+        .execute(params![source, index as i64, id])?;
+        Ok(result)
+    }
+
+    /// Records a problem met in a source (in game `index`, at `line`/`column` when known).
+    pub fn put_error(
+        &mut self,
+        source: i64,
+        index: Option<usize>,
+        at: Option<(usize, usize)>,
+        message: &str,
+    ) -> Result<(), StoreError> {
+        self.conn
+            .prepare_cached(
+                "INSERT INTO import_errors (source_id, game_index, line, col, message)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?
+            .execute(params![
+                source,
+                index.map(|i| i as i64),
+                at.map(|(l, _)| l as i64),
+                at.map(|(_, c)| c as i64),
+                message
+            ])?;
+        Ok(())
+    }
+}
+
+impl Drop for Writer<'_> {
+    fn drop(&mut self) {
+        if self.in_tx {
+            let _ = self.conn.execute_batch("ROLLBACK");
+        }
+    }
+}

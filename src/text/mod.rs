@@ -1,0 +1,3 @@
+//! Text: normalisation shared by name search and the full-text index.
+
+pub mod normalize;
