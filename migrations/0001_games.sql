@@ -31,11 +31,11 @@ CREATE TABLE players (
 -- One row per distinct game. The same game read from several places is stored once
 -- (see game_sources).
 CREATE TABLE games (
-    id           INTEGER PRIMARY KEY,
+    id           INTEGER PRIMARY KEY AUTOINCREMENT, -- never reused: an id names one game for good
     source_id    INTEGER NOT NULL REFERENCES sources(id), -- where it was first read
     game_index   INTEGER NOT NULL,  -- 0-based index of the game in that source
     format       TEXT NOT NULL,
-    start_sfen   TEXT NOT NULL,     -- with move number
+    start_sfen   TEXT,              -- with move number; NULL: the handicap's own position
     moves        BLOB NOT NULL,     -- main line, 2 bytes little-endian per move (see README)
     times        BLOB,              -- time spent per move (see README), NULL when the record has none
     plies        INTEGER NOT NULL,

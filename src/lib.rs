@@ -8,4 +8,5 @@ pub mod notation;
 pub mod query;
 pub mod shogi;
 pub mod store;
+pub mod synth;
 pub mod text;

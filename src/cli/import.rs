@@ -21,6 +21,9 @@ pub struct ImportArgs {
     /// Print the summary as one JSON object.
     #[arg(long)]
     json: bool,
+    /// Commit after this many games (tuning and tests; default 4096).
+    #[arg(long, hide = true, value_name = "GAMES")]
+    batch: Option<usize>,
 }
 
 /// Problems printed one by one; the rest are counted (all are in the import_errors table).
@@ -74,10 +77,13 @@ pub fn run(db: &Path, args: &ImportArgs) -> Result<bool> {
         bar
     });
     let mut report = Report { bar, problems: 0 };
-    let options = ImportOptions {
+    let mut options = ImportOptions {
         jobs: args.jobs,
         ..ImportOptions::default()
     };
+    if let Some(b) = args.batch {
+        options.batch_games = b.max(1);
+    }
     let summary = import(&mut store, &args.paths, &options, &mut report)?;
     if let Some(bar) = &report.bar {
         bar.finish_and_clear();

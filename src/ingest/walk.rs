@@ -143,8 +143,12 @@ fn add_file(
     };
     let mut entries = Vec::new();
     for i in 0..archive.len() {
-        let Ok(entry) = archive.by_index_data(i) else {
-            continue;
+        let entry = match archive.by_index_data(i) {
+            Ok(e) => e,
+            Err(e) => {
+                problems.push((format!("{display}!#{i}"), format!("unreadable entry: {e}")));
+                continue;
+            }
         };
         if !entry.is_file() {
             continue;

@@ -125,6 +125,17 @@ pub fn read_bytes(bytes: &[u8], path: Option<&Path>) -> ReadFile {
             Some("not a game record kifudex recognises".to_string()),
         ),
     };
+    // A file in which the reader understood nothing at all is no record, whatever its name.
+    let (games, error) = match games.first() {
+        Some(g) if error.is_none() && games.len() == 1 && g.is_blank() && !g.errors.is_empty() => (
+            Vec::new(),
+            Some(format!(
+                "not a game record kifudex recognises ({})",
+                g.errors[0]
+            )),
+        ),
+        _ => (games, error),
+    };
     ReadFile {
         encoding,
         format,

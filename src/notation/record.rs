@@ -341,6 +341,15 @@ impl Record {
         .find_map(super::dates::normalize_date)
     }
 
+    /// Nothing was read: no header, no move, no terminal, no comment, the usual start.
+    pub fn is_blank(&self) -> bool {
+        self.headers.is_empty()
+            && self.main.moves.is_empty()
+            && self.main.terminal.is_none()
+            && self.start_comments.is_empty()
+            && self.start == Position::startpos()
+    }
+
     /// The first main-line move that broke a rule: (1-based ply, rule).
     pub fn first_illegal(&self) -> Option<(usize, Rule)> {
         self.main

@@ -6,22 +6,26 @@
 //! varint (0: no time); with flag [`TOTALS`], each followed by the mover's total in
 //! milliseconds + 1; with flag [`TERMINAL`], one more entry for the terminal. Without
 //! [`TOTALS`], totals are the running sum of each side's times (flag [`RUNNING`]) or absent.
+//! With flag [`SECONDS`] (every time a whole number of seconds), the unit is the second.
+//! `start_sfen` is NULL when the start is a named handicap's own position (see `handicap`).
 
 use crate::notation::kif::{read_kif, write_kif};
 use crate::notation::{Format, Line, MoveNode, MoveTime, Record, Terminal, TerminalKind};
-use crate::shogi::{Move, Position, Strictness};
+use crate::shogi::{Handicap, Move, Position, Strictness};
 
 use super::StoreError;
 
 const TOTALS: u8 = 1;
 const TERMINAL: u8 = 2;
 const RUNNING: u8 = 4;
+const SECONDS: u8 = 8;
 
 /// One game ready to be written: everything the tables hold.
 #[derive(Debug, Clone)]
 pub struct GameRow {
     pub format: &'static str,
-    pub start_sfen: String,
+    /// `None` when the start is the handicap's own position.
+    pub start_sfen: Option<String>,
     pub moves: Vec<u8>,
     pub times: Option<Vec<u8>>,
     pub plies: u32,
@@ -55,13 +59,16 @@ impl GameRow {
             comments.extend(t.comments.iter().map(|c| (plies + 1, c.clone())));
         }
         let own = |s: Option<&str>| s.map(str::to_string);
+        let handicap = rec.handicap();
+        let sfen = rec.start.to_sfen();
+        let start_sfen = (handicap.sfen().as_deref() != Some(sfen.as_str())).then_some(sfen);
         GameRow {
             format: format.name(),
-            start_sfen: rec.start.to_sfen(),
+            start_sfen,
             moves: encode_moves(&rec.main.moves),
             times: encode_times(&rec.main),
             plies,
-            handicap: rec.handicap().kif_name(),
+            handicap: handicap.kif_name(),
             event: own(rec.event()),
             opening: own(rec.opening()),
             title: own(rec.title()),
@@ -169,11 +176,25 @@ fn encode_times(line: &Line) -> Option<Vec<u8>> {
     if terminal.is_some() {
         flags |= TERMINAL;
     }
+    let whole = |s: f64| ms(s).is_multiple_of(1000);
+    let unit = if times
+        .iter()
+        .flatten()
+        .all(|t| whole(t.spent) && (flags & TOTALS == 0 || t.total.is_none_or(whole)))
+    {
+        flags |= SECONDS;
+        1000
+    } else {
+        1
+    };
     let mut out = vec![flags];
     for t in &times {
-        put_varint(&mut out, t.map_or(0, |t| ms(t.spent) + 1));
+        put_varint(&mut out, t.map_or(0, |t| ms(t.spent) / unit + 1));
         if flags & TOTALS != 0 {
-            put_varint(&mut out, t.and_then(|t| t.total).map_or(0, |s| ms(s) + 1));
+            put_varint(
+                &mut out,
+                t.and_then(|t| t.total).map_or(0, |s| ms(s) / unit + 1),
+            );
         }
     }
     Some(out)
@@ -218,6 +239,7 @@ fn get_varint(bytes: &mut &[u8]) -> Option<u64> {
 /// Times of `count` moves (and the terminal's, when stored).
 fn decode_times(blob: &[u8], count: usize) -> Option<(Vec<Option<MoveTime>>, Option<MoveTime>)> {
     let (&flags, mut rest) = blob.split_first()?;
+    let unit = if flags & SECONDS != 0 { 1.0 } else { 1000.0 };
     let entries = count + usize::from(flags & TERMINAL != 0);
     let mut out = Vec::with_capacity(entries);
     let mut sums = [0u64; 2];
@@ -234,14 +256,14 @@ fn decode_times(blob: &[u8], count: usize) -> Option<(Vec<Option<MoveTime>>, Opt
         }
         sums[i % 2] += spent - 1;
         let total = if flags & TOTALS != 0 {
-            total.checked_sub(1).map(|t| t as f64 / 1000.0)
+            total.checked_sub(1).map(|t| t as f64 / unit)
         } else if flags & RUNNING != 0 {
-            Some(sums[i % 2] as f64 / 1000.0)
+            Some(sums[i % 2] as f64 / unit)
         } else {
             None
         };
         out.push(Some(MoveTime {
-            spent: (spent - 1) as f64 / 1000.0,
+            spent: (spent - 1) as f64 / unit,
             total,
         }));
     }
@@ -259,7 +281,8 @@ fn decode_times(blob: &[u8], count: usize) -> Option<(Vec<Option<MoveTime>>, Opt
 /// A stored game's columns, as read back.
 pub(super) struct StoredColumns {
     pub id: i64,
-    pub start_sfen: String,
+    pub start_sfen: Option<String>,
+    pub handicap: String,
     pub moves: Vec<u8>,
     pub times: Option<Vec<u8>>,
     pub terminal: Option<String>,
@@ -277,7 +300,13 @@ pub(super) fn record_from(cols: StoredColumns) -> Result<Record, StoreError> {
         rec.errors.clear();
         return Ok(rec);
     }
-    let start = Position::from_sfen_with(&cols.start_sfen, Strictness::PiecesOnly)
+    let sfen = match &cols.start_sfen {
+        Some(s) => s.clone(),
+        None => Handicap::from_kif_name(&cols.handicap)
+            .and_then(Handicap::sfen)
+            .ok_or_else(|| corrupt("handicap"))?,
+    };
+    let start = Position::from_sfen_with(&sfen, Strictness::PiecesOnly)
         .map_err(|e| corrupt(&format!("start position: {e}")))?;
     let moves = decode_moves(&cols.moves).ok_or_else(|| corrupt("move list"))?;
     let (times, terminal_time) = match &cols.times {

@@ -34,7 +34,7 @@ impl Store {
             .query_row(
                 "SELECT s.path, g.game_index, g.format, g.date, ps.name, pg.name, g.event,
                         g.opening, g.plies, g.winner, g.start_sfen, g.moves, g.times,
-                        g.terminal, g.tree
+                        g.terminal, g.tree, g.handicap
                  FROM games g JOIN sources s ON s.id = g.source_id
                  LEFT JOIN players ps ON ps.id = g.sente_id
                  LEFT JOIN players pg ON pg.id = g.gote_id
@@ -60,6 +60,7 @@ impl Store {
                         StoredColumns {
                             id,
                             start_sfen: r.get(10)?,
+                            handicap: r.get(15)?,
                             moves: r.get(11)?,
                             times: r.get(12)?,
                             terminal: r.get(13)?,

@@ -210,60 +210,61 @@ impl<'a> Writer<'a> {
         index: usize,
         g: &GameRow,
     ) -> Result<Inserted, StoreError> {
-        let sente = g.sente.as_deref().map(|n| self.player(n)).transpose()?;
-        let gote = g.gote.as_deref().map(|n| self.player(n)).transpose()?;
         let c = self.conn;
-        let added = c
-            .prepare_cached(
-                "INSERT INTO games (source_id, game_index, format, start_sfen, moves, times, plies,
-                 handicap, date, event, opening, title, sente_id, gote_id, terminal, winner,
-                 illegal_ply, illegal_rule, tree, fingerprint)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
-                 ?17, ?18, ?19, ?20)
-                 ON CONFLICT (fingerprint) DO NOTHING",
-            )?
-            .execute(params![
-                source,
-                index as i64,
-                g.format,
-                g.start_sfen,
-                g.moves,
-                g.times,
-                g.plies,
-                g.handicap,
-                g.date,
-                g.event,
-                g.opening,
-                g.title,
-                sente,
-                gote,
-                g.terminal,
-                g.winner,
-                g.illegal.map(|(p, _)| p),
-                g.illegal.map(|(_, r)| r),
-                g.tree,
-                &g.fingerprint[..],
-            ])?;
-        let result = if added == 1 {
-            let id = c.last_insert_rowid();
-            let mut header = c.prepare_cached(
-                "INSERT INTO headers (game_id, ord, key, value) VALUES (?1, ?2, ?3, ?4)",
-            )?;
-            for (i, (k, v)) in g.headers.iter().enumerate() {
-                header.execute(params![id, i as i64, k, v])?;
+        // Look first rather than insert-or-ignore: a refused insert would still use up an id.
+        let existing: Option<i64> = c
+            .prepare_cached("SELECT id FROM games WHERE fingerprint = ?1")?
+            .query_row([&g.fingerprint[..]], |r| r.get(0))
+            .optional()?;
+        let result = match existing {
+            Some(id) => Inserted::Duplicate(id),
+            None => {
+                let sente = g.sente.as_deref().map(|n| self.player(n)).transpose()?;
+                let gote = g.gote.as_deref().map(|n| self.player(n)).transpose()?;
+                c.prepare_cached(
+                    "INSERT INTO games (source_id, game_index, format, start_sfen, moves, times,
+                     plies, handicap, date, event, opening, title, sente_id, gote_id, terminal,
+                     winner, illegal_ply, illegal_rule, tree, fingerprint)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,
+                     ?16, ?17, ?18, ?19, ?20)",
+                )?
+                .execute(params![
+                    source,
+                    index as i64,
+                    g.format,
+                    g.start_sfen,
+                    g.moves,
+                    g.times,
+                    g.plies,
+                    g.handicap,
+                    g.date,
+                    g.event,
+                    g.opening,
+                    g.title,
+                    sente,
+                    gote,
+                    g.terminal,
+                    g.winner,
+                    g.illegal.map(|(p, _)| p),
+                    g.illegal.map(|(_, r)| r),
+                    g.tree,
+                    &g.fingerprint[..],
+                ])?;
+                let id = c.last_insert_rowid();
+                let mut header = c.prepare_cached(
+                    "INSERT INTO headers (game_id, ord, key, value) VALUES (?1, ?2, ?3, ?4)",
+                )?;
+                for (i, (k, v)) in g.headers.iter().enumerate() {
+                    header.execute(params![id, i as i64, k, v])?;
+                }
+                let mut comment = c.prepare_cached(
+                    "INSERT INTO comments (game_id, ply, ord, text) VALUES (?1, ?2, ?3, ?4)",
+                )?;
+                for (i, (ply, text)) in g.comments.iter().enumerate() {
+                    comment.execute(params![id, ply, i as i64, text])?;
+                }
+                Inserted::New(id)
             }
-            let mut comment = c.prepare_cached(
-                "INSERT INTO comments (game_id, ply, ord, text) VALUES (?1, ?2, ?3, ?4)",
-            )?;
-            for (i, (ply, text)) in g.comments.iter().enumerate() {
-                comment.execute(params![id, ply, i as i64, text])?;
-            }
-            Inserted::New(id)
-        } else {
-            let id = c
-                .prepare_cached("SELECT id FROM games WHERE fingerprint = ?1")?
-                .query_row([&g.fingerprint[..]], |r| r.get(0))?;
-            Inserted::Duplicate(id)
         };
         let id = match result {
             Inserted::New(id) | Inserted::Duplicate(id) => id,

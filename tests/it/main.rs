@@ -1,6 +1,7 @@
 //! Integration tests, one binary (see Cargo.toml: `autotests = false`).
 
 mod cli;
+mod db;
 mod handicap;
 mod hash;
 mod ki2;

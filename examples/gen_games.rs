@@ -1,0 +1,76 @@
+//! Writes a generated collection for benchmarks (see kifudex::synth):
+//!
+//! `cargo run --release --example gen_games -- --games N --out DIR [--seed S] [--formats kifu,kif,ki2]`
+//!
+//! Files go into sub-directories of 1,000 files each, one game per file, the formats taken in
+//! turn. The same seed writes the same collection.
+
+use std::path::PathBuf;
+
+use kifudex::notation::kif::{write_ki2, write_kif};
+use kifudex::synth::{Synth, SynthOptions};
+
+fn main() {
+    let mut games = 10_000usize;
+    let mut out = PathBuf::from("generated");
+    let mut seed = 1u64;
+    let mut formats = vec!["kifu".to_string()];
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let mut value = || {
+            args.next()
+                .unwrap_or_else(|| usage(&format!("{a} needs a value")))
+        };
+        match a.as_str() {
+            "--games" => games = value().parse().unwrap_or_else(|_| usage("--games N")),
+            "--out" => out = PathBuf::from(value()),
+            "--seed" => seed = value().parse().unwrap_or_else(|_| usage("--seed S")),
+            "--formats" => formats = value().split(',').map(str::to_string).collect(),
+            _ => usage(&format!("unknown argument {a}")),
+        }
+    }
+    for f in &formats {
+        if !["kif", "kifu", "ki2", "ki2u"].contains(&f.as_str()) {
+            usage(&format!("unknown format {f}"));
+        }
+    }
+    let start = std::time::Instant::now();
+    let mut synth = Synth::new(SynthOptions {
+        seed,
+        ..SynthOptions::default()
+    });
+    let mut bytes = 0usize;
+    for i in 0..games {
+        let rec = synth.game();
+        let format = formats[i % formats.len()].as_str();
+        let text = match format {
+            "kif" | "kifu" => write_kif(&rec),
+            _ => write_ki2(&rec),
+        };
+        let data = match format {
+            "kif" | "ki2" => encoding_rs::SHIFT_JIS.encode(&text).0.into_owned(),
+            _ => text.into_bytes(),
+        };
+        let dir = out.join(format!("{:04}", i / 1000));
+        if i % 1000 == 0 {
+            std::fs::create_dir_all(&dir)
+                .unwrap_or_else(|e| usage(&format!("{}: {e}", dir.display())));
+        }
+        let path = dir.join(format!("g{i:07}.{format}"));
+        bytes += data.len();
+        std::fs::write(&path, data).unwrap_or_else(|e| usage(&format!("{}: {e}", path.display())));
+    }
+    println!(
+        "wrote {games} games ({:.1} MB) to {} in {:.1} s",
+        bytes as f64 / 1e6,
+        out.display(),
+        start.elapsed().as_secs_f64()
+    );
+}
+
+fn usage(why: &str) -> ! {
+    eprintln!(
+        "gen_games: {why}\nusage: gen_games --games N --out DIR [--seed S] [--formats kifu,kif,ki2,ki2u]"
+    );
+    std::process::exit(2)
+}

@@ -1,0 +1,446 @@
+//! The database through the command line: import a tree of the project's own records (KIF,
+//! KI2, Shift-JIS, a zip archive with a Shift-JIS entry name, a duplicate, a broken file, a
+//! file that is no record), then search, show, stats, re-import, change a file, and kill an
+//! import half-way.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+/// A fresh directory for one test.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir()
+        .join("kifudex-tests")
+        .join(format!("{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create temp dir");
+    dir
+}
+
+fn kifudex(db: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kifudex"))
+        .arg("--db")
+        .arg(db)
+        .args(args)
+        .output()
+        .expect("run kifudex")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn json_lines(o: &Output) -> Vec<Value> {
+    stdout(o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+const YAGURA_KIF: &str = "開始日時：2019/04/08(月) 10:00
+棋戦：第32期竜王戦
+戦型：矢倉
+先手：羽生善治 九段
+後手：渡邉明 竜王
+手数----指手---------消費時間--
+   1 ７六歩(77)   ( 0:01/00:00:01)
+   2 ８四歩(83)   ( 0:02/00:00:02)
+   3 ６八銀(79)   ( 0:03/00:00:04)
+   4 ３四歩(33)   ( 0:01/00:00:03)
+   5 ６六歩(67)   ( 0:01/00:00:05)
+*先手は矢倉を目指す。
+   6 ６二銀(71)   ( 0:05/00:00:08)
+   7 投了
+まで6手で後手の勝ち
+";
+
+/// The same game as KI2, with the names written differently: stored once.
+const YAGURA_KI2: &str = "開始日時：2019/04/08
+棋戦：竜王戦
+先手：羽生善治
+後手：渡辺明
+▲７六歩 △８四歩 ▲６八銀 △３四歩 ▲６六歩 △６二銀
+まで6手で後手の勝ち
+";
+
+const KAKUGAWARI_KIF: &str = "対局日：令和2年7月1日
+棋戦：王位戦
+戦型：角換わり
+先手：ハブ太郎
+後手：藤井聡太 七段
+手数----指手---------消費時間--
+   1 ７六歩(77)
+   2 ３四歩(33)
+   3 ２二角成(88)
+   4 同　銀(31)
+   5 中断
+";
+
+const KYOOCHI_KIF: &str = "開始日時：2021/11/03 10:00:00
+棋戦：指導対局
+手合割：香落ち
+上手：木村一基
+下手：山田花子
+手数----指手---------消費時間--
+   1 ３四歩(33)
+   2 ７六歩(77)
+   3 投了
+";
+
+const SHIKENBISHA_KIF: &str = "開始日時：2018/05/01
+棋戦：棋聖戦
+戦型：四間飛車
+先手：佐藤康光
+後手：久保利明
+手数----指手---------消費時間--
+   1 ７六歩(77)
+   2 ３四歩(33)
+   3 ６六歩(67)
+   4 ８四歩(83)
+   5 ６八飛(28)
+   6 投了
+";
+
+const BROKEN_KIF: &str = "先手：甲
+後手：乙
+手数----指手---------消費時間--
+   1 ７六歩(77)
+   2 ３四歩(33)
+   3 ５五角(22)
+   4 投了
+";
+
+fn sjis(text: &str) -> Vec<u8> {
+    let (bytes, _, lossy) = encoding_rs::SHIFT_JIS.encode(text);
+    assert!(!lossy);
+    bytes.into_owned()
+}
+
+/// A stored (uncompressed) zip archive whose entry names are raw bytes without the UTF-8
+/// flag, as Japanese Windows tools write Shift-JIS names.
+fn zip_stored(entries: &[(Vec<u8>, Vec<u8>)]) -> Vec<u8> {
+    fn crc32(data: &[u8]) -> u32 {
+        let mut crc = !0u32;
+        for &b in data {
+            crc ^= b as u32;
+            for _ in 0..8 {
+                crc = if crc & 1 != 0 {
+                    (crc >> 1) ^ 0xEDB8_8320
+                } else {
+                    crc >> 1
+                };
+            }
+        }
+        !crc
+    }
+    let mut out = Vec::new();
+    let mut central = Vec::new();
+    for (name, data) in entries {
+        let offset = out.len() as u32;
+        let crc = crc32(data);
+        let common = |v: &mut Vec<u8>| {
+            v.extend_from_slice(&20u16.to_le_bytes()); // version needed
+            v.extend_from_slice(&0u16.to_le_bytes()); // flags: no UTF-8 bit
+            v.extend_from_slice(&0u16.to_le_bytes()); // stored
+            v.extend_from_slice(&0u16.to_le_bytes()); // time
+            v.extend_from_slice(&0x5A21u16.to_le_bytes()); // date 2025-01-01
+            v.extend_from_slice(&crc.to_le_bytes());
+            v.extend_from_slice(&(data.len() as u32).to_le_bytes());
+            v.extend_from_slice(&(data.len() as u32).to_le_bytes());
+            v.extend_from_slice(&(name.len() as u16).to_le_bytes());
+            v.extend_from_slice(&0u16.to_le_bytes()); // extra length
+        };
+        out.extend_from_slice(&0x0403_4b50u32.to_le_bytes());
+        common(&mut out);
+        out.extend_from_slice(name);
+        out.extend_from_slice(data);
+        central.extend_from_slice(&0x0201_4b50u32.to_le_bytes());
+        central.extend_from_slice(&20u16.to_le_bytes()); // version made by
+        common(&mut central);
+        central.extend_from_slice(&[0; 6]); // comment length, disk, internal attributes
+        central.extend_from_slice(&0u32.to_le_bytes()); // external attributes
+        central.extend_from_slice(&offset.to_le_bytes());
+        central.extend_from_slice(name);
+    }
+    let cd_offset = out.len() as u32;
+    out.extend_from_slice(&central);
+    out.extend_from_slice(&0x0605_4b50u32.to_le_bytes());
+    out.extend_from_slice(&[0; 4]);
+    out.extend_from_slice(&(entries.len() as u16).to_le_bytes());
+    out.extend_from_slice(&(entries.len() as u16).to_le_bytes());
+    out.extend_from_slice(&(central.len() as u32).to_le_bytes());
+    out.extend_from_slice(&cd_offset.to_le_bytes());
+    out.extend_from_slice(&0u16.to_le_bytes());
+    out
+}
+
+/// Writes the fixture tree; returns its root.
+fn fixture_tree(root: &Path) -> PathBuf {
+    let tree = root.join("records");
+    let write = |rel: &str, bytes: &[u8]| {
+        let p = tree.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, bytes).unwrap();
+    };
+    write("a/1-yagura.kifu", YAGURA_KIF.as_bytes());
+    write("a/2-yagura.ki2", &sjis(YAGURA_KI2));
+    write("b/handicap.kif", &sjis(KYOOCHI_KIF));
+    write("b/sjis.kif", &sjis(KAKUGAWARI_KIF));
+    write("bad/broken.kif", BROKEN_KIF.as_bytes());
+    write("bad/hello.kif", b"hello, world\n");
+    write("notes.txt", b"not a record, and not a record extension\n");
+    let zip = zip_stored(&[(sjis("棋譜/四間飛車.kif"), sjis(SHIKENBISHA_KIF))]);
+    write("arch.zip", &zip);
+    tree
+}
+
+fn ids(rows: &[Value]) -> Vec<i64> {
+    rows.iter().map(|r| r["id"].as_i64().unwrap()).collect()
+}
+
+#[test]
+fn import_search_show_stats_and_reimport() {
+    let root = temp_dir("db-e2e");
+    let tree = fixture_tree(&root);
+    let db = root.join("db");
+    let tree_arg = tree.to_str().unwrap();
+
+    let out = kifudex(&db, &["import", tree_arg, "--json", "--jobs", "2"]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "a broken file makes the exit status 1"
+    );
+    let summary = &json_lines(&out)[0];
+    assert_eq!(summary["files"], 7, "{summary}");
+    assert_eq!(summary["games"], 5);
+    assert_eq!(summary["duplicates"], 1);
+    assert_eq!(summary["errors"], 2);
+    let err = stderr(&out);
+    let broken = format!("{}", tree.join("bad/broken.kif").display());
+    assert!(
+        err.contains(&format!("{broken}:6:")),
+        "the broken move is reported with its line: {err}"
+    );
+    assert!(err.contains("hello.kif: not a game record"), "{err}");
+
+    // Newest first; the game without a date last. Ids follow the sorted paths.
+    let all = json_lines(&kifudex(&db, &["search", "--json"]));
+    assert_eq!(ids(&all), vec![3, 4, 1, 2, 5]);
+    let first = &all[0];
+    assert_eq!(first["date"], "2021-11-03");
+    assert_eq!(first["sente"], "山田花子");
+    assert_eq!(first["gote"], "木村一基");
+    assert_eq!(first["winner"], "sente");
+    assert_eq!(first["plies"], 2);
+    assert_eq!(
+        first["file"],
+        format!("{}", tree.join("b/handicap.kif").display())
+    );
+    let zipped = all.iter().find(|r| r["id"] == 2).unwrap();
+    assert_eq!(
+        zipped["file"],
+        format!("{}!棋譜/四間飛車.kif", tree.join("arch.zip").display())
+    );
+    assert_eq!(zipped["opening"], "四間飛車");
+    assert_eq!(zipped["game_index"], 0);
+
+    let q = |args: &[&str]| {
+        let mut a = vec!["search", "--json"];
+        a.extend_from_slice(args);
+        ids(&json_lines(&kifudex(&db, &a)))
+    };
+    // Names as users type them: titles, 旧字体, kana, width.
+    assert_eq!(q(&["--player", "羽生"]), vec![1]);
+    assert_eq!(q(&["--player", "羽生九段"]), vec![1]);
+    assert_eq!(q(&["--player", "渡辺明"]), vec![1]);
+    assert_eq!(q(&["--player", "はぶ"]), vec![4]);
+    assert_eq!(q(&["--player", "ﾊﾌﾞ"]), vec![4]);
+    assert_eq!(q(&["--sente", "藤井"]), Vec::<i64>::new());
+    assert_eq!(q(&["--gote", "藤井"]), vec![4]);
+    assert_eq!(q(&["--event", "竜王"]), vec![1]);
+    assert_eq!(q(&["--opening", "飛車"]), vec![2]);
+    assert_eq!(q(&["--since", "2019", "--until", "2020-07"]), vec![4, 1]);
+    assert_eq!(q(&["--until", "2019-04-08"]), vec![1, 2]);
+    assert_eq!(q(&["--winner", "gote"]), vec![1]);
+    assert_eq!(q(&["--winner", "sente"]), vec![3, 2]);
+    assert_eq!(q(&["--handicap", "香落ち"]), vec![3]);
+    assert_eq!(q(&["--handicap", "平手", "--min-plies", "5"]), vec![1, 2]);
+    assert_eq!(q(&["--max-plies", "2"]), vec![3, 5]);
+    assert_eq!(q(&["--limit", "2"]), vec![3, 4]);
+
+    // A bad question is bad usage.
+    let bad = kifudex(&db, &["search", "--since", "yesterday"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).contains("--since \"yesterday\" is no date"),
+        "{}",
+        stderr(&bad)
+    );
+
+    // The table says how many matched.
+    let table = stdout(&kifudex(&db, &["search", "--player", "羽生"]));
+    assert!(table.starts_with("id  date"), "{table}");
+    assert!(table.ends_with("1 of 1 game\n"), "{table}");
+
+    // The broken game keeps its readable prefix.
+    let broken_game = all.iter().find(|r| r["id"] == 5).unwrap();
+    assert_eq!(broken_game["plies"], 2);
+
+    // show: the stored game, whole, in KIF; read back it is the same game.
+    let shown = kifudex(&db, &["show", "1"]);
+    assert_eq!(shown.status.code(), Some(0), "{}", stderr(&shown));
+    let kif = stdout(&shown);
+    assert!(kif.contains("先手：羽生善治 九段"), "{kif}");
+    assert!(kif.contains("*先手は矢倉を目指す。"), "{kif}");
+    assert!(kif.contains("   6 ６二銀(71)    ( 0:05/00:00:08)"), "{kif}");
+    let rec = kifudex::notation::kif::read_kif(&kif);
+    let moves: Vec<String> = rec.main.moves.iter().map(|m| m.mv.usi()).collect();
+    assert_eq!(moves, ["7g7f", "8c8d", "7i6h", "3c3d", "6g6f", "7a6b"]);
+    assert_eq!(rec.result().code(), Some("gote"));
+    let ki2 = stdout(&kifudex(&db, &["show", "1", "--to", "ki2u"]));
+    assert!(ki2.contains("▲７六歩      △８四歩      ▲６八銀"), "{ki2}");
+    assert!(ki2.contains("まで6手で後手の勝ち"), "{ki2}");
+
+    let board = stdout(&kifudex(&db, &["show", "3", "--ply", "1"]));
+    assert!(board.contains("after move 1 of 2"), "{board}");
+    assert!(board.contains("# last move: 3c3d"), "{board}");
+    assert!(
+        board.contains("# sfen lnsgkgsn1/1r5b1/pppppp1pp/6p2/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 2"),
+        "{board}"
+    );
+    let none = kifudex(&db, &["show", "99"]);
+    assert_eq!(none.status.code(), Some(1));
+    assert!(stderr(&none).contains("no game with id 99"));
+
+    let stats = &json_lines(&kifudex(&db, &["stats", "--json"]))[0];
+    assert_eq!(stats["games"], 5);
+    assert_eq!(stats["files"], 7);
+    assert_eq!(stats["errors"], 2);
+    assert_eq!(stats["players"], 10, "names only a duplicate spelt are not players");
+    // 6 + 4 + 2 + 5 + 2 moves, and each game's start.
+    assert_eq!(stats["positions"], 19 + 5);
+    assert!(stats["bytes"].as_u64().unwrap() > 0);
+
+    // Re-importing unchanged files adds nothing and reads nothing.
+    let again = &json_lines(&kifudex(&db, &["import", tree_arg, "--json"]))[0];
+    assert_eq!(again["games"], 0);
+    assert_eq!(again["duplicates"], 0);
+    assert_eq!(again["unchanged"], 7);
+    assert_eq!(again["errors"], 0);
+
+    // A changed file replaces what was read from it; the others stay.
+    std::fs::write(
+        tree.join("bad/broken.kif"),
+        YAGURA_KIF
+            .replace("羽生善治", "羽生")
+            .replace("2019/04/08", "2019/04/09"),
+    )
+    .unwrap();
+    let changed = &json_lines(&kifudex(&db, &["import", tree_arg, "--json"]))[0];
+    assert_eq!(changed["games"], 1, "{changed}");
+    assert_eq!(changed["unchanged"], 6);
+    assert_eq!(changed["errors"], 0);
+    let stats = &json_lines(&kifudex(&db, &["stats", "--json"]))[0];
+    assert_eq!(stats["games"], 5, "the broken game went with its file");
+    assert_eq!(stats["errors"], 1, "and so did its error");
+    assert_eq!(q(&["--player", "羽生"]), vec![6, 1]);
+
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn queries_without_a_database_say_so() {
+    let root = temp_dir("db-missing");
+    let out = kifudex(&root.join("nothing"), &["search"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("no kifudex database in"),
+        "{}",
+        stderr(&out)
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// Kill -9 an import after its first commits: the database opens, passes integrity_check, and
+/// the same command finishes the job with exactly the right number of games.
+#[test]
+fn a_killed_import_is_finished_by_a_rerun() {
+    use kifudex::synth::{Synth, SynthOptions};
+    let root = temp_dir("db-kill");
+    let tree = root.join("records");
+    std::fs::create_dir_all(&tree).unwrap();
+    let games = 800;
+    let mut synth = Synth::new(SynthOptions {
+        seed: 7,
+        ..SynthOptions::default()
+    });
+    for i in 0..games {
+        let text = kifudex::notation::kif::write_kif(&synth.game());
+        std::fs::write(tree.join(format!("g{i:05}.kifu")), text).unwrap();
+    }
+    let db = root.join("db");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kifudex"))
+        .arg("--db")
+        .arg(&db)
+        .args([
+            "import",
+            tree.to_str().unwrap(),
+            "--batch",
+            "10",
+            "--jobs",
+            "1",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let count = |db: &Path| -> Option<i64> {
+        let c = rusqlite::Connection::open(db.join("kifudex.sqlite")).ok()?;
+        c.busy_timeout(std::time::Duration::from_secs(5)).ok()?;
+        c.query_row("SELECT count(*) FROM games", [], |r| r.get(0))
+            .ok()
+    };
+    let mut seen = 0;
+    for _ in 0..2000 {
+        seen = count(&db).unwrap_or(0);
+        if seen > 0 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(seen > 0, "the import committed games while it ran");
+    let c = rusqlite::Connection::open(db.join("kifudex.sqlite")).unwrap();
+    let check: String = c
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(check, "ok");
+    let partial: i64 = c
+        .query_row("SELECT count(*) FROM games", [], |r| r.get(0))
+        .unwrap();
+    let sources: i64 = c
+        .query_row("SELECT count(*) FROM sources", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(
+        partial, sources,
+        "each committed file has its game, and no more"
+    );
+    drop(c);
+
+    let out = kifudex(&db, &["import", tree.to_str().unwrap(), "--json"]);
+    let summary = &json_lines(&out)[0];
+    assert_eq!(summary["games"].as_i64().unwrap() + partial, games);
+    assert_eq!(summary["unchanged"].as_i64().unwrap(), partial);
+    assert_eq!(summary["duplicates"], 0);
+    let stats = &json_lines(&kifudex(&db, &["stats", "--json"]))[0];
+    assert_eq!(stats["games"], games);
+    assert_eq!(stats["files"], games);
+    let _ = std::fs::remove_dir_all(&root);
+}
