@@ -322,7 +322,10 @@ fn import_search_show_stats_and_reimport() {
     assert_eq!(stats["games"], 5);
     assert_eq!(stats["files"], 7);
     assert_eq!(stats["errors"], 2);
-    assert_eq!(stats["players"], 10, "names only a duplicate spelt are not players");
+    assert_eq!(
+        stats["players"], 10,
+        "names only a duplicate spelt are not players"
+    );
     // 6 + 4 + 2 + 5 + 2 moves, and each game's start.
     assert_eq!(stats["positions"], 19 + 5);
     assert!(stats["bytes"].as_u64().unwrap() > 0);

@@ -10,6 +10,7 @@ mod movetext;
 mod perft;
 mod rules;
 mod sfen;
+mod store;
 mod usi;
 
 use kifudex::shogi::Position;

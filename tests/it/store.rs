@@ -1,0 +1,238 @@
+//! The storage layer: what goes into the database comes back the same; dates and names are
+//! normalised as users type them.
+
+use kifudex::ingest::{ImportOptions, Observer, import};
+use kifudex::notation::dates::normalize_date;
+use kifudex::notation::kif::read_kif;
+use kifudex::notation::{Format, MoveTime, Record};
+use kifudex::store::{GameRow, Inserted, SourceRow, Store};
+use kifudex::text::normalize::{fold, name_matches};
+
+use super::db::temp_dir;
+
+#[test]
+fn dates_as_records_write_them() {
+    let cases = [
+        ("2019/04/08(月) 10:00", Some("2019-04-08")),
+        ("2019/4/8 9:00:00", Some("2019-04-08")),
+        ("2019年4月8日", Some("2019-04-08")),
+        ("２０１９年４月８日（月）", Some("2019-04-08")),
+        ("2019-04-08T10:00:00+09:00", Some("2019-04-08")),
+        ("2019.04.08", Some("2019-04-08")),
+        ("20190408", Some("2019-04-08")),
+        ("平成31年4月8日", Some("2019-04-08")),
+        ("令和元年5月1日", Some("2019-05-01")),
+        ("昭和60年", Some("1985")),
+        ("2019/04", Some("2019-04")),
+        ("2019", Some("2019")),
+        ("2019/13/01", Some("2019")),
+        ("2019/02/40", Some("2019-02")),
+        ("1711/11/21", Some("1711-11-21")),
+        ("不明", None),
+        ("", None),
+        ("19", None),
+    ];
+    for (text, want) in cases {
+        assert_eq!(normalize_date(text).as_deref(), want, "{text}");
+    }
+}
+
+#[test]
+fn names_match_as_users_type_them() {
+    let yes = [
+        ("羽生善治", "羽生"),
+        ("羽生 善治", "羽生善治"),
+        ("羽生善治九段", "羽生善治"),
+        ("羽生善治", "羽生九段"),
+        ("羽生善治竜王", "羽生名人"),
+        ("渡邉明", "渡辺"),
+        ("髙見泰地", "高見"),
+        ("山﨑隆之", "山崎"),
+        ("濵田", "浜田"),
+        ("ハブ太郎", "はぶ"),
+        ("ﾊﾌﾞ太郎", "ハブ"),
+        ("ＦＵＪＩＩ Ｓｏｕｔａ", "fujii"),
+        ("里見香奈 女流四冠", "里見香奈"),
+        ("西山朋佳女流二段", "西山"),
+        ("伊藤匠(七段)", "伊藤匠"),
+        ("Player-3", "player-3"),
+    ];
+    for (name, q) in yes {
+        assert!(name_matches(name, q), "{name} should match {q}");
+    }
+    let no = [
+        ("羽生善治", "羽生治"),
+        ("佐藤天彦", "佐藤康光"),
+        ("渡辺明", "渡部"),
+    ];
+    for (name, q) in no {
+        assert!(!name_matches(name, q), "{name} should not match {q}");
+    }
+    assert_eq!(fold("ＡＢＣ　ｱｲｳ　竜王戦"), "abc あいう 竜王戦");
+}
+
+struct Quiet;
+impl Observer for Quiet {}
+
+fn store(name: &str) -> (std::path::PathBuf, Store) {
+    let dir = temp_dir(name);
+    let store = Store::create(&dir.join("db")).unwrap();
+    (dir, store)
+}
+
+fn source(path: &str) -> SourceRow {
+    SourceRow {
+        path: path.to_string(),
+        size: 1,
+        mtime: 0,
+        content_hash: "0".into(),
+        format: Some("kif"),
+        encoding: Some("utf-8"),
+        games: 1,
+        error: None,
+    }
+}
+
+/// Stores a record and reads it back.
+fn round_trip(store: &mut Store, path: &str, rec: &Record) -> Record {
+    let row = GameRow::new(rec, Format::Kif);
+    let mut w = store.writer().unwrap();
+    w.begin().unwrap();
+    let s = w.put_source(&source(path)).unwrap();
+    let Inserted::New(id) = w.put_game(s, 0, &row).unwrap() else {
+        panic!("new game expected")
+    };
+    w.commit().unwrap();
+    drop(w);
+    store.game(id).unwrap().unwrap().record
+}
+
+fn same(a: &Record, b: &Record) {
+    assert_eq!(a.headers, b.headers);
+    assert_eq!(a.start, b.start);
+    assert_eq!(a.start_comments, b.start_comments);
+    assert_eq!(a.start_bookmarks, b.start_bookmarks);
+    assert_eq!(a.main, b.main);
+}
+
+#[test]
+fn games_come_back_as_they_went_in() {
+    let (dir, mut store) = store("store-round-trip");
+    // Times with totals that are no running sum, a terminal with time and comment, comments
+    // on the start and on moves.
+    let kif = "先手：甲
+後手：乙
+*始まり
+手数----指手---------消費時間--
+   1 ７六歩(77)   ( 0:10/01:00:10)
+*一手目
+   2 ３四歩(33)   ( 0:20/00:00:20)
+   3 ２六歩(27)   ( 1:05/01:01:15)
+   4 投了   ( 0:03/00:00:23)
+*終わり
+";
+    let rec = read_kif(kif);
+    assert!(rec.errors.is_empty(), "{:?}", rec.errors);
+    same(&round_trip(&mut store, "a.kif", &rec), &rec);
+
+    // Fractional times (CSA V3 style), a move without time.
+    let mut frac = read_kif("手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n");
+    frac.main.moves[0].time = Some(MoveTime {
+        spent: 1.234,
+        total: Some(1.234),
+    });
+    same(&round_trip(&mut store, "b.kif", &frac), &frac);
+
+    // Variations and bookmarks: kept whole.
+    let tree = "手数----指手---------消費時間--
+   1 ７六歩(77)
+&定跡
+   2 ３四歩(33)
+   3 ２六歩(27)
+
+変化：2手
+   2 ８四歩(83)
+   3 ６八銀(79)
+";
+    let rec = read_kif(tree);
+    assert_eq!(rec.main.variation_count(), 1);
+    same(&round_trip(&mut store, "c.kif", &rec), &rec);
+
+    // A handicap start and a board set-up with hands, side to move and an illegal move.
+    let handicap = read_kif("手合割：二枚落ち\n手数----指手---------消費時間--\n   1 ６二銀(71)\n");
+    same(&round_trip(&mut store, "d.kif", &handicap), &handicap);
+    let bod = "後手の持駒：飛　角
+  ９ ８ ７ ６ ５ ４ ３ ２ １
++---------------------------+
+| ・ ・ ・ ・v玉 ・ ・ ・ ・|一
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|二
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|三
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|四
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|五
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|六
+| ・ ・ ・ ・ 歩 ・ ・ ・ ・|七
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|八
+| ・ ・ ・ ・ 玉 ・ ・ ・ ・|九
++---------------------------+
+先手の持駒：歩
+手数----指手---------消費時間--
+   1 ５六歩打
+";
+    let rec = read_kif(bod);
+    assert_eq!(
+        rec.first_illegal().map(|(p, r)| (p, r.code())),
+        Some((1, "two_pawns"))
+    );
+    let back = round_trip(&mut store, "e.kif", &rec);
+    same(&back, &rec);
+    assert_eq!(back.main.moves[0].violations, rec.main.moves[0].violations);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_same_game_twice_is_stored_once_with_both_sources() {
+    let (dir, mut store) = store("store-duplicates");
+    let rec = read_kif(
+        "開始日時：2020/01/02\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 投了\n",
+    );
+    let row = GameRow::new(&rec, Format::Kif);
+    let mut w = store.writer().unwrap();
+    w.begin().unwrap();
+    let a = w.put_source(&source("a.kif")).unwrap();
+    let b = w.put_source(&source("b.kif")).unwrap();
+    assert_eq!(w.put_game(a, 0, &row).unwrap(), Inserted::New(1));
+    assert_eq!(w.put_game(b, 0, &row).unwrap(), Inserted::Duplicate(1));
+    // Another date is another game (engines replay the same game on other days).
+    let mut other = rec.clone();
+    other.headers[0].1 = "2020/01/03".into();
+    assert_eq!(
+        w.put_game(b, 1, &GameRow::new(&other, Format::Kif))
+            .unwrap(),
+        Inserted::New(2)
+    );
+    w.commit().unwrap();
+    drop(w);
+    let g = store.game(1).unwrap().unwrap();
+    assert_eq!(g.sources, ["a.kif", "b.kif"]);
+    assert_eq!(store.stats().unwrap().duplicates, 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn import_through_the_library_reports_missing_paths_and_goes_on() {
+    let (dir, mut store) = store("store-missing");
+    let file = dir.join("one.kifu");
+    std::fs::write(&file, "手数----指手---------消費時間--\n   1 ７六歩(77)\n").unwrap();
+    let missing = dir.join("nope");
+    let summary = import(
+        &mut store,
+        &[missing, file],
+        &ImportOptions::default(),
+        &mut Quiet,
+    )
+    .unwrap();
+    assert_eq!(summary.games, 1);
+    assert_eq!(summary.failed_files, 1);
+    assert_eq!(summary.errors, 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
