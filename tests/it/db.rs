@@ -417,9 +417,16 @@ fn a_killed_import_is_finished_by_a_rerun() {
         }
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
+    // Readers can query while the import writes.
+    let running = child.try_wait().unwrap().is_none();
+    let stats = kifudex(&db, &["stats", "--json"]);
+    assert_eq!(stats.status.code(), Some(0), "{}", stderr(&stats));
+    let search = kifudex(&db, &["search", "--limit", "1", "--json"]);
+    assert_eq!(search.status.code(), Some(0), "{}", stderr(&search));
     child.kill().unwrap();
     child.wait().unwrap();
     assert!(seen > 0, "the import committed games while it ran");
+    assert!(running, "the import was still running when it was killed");
     let c = rusqlite::Connection::open(db.join("kifudex.sqlite")).unwrap();
     let check: String = c
         .query_row("PRAGMA integrity_check", [], |r| r.get(0))
