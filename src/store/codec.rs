@@ -60,8 +60,10 @@ impl GameRow {
         }
         let own = |s: Option<&str>| s.map(str::to_string);
         let handicap = rec.handicap();
-        let sfen = rec.start.to_sfen();
-        let start_sfen = (handicap.sfen().as_deref() != Some(sfen.as_str())).then_some(sfen);
+        // detect() compares board, hands and side to move; the move number is the last
+        // thing that could differ.
+        let start_sfen = (handicap == Handicap::Other || rec.start.move_number() != 1)
+            .then(|| rec.start.to_sfen());
         GameRow {
             format: format.name(),
             start_sfen,

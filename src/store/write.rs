@@ -10,6 +10,23 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::{GameRow, StoreError};
 use crate::text::normalize::{name_key, strip_titles};
 
+/// Header rows written by one statement.
+const HEADER_ROWS: usize = 16;
+
+/// The statement inserting `n` header rows (built once per `n`).
+fn header_sql(n: usize) -> &'static str {
+    use std::sync::OnceLock;
+    static SQL: OnceLock<Vec<String>> = OnceLock::new();
+    &SQL.get_or_init(|| {
+        (0..=HEADER_ROWS)
+            .map(|n| {
+                let rows = vec!["(?, ?, ?, ?)"; n].join(", ");
+                format!("INSERT INTO headers (game_id, ord, key, value) VALUES {rows}")
+            })
+            .collect()
+    })[n]
+}
+
 /// A source already in the database.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KnownSource {
@@ -50,6 +67,7 @@ pub struct Writer<'a> {
 
 impl<'a> Writer<'a> {
     pub(super) fn new(conn: &'a mut Connection) -> Result<Writer<'a>, StoreError> {
+        conn.set_prepared_statement_cache_capacity(64);
         Ok(Writer {
             conn,
             players: HashMap::new(),
@@ -251,11 +269,19 @@ impl<'a> Writer<'a> {
                     &g.fingerprint[..],
                 ])?;
                 let id = c.last_insert_rowid();
-                let mut header = c.prepare_cached(
-                    "INSERT INTO headers (game_id, ord, key, value) VALUES (?1, ?2, ?3, ?4)",
-                )?;
-                for (i, (k, v)) in g.headers.iter().enumerate() {
-                    header.execute(params![id, i as i64, k, v])?;
+                // Headers in statements of up to HEADER_ROWS rows: one statement per header
+                // costs more than the rows themselves.
+                for (chunk_no, chunk) in g.headers.chunks(HEADER_ROWS).enumerate() {
+                    let mut stmt = c.prepare_cached(header_sql(chunk.len()))?;
+                    let mut n = 1;
+                    for (i, (k, v)) in chunk.iter().enumerate() {
+                        stmt.raw_bind_parameter(n, id)?;
+                        stmt.raw_bind_parameter(n + 1, (chunk_no * HEADER_ROWS + i) as i64)?;
+                        stmt.raw_bind_parameter(n + 2, k)?;
+                        stmt.raw_bind_parameter(n + 3, v)?;
+                        n += 4;
+                    }
+                    stmt.raw_execute()?;
                 }
                 let mut comment = c.prepare_cached(
                     "INSERT INTO comments (game_id, ply, ord, text) VALUES (?1, ?2, ?3, ?4)",
