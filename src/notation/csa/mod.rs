@@ -5,13 +5,16 @@
 //! (`'*` on a position, `'**` engine output, other `'` lines kept as notes, Floodgate's
 //! `'summary:`), every `%` terminal, and several games in one file separated by `/` lines.
 
-use crate::shogi::{Color, Handicap, Move, Piece, PieceKind, Position, Square, Strictness};
+use crate::shogi::{Color, Handicap, Move, PieceKind, Position, Square};
 
 use crate::notation::record::{
     MoveNode, MoveTime, Note, ReadError, Record, Terminal, TerminalKind,
 };
 
+mod setup;
 mod write;
+
+use setup::Setup;
 
 pub use write::{CsaVersion, csa_key, kif_key, terminal_word, write_csa, write_csa_games};
 
@@ -157,17 +160,6 @@ pub fn read_csa(text: &str) -> Vec<Record> {
     games
 }
 
-/// The start position as given so far.
-struct Setup {
-    board: [Option<Piece>; 81],
-    /// Pieces in hand by hand index, per colour.
-    hands: [[u32; 7]; 2],
-    pi: bool,
-    rows: bool,
-    lists: bool,
-    side: Option<Color>,
-}
-
 /// The main line being played.
 struct Play {
     pos: Position,
@@ -197,14 +189,7 @@ impl Game {
         Game {
             rec: Record::default(),
             any: false,
-            setup: Setup {
-                board: [None; 81],
-                hands: [[0; 7]; 2],
-                pi: false,
-                rows: false,
-                lists: false,
-                side: None,
-            },
+            setup: Setup::default(),
             play: None,
             kachi: false,
             summary: None,
@@ -253,7 +238,13 @@ impl Game {
                     );
                 }
             },
-            b'P' => self.position(s, n, raw),
+            b'P' if self.play.is_some() => {
+                let col = column(raw, s);
+                let message =
+                    format!("'{s}': the start position is given after the moves began; ignored");
+                self.error(n, col, message);
+            }
+            b'P' => self.setup.statement(s, n, raw, &mut self.rec.errors),
             b'+' | b'-' if b.len() == 1 => {
                 if self.play.is_some() {
                     let col = column(raw, s);
@@ -300,223 +291,17 @@ impl Game {
         });
     }
 
-    /// `PI…`, `P1`–`P9`, `P+…`, `P-…`.
-    fn position(&mut self, s: &str, n: usize, raw: &str) {
-        let col = column(raw, s);
-        if self.play.is_some() {
-            self.error(
-                n,
-                col,
-                format!("'{s}': the start position is given after the moves began; ignored"),
-            );
-            return;
-        }
-        let b = s.as_bytes();
-        match b.get(1) {
-            Some(b'I') => self.pi(s, n, raw),
-            Some(&r @ b'1'..=b'9') => {
-                if self.setup.pi {
-                    self.error(
-                        n,
-                        col,
-                        "PI and P1–P9 rows cannot both give the start position (the rows are used)",
-                    );
-                }
-                self.setup.rows = true;
-                match row_cells(&s[2..]) {
-                    Ok(cells) => {
-                        let rank = r - b'0';
-                        for (i, cell) in cells.into_iter().enumerate() {
-                            if let Some(sq) = Square::new(9 - i as u8, rank) {
-                                self.setup.board[sq.index()] = cell;
-                            }
-                        }
-                    }
-                    Err(e) => self.error(
-                        n,
-                        col,
-                        format!("row P{}: {e}; the row is left empty", r - b'0'),
-                    ),
-                }
-            }
-            Some(&c @ (b'+' | b'-')) => {
-                self.setup.lists = true;
-                let color = if c == b'+' {
-                    Color::Black
-                } else {
-                    Color::White
-                };
-                self.piece_list(&s[2..], color, n, raw);
-            }
-            _ => self.error(
-                n,
-                col,
-                format!("'{s}' is no start-position statement (PI, P1–P9, P+, P-)"),
-            ),
-        }
-    }
-
-    /// `PI` and the pieces taken off the even-game position: `PI82HI22KA`.
-    fn pi(&mut self, s: &str, n: usize, raw: &str) {
-        if self.setup.rows {
-            let col = column(raw, s);
-            self.error(
-                n,
-                col,
-                "PI and P1–P9 rows cannot both give the start position (PI is used)",
-            );
-        }
-        let even = Position::startpos();
-        let mut removals = Vec::new();
-        let items = &s[2..];
-        for (i, item) in items.as_bytes().chunks(4).enumerate() {
-            let col = column_at(raw, items, i * 4);
-            let sq = (item.len() == 4)
-                .then(|| square_code(&item[..2]))
-                .flatten()
-                .flatten();
-            let kind = (item.len() == 4).then(|| piece_code(&item[2..])).flatten();
-            match (sq, kind) {
-                (Some(sq), Some(kind)) if even.piece_at(sq).is_some_and(|p| p.kind == kind) => {
-                    removals.push((sq, kind));
-                }
-                (Some(sq), Some(kind)) => self.error(
-                    n,
-                    col,
-                    format!(
-                        "PI: the even-game position has no {} ({}) on {} to take off",
-                        kind.name(),
-                        kind.csa(),
-                        sq.digits()
-                    ),
-                ),
-                _ => {
-                    let text = String::from_utf8_lossy(item);
-                    self.error(
-                        n,
-                        col,
-                        format!("PI: '{text}' is no square and piece to take off (like 82HI)"),
-                    );
-                    break;
-                }
-            }
-        }
-        self.setup.pi = true;
-        self.setup.board = *even.without(&removals, Color::Black).board();
-    }
-
-    /// The items of a `P+`/`P-` line: `99KY`, `00KI` (a piece in hand), `00AL` (all the rest).
-    fn piece_list(&mut self, items: &str, color: Color, n: usize, raw: &str) {
-        for (i, item) in items.as_bytes().chunks(4).enumerate() {
-            let col = column_at(raw, items, i * 4);
-            let sq = (item.len() == 4).then(|| square_code(&item[..2])).flatten();
-            if sq == Some(None) && item.len() == 4 && &item[2..] == b"AL" {
-                self.all_to_hand(color);
-                continue;
-            }
-            let kind = (item.len() == 4).then(|| piece_code(&item[2..])).flatten();
-            match (sq, kind) {
-                (Some(None), Some(kind)) if kind.index() < 7 => {
-                    self.setup.hands[color.index()][kind.index()] += 1;
-                }
-                (Some(None), Some(kind)) => {
-                    self.error(
-                        n,
-                        col,
-                        format!("a hand cannot hold a {} ({})", kind.name(), kind.csa()),
-                    );
-                }
-                (Some(Some(sq)), Some(kind)) => {
-                    if self.setup.board[sq.index()].is_some() {
-                        self.error(
-                            n,
-                            col,
-                            format!("{} already holds a piece; it is replaced", sq.digits()),
-                        );
-                    }
-                    self.setup.board[sq.index()] = Some(Piece::new(color, kind));
-                }
-                _ => {
-                    let text = String::from_utf8_lossy(item);
-                    self.error(
-                        n,
-                        col,
-                        format!("'{text}' is no square and piece (like 99KY, 00KI or 00AL)"),
-                    );
-                    break;
-                }
-            }
-        }
-    }
-
-    /// `AL`: every piece neither on the board nor in a hand goes to `color`'s hand (kings excepted).
-    fn all_to_hand(&mut self, color: Color) {
-        let mut used = [0u32; 7];
-        for p in self.setup.board.iter().flatten() {
-            let base = p.kind.unpromoted();
-            if base.index() < 7 {
-                used[base.index()] += 1;
-            }
-        }
-        for kind in PieceKind::HAND {
-            let i = kind.index();
-            let held = self.setup.hands[0][i] + self.setup.hands[1][i] + used[i];
-            self.setup.hands[color.index()][i] += (kind.total() as u32).saturating_sub(held);
-        }
-    }
-
     /// The start position, built when the first move, time or terminal comes (or at the end).
     /// `first` is the colour of the first move, which gives the side to move when no line does.
     fn begin(&mut self, n: usize, first: Option<Color>, has_moves: bool) {
         if self.play.is_none() {
-            let (start, ok) = self.start_position(n, first, has_moves);
+            let (start, ok) = self.setup.build(n, first, has_moves, &mut self.rec.errors);
             self.rec.start = start.clone();
             self.play = Some(Play {
                 pos: start,
                 dead: !ok,
                 totals: [0.0; 2],
             });
-        }
-    }
-
-    fn start_position(
-        &mut self,
-        n: usize,
-        first: Option<Color>,
-        has_moves: bool,
-    ) -> (Position, bool) {
-        let setup = &self.setup;
-        let side = setup.side.or(first).unwrap_or(Color::Black);
-        if !setup.pi && !setup.rows && !setup.lists {
-            if has_moves {
-                self.error(
-                    n,
-                    1,
-                    "no start position (PI, P1–P9 or P+/P-) before the moves: read from the even-game start",
-                );
-            }
-            return (Position::startpos().without(&[], side), true);
-        }
-        let counts = |c: Color| -> Vec<(PieceKind, u32)> {
-            PieceKind::HAND
-                .iter()
-                .map(|&k| (k, setup.hands[c.index()][k.index()]))
-                .collect()
-        };
-        let hands = crate::shogi::hand_from_counts(&counts(Color::Black))
-            .and_then(|b| Ok([b, crate::shogi::hand_from_counts(&counts(Color::White))?]));
-        let made =
-            hands.and_then(|h| Position::new(setup.board, h, side, 1, Strictness::PiecesOnly));
-        match made {
-            Ok(p) => (p, true),
-            Err(e) => {
-                self.error(
-                    n,
-                    1,
-                    format!("the start position is impossible: {e}; the moves are not read"),
-                );
-                (Position::empty(), false)
-            }
         }
     }
 
@@ -671,10 +456,12 @@ impl Game {
             Some(t) if self.kachi => {
                 let right = match summary {
                     Some(kind) => kind == TerminalKind::EnteringKingWin,
-                    // The point rule is written for the even game.
+                    // The point rule counts a full set each: it is not checked in handicap games.
                     None => {
-                        Handicap::detect(&self.rec.start) != Handicap::Even
-                            || play.pos.can_declare_win()
+                        !matches!(
+                            Handicap::detect(&self.rec.start),
+                            Handicap::Even | Handicap::Other
+                        ) || play.pos.can_declare_win()
                     }
                 };
                 if !right {
@@ -778,65 +565,4 @@ fn parse_move(pos: &Position, s: &str) -> Result<Move, String> {
         ));
     };
     Ok(Move::Board { from, to, promote })
-}
-
-/// The nine squares of a `P1`–`P9` row after its name: three characters a square
-/// (` * ` or `+FU`), or, where a writer collapsed the spaces, `*` and `+FU` tokens.
-fn row_cells(cells: &str) -> Result<[Option<Piece>; 9], String> {
-    let b = cells.as_bytes();
-    let mut row = [None; 9];
-    // The standard layout: each square exactly three characters.
-    let strict = b.len() <= 27
-        && (0..9).all(|i| {
-            let cell = [0, 1, 2].map(|k| b.get(i * 3 + k).copied().unwrap_or(b' '));
-            match (sign(cell[0]), piece_code(&cell[1..])) {
-                (Some(color), Some(kind)) => {
-                    row[i] = Some(Piece::new(color, kind));
-                    true
-                }
-                _ => {
-                    row[i] = None;
-                    cell.iter().all(|c| matches!(c, b' ' | b'*' | b'.'))
-                        && cell.iter().filter(|&&c| c == b'*').count() <= 1
-                }
-            }
-        });
-    if strict {
-        return Ok(row);
-    }
-    let mut count = 0;
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b' ' | b'\t' | b'.' => i += 1,
-            b'*' => {
-                if count < 9 {
-                    row[count] = None;
-                }
-                count += 1;
-                i += 1;
-            }
-            c @ (b'+' | b'-') => {
-                let kind = b.get(i + 1..i + 3).and_then(piece_code).ok_or_else(|| {
-                    format!(
-                        "'{}' is no piece",
-                        String::from_utf8_lossy(&b[i..(i + 3).min(b.len())])
-                    )
-                })?;
-                if count < 9 {
-                    row[count] = sign(c).map(|color| Piece::new(color, kind));
-                }
-                count += 1;
-                i += 3;
-            }
-            _ => {
-                let rest: String = String::from_utf8_lossy(&b[i..]).chars().take(3).collect();
-                return Err(format!("'{rest}' is no square (like ' * ' or '+FU')"));
-            }
-        }
-    }
-    if count != 9 {
-        return Err(format!("{count} squares, not 9"));
-    }
-    Ok(row)
 }
