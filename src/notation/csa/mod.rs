@@ -118,7 +118,25 @@ fn seconds(s: &str) -> Option<f64> {
     if !digits(whole) || whole.len() > 9 || fraction.is_some_and(|f| !digits(f) || f.len() > 9) {
         return None;
     }
-    s.parse().ok()
+    match fraction {
+        // Whole seconds, nearly every time: no float parsing needed.
+        None => Some(
+            whole
+                .bytes()
+                .fold(0u32, |n, b| n * 10 + u32::from(b - b'0')) as f64,
+        ),
+        Some(_) => s.parse().ok(),
+    }
+}
+
+/// The line without the spaces, tabs and ideographic spaces around it.
+fn trim_line(line: &str) -> &str {
+    let ascii = line.trim_matches(|c| c == ' ' || c == '\t');
+    if ascii.starts_with('\u{3000}') || ascii.ends_with('\u{3000}') {
+        ascii.trim_matches([' ', '\t', '\u{3000}'])
+    } else {
+        ascii
+    }
 }
 
 /// Reads every game of a CSA file from decoded text; games are separated by `/` lines.
@@ -126,9 +144,11 @@ fn seconds(s: &str) -> Option<f64> {
 pub fn read_csa(text: &str) -> Vec<Record> {
     let mut games = Vec::new();
     let mut game = Game::new();
-    for (i, raw) in crate::notation::decode::lines(text).into_iter().enumerate() {
+    let lines = crate::notation::decode::lines(text);
+    let count = lines.len();
+    for (i, raw) in lines.into_iter().enumerate() {
         let n = i + 1;
-        let line = raw.trim_matches([' ', '\t', '　']);
+        let line = trim_line(raw);
         if line.is_empty() {
             continue;
         }
@@ -151,6 +171,7 @@ pub fn read_csa(text: &str) -> Vec<Record> {
             };
             let statement = statement.trim_end_matches([' ', '\t']);
             if !statement.is_empty() {
+                game.lines_left = count - n;
                 game.statement(statement, n, raw);
             }
             rest = next;
@@ -182,6 +203,8 @@ struct Game {
     summary: Option<String>,
     /// The line of the last statement, for errors found at the end.
     last_line: usize,
+    /// How many lines of the file follow the statement being read.
+    lines_left: usize,
 }
 
 impl Game {
@@ -194,6 +217,7 @@ impl Game {
             kachi: false,
             summary: None,
             last_line: 0,
+            lines_left: 0,
         }
     }
 
@@ -331,6 +355,10 @@ impl Game {
         });
         match played {
             Ok((mv, violations)) => {
+                if line.moves.is_empty() {
+                    // About one move every two lines (a move and its time) in what is left.
+                    line.moves.reserve(self.lines_left.min(1024) / 2 + 1);
+                }
                 let mut node = MoveNode::new(mv);
                 node.violations = violations;
                 line.moves.push(node);
