@@ -137,7 +137,11 @@ impl Setup {
             }
         }
         self.pi = true;
-        self.board = *even.without(&removals, Color::Black).board();
+        // The removals were checked against the even board above.
+        self.board = *even.board();
+        for (sq, _) in removals {
+            self.board[sq.index()] = None;
+        }
     }
 
     /// The items of a `P+`/`P-` line: `99KY`, `00KI` (a piece in hand), `00AL` (all the rest).
@@ -228,12 +232,7 @@ impl Setup {
             }
             return (Position::startpos().without(&[], side), true);
         }
-        let counts = |c: Color| -> Vec<(PieceKind, u32)> {
-            PieceKind::HAND
-                .iter()
-                .map(|&k| (k, setup.hands[c.index()][k.index()]))
-                .collect()
-        };
+        let counts = |c: Color| PieceKind::HAND.map(|k| (k, setup.hands[c.index()][k.index()]));
         let hands = crate::shogi::hand_from_counts(&counts(Color::Black))
             .and_then(|b| Ok([b, crate::shogi::hand_from_counts(&counts(Color::White))?]));
         let made =
