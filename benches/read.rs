@@ -1,6 +1,6 @@
-//! Read + replay + hash throughput of the KIF and KI2 readers on generated games, one core.
+//! Read + replay + hash throughput of the KIF, KI2 and CSA readers on generated games, one core.
 //!
-//! `cargo bench --bench read [-- GAMES] [kif|ki2]` prints games/s and plies/s for each format. The
+//! `cargo bench --bench read [-- GAMES] [kif|ki2|csa]` prints games/s and plies/s for each format. The
 //! games are random legal games of 60–160 plies (seeded, so every run reads the same text),
 //! written by kifudex's own writers with headers and times. `KIFUDEX_BENCH_ROUNDS=N` reads
 //! every text N times (for profiling the reader rather than the generator).
@@ -8,6 +8,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
+use kifudex::notation::csa::{CsaVersion, read_csa, write_csa};
 use kifudex::notation::kif::{read_ki2, read_kif, write_ki2, write_kif};
 use kifudex::notation::{MoveNode, MoveTime, Record};
 use kifudex::shogi::Position;
@@ -17,18 +18,33 @@ fn main() {
         .skip(1)
         .find_map(|a| a.parse().ok())
         .unwrap_or(20_000);
-    let only: Option<String> = std::env::args().skip(1).find(|a| a == "kif" || a == "ki2");
+    let only: Option<String> = std::env::args()
+        .skip(1)
+        .find(|a| ["kif", "ki2", "csa"].contains(&a.as_str()));
+    let wanted = |name: &str| only.as_deref().is_none_or(|o| o == name);
     let records = generate(games);
-    let kif: Vec<String> = records.iter().map(write_kif).collect();
-    let ki2: Vec<String> = records.iter().map(write_ki2).collect();
     let plies: usize = records.iter().map(|r| r.main.moves.len()).sum();
     println!("{games} generated games, {plies} plies");
-    if only.as_deref() != Some("ki2") {
+    if wanted("kif") {
+        let kif: Vec<String> = records.iter().map(write_kif).collect();
         measure("KIF", &kif, plies, read_kif);
     }
-    if only.as_deref() != Some("kif") {
+    if wanted("ki2") {
+        let ki2: Vec<String> = records.iter().map(write_ki2).collect();
         measure("KI2", &ki2, plies, read_ki2);
     }
+    if wanted("csa") {
+        let csa: Vec<String> = records
+            .iter()
+            .map(|r| write_csa(r, CsaVersion::V2_2))
+            .collect();
+        measure("CSA", &csa, plies, read_one_csa);
+    }
+}
+
+/// The first game of a CSA text (the generated files hold one each).
+fn read_one_csa(text: &str) -> Record {
+    read_csa(text).into_iter().next().unwrap_or_default()
 }
 
 fn measure(name: &str, texts: &[String], plies: usize, read: fn(&str) -> Record) {

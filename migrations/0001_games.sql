@@ -78,11 +78,13 @@ CREATE TABLE headers (
 ) WITHOUT ROWID;
 
 -- Comments of the main line: ply 0 is the start position, ply N the position after move N,
--- ply plies + 1 the end of the game.
+-- ply plies + 1 the end of the game. kind 0: a comment (KIF *, CSA '*); 1: an engine line
+-- (KIF **, CSA '**); 2: a remark of the file (CSA '), placed after `ply` main-line entries.
 CREATE TABLE comments (
     game_id INTEGER NOT NULL REFERENCES games(id),
     ply     INTEGER NOT NULL,
     ord     INTEGER NOT NULL,
+    kind    INTEGER NOT NULL DEFAULT 0,
     text    TEXT NOT NULL,
     PRIMARY KEY (game_id, ply, ord)
 ) WITHOUT ROWID;

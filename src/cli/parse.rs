@@ -87,6 +87,8 @@ fn game_json(game: &Record, positions: bool) -> Value {
         "winner": game.result().code(),
         "variations": game.main.variation_count(),
         "comments": game.start_comments.len() + game.main.comment_count(),
+        "engine_lines": game.start_engine.len() + game.main.engine_line_count(),
+        "notes": game.notes.len(),
         "illegal": game.first_illegal().map(|(ply, rule)| json!({"ply": ply, "rule": rule.code()})),
         "errors": game.errors.iter().map(|e| json!({"line": e.line, "column": e.column, "message": e.message})).collect::<Vec<_>>(),
         "error": Value::Null,

@@ -5,6 +5,7 @@ use std::path::Path;
 
 use anyhow::{Result, bail};
 use clap::Args;
+use kifudex::notation::csa::CsaVersion;
 use kifudex::notation::kif::board_diagram;
 use kifudex::store::Store;
 
@@ -59,6 +60,10 @@ pub fn run(db: &Path, args: &ShowArgs) -> Result<bool> {
         writeln!(out, "# sfen {}", pos.to_sfen())?;
         return Ok(true);
     }
-    out.write_all(&encode(rec, args.to))?;
+    out.write_all(&encode(
+        std::slice::from_ref(rec),
+        args.to,
+        CsaVersion::V2_2,
+    ))?;
     Ok(true)
 }

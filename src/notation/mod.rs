@@ -1,6 +1,7 @@
 //! Game records: decoding, the record model, and one module per format for reading and
 //! writing. Knows nothing of SQLite or tantivy.
 
+pub mod csa;
 pub mod dates;
 pub mod decode;
 pub mod japanese;
@@ -9,7 +10,9 @@ pub mod movetext;
 pub mod record;
 
 pub use decode::{Encoding, decode};
-pub use record::{GameResult, Line, MoveNode, MoveTime, ReadError, Record, Terminal, TerminalKind};
+pub use record::{
+    GameResult, Line, MoveNode, MoveTime, Note, ReadError, Record, Terminal, TerminalKind,
+};
 
 use std::path::Path;
 
@@ -113,10 +116,14 @@ pub fn read_bytes(bytes: &[u8], path: Option<&Path>) -> ReadFile {
     let (games, error) = match format {
         Some(Format::Kif) => (vec![kif::read_kif(&text)], None),
         Some(Format::Ki2) => (vec![kif::read_ki2(&text)], None),
+        Some(Format::Csa) => match csa::read_csa(&text) {
+            games if games.is_empty() => (games, Some("the CSA file holds no game".to_string())),
+            games => (games, None),
+        },
         Some(f) => (
             Vec::new(),
             Some(format!(
-                "this looks like a {} record; kifudex reads KIF, KIFU, KI2 and KI2U records so far",
+                "this looks like a {} record; kifudex reads KIF, KIFU, KI2, KI2U and CSA records so far",
                 f.name().to_uppercase()
             )),
         ),

@@ -170,6 +170,9 @@ pub struct MoveNode {
     pub comments: Vec<String>,
     /// Bookmarks (KIF `&`) on the position after this move.
     pub bookmarks: Vec<String>,
+    /// Engine output on the position after this move (KIF `**`, CSA `'**` lines: evaluations,
+    /// principal variations), one entry per line, kept apart from the human comments.
+    pub engine: Vec<String>,
     /// Other moves played instead of this one, each with its continuation.
     pub variations: Vec<Line>,
     /// The rules this move broke (empty for a legal move).
@@ -183,6 +186,7 @@ impl MoveNode {
             time: None,
             comments: Vec::new(),
             bookmarks: Vec::new(),
+            engine: Vec::new(),
             variations: Vec::new(),
             violations: Violations::default(),
         }
@@ -211,6 +215,20 @@ impl Line {
             .sum()
     }
 
+    /// How many engine-output lines the line holds, variations included.
+    pub fn engine_line_count(&self) -> usize {
+        self.moves
+            .iter()
+            .map(|m| {
+                m.engine.len()
+                    + m.variations
+                        .iter()
+                        .map(Line::engine_line_count)
+                        .sum::<usize>()
+            })
+            .sum()
+    }
+
     /// How many comment lines the line holds, variations and terminal included.
     pub fn comment_count(&self) -> usize {
         self.moves
@@ -219,6 +237,15 @@ impl Line {
             .sum::<usize>()
             + self.terminal.as_ref().map_or(0, |t| t.comments.len())
     }
+}
+
+/// A remark of the file that is no comment on a position: a CSA `'` line (a writer's banner,
+/// Floodgate's `'summary:…`, an old engine's evaluation), kept with its place in the main line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Note {
+    /// How many main-line entries come before it: its moves, then one more for the terminal.
+    pub after: usize,
+    pub text: String,
 }
 
 /// One game as read from a file.
@@ -231,7 +258,11 @@ pub struct Record {
     pub start_comments: Vec<String>,
     /// Bookmarks on the start position.
     pub start_bookmarks: Vec<String>,
+    /// Engine output on the start position (see [`MoveNode::engine`]).
+    pub start_engine: Vec<String>,
     pub main: Line,
+    /// The file's remarks that are neither comments on a position nor engine output.
+    pub notes: Vec<Note>,
     /// Problems found while reading. Reading went on after each.
     pub errors: Vec<ReadError>,
 }
@@ -258,12 +289,12 @@ impl Record {
     }
 
     pub fn event(&self) -> Option<&str> {
-        self.header(&["棋戦", "EVENT"])
+        self.header(&["棋戦", "EVENT", "$EVENT"])
     }
 
     /// The opening (戦型).
     pub fn opening(&self) -> Option<&str> {
-        self.header(&["戦型", "OPENING"])
+        self.header(&["戦型", "OPENING", "$OPENING"])
     }
 
     pub fn title(&self) -> Option<&str> {
@@ -271,19 +302,19 @@ impl Record {
     }
 
     pub fn site(&self) -> Option<&str> {
-        self.header(&["場所", "SITE"])
+        self.header(&["場所", "SITE", "$SITE"])
     }
 
     pub fn start_time(&self) -> Option<&str> {
-        self.header(&["開始日時", "対局日", "START_TIME"])
+        self.header(&["開始日時", "対局日", "START_TIME", "$START_TIME"])
     }
 
     pub fn end_time(&self) -> Option<&str> {
-        self.header(&["終了日時", "END_TIME"])
+        self.header(&["終了日時", "END_TIME", "$END_TIME"])
     }
 
     pub fn time_control(&self) -> Option<&str> {
-        self.header(&["持ち時間", "TIME_LIMIT", "TIME"])
+        self.header(&["持ち時間", "TIME_LIMIT", "TIME", "$TIME_LIMIT", "$TIME"])
     }
 
     /// The named handicap of the start position, or その他.

@@ -3,6 +3,7 @@
 //! formats or storage.
 
 mod attacks;
+mod declaration;
 mod handicap;
 mod movegen;
 mod moves;

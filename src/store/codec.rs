@@ -10,10 +10,15 @@
 //! `start_sfen` is NULL when the start is a named handicap's own position (see `handicap`).
 
 use crate::notation::kif::{read_kif, write_kif};
-use crate::notation::{Format, Line, MoveNode, MoveTime, Record, Terminal, TerminalKind};
+use crate::notation::{Format, Line, MoveNode, MoveTime, Note, Record, Terminal, TerminalKind};
 use crate::shogi::{Handicap, Move, Position, Strictness};
 
 use super::StoreError;
+
+/// Kinds of rows of the comments table.
+pub const COMMENT: u8 = 0;
+pub const ENGINE: u8 = 1;
+pub const REMARK: u8 = 2;
 
 const TOTALS: u8 = 1;
 const TERMINAL: u8 = 2;
@@ -42,21 +47,30 @@ pub struct GameRow {
     pub tree: Option<String>,
     pub fingerprint: [u8; 16],
     pub headers: Vec<(String, String)>,
-    /// Main-line comments: (ply, text), ply 0 the start, plies + 1 the terminal.
-    pub comments: Vec<(u32, String)>,
+    /// Main-line comments, engine lines and file remarks: (ply, kind, text), ply 0 the start,
+    /// plies + 1 the terminal; kind [`COMMENT`], [`ENGINE`] or [`REMARK`].
+    pub comments: Vec<(u32, u8, String)>,
 }
 
 impl GameRow {
     pub fn new(rec: &Record, format: Format) -> GameRow {
         let date = rec.date();
         let plies = rec.main.moves.len() as u32;
-        let mut comments: Vec<(u32, String)> =
-            rec.start_comments.iter().map(|c| (0, c.clone())).collect();
+        let mut comments: Vec<(u32, u8, String)> = Vec::new();
+        let mut add = |ply: u32, kind: u8, texts: &[String]| {
+            comments.extend(texts.iter().map(|c| (ply, kind, c.clone())));
+        };
+        add(0, COMMENT, &rec.start_comments);
+        add(0, ENGINE, &rec.start_engine);
         for (i, node) in rec.main.moves.iter().enumerate() {
-            comments.extend(node.comments.iter().map(|c| (i as u32 + 1, c.clone())));
+            add(i as u32 + 1, COMMENT, &node.comments);
+            add(i as u32 + 1, ENGINE, &node.engine);
         }
         if let Some(t) = &rec.main.terminal {
-            comments.extend(t.comments.iter().map(|c| (plies + 1, c.clone())));
+            add(plies + 1, COMMENT, &t.comments);
+        }
+        for note in &rec.notes {
+            comments.push((note.after as u32, REMARK, note.text.clone()));
         }
         let own = |s: Option<&str>| s.map(str::to_string);
         let handicap = rec.handicap();
@@ -290,7 +304,7 @@ pub(super) struct StoredColumns {
     pub terminal: Option<String>,
     pub tree: Option<String>,
     pub headers: Vec<(String, String)>,
-    pub comments: Vec<(u32, String)>,
+    pub comments: Vec<(u32, u8, String)>,
 }
 
 /// Rebuilds the record a game was stored from.
@@ -300,6 +314,15 @@ pub(super) fn record_from(cols: StoredColumns) -> Result<Record, StoreError> {
         let mut rec = read_kif(tree);
         rec.headers = cols.headers;
         rec.errors.clear();
+        rec.notes = cols
+            .comments
+            .into_iter()
+            .filter(|c| c.1 == REMARK)
+            .map(|(after, _, text)| Note {
+                after: after as usize,
+                text,
+            })
+            .collect();
         return Ok(rec);
     }
     let sfen = match &cols.start_sfen {
@@ -333,10 +356,16 @@ pub(super) fn record_from(cols: StoredColumns) -> Result<Record, StoreError> {
         ..Record::default()
     };
     let mut terminal_comments = Vec::new();
-    for (ply, text) in cols.comments {
-        match ply {
-            0 => rec.start_comments.push(text),
-            p if p <= plies => line.moves[p as usize - 1].comments.push(text),
+    for (ply, kind, text) in cols.comments {
+        match (kind, ply) {
+            (REMARK, after) => rec.notes.push(Note {
+                after: after as usize,
+                text,
+            }),
+            (ENGINE, 0) => rec.start_engine.push(text),
+            (ENGINE, p) if p <= plies => line.moves[p as usize - 1].engine.push(text),
+            (_, 0) => rec.start_comments.push(text),
+            (_, p) if p <= plies => line.moves[p as usize - 1].comments.push(text),
             _ => terminal_comments.push(text),
         }
     }

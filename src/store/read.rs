@@ -80,8 +80,10 @@ impl Store {
             .query_map([id], |r| Ok((r.get(0)?, r.get(1)?)))?
             .collect::<Result<_, _>>()?;
         cols.comments = c
-            .prepare_cached("SELECT ply, text FROM comments WHERE game_id = ?1 ORDER BY ply, ord")?
-            .query_map([id], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .prepare_cached(
+                "SELECT ply, kind, text FROM comments WHERE game_id = ?1 ORDER BY ply, ord",
+            )?
+            .query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
             .collect::<Result<_, _>>()?;
         game.sources = c
             .prepare_cached(

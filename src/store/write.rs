@@ -284,10 +284,11 @@ impl<'a> Writer<'a> {
                     stmt.raw_execute()?;
                 }
                 let mut comment = c.prepare_cached(
-                    "INSERT INTO comments (game_id, ply, ord, text) VALUES (?1, ?2, ?3, ?4)",
+                    "INSERT INTO comments (game_id, ply, ord, kind, text)
+                     VALUES (?1, ?2, ?3, ?4, ?5)",
                 )?;
-                for (i, (ply, text)) in g.comments.iter().enumerate() {
-                    comment.execute(params![id, ply, i as i64, text])?;
+                for (i, (ply, kind, text)) in g.comments.iter().enumerate() {
+                    comment.execute(params![id, ply, i as i64, kind, text])?;
                 }
                 Inserted::New(id)
             }

@@ -1,6 +1,8 @@
 //! Integration tests, one binary (see Cargo.toml: `autotests = false`).
 
 mod cli;
+mod csa;
+mod csa_write;
 mod db;
 mod handicap;
 mod hash;

@@ -112,7 +112,34 @@ fn same(a: &Record, b: &Record) {
     assert_eq!(a.start, b.start);
     assert_eq!(a.start_comments, b.start_comments);
     assert_eq!(a.start_bookmarks, b.start_bookmarks);
+    assert_eq!(a.start_engine, b.start_engine);
+    assert_eq!(a.notes, b.notes);
     assert_eq!(a.main, b.main);
+}
+
+#[test]
+fn csa_engine_lines_and_remarks_come_back() {
+    let (dir, mut store) = store("store-csa");
+    let csa = "V2.2
+N+甲
+N-乙
+$EVENT:例会
+'初期局面の注記
+PI
++
++7776FU,T3
+'*角道を開ける
+'** 30 -7776FU +3334FU
+-3334FU,T5
+%TORYO
+";
+    let games = kifudex::notation::csa::read_csa(csa);
+    let rec = &games[0];
+    assert!(rec.errors.is_empty(), "{:?}", rec.errors);
+    assert_eq!(rec.notes.len(), 1);
+    assert_eq!(rec.main.moves[0].engine.len(), 1);
+    same(&round_trip(&mut store, "a.csa", rec), rec);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -187,17 +187,21 @@ fn read(text: &str, dialect: Dialect) -> Record {
         }
         if let Some(c) = trimmed.strip_prefix('*') {
             let comment = c.to_string();
+            // `**` lines are engine output (ShogiGUI's 解析, shogihome), kept apart from comments.
             match stack.last() {
                 Some(open) => {
                     if let Some(l) = line_at(&mut rec.main, &open.path) {
                         match (&mut l.terminal, l.moves.last_mut()) {
                             (Some(t), _) => t.comments.push(comment),
-                            (None, Some(m)) => m.comments.push(comment),
-                            (None, None) => rec.start_comments.push(comment),
+                            (None, Some(m)) => match c.strip_prefix('*') {
+                                Some(e) => m.engine.push(e.to_string()),
+                                None => m.comments.push(comment),
+                            },
+                            (None, None) => start_comment(&mut rec, comment),
                         }
                     }
                 }
-                None => rec.start_comments.push(comment),
+                None => start_comment(&mut rec, comment),
             }
             continue;
         }
@@ -465,6 +469,14 @@ fn read(text: &str, dialect: Dialect) -> Record {
         );
     }
     rec
+}
+
+/// A `*` line on the start position: a comment, or engine output for `**`.
+fn start_comment(rec: &mut Record, comment: String) {
+    match comment.strip_prefix('*') {
+        Some(e) => rec.start_engine.push(e.to_string()),
+        None => rec.start_comments.push(comment),
+    }
 }
 
 /// The terminal a `まで…` summary names (the text after まで), with `to_move` to move.

@@ -55,7 +55,9 @@ fn header_block(rec: &Record) -> String {
     let handicap = Handicap::detect(&rec.start);
     let mut wrote_handicap = false;
     for (key, value) in &rec.headers {
-        if BOARD_KEYS.contains(&key.as_str()) {
+        // CSA keys (N+, $EVENT) under their KIF names.
+        let key = crate::notation::csa::kif_key(key, handicap != Handicap::Even);
+        if BOARD_KEYS.contains(&key) {
             continue;
         }
         if key == "手合割" {
@@ -78,6 +80,9 @@ fn header_block(rec: &Record) -> String {
     }
     for b in &rec.start_bookmarks {
         let _ = writeln!(out, "&{b}");
+    }
+    for e in &rec.start_engine {
+        let _ = writeln!(out, "**{e}");
     }
     out
 }
@@ -107,7 +112,11 @@ fn write_ki2_line(
         on_line += 1;
         let _ = pos.play(node.mv);
         last_to = Some(node.mv.to());
-        if on_line == 6 || !node.comments.is_empty() || !node.bookmarks.is_empty() {
+        if on_line == 6
+            || !node.comments.is_empty()
+            || !node.bookmarks.is_empty()
+            || !node.engine.is_empty()
+        {
             out.push('\n');
             on_line = 0;
         }
@@ -116,6 +125,9 @@ fn write_ki2_line(
         }
         for b in &node.bookmarks {
             let _ = writeln!(out, "&{b}");
+        }
+        for e in &node.engine {
+            let _ = writeln!(out, "**{e}");
         }
     }
     if on_line > 0 {
@@ -175,6 +187,9 @@ fn write_line(
         }
         for b in &node.bookmarks {
             let _ = writeln!(out, "&{b}");
+        }
+        for e in &node.engine {
+            let _ = writeln!(out, "**{e}");
         }
         let _ = pos.play(node.mv);
         last_to = Some(node.mv.to());

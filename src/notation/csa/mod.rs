@@ -1,0 +1,596 @@
+//! CSA reading (the CSA standard record format: V2, V2.1, V2.2, V3.0, and files with no version
+//! line): `N+`/`N-` names and `$KEY:value` headers, the start position (`PI` with removed
+//! pieces, `P1`–`P9` rows, `P+`/`P-` piece lists with `00` hands and `AL`, the side-to-move
+//! line), moves with times (`T12`, V3.0's `T6.123`), `,`-joined statements, comments
+//! (`'*` on a position, `'**` engine output, other `'` lines kept as notes, Floodgate's
+//! `'summary:`), every `%` terminal, and several games in one file separated by `/` lines.
+
+use crate::shogi::{Color, Handicap, Move, PieceKind, Position, Square};
+
+use crate::notation::record::{
+    MoveNode, MoveTime, Note, ReadError, Record, Terminal, TerminalKind,
+};
+
+mod setup;
+mod write;
+
+use setup::Setup;
+
+pub use write::{CsaVersion, csa_key, kif_key, terminal_word, write_csa, write_csa_games};
+
+/// The terminal a `%` word (without the `%`) names, `to_move` being the side to move when it
+/// comes; `None` when the word is no CSA terminal. `%KACHI` is read as a right declaration
+/// here: the reader checks it against the position (see [`read_csa`]).
+pub fn terminal_kind(word: &str, to_move: Color) -> Option<TerminalKind> {
+    use TerminalKind::*;
+    // `%+ILLEGAL_ACTION`: Sente (下手) fouled and Gote wins, whoever is to move.
+    let fouled = |side: Color| {
+        if side == to_move {
+            IllegalLoss
+        } else {
+            IllegalWin
+        }
+    };
+    Some(match word {
+        "TORYO" => Resign,
+        "CHUDAN" => Abort,
+        // OUTE_SENNICHITE (perpetual check) is no V2.2 word, but servers write it; the
+        // result of a repetition is worked out from the moves either way.
+        "SENNICHITE" | "OUTE_SENNICHITE" => Repetition,
+        "TIME_UP" => TimeUp,
+        "ILLEGAL_MOVE" => IllegalMove,
+        "+ILLEGAL_ACTION" => fouled(Color::Black),
+        "-ILLEGAL_ACTION" => fouled(Color::White),
+        "JISHOGI" => Impasse,
+        "KACHI" => EnteringKingWin,
+        "HIKIWAKE" => EnteringKingDraw,
+        "MATTA" => Takeback,
+        "TSUMI" => Mate,
+        "FUZUMI" => NoMate,
+        "ERROR" => Error,
+        "MAX_MOVES" => MaxMoves,
+        _ => return None,
+    })
+}
+
+/// The piece kind a two-letter CSA code names (`FU` … `RY`).
+fn piece_code(code: &[u8]) -> Option<PieceKind> {
+    use PieceKind::*;
+    Some(match code {
+        b"FU" => Pawn,
+        b"KY" => Lance,
+        b"KE" => Knight,
+        b"GI" => Silver,
+        b"KI" => Gold,
+        b"KA" => Bishop,
+        b"HI" => Rook,
+        b"OU" => King,
+        b"TO" => ProPawn,
+        b"NY" => ProLance,
+        b"NK" => ProKnight,
+        b"NG" => ProSilver,
+        b"UM" => Horse,
+        b"RY" => Dragon,
+        _ => return None,
+    })
+}
+
+/// Two digits file-then-rank: `Some(None)` for `00` (a hand), `Some(Some(square))` for `11`–`99`.
+fn square_code(code: &[u8]) -> Option<Option<Square>> {
+    match code {
+        [b'0', b'0'] => Some(None),
+        [f @ b'1'..=b'9', r @ b'1'..=b'9'] => Some(Square::new(f - b'0', r - b'0')),
+        _ => None,
+    }
+}
+
+fn sign(b: u8) -> Option<Color> {
+    match b {
+        b'+' => Some(Color::Black),
+        b'-' => Some(Color::White),
+        _ => None,
+    }
+}
+
+/// The 1-based column (in characters) where `part`, a slice of `line`, starts.
+fn column(line: &str, part: &str) -> usize {
+    column_at(line, part, 0)
+}
+
+/// The 1-based column of the character holding byte `extra` of `part`, a slice of `line`.
+fn column_at(line: &str, part: &str, extra: usize) -> usize {
+    let mut offset = (part.as_ptr() as usize).saturating_sub(line.as_ptr() as usize) + extra;
+    offset = offset.min(line.len());
+    while !line.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    line[..offset].chars().count() + 1
+}
+
+/// Seconds as CSA writes them: digits, and in V3.0 a fraction (`6.123`). At most nine
+/// digits before the point, so that absurd values are refused rather than kept as noise.
+fn seconds(s: &str) -> Option<f64> {
+    let (whole, fraction) = match s.split_once('.') {
+        Some((w, f)) => (w, Some(f)),
+        None => (s, None),
+    };
+    let digits = |d: &str| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit());
+    if !digits(whole) || whole.len() > 9 || fraction.is_some_and(|f| !digits(f) || f.len() > 9) {
+        return None;
+    }
+    match fraction {
+        // Whole seconds, nearly every time: no float parsing needed.
+        None => Some(
+            whole
+                .bytes()
+                .fold(0u32, |n, b| n * 10 + u32::from(b - b'0')) as f64,
+        ),
+        Some(_) => s.parse().ok(),
+    }
+}
+
+/// The line without the spaces, tabs and ideographic spaces around it.
+fn trim_line(line: &str) -> &str {
+    let ascii = line.trim_matches(|c| c == ' ' || c == '\t');
+    if ascii.starts_with('\u{3000}') || ascii.ends_with('\u{3000}') {
+        ascii.trim_matches([' ', '\t', '\u{3000}'])
+    } else {
+        ascii
+    }
+}
+
+/// Reads every game of a CSA file from decoded text; games are separated by `/` lines.
+/// Every game found is returned, each with the errors met while reading it.
+pub fn read_csa(text: &str) -> Vec<Record> {
+    let mut games = Vec::new();
+    let mut game = Game::new();
+    let lines = crate::notation::decode::lines(text);
+    let count = lines.len();
+    for (i, raw) in lines.into_iter().enumerate() {
+        let n = i + 1;
+        let line = trim_line(raw);
+        if line.is_empty() {
+            continue;
+        }
+        if line == "/" {
+            games.extend(std::mem::replace(&mut game, Game::new()).finish());
+            continue;
+        }
+        // `,` joins statements; a comment, a name or a header runs to the end of the line.
+        let mut rest = line;
+        loop {
+            rest = rest.trim_start_matches([' ', '\t']);
+            if rest.is_empty() {
+                break;
+            }
+            let whole =
+                rest.starts_with(['\'', '$']) || rest.starts_with("N+") || rest.starts_with("N-");
+            let (statement, next) = match rest.find(',') {
+                Some(comma) if !whole => (&rest[..comma], &rest[comma + 1..]),
+                _ => (rest, ""),
+            };
+            let statement = statement.trim_end_matches([' ', '\t']);
+            if !statement.is_empty() {
+                game.lines_left = count - n;
+                game.statement(statement, n, raw);
+            }
+            rest = next;
+        }
+    }
+    games.extend(game.finish());
+    games
+}
+
+/// The main line being played.
+struct Play {
+    pos: Position,
+    /// After a move that could not be played, the rest of the game is skipped.
+    dead: bool,
+    /// Each side's seconds so far, for the totals the format leaves out.
+    totals: [f64; 2],
+}
+
+/// One game being read.
+struct Game {
+    rec: Record,
+    /// Whether any statement was read (a game of nothing is no game).
+    any: bool,
+    setup: Setup,
+    play: Option<Play>,
+    /// The terminal came from `%KACHI` (checked at the end of the game).
+    kachi: bool,
+    /// Floodgate's `'summary:…` line, when there is one.
+    summary: Option<String>,
+    /// The line of the last statement, for errors found at the end.
+    last_line: usize,
+    /// How many lines of the file follow the statement being read.
+    lines_left: usize,
+}
+
+impl Game {
+    fn new() -> Game {
+        Game {
+            rec: Record::default(),
+            any: false,
+            setup: Setup::default(),
+            play: None,
+            kachi: false,
+            summary: None,
+            last_line: 0,
+            lines_left: 0,
+        }
+    }
+
+    fn error(&mut self, line: usize, column: usize, message: impl Into<String>) {
+        self.rec.errors.push(ReadError::new(line, column, message));
+    }
+
+    fn statement(&mut self, s: &str, n: usize, raw: &str) {
+        self.any = true;
+        self.last_line = n;
+        let b = s.as_bytes();
+        match b[0] {
+            b'\'' => self.comment(&s[1..]),
+            b'V' => {
+                if !matches!(&s[1..], "2" | "2.1" | "2.2" | "3.0") {
+                    let col = column(raw, s);
+                    self.error(
+                        n,
+                        col,
+                        format!("'{s}' is no CSA version kifudex knows (V2, V2.1, V2.2, V3.0); read as V3.0"),
+                    );
+                }
+            }
+            b'N' if matches!(b.get(1), Some(b'+' | b'-')) => {
+                let value = s[2..].trim();
+                self.rec
+                    .headers
+                    .push((s[..2].to_string(), value.to_string()));
+            }
+            b'$' => match s.split_once(':') {
+                Some((key, value)) => {
+                    self.rec
+                        .headers
+                        .push((key.to_string(), value.trim().to_string()));
+                }
+                None => {
+                    let col = column(raw, s);
+                    self.error(
+                        n,
+                        col,
+                        format!("the header '{s}' has no ':' between key and value; ignored"),
+                    );
+                }
+            },
+            b'P' if self.play.is_some() => {
+                let col = column(raw, s);
+                let message =
+                    format!("'{s}': the start position is given after the moves began; ignored");
+                self.error(n, col, message);
+            }
+            b'P' => self.setup.statement(s, n, raw, &mut self.rec.errors),
+            b'+' | b'-' if b.len() == 1 => {
+                if self.play.is_some() {
+                    let col = column(raw, s);
+                    self.error(n, col, "a side-to-move line after the moves began; ignored");
+                } else {
+                    self.setup.side = sign(b[0]);
+                }
+            }
+            b'+' | b'-' => self.play_move(s, n, raw),
+            b'T' => self.time(s, n, raw),
+            b'%' => self.terminal(s, n, raw),
+            _ => {
+                let col = column(raw, s);
+                self.error(n, col, format!("'{s}' is no CSA statement; ignored"));
+            }
+        }
+    }
+
+    /// `'*` a comment on the position, `'**` engine output, any other `'` line a note.
+    fn comment(&mut self, text: &str) {
+        let rec = &mut self.rec;
+        let target = match (&mut rec.main.terminal, rec.main.moves.last_mut()) {
+            (Some(t), _) => Err(t),
+            (None, m) => Ok(m),
+        };
+        if let Some(c) = text.strip_prefix('*') {
+            match (target, c.strip_prefix('*')) {
+                // After the terminal both are comments on it; an engine line keeps its `*`.
+                (Err(t), _) => t.comments.push(c.to_string()),
+                (Ok(Some(m)), Some(e)) => m.engine.push(e.to_string()),
+                (Ok(Some(m)), None) => m.comments.push(c.to_string()),
+                (Ok(None), Some(e)) => rec.start_engine.push(e.to_string()),
+                (Ok(None), None) => rec.start_comments.push(c.to_string()),
+            }
+            return;
+        }
+        if text.starts_with("summary:") {
+            self.summary = Some(text.to_string());
+        }
+        let after = rec.main.moves.len() + usize::from(rec.main.terminal.is_some());
+        rec.notes.push(Note {
+            after,
+            text: text.to_string(),
+        });
+    }
+
+    /// The start position, built when the first move, time or terminal comes (or at the end).
+    /// `first` is the colour of the first move, which gives the side to move when no line does.
+    fn begin(&mut self, n: usize, first: Option<Color>, has_moves: bool) {
+        if self.play.is_none() {
+            let (start, ok) = self.setup.build(n, first, has_moves, &mut self.rec.errors);
+            self.rec.start = start.clone();
+            self.play = Some(Play {
+                pos: start,
+                dead: !ok,
+                totals: [0.0; 2],
+            });
+        }
+    }
+
+    fn play_move(&mut self, s: &str, n: usize, raw: &str) {
+        self.begin(n, sign(s.as_bytes()[0]), true);
+        let Some(play) = self.play.as_mut().filter(|p| !p.dead) else {
+            return;
+        };
+        let line = &mut self.rec.main;
+        let ply = line.moves.len() + 1;
+        if let Some(t) = &line.terminal {
+            let message = format!(
+                "'{s}' comes after the game ended ({}); it and what follows are ignored",
+                t.kind
+            );
+            play.dead = true;
+            self.rec
+                .errors
+                .push(ReadError::new(n, column(raw, s), message));
+            return;
+        }
+        let played = parse_move(&play.pos, s).and_then(|mv| {
+            play.pos
+                .play(mv)
+                .map(|v| (mv, v))
+                .map_err(|e| format!("{s} cannot be played: {e}"))
+        });
+        match played {
+            Ok((mv, violations)) => {
+                if line.moves.is_empty() {
+                    // About one move every two lines (a move and its time) in what is left.
+                    line.moves.reserve(self.lines_left.min(1024) / 2 + 1);
+                }
+                let mut node = MoveNode::new(mv);
+                node.violations = violations;
+                line.moves.push(node);
+            }
+            Err(e) => {
+                play.dead = true;
+                self.rec.errors.push(ReadError::new(
+                    n,
+                    column(raw, s),
+                    format!("move {ply}: {e}; the game is read up to move {}", ply - 1),
+                ));
+            }
+        }
+    }
+
+    /// `T12`: the seconds spent on the move (or terminal) just read.
+    fn time(&mut self, s: &str, n: usize, raw: &str) {
+        let col = column(raw, s);
+        let Some(spent) = seconds(&s[1..]) else {
+            self.error(
+                n,
+                col,
+                format!("'{s}' is no time in seconds (like T12 or T6.123); ignored"),
+            );
+            return;
+        };
+        if self.play.is_none() {
+            self.error(
+                n,
+                col,
+                format!("'{s}': a time with no move before it; ignored"),
+            );
+            return;
+        }
+        let start_side = self.rec.start.side_to_move();
+        let Some(play) = self.play.as_mut().filter(|p| !p.dead) else {
+            return;
+        };
+        let line = &mut self.rec.main;
+        let errors = &mut self.rec.errors;
+        let count = line.moves.len();
+        let (slot, mover) = match (&mut line.terminal, line.moves.last_mut()) {
+            (Some(t), _) => (&mut t.time, count),
+            (None, Some(m)) => (&mut m.time, count - 1),
+            (None, None) => {
+                let message = format!("'{s}': a time with no move before it; ignored");
+                errors.push(ReadError::new(n, col, message));
+                return;
+            }
+        };
+        if slot.is_some() {
+            let message = format!("'{s}': a second time for the same move; ignored");
+            errors.push(ReadError::new(n, col, message));
+            return;
+        }
+        let mover = if mover % 2 == 0 {
+            start_side
+        } else {
+            start_side.opponent()
+        };
+        let total = &mut play.totals[mover.index()];
+        *total += spent;
+        *slot = Some(MoveTime {
+            spent,
+            total: Some(*total),
+        });
+    }
+
+    fn terminal(&mut self, s: &str, n: usize, raw: &str) {
+        let col = column(raw, s);
+        self.begin(n, None, true);
+        let Some(play) = self.play.as_ref().filter(|p| !p.dead) else {
+            return;
+        };
+        let to_move = play.pos.side_to_move();
+        let Some(kind) = terminal_kind(&s[1..], to_move) else {
+            self.error(
+                n,
+                col,
+                format!("'{s}' is no CSA terminal (like %TORYO); ignored"),
+            );
+            return;
+        };
+        if let Some(t) = &self.rec.main.terminal {
+            // Floodgate logs a client's `%KACHI,'* …` and then its own `%KACHI`: the same end twice.
+            if t.kind == kind {
+                return;
+            }
+            let message = format!("'{s}' comes after the game ended ({}); ignored", t.kind);
+            self.error(n, col, message);
+            return;
+        }
+        self.kachi = &s[1..] == "KACHI";
+        self.rec.main.terminal = Some(Terminal {
+            kind,
+            time: None,
+            comments: Vec::new(),
+        });
+    }
+
+    fn finish(mut self) -> Option<Record> {
+        if !self.any {
+            return None;
+        }
+        if self.play.is_none() {
+            self.begin(self.last_line, None, false);
+        }
+        self.settle_result();
+        Some(self.rec)
+    }
+
+    /// A `%KACHI` declaration wins only when it is right: Floodgate's summary says so, or the
+    /// final position meets the CSA 27-point rule; a wrong one loses (反則負け). With no `%`
+    /// terminal, a Floodgate summary gives it.
+    fn settle_result(&mut self) {
+        let Some(play) = &self.play else { return };
+        let to_move = play.pos.side_to_move();
+        let summary = self
+            .summary
+            .as_deref()
+            .and_then(|s| summary_terminal(s, to_move));
+        match &mut self.rec.main.terminal {
+            Some(t) if self.kachi => {
+                let right = match summary {
+                    Some(kind) => kind == TerminalKind::EnteringKingWin,
+                    // The point rule counts a full set each: it is not checked in handicap games.
+                    None => {
+                        !matches!(
+                            Handicap::detect(&self.rec.start),
+                            Handicap::Even | Handicap::Other
+                        ) || play.pos.can_declare_win()
+                    }
+                };
+                if !right {
+                    t.kind = TerminalKind::IllegalLoss;
+                }
+            }
+            None if !play.dead => {
+                if let Some(kind) = summary {
+                    self.rec.main.terminal = Some(Terminal {
+                        kind,
+                        time: None,
+                        comments: Vec::new(),
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The terminal a Floodgate summary gives (`summary:toryo:alice lose:bob win`, Sente first),
+/// `to_move` being the side to move at the end.
+fn summary_terminal(summary: &str, to_move: Color) -> Option<TerminalKind> {
+    use TerminalKind::*;
+    let mut parts = summary.strip_prefix("summary:")?.split(':');
+    let kind = parts.next()?.trim();
+    let sente = parts.next().unwrap_or("").trim_end();
+    let gote = parts.next().unwrap_or("").trim_end();
+    let winner = if sente.ends_with(" win") {
+        Some(Color::Black)
+    } else if gote.ends_with(" win") {
+        Some(Color::White)
+    } else {
+        None
+    };
+    Some(match kind {
+        "toryo" => Resign,
+        "time up" => TimeUp,
+        "sennichite" | "oute_sennichite" => Repetition,
+        "max_moves" => MaxMoves,
+        "kachi" => EnteringKingWin,
+        "illegal kachi" => IllegalLoss,
+        "abnormal" => Abort,
+        // illegal move, uchifuzume, oute_kaihimore, outori: a foul by one side.
+        _ => match winner {
+            Some(w) if w == to_move => IllegalWin,
+            Some(_) => IllegalMove,
+            None => return None,
+        },
+    })
+}
+
+/// A move statement `+7776FU` in `pos`: the piece code is the piece after the move, so a
+/// promotion is an unpromoted piece on the origin with its promoted code.
+fn parse_move(pos: &Position, s: &str) -> Result<Move, String> {
+    let b = s.as_bytes();
+    let syntax = || format!("'{s}' is no CSA move (like +7776FU)");
+    if b.len() != 7 {
+        return Err(syntax());
+    }
+    let color = sign(b[0]).ok_or_else(syntax)?;
+    let from = square_code(&b[1..3]).ok_or_else(syntax)?;
+    let to = square_code(&b[3..5]).flatten().ok_or_else(syntax)?;
+    let kind = piece_code(&b[5..7]).ok_or_else(syntax)?;
+    let us = pos.side_to_move();
+    if color != us {
+        return Err(format!(
+            "{s} is {}'s move, but it is {}'s turn",
+            color.name(),
+            us.name()
+        ));
+    }
+    let Some(from) = from else {
+        if kind.index() >= 7 {
+            return Err(format!(
+                "{s}: a {} ({}) cannot be dropped",
+                kind.name(),
+                &s[5..]
+            ));
+        }
+        return Ok(Move::Drop { kind, to });
+    };
+    let on = pos.piece_at(from).ok_or_else(|| {
+        format!(
+            "{s} cannot be played: there is no piece on {}",
+            from.digits()
+        )
+    })?;
+    let promote = if on.kind == kind {
+        false
+    } else if on.kind.promoted() == Some(kind) {
+        true
+    } else {
+        return Err(format!(
+            "{s} cannot be played: the piece on {} is a {} ({}), not a {} ({})",
+            from.digits(),
+            on.kind.name(),
+            on.kind.csa(),
+            kind.name(),
+            kind.csa()
+        ));
+    };
+    Ok(Move::Board { from, to, promote })
+}
