@@ -105,9 +105,9 @@ pub fn run(db: &Path, args: &ImportArgs) -> Result<bool> {
             "failed_files": summary.failed_files,
             "db": db.to_string_lossy(),
         });
-        println!("{obj}");
+        outln!("{obj}");
     } else {
-        println!("{}", summary_line(&summary, db));
+        outln!("{}", summary_line(&summary, db));
     }
     Ok(summary.errors == 0)
 }

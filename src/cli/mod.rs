@@ -1,5 +1,14 @@
 //! Command-line parsing and dispatch. Each command has its own module and options struct.
 
+/// `println!` that returns an error instead of panicking when stdout is closed (a pipe into
+/// `head`, say); `run` treats a closed pipe as success.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout(), $($arg)*)?
+    }};
+}
+
 mod convert;
 mod import;
 mod output;
@@ -67,6 +76,12 @@ pub fn run() -> ExitCode {
     match result {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::from(1),
+        Err(e)
+            if e.downcast_ref::<std::io::Error>()
+                .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) =>
+        {
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("kifudex: {e:#}");
             // A question asked wrongly is bad usage, as clap's own errors are.

@@ -32,7 +32,7 @@ pub fn run(args: &PerftArgs) -> Result<()> {
     let nodes = if args.divide {
         let mut total = 0;
         for (mv, n) in pos.perft_divide(args.depth) {
-            println!("{mv}: {n}");
+            outln!("{mv}: {n}");
             total += n;
         }
         total
@@ -40,8 +40,8 @@ pub fn run(args: &PerftArgs) -> Result<()> {
         pos.perft(args.depth)
     };
     let secs = start.elapsed().as_secs_f64();
-    println!("position: {}", pos.to_sfen());
-    println!(
+    outln!("position: {}", pos.to_sfen());
+    outln!(
         "depth {}: {nodes} nodes in {secs:.3} s ({:.0} nodes/s)",
         args.depth,
         nodes as f64 / secs.max(1e-9)

@@ -17,17 +17,17 @@ pub fn run(db: &Path, args: &StatsArgs) -> Result<bool> {
     let store = Store::open(db)?;
     let s = store.stats()?;
     if args.json {
-        println!("{}", serde_json::to_string(&s)?);
+        outln!("{}", serde_json::to_string(&s)?);
         return Ok(true);
     }
-    println!("database    {}", db.display());
-    println!("games       {}", s.games);
-    println!("positions   {}", s.positions);
-    println!("players     {}", s.players);
-    println!("files       {}", s.files);
-    println!("duplicates  {}", s.duplicates);
-    println!("illegal     {}", s.illegal);
-    println!("errors      {}", s.errors);
-    println!("bytes       {} ({:.1} MB)", s.bytes, s.bytes as f64 / 1e6);
+    outln!("database    {}", db.display());
+    outln!("games       {}", s.games);
+    outln!("positions   {}", s.positions);
+    outln!("players     {}", s.players);
+    outln!("files       {}", s.files);
+    outln!("duplicates  {}", s.duplicates);
+    outln!("illegal     {}", s.illegal);
+    outln!("errors      {}", s.errors);
+    outln!("bytes       {} ({:.1} MB)", s.bytes, s.bytes as f64 / 1e6);
     Ok(true)
 }
