@@ -4,7 +4,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
-use kifudex::notation::{Line, kif, read_bytes};
+use kifudex::notation::{Line, Record, jkf, kif, psn, read_bytes, usi};
 
 #[derive(Copy, Clone, Debug, ValueEnum)]
 pub enum Target {
@@ -16,13 +16,19 @@ pub enum Target {
     Ki2,
     /// KI2 in UTF-8, as `.ki2u` files are: no times.
     Ki2u,
+    /// JKF (JSON Kifu Format), UTF-8: no bookmarks.
+    Jkf,
+    /// USI position lines (`startpos moves …`, `sfen … moves …`), one a game: main lines only.
+    Usi,
+    /// PSN (Portable Shogi Notation, Western moves), every game: no times or bookmarks.
+    Psn,
 }
 
 #[derive(Args, Debug)]
 pub struct ConvertArgs {
     /// The record to convert.
     file: String,
-    /// The format to write: kif, kifu, ki2 or ki2u.
+    /// The format to write: kif, kifu, ki2, ki2u, jkf, usi or psn.
     #[arg(long, value_enum)]
     to: Target,
     /// Where to write (standard output when absent).
@@ -39,16 +45,38 @@ pub fn run(args: &ConvertArgs) -> Result<bool> {
     let Some(game) = read.games.first() else {
         bail!("{}: no game in the file", args.file);
     };
-    if read.games.len() > 1 {
+    // USI and PSN files hold many games; the others one.
+    let all_games = matches!(args.to, Target::Usi | Target::Psn);
+    if read.games.len() > 1 && !all_games {
         eprintln!(
-            "kifudex: {}: holds {} games; a KIF file holds one, so only the first is written",
+            "kifudex: {}: holds {} games; a {} file holds one, so only the first is written",
             args.file,
-            read.games.len()
+            read.games.len(),
+            format!("{:?}", args.to).to_uppercase()
         );
     }
-    for e in &game.errors {
-        eprintln!("kifudex: {}: {e}", args.file);
+    let games: &[Record] = if all_games {
+        &read.games
+    } else {
+        &read.games[..1]
+    };
+    for (i, g) in games.iter().enumerate() {
+        let which = if games.len() > 1 {
+            format!(" (game {})", i + 1)
+        } else {
+            String::new()
+        };
+        for e in &g.errors {
+            eprintln!("kifudex: {}{which}: {e}", args.file);
+        }
     }
+    let dropped = |what: &[(&str, bool)], format: &str| {
+        let lost: Vec<&str> = what.iter().filter(|w| w.1).map(|w| w.0).collect();
+        if !lost.is_empty() {
+            eprintln!("kifudex: {format} cannot hold {}: not written", list(&lost));
+        }
+    };
+    let has = |f: fn(&Record) -> bool| games.iter().any(f);
     let text = match args.to {
         Target::Kif | Target::Kifu => kif::write_kif(game),
         Target::Ki2 | Target::Ki2u => {
@@ -57,9 +85,55 @@ pub fn run(args: &ConvertArgs) -> Result<bool> {
             }
             kif::write_ki2(game)
         }
+        Target::Jkf => {
+            dropped(&[("bookmarks", has_bookmarks(game))], "JKF");
+            if game.start.move_number() != 1 {
+                eprintln!("kifudex: JKF has no move number for the start position: not written");
+            }
+            if jkf::has_nonstandard_special(game) {
+                eprintln!(
+                    "kifudex: the JKF schema has no special for an ending of this record; written as MAX_MOVES, FUSENSHO or FUSENPAI"
+                );
+            }
+            jkf::write_jkf(game)
+        }
+        Target::Usi => {
+            dropped(
+                &[
+                    ("headers", has(|g| !g.headers.is_empty())),
+                    (
+                        "comments",
+                        has(|g| !g.start_comments.is_empty() || g.main.comment_count() > 0),
+                    ),
+                    ("bookmarks", has(has_bookmarks)),
+                    ("times", has(|g| has_times(&g.main))),
+                    ("variations", has(|g| g.main.variation_count() > 0)),
+                    (
+                        "endings (投了, 千日手…)",
+                        has(|g| g.main.terminal.is_some()),
+                    ),
+                ],
+                "USI",
+            );
+            games.iter().map(|g| usi::write_usi(g) + "\n").collect()
+        }
+        Target::Psn => {
+            dropped(
+                &[
+                    ("times", has(|g| has_times(&g.main))),
+                    ("bookmarks", has(has_bookmarks)),
+                ],
+                "PSN",
+            );
+            games
+                .iter()
+                .map(psn::write_psn)
+                .collect::<Vec<_>>()
+                .join("\n")
+        }
     };
     let bytes = match args.to {
-        Target::Kifu | Target::Ki2u => text.into_bytes(),
+        Target::Kifu | Target::Ki2u | Target::Jkf | Target::Usi | Target::Psn => text.into_bytes(),
         Target::Kif | Target::Ki2 => {
             let (encoded, _, lossy) = encoding_rs::SHIFT_JIS.encode(&text);
             if lossy {
@@ -77,7 +151,25 @@ pub fn run(args: &ConvertArgs) -> Result<bool> {
             std::io::stdout().write_all(&bytes)?;
         }
     }
-    Ok(game.errors.is_empty())
+    Ok(games.iter().all(|g| g.errors.is_empty()))
+}
+
+/// "a", "a and b", "a, b and c".
+fn list(items: &[&str]) -> String {
+    match items.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        Some((last, _)) => last.to_string(),
+        None => String::new(),
+    }
+}
+
+fn has_bookmarks(rec: &Record) -> bool {
+    fn walk(line: &Line) -> bool {
+        line.moves
+            .iter()
+            .any(|m| !m.bookmarks.is_empty() || m.variations.iter().any(walk))
+    }
+    !rec.start_bookmarks.is_empty() || walk(&rec.main)
 }
 
 fn has_times(line: &Line) -> bool {

@@ -3,9 +3,12 @@
 
 pub mod decode;
 pub mod japanese;
+pub mod jkf;
 pub mod kif;
 pub mod movetext;
+pub mod psn;
 pub mod record;
+pub mod usi;
 
 pub use decode::{Encoding, decode};
 pub use record::{GameResult, Line, MoveNode, MoveTime, ReadError, Record, Terminal, TerminalKind};
@@ -41,6 +44,16 @@ impl Format {
         let mut kif_moves = 0;
         let mut csa = 0;
         let mut ki2 = 0;
+        let mut psn = 0;
+        // JKF: a JSON object with a header or moves, however it is laid out.
+        if text
+            .trim_start_matches('\u{feff}')
+            .trim_start()
+            .starts_with('{')
+            && (text.contains("\"header\"") || text.contains("\"moves\""))
+        {
+            return Some(Format::Jkf);
+        }
         for line in decode::lines(text).iter().take(400) {
             let t = line.trim_start();
             if t.starts_with('{') && t.contains("\"header\"") {
@@ -48,6 +61,16 @@ impl Format {
             }
             if t.starts_with("sfen ") || t.starts_with("startpos") || t.starts_with("position ") {
                 return Some(Format::Usi);
+            }
+            // A bare SFEN: nine ranks, then b or w.
+            let mut words = t.split_whitespace();
+            if words.next().is_some_and(|w| w.matches('/').count() == 8)
+                && words.next().is_some_and(|w| w == "b" || w == "w")
+            {
+                return Some(Format::Usi);
+            }
+            if psn::looks_like_psn(t) {
+                psn += 1;
             }
             if t.split_whitespace()
                 .next()
@@ -83,6 +106,9 @@ impl Format {
         if ki2 > 0 {
             return Some(Format::Ki2);
         }
+        if psn > 0 {
+            return Some(Format::Psn);
+        }
         match ext.as_deref() {
             Some("kif" | "kifu") => Some(Format::Kif),
             Some("ki2" | "ki2u") => Some(Format::Ki2),
@@ -112,6 +138,12 @@ pub fn read_bytes(bytes: &[u8], path: Option<&Path>) -> ReadFile {
     let (games, error) = match format {
         Some(Format::Kif) => (vec![kif::read_kif(&text)], None),
         Some(Format::Ki2) => (vec![kif::read_ki2(&text)], None),
+        Some(Format::Jkf) => match jkf::read_jkf(&text) {
+            Ok(game) => (vec![game], None),
+            Err(e) => (Vec::new(), Some(e.to_string())),
+        },
+        Some(Format::Usi) => (usi::read_usi(&text), None),
+        Some(Format::Psn) => (psn::read_psn(&text), None),
         Some(f) => (
             Vec::new(),
             Some(format!(

@@ -3,6 +3,7 @@
 mod cli;
 mod handicap;
 mod hash;
+mod jkf;
 mod ki2;
 mod kif;
 mod movetext;
