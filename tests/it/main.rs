@@ -8,9 +8,11 @@ mod ki2;
 mod kif;
 mod movetext;
 mod perft;
+mod psn;
 mod rules;
 mod sfen;
 mod usi;
+mod usi_record;
 
 use kifudex::shogi::Position;
 
