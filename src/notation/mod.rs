@@ -70,6 +70,10 @@ impl Format {
                 return Some(Format::Usi);
             }
             if psn::looks_like_psn(t) {
+                // A tag pair is PSN's alone.
+                if t.starts_with('[') {
+                    return Some(Format::Psn);
+                }
                 psn += 1;
             }
             if t.split_whitespace()

@@ -402,3 +402,59 @@ fn detection_by_tags_or_numbered_moves_and_escapes_in_tags() {
     assert_eq!(r.event(), Some("The \"Cup\" \\ 2024"));
     assert!(write_psn(&r).starts_with("[Event \"The \\\"Cup\\\" \\\\ 2024\"]\n"));
 }
+
+#[test]
+fn variations_nest_at_most_a_hundred_deep() {
+    let mut text = String::from("1.P-7f");
+    for _ in 0..120 {
+        text.push_str(" (1.P-7f");
+    }
+    let games = read_psn(&text);
+    let r = &games[0];
+    let mut depth = 0;
+    let mut line = &r.main;
+    while let Some(v) = line.moves.first().and_then(|m| m.variations.first()) {
+        depth += 1;
+        line = v;
+    }
+    assert_eq!(depth, 100);
+    let messages: Vec<&str> = r.errors.iter().map(|e| e.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "variations nested more than 100 deep are not read",
+            "a variation '(' is not closed by ')' before the game ends"
+        ]
+    );
+    // A comment line that looks like a USI command does not hide a PSN file.
+    let f = read_bytes(b"[Event \"e\"]\n{\nposition startpos\n}\n1.P-7f\n", None);
+    assert_eq!(f.format, Some(Format::Psn));
+    assert_eq!(f.games[0].start_comments, ["", "position startpos"]);
+}
+
+/// Found by fuzzing (jkf target): a JKF header key holding `]` ended the PSN tag early and
+/// split the game in two. Tag names and values are now written so that they read back.
+#[test]
+fn any_header_is_written_as_a_tag_that_reads_back() {
+    let mut r = one("1.P-7f");
+    r.headers = vec![
+        ("x]]名".to_string(), "三手詰".to_string()),
+        (String::new(), "empty key".to_string()),
+        ("a b\"c[".to_string(), "two\nlines\r\\ \"q\"".to_string()),
+    ];
+    let w = write_psn(&r);
+    assert_eq!(
+        w,
+        "[x__名 \"三手詰\"]\n[_ \"empty key\"]\n[a_b_c_ \"two lines \\\\ \\\"q\\\"\"]\n\n1.P-7f *\n"
+    );
+    let again = one(&w);
+    assert_eq!(again.main, r.main);
+    assert_eq!(
+        again.headers,
+        [
+            ("x__名".to_string(), "三手詰".to_string()),
+            ("_".to_string(), "empty key".to_string()),
+            ("a_b_c_".to_string(), "two lines \\ \"q\"".to_string()),
+        ]
+    );
+}

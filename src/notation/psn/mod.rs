@@ -290,6 +290,9 @@ fn tag_pair(inside: &str) -> Option<(String, String)> {
 // ---------------------------------------------------------------------------------------
 // Reading
 
+/// How deep variations may nest: the writers, and dropping a record, recurse once a level.
+const MAX_DEPTH: usize = 100;
+
 /// One line being read: where it is in the tree and where its play is.
 struct Open {
     /// Path from the main line: (move index, variation index) pairs.
@@ -484,6 +487,15 @@ impl Reader<'_> {
         if parent.dead {
             let d = dead(parent.first_ply);
             self.game.stack.push(d);
+            return;
+        }
+        if parent.path.len() >= MAX_DEPTH {
+            let d = dead(parent.first_ply);
+            self.game.stack.push(d);
+            self.error(
+                at,
+                format!("variations nested more than {MAX_DEPTH} deep are not read"),
+            );
             return;
         }
         let line = line_at(&mut self.game.rec.main, &parent.path);

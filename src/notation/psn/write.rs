@@ -22,8 +22,32 @@ fn western_key(key: &str) -> &str {
     }
 }
 
+/// A tag value in quotes: `"` and `\` escaped; a tag is one line, so line breaks become spaces.
 fn escape(value: &str) -> String {
-    value.replace('\\', "\\\\").replace('"', "\\\"")
+    value
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace(['\r', '\n'], " ")
+}
+
+/// A tag name as the reader reads it back: no spaces, quotes or brackets (each becomes `_`),
+/// never empty.
+fn tag_name(key: &str) -> String {
+    let name: String = western_key(key)
+        .chars()
+        .map(|c| {
+            if c.is_whitespace() || matches!(c, '"' | '[' | ']') {
+                '_'
+            } else {
+                c
+            }
+        })
+        .collect();
+    if name.is_empty() {
+        "_".to_string()
+    } else {
+        name
+    }
 }
 
 /// Movetext being laid out: words joined by spaces, lines kept under 80 characters.
@@ -128,7 +152,7 @@ pub fn write_psn(rec: &Record) -> String {
             }
             continue;
         }
-        let _ = writeln!(out, "[{} \"{}\"]", western_key(key), escape(value));
+        let _ = writeln!(out, "[{} \"{}\"]", tag_name(key), escape(value));
     }
     if !start_written && let Some((k, v)) = &start_tag {
         let _ = writeln!(out, "[{k} \"{}\"]", escape(v));
