@@ -462,6 +462,25 @@ fn fractional_times_read_back_exactly() {
     }
     let again = clean(&write_jkf(&r));
     assert_eq!(again, r);
+    // Just below a whole minute and hour; and the largest times read.
+    for (spent, total) in [
+        (59.999_999_999_999_99, 3_599.999_999_999_999_5),
+        (1e12, 1e12),
+    ] {
+        r.main.moves[0].time = Some(kifudex::notation::MoveTime {
+            spent,
+            total: Some(total),
+        });
+        let again = clean(&write_jkf(&r));
+        assert_eq!(again, r, "{spent} {total}");
+    }
+    // Parts that add up beyond that are not understood.
+    let r = read_jkf(r#"{"header": {}, "moves": [{}, {"move": {"from": {"x": 7, "y": 7}, "to": {"x": 7, "y": 6}, "piece": "FU"}, "time": {"now": {"h": 1e12, "m": 1, "s": 0}}}]}"#).unwrap();
+    assert_eq!(r.main.moves[0].time, None);
+    assert_eq!(
+        r.errors[0].message,
+        "move 1: the time is not understood (needs now {m, s} with numbers from 0); the move is kept without it"
+    );
 }
 
 const KIF: &str = "\

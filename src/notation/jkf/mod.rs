@@ -195,18 +195,22 @@ struct Clock {
     s: Option<f64>,
 }
 
+/// The most seconds a time may hold (some 31,700 years): beyond, it is not understood.
+const MAX_SECONDS: f64 = 1e12;
+
 impl Clock {
-    /// Seconds, or `None` for a negative, absurd (over 10^9 per part) or empty clock.
+    /// Seconds, or `None` for a negative, absurd or empty clock.
     fn seconds(&self) -> Option<f64> {
         let part = |v: Option<f64>| match v {
             None => Some(0.0),
-            Some(x) if (0.0..=1e9).contains(&x) => Some(x),
+            Some(x) if (0.0..=MAX_SECONDS).contains(&x) => Some(x),
             Some(_) => None,
         };
         if self.h.is_none() && self.m.is_none() && self.s.is_none() {
             return None;
         }
-        Some(part(self.h)? * 3600.0 + part(self.m)? * 60.0 + part(self.s)?)
+        let seconds = part(self.h)? * 3600.0 + part(self.m)? * 60.0 + part(self.s)?;
+        (seconds <= MAX_SECONDS).then_some(seconds)
     }
 }
 

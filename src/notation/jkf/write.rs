@@ -17,14 +17,24 @@ fn number(x: f64) -> Value {
     }
 }
 
+/// `x` as whole `unit`s and what is left, which is never negative even if the division
+/// rounds the quotient up.
+fn split(x: f64, unit: f64) -> (f64, f64) {
+    let mut q = (x / unit).floor().max(0.0);
+    while q > 0.0 && q * unit > x {
+        q -= 1.0;
+    }
+    (q, x - q * unit)
+}
+
 fn time_json(t: MoveTime) -> Value {
     // Whole minutes and hours are taken off exactly, so that h*3600 + m*60 + s reads back
     // as the same number even for fractional seconds.
-    let m = (t.spent / 60.0).floor();
-    let mut out = json!({"now": {"m": number(m), "s": number(t.spent - m * 60.0)}});
+    let (m, s) = split(t.spent, 60.0);
+    let mut out = json!({"now": {"m": number(m), "s": number(s)}});
     if let Some(total) = t.total {
-        let h = (total / 3600.0).floor();
-        let m = ((total - h * 3600.0) / 60.0).floor();
+        let (h, rest) = split(total, 3600.0);
+        let (m, _) = split(rest, 60.0);
         let s = total - (h * 3600.0 + m * 60.0);
         out["total"] = json!({"h": number(h), "m": number(m), "s": number(s)});
     }
