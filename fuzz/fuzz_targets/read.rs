@@ -1,6 +1,6 @@
-//! The record readers on arbitrary bytes: decoding, format detection, KIF and KI2 reading.
-//! Nothing may panic; and a game read without errors must read back identically after
-//! being written as KIF (and as KI2 for KI2 input).
+//! The record readers on arbitrary bytes: decoding, format detection, reading in every
+//! format. Nothing may panic; and a KIF or KI2 game read without errors must read back
+//! identically after being written as KIF (and as KI2 for KI2 input).
 #![no_main]
 
 use kifudex::notation::kif::{read_ki2, read_kif, write_ki2, write_kif};
@@ -13,8 +13,8 @@ fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let _ = read_kif(&text);
     let _ = read_ki2(&text);
-    // The KIF round trip is for KIF and KI2 input; CSA games have the `csa` target (CSA times
-    // may hold fractions of a second, which KIF cannot).
+    // The KIF round trip is for KIF and KI2 input; CSA, JKF, USI and PSN records have their own
+    // targets (CSA times may hold fractions, their headers what KIF cannot).
     if !matches!(file.format, Some(Format::Kif | Format::Ki2)) {
         return;
     }

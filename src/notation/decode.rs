@@ -88,3 +88,37 @@ pub fn lines(text: &str) -> Vec<&str> {
     }
     out
 }
+
+/// The 1-based line and column (in characters) of byte `offset` in `text`, with lines split
+/// as [`lines`] splits them. An offset inside a character counts as that character.
+pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text.as_bytes()[..offset];
+    let mut line = 1;
+    let mut start = 0;
+    let mut i = 0;
+    while i < before.len() {
+        match before[i] {
+            b'\n' => {
+                line += 1;
+                start = i + 1;
+            }
+            b'\r' => {
+                if before.get(i + 1) == Some(&b'\n') {
+                    i += 1;
+                } else if i + 1 == before.len() && text.as_bytes().get(i + 1) == Some(&b'\n') {
+                    // The offset points at the LF of a CRLF: still the line the CR ends.
+                    return (line, text[start..i].chars().count() + 1);
+                }
+                line += 1;
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    (line, text[start..offset].chars().count() + 1)
+}

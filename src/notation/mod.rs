@@ -5,9 +5,12 @@ pub mod csa;
 pub mod dates;
 pub mod decode;
 pub mod japanese;
+pub mod jkf;
 pub mod kif;
 pub mod movetext;
+pub mod psn;
 pub mod record;
+pub mod usi;
 
 pub use decode::{Encoding, decode};
 pub use record::{
@@ -45,6 +48,16 @@ impl Format {
         let mut kif_moves = 0;
         let mut csa = 0;
         let mut ki2 = 0;
+        let mut psn = 0;
+        // JKF: a JSON object with a header or moves, however it is laid out.
+        if text
+            .trim_start_matches('\u{feff}')
+            .trim_start()
+            .starts_with('{')
+            && (text.contains("\"header\"") || text.contains("\"moves\""))
+        {
+            return Some(Format::Jkf);
+        }
         for line in decode::lines(text).iter().take(400) {
             let t = line.trim_start();
             if t.starts_with('{') && t.contains("\"header\"") {
@@ -52,6 +65,20 @@ impl Format {
             }
             if t.starts_with("sfen ") || t.starts_with("startpos") || t.starts_with("position ") {
                 return Some(Format::Usi);
+            }
+            // A bare SFEN: nine ranks, then b or w.
+            let mut words = t.split_whitespace();
+            if words.next().is_some_and(|w| w.matches('/').count() == 8)
+                && words.next().is_some_and(|w| w == "b" || w == "w")
+            {
+                return Some(Format::Usi);
+            }
+            if psn::looks_like_psn(t) {
+                // A tag pair is PSN's alone.
+                if t.starts_with('[') {
+                    return Some(Format::Psn);
+                }
+                psn += 1;
             }
             if t.split_whitespace()
                 .next()
@@ -87,6 +114,9 @@ impl Format {
         if ki2 > 0 {
             return Some(Format::Ki2);
         }
+        if psn > 0 {
+            return Some(Format::Psn);
+        }
         match ext.as_deref() {
             Some("kif" | "kifu") => Some(Format::Kif),
             Some("ki2" | "ki2u") => Some(Format::Ki2),
@@ -120,13 +150,12 @@ pub fn read_bytes(bytes: &[u8], path: Option<&Path>) -> ReadFile {
             games if games.is_empty() => (games, Some("the CSA file holds no game".to_string())),
             games => (games, None),
         },
-        Some(f) => (
-            Vec::new(),
-            Some(format!(
-                "this looks like a {} record; kifudex reads KIF, KIFU, KI2, KI2U and CSA records so far",
-                f.name().to_uppercase()
-            )),
-        ),
+        Some(Format::Jkf) => match jkf::read_jkf(&text) {
+            Ok(game) => (vec![game], None),
+            Err(e) => (Vec::new(), Some(e.to_string())),
+        },
+        Some(Format::Usi) => (usi::read_usi(&text), None),
+        Some(Format::Psn) => (psn::read_psn(&text), None),
         None => (
             Vec::new(),
             Some("not a game record kifudex recognises".to_string()),

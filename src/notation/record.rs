@@ -280,21 +280,21 @@ impl Record {
 
     /// 先手 (or 下手 in a handicap game).
     pub fn sente(&self) -> Option<&str> {
-        self.header(&["先手", "下手", "N+"])
+        self.header(&["先手", "下手", "N+", "Sente", "Black"])
     }
 
     /// 後手 (or 上手 in a handicap game).
     pub fn gote(&self) -> Option<&str> {
-        self.header(&["後手", "上手", "N-"])
+        self.header(&["後手", "上手", "N-", "Gote", "White"])
     }
 
     pub fn event(&self) -> Option<&str> {
-        self.header(&["棋戦", "EVENT", "$EVENT"])
+        self.header(&["棋戦", "EVENT", "$EVENT", "Event"])
     }
 
     /// The opening (戦型).
     pub fn opening(&self) -> Option<&str> {
-        self.header(&["戦型", "OPENING", "$OPENING"])
+        self.header(&["戦型", "OPENING", "$OPENING", "Opening"])
     }
 
     pub fn title(&self) -> Option<&str> {
@@ -302,11 +302,11 @@ impl Record {
     }
 
     pub fn site(&self) -> Option<&str> {
-        self.header(&["場所", "SITE", "$SITE"])
+        self.header(&["場所", "SITE", "$SITE", "Site"])
     }
 
     pub fn start_time(&self) -> Option<&str> {
-        self.header(&["開始日時", "対局日", "START_TIME", "$START_TIME"])
+        self.header(&["開始日時", "対局日", "START_TIME", "$START_TIME", "Date"])
     }
 
     pub fn end_time(&self) -> Option<&str> {
@@ -314,7 +314,14 @@ impl Record {
     }
 
     pub fn time_control(&self) -> Option<&str> {
-        self.header(&["持ち時間", "TIME_LIMIT", "TIME", "$TIME_LIMIT", "$TIME"])
+        self.header(&[
+            "持ち時間",
+            "TIME_LIMIT",
+            "TIME",
+            "$TIME_LIMIT",
+            "$TIME",
+            "TimeControl",
+        ])
     }
 
     /// The named handicap of the start position, or その他.

@@ -6,14 +6,17 @@ mod csa_write;
 mod db;
 mod handicap;
 mod hash;
+mod jkf;
 mod ki2;
 mod kif;
 mod movetext;
 mod perft;
+mod psn;
 mod rules;
 mod sfen;
 mod store;
 mod usi;
+mod usi_record;
 
 use kifudex::shogi::Position;
 

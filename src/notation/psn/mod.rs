@@ -1,0 +1,647 @@
+//! PSN (Portable Shogi Notation, the PGN of shogi used by GNU Shogi and Western programs):
+//! reading and writing.
+//!
+//! A game is tag pairs (`[Sente "Name"]`, `[Gote …]`, `[Event …]`, `[Date …]`, `[Handicap
+//! "2 piece"]`, `[SFEN "…"]` or `[FEN "…"]` for a start position) and then movetext: moves in
+//! Western notation with Hodges squares (`P-7f`, `Sx3c+`, `N-7c=`, `P*5e`, `+Bx2b`,
+//! `G6i-5h`; Hosking's `P76` and `S'56` and USI `7g7f` are read too), move numbers (`1.`,
+//! `1...`), comments `{…}` and `; …`, variations `( … )` nested to any depth, an ending
+//! word (`Resign`, `Sennichite`, `TimeUp`…) and a result (`1-0` Sente wins, `0-1` Gote wins,
+//! `1/2-1/2`, `*`). A file holds any number of games: a tag after movetext, or movetext
+//! after a result, starts the next one.
+//!
+//! A move without origin is resolved on the position: exactly one piece of the kind named
+//! must be able to go there (legally, else physically), or it is an error naming them.
+
+use super::decode::line_column;
+use super::record::{GameResult, Line, MoveNode, ReadError, Record, Terminal, TerminalKind};
+use crate::shogi::{Color, Handicap, History, Position, Strictness};
+
+mod moves;
+mod write;
+
+use moves::{parse_western, resolve_western};
+pub use write::write_psn;
+
+// ---------------------------------------------------------------------------------------
+// Vocabulary
+
+/// Handicap tag values as this writer writes them (the PSN drafts' "2 piece" … "8 piece").
+pub(super) const HANDICAPS: [(Handicap, &str); 16] = [
+    (Handicap::Even, "Even"),
+    (Handicap::Lance, "Lance"),
+    (Handicap::RightLance, "Right Lance"),
+    (Handicap::Bishop, "Bishop"),
+    (Handicap::Rook, "Rook"),
+    (Handicap::RookLance, "Rook+Lance"),
+    (Handicap::TwoPieces, "2 piece"),
+    (Handicap::ThreePieces, "3 piece"),
+    (Handicap::FourPieces, "4 piece"),
+    (Handicap::FivePieces, "5 piece"),
+    (Handicap::LeftFivePieces, "Left 5 piece"),
+    (Handicap::SixPieces, "6 piece"),
+    (Handicap::LeftSevenPieces, "Left 7 piece"),
+    (Handicap::RightSevenPieces, "Right 7 piece"),
+    (Handicap::EightPieces, "8 piece"),
+    (Handicap::TenPieces, "10 piece"),
+];
+
+/// Lower case, letters and digits only, `and` and a plural `s` dropped: "Rook and Lance",
+/// "rook+lance" and "Rook-Lance" are one name; "2 Pieces" and "2-piece" another.
+fn handicap_key(name: &str) -> String {
+    let s: String = name
+        .to_lowercase()
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .collect();
+    let s = s.replace("and", "");
+    s.strip_suffix('s').map_or(s.clone(), str::to_string)
+}
+
+/// The handicap a `Handicap` tag names: this writer's English names and their variants,
+/// `Left Lance`, `None`/`Hirate`, the KIF names (`香落ち`) and the JKF presets (`KY`, `2`).
+pub fn handicap_from_name(name: &str) -> Option<Handicap> {
+    let key = handicap_key(name);
+    if ["none", "hirate", "even", "evengame"].contains(&key.as_str()) {
+        return Some(Handicap::Even);
+    }
+    if key == "leftlance" {
+        return Some(Handicap::Lance);
+    }
+    HANDICAPS
+        .iter()
+        .find(|(_, n)| handicap_key(n) == key)
+        .map(|&(h, _)| h)
+        .or_else(|| super::jkf::preset_handicap(name.trim()))
+        .filter(|&h| h != Handicap::Other)
+}
+
+/// The PSN words for the endings, written as the CamelCase of [`TerminalKind::code`], with
+/// the synonyms read.
+const ENDINGS: [(&str, TerminalKind); 14] = [
+    ("resigns", TerminalKind::Resign),
+    ("toryo", TerminalKind::Resign),
+    ("interrupt", TerminalKind::Abort),
+    ("chudan", TerminalKind::Abort),
+    ("sennichite", TerminalKind::Repetition),
+    ("jishogi", TerminalKind::Impasse),
+    ("kachi", TerminalKind::EnteringKingWin),
+    ("hikiwake", TerminalKind::EnteringKingDraw),
+    ("checkmate", TerminalKind::Mate),
+    ("tsumi", TerminalKind::Mate),
+    ("fuzumi", TerminalKind::NoMate),
+    ("matta", TerminalKind::Takeback),
+    ("fusensho", TerminalKind::DefaultWin),
+    ("fusenpai", TerminalKind::DefaultLoss),
+];
+
+/// The ending a word names, whatever its case, `-` and `_` (`Resign`, `TIME_UP`, `time-up`).
+pub fn ending_word(word: &str) -> Option<TerminalKind> {
+    let key: String = word
+        .chars()
+        .filter(|&c| c != '-' && c != '_')
+        .collect::<String>()
+        .to_lowercase();
+    TerminalKind::ALL
+        .into_iter()
+        .find(|k| k.code().replace('_', "") == key)
+        .or_else(|| ENDINGS.iter().find(|e| e.0 == key).map(|e| e.1))
+}
+
+/// The word this writer uses for an ending: `Resign`, `TimeUp`, `EnteringKingWin`…
+pub fn ending_text(kind: TerminalKind) -> String {
+    kind.code()
+        .split('_')
+        .map(|part| {
+            let mut c = part.chars();
+            c.next()
+                .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+fn result_token(word: &str) -> Option<GameResult> {
+    match word {
+        "1-0" => Some(GameResult::Win(Color::Black)),
+        "0-1" => Some(GameResult::Win(Color::White)),
+        "1/2-1/2" | "½-½" => Some(GameResult::Draw),
+        "*" => Some(GameResult::Unknown),
+        _ => None,
+    }
+}
+
+/// Whether a line of text looks like PSN: a tag pair, or a numbered Western move (`1.P-7f`).
+pub fn looks_like_psn(line: &str) -> bool {
+    let t = line.trim();
+    if let Some(rest) = t.strip_prefix('[') {
+        let key_len = rest
+            .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+            .unwrap_or(rest.len());
+        return key_len > 0 && rest[key_len..].trim_start().starts_with('"') && t.ends_with(']');
+    }
+    let word = t.split_whitespace().next().unwrap_or("");
+    let digits = word.len() - word.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let rest = &word[digits..];
+    if digits > 0 && rest.starts_with('.') {
+        let mv = rest.trim_start_matches('.');
+        let mv = if mv.is_empty() {
+            t.split_whitespace().nth(1).unwrap_or("")
+        } else {
+            mv
+        };
+        return parse_western(mv).is_ok_and(|m| m.piece.is_some());
+    }
+    false
+}
+
+// ---------------------------------------------------------------------------------------
+// Tokens
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tok<'a> {
+    /// The inside of `[…]`.
+    Tag(&'a str),
+    /// The inside of `{…}`, or the text after `;`.
+    Comment(&'a str),
+    Open,
+    Close,
+    Word(&'a str),
+    /// A problem found while splitting the text.
+    Error(&'static str),
+}
+
+/// Splits movetext into tokens with their byte offsets; an unclosed `{` or `[` is reported
+/// by an error token after it.
+fn tokens(text: &str) -> Vec<(usize, Tok<'_>)> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let line_end = |from: usize| {
+        b[from..]
+            .iter()
+            .position(|&c| c == b'\n' || c == b'\r')
+            .map_or(b.len(), |p| from + p)
+    };
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            _ if c.is_ascii_whitespace() => i += 1,
+            b'[' => {
+                // Up to the `]` outside quotes, on the same line.
+                let end = line_end(i);
+                let mut quoted = false;
+                let mut j = i + 1;
+                let mut close = None;
+                while j < end {
+                    match b[j] {
+                        b'\\' if quoted => j += 1,
+                        b'"' => quoted = !quoted,
+                        b']' if !quoted => {
+                            close = Some(j);
+                            break;
+                        }
+                        _ => {}
+                    }
+                    j += 1;
+                }
+                out.push((i, Tok::Tag(&text[i + 1..close.unwrap_or(end)])));
+                if close.is_none() {
+                    out.push((i, Tok::Error("a tag '[' is not closed by ']' on its line")));
+                }
+                i = (close.unwrap_or(end) + 1).min(b.len());
+            }
+            b'{' => {
+                let close = text[i + 1..].find('}').map(|p| i + 1 + p);
+                let end = close.unwrap_or(b.len());
+                out.push((i, Tok::Comment(&text[i + 1..end])));
+                if close.is_none() {
+                    out.push((i, Tok::Error("a comment '{' is not closed by '}'")));
+                }
+                i = (end + 1).min(b.len());
+            }
+            b';' => {
+                let end = line_end(i);
+                out.push((i, Tok::Comment(&text[i + 1..end])));
+                i = end;
+            }
+            b'(' => {
+                out.push((i, Tok::Open));
+                i += 1;
+            }
+            b')' => {
+                out.push((i, Tok::Close));
+                i += 1;
+            }
+            _ => {
+                let end = b[i..]
+                    .iter()
+                    .position(|&c| c.is_ascii_whitespace() || b"[{;()".contains(&c))
+                    .map_or(b.len(), |p| i + p);
+                // A move number (`12.` `12...` `12…`) is its own word.
+                let word = &text[i..end];
+                let digits =
+                    word.len() - word.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+                let after = &word[digits..];
+                if digits > 0 && (after.starts_with('.') || after.starts_with('…')) {
+                    let dots = after.len() - after.trim_start_matches(['.', '…']).len();
+                    out.push((i, Tok::Word(&word[..digits + dots])));
+                    if digits + dots < word.len() {
+                        out.push((i + digits + dots, Tok::Word(&word[digits + dots..])));
+                    }
+                } else {
+                    out.push((i, Tok::Word(word)));
+                }
+                i = end;
+            }
+        }
+    }
+    out
+}
+
+/// A tag's key and value: `Sente "Habu Yoshiharu"` (with `\"` and `\\` escapes), or an
+/// unquoted value.
+fn tag_pair(inside: &str) -> Option<(String, String)> {
+    let inside = inside.trim();
+    let key_end = inside.find(|c: char| c.is_whitespace() || c == '"')?;
+    let key = &inside[..key_end];
+    if key.is_empty() {
+        return None;
+    }
+    let rest = inside[key_end..].trim_start();
+    let value = match rest.strip_prefix('"') {
+        Some(q) => {
+            let mut v = String::new();
+            let mut chars = q.chars();
+            while let Some(c) = chars.next() {
+                match c {
+                    '\\' => v.extend(chars.next()),
+                    '"' => break,
+                    c => v.push(c),
+                }
+            }
+            v
+        }
+        None => rest.to_string(),
+    };
+    Some((key.to_string(), value))
+}
+
+// ---------------------------------------------------------------------------------------
+// Reading
+
+/// How deep variations may nest: the writers, and dropping a record, recurse once a level.
+const MAX_DEPTH: usize = 100;
+
+/// One line being read: where it is in the tree and where its play is.
+struct Open {
+    /// Path from the main line: (move index, variation index) pairs.
+    path: Vec<(usize, usize)>,
+    first_ply: usize,
+    start: Position,
+    pos: Position,
+    /// After an error, the rest of the line is skipped.
+    dead: bool,
+}
+
+fn line_at<'a>(main: &'a mut Line, path: &[(usize, usize)]) -> Option<&'a mut Line> {
+    let mut line = main;
+    for &(m, v) in path {
+        line = line.moves.get_mut(m)?.variations.get_mut(v)?;
+    }
+    Some(line)
+}
+
+/// One game being read.
+struct Game {
+    rec: Record,
+    /// Tags that set the start: (key, value, offset).
+    start_tags: Vec<(String, String, usize)>,
+    /// The lines open, the main line first; empty before the movetext.
+    stack: Vec<Open>,
+    result: Option<GameResult>,
+}
+
+impl Game {
+    fn new() -> Game {
+        Game {
+            rec: Record::default(),
+            start_tags: Vec::new(),
+            stack: Vec::new(),
+            result: None,
+        }
+    }
+
+    fn has_content(&self) -> bool {
+        !self.rec.headers.is_empty() || !self.stack.is_empty()
+    }
+}
+
+struct Reader<'t> {
+    text: &'t str,
+    games: Vec<Record>,
+    game: Game,
+}
+
+/// Reads every game of a PSN text. Text holding anything gives at least one game.
+pub fn read_psn(text: &str) -> Vec<Record> {
+    let mut r = Reader {
+        text,
+        games: Vec::new(),
+        game: Game::new(),
+    };
+    for (at, tok) in tokens(text) {
+        r.token(at, tok);
+    }
+    r.finish(text.len());
+    if r.games.is_empty() && !text.trim().is_empty() {
+        r.games.push(std::mem::take(&mut r.game.rec));
+    }
+    r.games
+}
+
+impl Reader<'_> {
+    fn error(&mut self, at: usize, message: impl Into<String>) {
+        let (line, column) = line_column(self.text, at);
+        self.game
+            .rec
+            .errors
+            .push(ReadError::new(line, column, message));
+    }
+
+    fn token(&mut self, at: usize, tok: Tok) {
+        if let Tok::Tag(inside) = tok {
+            if !self.game.stack.is_empty() || self.game.result.is_some() {
+                self.finish(at);
+            }
+            match tag_pair(inside) {
+                Some((key, value)) => {
+                    let k = key.to_ascii_lowercase();
+                    if ["sfen", "fen", "handicap"].contains(&k.as_str()) {
+                        self.game.start_tags.push((k, value.clone(), at));
+                    }
+                    self.game.rec.headers.push((key, value));
+                }
+                None => self.error(
+                    at,
+                    format!("'[{inside}]' is not a tag like [Sente \"Name\"]"),
+                ),
+            }
+            return;
+        }
+        if let Tok::Error(message) = tok {
+            self.error(at, message);
+            return;
+        }
+        let is_comment = matches!(tok, Tok::Comment(_));
+        if self.game.result.is_some() && !is_comment {
+            self.finish(at);
+        }
+        if self.game.stack.is_empty() {
+            self.begin_moves();
+        }
+        match tok {
+            Tok::Tag(_) | Tok::Error(_) => {}
+            Tok::Comment(text) => self.comment(at, text),
+            Tok::Open => self.open_variation(at),
+            Tok::Close => {
+                if self.game.stack.len() > 1 {
+                    self.game.stack.pop();
+                } else {
+                    self.error(at, "')' closes no variation");
+                }
+            }
+            Tok::Word(w) => self.word(at, w),
+        }
+    }
+
+    /// Sets the start position from the tags and opens the main line.
+    fn begin_moves(&mut self) {
+        let mut start = None;
+        for (key, value, at) in std::mem::take(&mut self.game.start_tags) {
+            if start.is_some() {
+                continue;
+            }
+            if key == "handicap" {
+                match handicap_from_name(&value) {
+                    Some(h) => start = h.position(),
+                    None => self.error(
+                        at,
+                        format!("unknown handicap '{value}'; read as an even game"),
+                    ),
+                }
+            } else {
+                let sfen = value.trim().strip_prefix("sfen ").unwrap_or(value.trim());
+                match Position::from_sfen_with(sfen, Strictness::PiecesOnly) {
+                    Ok(p) => start = Some(p),
+                    Err(e) => self.error(at, format!("the {key} tag is not a position: {e}")),
+                }
+            }
+        }
+        let start = start.unwrap_or_else(Position::startpos);
+        self.game.rec.start = start.clone();
+        self.game.stack.push(Open {
+            path: Vec::new(),
+            first_ply: 1,
+            start: start.clone(),
+            pos: start,
+            dead: false,
+        });
+    }
+
+    fn comment(&mut self, at: usize, text: &str) {
+        let lines: Vec<String> = if text.is_empty() {
+            vec![String::new()]
+        } else {
+            super::decode::lines(text)
+                .iter()
+                .map(|s| s.to_string())
+                .collect()
+        };
+        let Some(open) = self.game.stack.last() else {
+            return;
+        };
+        let main = open.path.is_empty();
+        let Some(line) = line_at(&mut self.game.rec.main, &open.path) else {
+            return;
+        };
+        match (&mut line.terminal, line.moves.last_mut()) {
+            (Some(t), _) => t.comments.extend(lines),
+            (None, Some(m)) => m.comments.extend(lines),
+            (None, None) if main => self.game.rec.start_comments.extend(lines),
+            (None, None) => self.error(at, "a comment before a variation's first move is ignored"),
+        }
+    }
+
+    fn open_variation(&mut self, at: usize) {
+        let Some(parent) = self.game.stack.last() else {
+            return;
+        };
+        let dead = |first_ply| Open {
+            path: Vec::new(),
+            first_ply,
+            start: Position::empty(),
+            pos: Position::empty(),
+            dead: true,
+        };
+        if parent.dead {
+            let d = dead(parent.first_ply);
+            self.game.stack.push(d);
+            return;
+        }
+        if parent.path.len() >= MAX_DEPTH {
+            let d = dead(parent.first_ply);
+            self.game.stack.push(d);
+            self.error(
+                at,
+                format!("variations nested more than {MAX_DEPTH} deep are not read"),
+            );
+            return;
+        }
+        let line = line_at(&mut self.game.rec.main, &parent.path);
+        let Some(line) = line.filter(|l| !l.moves.is_empty()) else {
+            let d = dead(parent.first_ply);
+            self.game.stack.push(d);
+            self.error(at, "a variation '(' before any move: it is ignored");
+            return;
+        };
+        let index = line.moves.len() - 1;
+        let mut pos = parent.start.clone();
+        for m in &line.moves[..index] {
+            let _ = pos.play(m.mv);
+        }
+        let node = &mut line.moves[index];
+        node.variations.push(Line::default());
+        let mut path = parent.path.clone();
+        path.push((index, node.variations.len() - 1));
+        let first_ply = parent.first_ply + index;
+        self.game.stack.push(Open {
+            path,
+            first_ply,
+            start: pos.clone(),
+            pos,
+            dead: false,
+        });
+    }
+
+    fn word(&mut self, at: usize, w: &str) {
+        // Move numbers, `...` placeholders and annotation glyphs carry nothing to keep.
+        if w.starts_with(|c: char| c.is_ascii_digit()) && w.ends_with(['.', '…'])
+            || w.chars().all(|c| matches!(c, '.' | '…' | '!' | '?'))
+            || w.starts_with('$') && w[1..].bytes().all(|b| b.is_ascii_digit())
+        {
+            return;
+        }
+        if let Some(result) = result_token(w) {
+            if self.game.stack.len() == 1 {
+                self.game.result = Some(result);
+            }
+            return;
+        }
+        let Some(open) = self.game.stack.last_mut() else {
+            return;
+        };
+        if open.dead {
+            return;
+        }
+        let Some(line) = line_at(&mut self.game.rec.main, &open.path) else {
+            return;
+        };
+        let ply = open.first_ply + line.moves.len();
+        if let Some(t) = &line.terminal {
+            let message = format!(
+                "'{w}' comes after the end ({}); it and what follows in this line are ignored",
+                ending_text(t.kind)
+            );
+            open.dead = true;
+            self.error(at, message);
+            return;
+        }
+        if !w.starts_with(|c: char| c.is_ascii_digit() || c == '+')
+            && let Some(kind) = ending_word(w)
+        {
+            line.terminal = Some(Terminal {
+                kind,
+                time: None,
+                comments: Vec::new(),
+            });
+            return;
+        }
+        let played = parse_western(w)
+            .and_then(|wm| resolve_western(&open.pos, &wm, w))
+            .and_then(|mv| {
+                open.pos
+                    .play(mv)
+                    .map(|v| (mv, v))
+                    .map_err(|e| format!("{w} cannot be played: {e}"))
+            });
+        match played {
+            Ok((mv, violations)) => {
+                let mut node = MoveNode::new(mv);
+                node.violations = violations;
+                line.moves.push(node);
+            }
+            Err(e) => {
+                open.dead = true;
+                self.error(
+                    at,
+                    format!("move {ply}: {e}; the rest of the line is ignored"),
+                );
+            }
+        }
+    }
+
+    /// Ends the game being read (at byte `at`) and starts the next.
+    fn finish(&mut self, at: usize) {
+        if !self.game.has_content() && self.game.rec.errors.is_empty() {
+            return;
+        }
+        if self.game.stack.len() > 1 {
+            self.error(
+                at,
+                "a variation '(' is not closed by ')' before the game ends",
+            );
+        }
+        let main_dead = self.game.stack.first().is_some_and(|o| o.dead);
+        if self.game.stack.is_empty() {
+            self.begin_moves();
+        }
+        let result = self
+            .game
+            .result
+            .or_else(|| self.game.rec.header(&["Result"]).and_then(result_token));
+        let rec = &mut self.game.rec;
+        if rec.main.terminal.is_none()
+            && !main_dead
+            && let Some(kind) = result.and_then(|r| inferred_ending(rec, r))
+        {
+            rec.main.terminal = Some(Terminal {
+                kind,
+                time: None,
+                comments: Vec::new(),
+            });
+        }
+        let game = std::mem::replace(&mut self.game, Game::new());
+        self.games.push(game.rec);
+    }
+}
+
+/// The ending a result implies when no ending word is given: the loser to move resigned;
+/// the winner to move won by the opponent's foul; a draw is a repetition if the final
+/// position is one, else an impasse.
+fn inferred_ending(rec: &Record, result: GameResult) -> Option<TerminalKind> {
+    let mut pos = rec.start.clone();
+    let mut history = History::new(&pos);
+    for node in &rec.main.moves {
+        let _ = pos.play(node.mv);
+        history.push(&pos);
+    }
+    let to_move = pos.side_to_move();
+    Some(match result {
+        GameResult::Win(w) if w != to_move => TerminalKind::Resign,
+        GameResult::Win(_) => TerminalKind::IllegalWin,
+        GameResult::Draw if history.repetition().is_some() => TerminalKind::Repetition,
+        GameResult::Draw => TerminalKind::Impasse,
+        GameResult::Unknown => return None,
+    })
+}

@@ -1,0 +1,145 @@
+//! USI/SFEN records: one game a line, as the USI protocol's `position` command gives it
+//! (`position startpos moves 7g7f 3c3d`, `position sfen <sfen> moves …`), without the word
+//! `position` (`startpos moves …`, `sfen … moves …`), or a bare SFEN (perhaps followed by
+//! `moves …`). A file of N non-empty lines holds N games. USI has no headers, comments,
+//! times, variations or endings: a record's main line is all it keeps.
+
+use super::decode::lines;
+use super::record::{MoveNode, ReadError, Record};
+use crate::shogi::{Move, Position, Strictness};
+
+/// Reads every non-empty line of `text` as one game.
+pub fn read_usi(text: &str) -> Vec<Record> {
+    lines(text)
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| read_usi_line(l, i + 1))
+        .collect()
+}
+
+/// The words of a line with their byte offsets.
+fn words(line: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in line.char_indices() {
+        match (c.is_whitespace(), start) {
+            (true, Some(s)) => {
+                out.push((s, &line[s..i]));
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push((s, &line[s..]));
+    }
+    out
+}
+
+/// Reads one line (line `n` of its file) as a game. A position that cannot be read leaves
+/// the even start and no moves; a move that cannot be read or played ends the game there.
+pub fn read_usi_line(line: &str, n: usize) -> Record {
+    let mut rec = Record {
+        start: Position::startpos(),
+        ..Record::default()
+    };
+    let col = |offset: usize| line[..offset].chars().count() + 1;
+    let words = words(line);
+    let mut i = 0;
+    if words.first().is_some_and(|w| w.1 == "position") {
+        i += 1;
+    }
+    match words.get(i) {
+        Some((_, "startpos")) => i += 1,
+        Some((at, w)) => {
+            let sfen_at = if *w == "sfen" { i + 1 } else { i };
+            // A bare SFEN starts with a board of nine ranks.
+            if *w != "sfen" && !w.contains('/') {
+                rec.errors.push(ReadError::new(
+                    n,
+                    col(*at),
+                    format!("expected startpos, sfen or an SFEN position, found '{w}'"),
+                ));
+                return rec;
+            }
+            let mut end = (sfen_at + 3).min(words.len());
+            if words
+                .get(end)
+                .is_some_and(|w| w.1.bytes().all(|b| b.is_ascii_digit()))
+            {
+                end += 1;
+            }
+            let fields: Vec<&str> = words[sfen_at.min(end)..end].iter().map(|w| w.1).collect();
+            let at = words.get(sfen_at).map_or(line.len(), |w| w.0);
+            match Position::from_sfen_with(&fields.join(" "), Strictness::PiecesOnly) {
+                Ok(p) => rec.start = p,
+                Err(e) => {
+                    rec.errors.push(ReadError::new(
+                        n,
+                        col(at),
+                        format!("the SFEN is not a position: {e}"),
+                    ));
+                    return rec;
+                }
+            }
+            i = end;
+        }
+        None => return rec,
+    }
+    match words.get(i) {
+        None => return rec,
+        Some((_, "moves")) => i += 1,
+        Some((at, w)) => {
+            rec.errors.push(ReadError::new(
+                n,
+                col(*at),
+                format!("expected 'moves' after the position, found '{w}'; the rest of the line is ignored"),
+            ));
+            return rec;
+        }
+    }
+    let mut pos = rec.start.clone();
+    for (ply, &(at, w)) in words[i..].iter().enumerate() {
+        let played = Move::from_usi(w).map_err(|e| e.to_string()).and_then(|mv| {
+            pos.play(mv)
+                .map(|v| (mv, v))
+                .map_err(|e| format!("{w} cannot be played: {e}"))
+        });
+        match played {
+            Ok((mv, violations)) => {
+                let mut node = MoveNode::new(mv);
+                node.violations = violations;
+                rec.main.moves.push(node);
+            }
+            Err(e) => {
+                rec.errors.push(ReadError::new(
+                    n,
+                    col(at),
+                    format!("move {}: {e}; the rest of the line is ignored", ply + 1),
+                ));
+                break;
+            }
+        }
+    }
+    rec
+}
+
+/// The record's main line as one USI line: `startpos moves …` from the even start (move
+/// number 1), otherwise `sfen <SFEN> moves …`; no `moves` when there is none. No newline.
+pub fn write_usi(rec: &Record) -> String {
+    let mut out = if rec.start == Position::startpos() {
+        "startpos".to_string()
+    } else {
+        format!("sfen {}", rec.start.to_sfen())
+    };
+    if !rec.main.moves.is_empty() {
+        out.push_str(" moves");
+        for node in &rec.main.moves {
+            out.push(' ');
+            out.push_str(&node.mv.usi());
+        }
+    }
+    out
+}
