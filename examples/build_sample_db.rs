@@ -6,8 +6,8 @@
 //! start, moves, terminal and date = same game); its comments, engine lines and remarks are
 //! dropped (their prose belongs to their authors), and only header facts are kept (players,
 //! date, event, opening, handicap, time control, site). The games are written by kifudex
-//! itself, spread round-robin over every format and encoding it reads, plus one multi-game
-//! CSA file. When fewer than `--min` (default 220) real games are found, generated games top
+//! itself, spread round-robin over every format and encoding it reads (USI files hold no
+//! headers), plus one multi-game CSA file. When fewer than `--min` (default 220) real games are found, generated games top
 //! the collection up; their event says `(generated)`.
 
 use std::collections::HashSet;
@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use kifudex::notation::csa::{CsaVersion, write_csa, write_csa_games};
 use kifudex::notation::kif::{write_ki2, write_kif};
-use kifudex::notation::{Line, Record, read_bytes};
+use kifudex::notation::{Line, Record, jkf, psn, read_bytes, usi};
 use kifudex::store::fingerprint;
 use kifudex::synth::{Synth, SynthOptions};
 
@@ -65,6 +65,9 @@ const OUTPUTS: &[(&str, &str)] = &[
     ("ki2u-utf8", "ki2u"),
     ("csa", "csa"),
     ("kif-eucjp", "kif"),
+    ("jkf", "jkf"),
+    ("psn", "psn"),
+    ("usi", "usi"),
 ];
 
 fn main() {
@@ -136,6 +139,9 @@ fn main() {
             "ki2-sjis" => sjis(&write_ki2(rec)),
             "ki2u-utf8" => write_ki2(rec).into_bytes(),
             "csa" => write_csa(rec, CsaVersion::V2_2).into_bytes(),
+            "jkf" => jkf::write_jkf(rec).into_bytes(),
+            "psn" => psn::write_psn(rec).into_bytes(),
+            "usi" => (usi::write_usi(rec) + "\n").into_bytes(),
             _ => encoding_rs::EUC_JP.encode(&write_kif(rec)).0.into_owned(),
         };
         std::fs::write(out.join(dir).join(name), bytes).expect("write sample file");
