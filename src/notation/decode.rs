@@ -62,31 +62,71 @@ pub fn decode(bytes: &[u8]) -> (String, Encoding) {
 
 /// The lines of `text`, split at CRLF, LF or a lone CR, without their line ends.
 pub fn lines(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let bytes = text.as_bytes();
-    let mut start = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\n' => {
-                out.push(&text[start..i]);
-                start = i + 1;
-            }
-            b'\r' => {
-                out.push(&text[start..i]);
-                if bytes.get(i + 1) == Some(&b'\n') {
-                    i += 1;
-                }
-                start = i + 1;
-            }
-            _ => {}
+    Lines::new(text).collect()
+}
+
+/// The lines of `text` one at a time, as [`lines`] gives them.
+#[derive(Clone, Debug)]
+pub struct Lines<'a> {
+    text: &'a str,
+    /// Where the next line starts.
+    pos: usize,
+}
+
+impl<'a> Lines<'a> {
+    pub fn new(text: &'a str) -> Lines<'a> {
+        Lines { text, pos: 0 }
+    }
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        let bytes = self.text.as_bytes();
+        let start = self.pos;
+        if start >= bytes.len() {
+            return None;
         }
-        i += 1;
+        let Some(len) = find_line_end(&bytes[start..]) else {
+            self.pos = bytes.len();
+            return Some(&self.text[start..]);
+        };
+        let end = start + len;
+        self.pos = if bytes[end] == b'\r' && bytes.get(end + 1) == Some(&b'\n') {
+            end + 2
+        } else {
+            end + 1
+        };
+        Some(&self.text[start..end])
     }
-    if start < bytes.len() {
-        out.push(&text[start..]);
+}
+
+/// The index of the first `\n` or `\r` in `bytes`, eight bytes at a time.
+#[inline]
+fn find_line_end(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // A byte of `x` is zero where the high bit of the result is set (exact for the lowest
+    // such byte, which is the one wanted).
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut offset = 0;
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        let hit = zero(x ^ (ONES * b'\n' as u64)) | zero(x ^ (ONES * b'\r' as u64));
+        if hit != 0 {
+            return Some(offset + (hit.trailing_zeros() / 8) as usize);
+        }
+        offset += 8;
     }
-    out
+    chunks
+        .remainder()
+        .iter()
+        .position(|&b| b == b'\n' || b == b'\r')
+        .map(|i| offset + i)
 }
 
 /// The 1-based line and column (in characters) of byte `offset` in `text`, with lines split

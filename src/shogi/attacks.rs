@@ -124,35 +124,92 @@ pub(crate) fn knight_jumps(color: Color) -> [(i8, i8); 2] {
     }
 }
 
-/// Whether a piece of `attacker` attacks `target` on `board`.
-pub(crate) fn attacked(board: &[Option<Piece>; 81], target: Square, attacker: Color) -> bool {
-    for (d, &opposite) in OPPOSITE.iter().enumerate() {
-        let back = 1u8 << opposite;
-        let mut sq = target;
-        let mut first = true;
-        while let Some(next) = neighbor(sq, d) {
-            sq = next;
-            if let Some(p) = board[sq.index()] {
-                if p.color == attacker {
-                    let (step, slide) = masks(p);
-                    if slide & back != 0 || (first && step & back != 0) {
-                        return true;
-                    }
-                }
-                break;
+/// `DIRECTION[a][b]`: the direction from `a` to `b` when they share a file, rank or
+/// diagonal (and differ), else `OFF`.
+static DIRECTION: [[u8; 81]; 81] = build_directions();
+
+const fn build_directions() -> [[u8; 81]; 81] {
+    let mut t = [[OFF; 81]; 81];
+    let mut a = 0;
+    while a < 81 {
+        let mut d = 0;
+        while d < 8 {
+            let mut sq = NEIGHBOR[a][d];
+            while sq != OFF {
+                t[a][sq as usize] = d as u8;
+                sq = NEIGHBOR[sq as usize][d];
             }
-            first = false;
+            d += 1;
         }
+        a += 1;
     }
-    // A knight of `attacker` attacks `target` from where its jump would land on `target`.
-    for (df, dr) in knight_jumps(attacker) {
-        if let Some(sq) = target.offset(-df, -dr)
-            && board[sq.index()] == Some(Piece::new(attacker, PieceKind::Knight))
-        {
-            return true;
+    t
+}
+
+/// The direction from `a` to `b`, if they share a file, rank or diagonal.
+#[inline]
+pub(crate) fn direction(a: Square, b: Square) -> Option<usize> {
+    let d = DIRECTION[a.index()][b.index()];
+    (d != OFF).then_some(d as usize)
+}
+
+/// Whether the first piece seen from `target` in direction `d` is one of `attacker`'s that
+/// attacks `target` (a step next to it, or a slide from any distance).
+#[inline]
+fn attacked_along(board: &[Option<Piece>; 81], target: Square, d: usize, attacker: Color) -> bool {
+    let back = 1u8 << OPPOSITE[d];
+    let mut sq = target;
+    let mut first = true;
+    while let Some(next) = neighbor(sq, d) {
+        sq = next;
+        if let Some(p) = board[sq.index()] {
+            if p.color != attacker {
+                return false;
+            }
+            let (step, slide) = masks(p);
+            return slide & back != 0 || (first && step & back != 0);
         }
+        first = false;
     }
     false
+}
+
+/// Whether a knight of `attacker` attacks `target`.
+#[inline]
+fn attacked_by_knight(board: &[Option<Piece>; 81], target: Square, attacker: Color) -> bool {
+    // A knight attacks `target` from where its jump would land on `target`.
+    knight_jumps(attacker).into_iter().any(|(df, dr)| {
+        target
+            .offset(-df, -dr)
+            .is_some_and(|sq| board[sq.index()] == Some(Piece::new(attacker, PieceKind::Knight)))
+    })
+}
+
+/// Whether a piece of `attacker` attacks `target` on `board`.
+pub(crate) fn attacked(board: &[Option<Piece>; 81], target: Square, attacker: Color) -> bool {
+    (0..8).any(|d| attacked_along(board, target, d, attacker))
+        || attacked_by_knight(board, target, attacker)
+}
+
+/// Whether `attacker` attacks `target` along the line through `sq` (from the first piece on
+/// that line), or with a knight standing on `sq`. When only `sq` changed on a board where
+/// `target` was not attacked, this says whether it is attacked now.
+#[inline]
+pub(crate) fn attacked_via(
+    board: &[Option<Piece>; 81],
+    target: Square,
+    sq: Square,
+    attacker: Color,
+) -> bool {
+    match direction(target, sq) {
+        Some(d) => attacked_along(board, target, d, attacker),
+        None => {
+            board[sq.index()] == Some(Piece::new(attacker, PieceKind::Knight))
+                && knight_jumps(attacker)
+                    .into_iter()
+                    .any(|(df, dr)| sq.offset(df, dr) == Some(target))
+        }
+    }
 }
 
 /// Whether `piece` on `from` could move to `to` on `board` by the way it moves

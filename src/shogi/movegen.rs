@@ -127,7 +127,7 @@ impl Position {
     }
 
     /// Whether `mv` (physically possible) leaves the mover's king safe.
-    fn is_safe(&self, mv: Move, in_check: bool) -> bool {
+    pub(super) fn is_safe(&self, mv: Move, in_check: bool) -> bool {
         let us = self.side_to_move();
         let Some(king) = self.king(us) else {
             return true;
@@ -135,6 +135,12 @@ impl Position {
         match mv {
             Move::Drop { .. } if !in_check => true,
             Move::Board { from, .. } if !in_check && from != king && !aligned(from, king) => true,
+            Move::Board { from, to, .. } if !in_check && from != king => {
+                // The king was safe: only a line opened through the origin can attack it now.
+                let mut board = *self.board();
+                board[to.index()] = board[from.index()].take();
+                !attacks::attacked_via(&board, king, from, us.opponent())
+            }
             _ => {
                 let mut board = *self.board();
                 let king = match mv {
@@ -195,9 +201,7 @@ fn perft_inner(pos: &Position, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
 /// Whether `a` and `b` share a file, rank or diagonal (so a piece on `a` may be pinned).
 #[inline]
 fn aligned(a: Square, b: Square) -> bool {
-    let df = a.file() as i8 - b.file() as i8;
-    let dr = a.rank() as i8 - b.rank() as i8;
-    df == 0 || dr == 0 || df.abs() == dr.abs()
+    attacks::direction(a, b).is_some()
 }
 
 /// Offers the promoting and the non-promoting move from `from` to `to`, each only where

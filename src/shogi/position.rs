@@ -19,6 +19,9 @@ pub struct Position {
     board_key: u64,
     /// Hash of both hands.
     hand_key: u64,
+    /// Whether each side's king is attacked (false for a side without a king), kept move by
+    /// move: a function of the board, so equal boards have equal flags.
+    checked: [bool; 2],
 }
 
 /// How much a new position is checked for.
@@ -70,6 +73,7 @@ impl Position {
             kings: [None; 2],
             board_key: 0,
             hand_key: 0,
+            checked: [false; 2],
         }
     }
 
@@ -125,6 +129,7 @@ impl Position {
             kings: [None; 2],
             board_key: 0,
             hand_key: 0,
+            checked: [false; 2],
         };
         for s in Square::all() {
             if let Some(p) = pos.board[s.index()]
@@ -135,6 +140,7 @@ impl Position {
             }
         }
         (pos.board_key, pos.hand_key) = pos.compute_keys();
+        pos.checked = pos.compute_checked();
         pos
     }
 
@@ -277,14 +283,21 @@ impl Position {
     /// Whether `color`'s king (if it has one) is attacked.
     #[inline]
     pub fn is_king_attacked(&self, color: Color) -> bool {
-        self.king(color)
-            .is_some_and(|k| attacks::attacked(&self.board, k, color.opponent()))
+        self.checked[color.index()]
     }
 
     /// Whether the side to move is in check.
     #[inline]
     pub fn in_check(&self) -> bool {
         self.is_king_attacked(self.side)
+    }
+
+    /// For each colour, whether its king is attacked, computed from scratch.
+    fn compute_checked(&self) -> [bool; 2] {
+        Color::ALL.map(|c| {
+            self.king(c)
+                .is_some_and(|k| attacks::attacked(&self.board, k, c.opponent()))
+        })
     }
 
     /// Whether any piece of `by` attacks `sq`.
@@ -326,6 +339,7 @@ impl Position {
     /// can promote. Hashes, kings, side and move number are updated. Nothing else is checked.
     pub(crate) fn apply(&mut self, mv: Move) {
         let us = self.side;
+        let mut king_moved = false;
         match mv {
             Move::Board { from, to, promote } => {
                 if let Some(captured) = self.take(to) {
@@ -337,6 +351,7 @@ impl Position {
                     }
                     if p.kind == PieceKind::King {
                         self.kings[us.index()] = Some(to);
+                        king_moved = true;
                     }
                     self.put(to, p);
                 }
@@ -346,9 +361,42 @@ impl Position {
                 self.put(to, Piece::new(us, kind));
             }
         }
+        self.update_checked(mv, us, king_moved);
         self.side = us.opponent();
         self.board_key ^= zobrist::SIDE_TOGGLE;
         self.move_number = self.move_number.saturating_add(1);
+    }
+
+    /// Brings the check flags up to date after `us` played `mv`. Only the origin and the
+    /// destination changed, so a king that was not attacked and did not move can only be
+    /// attacked now along the line through one of them (or by a knight landing on the
+    /// destination): the mover's king by a line the origin opened, the other king by the
+    /// moved piece or by a line the origin opened. Anything else is computed in full.
+    fn update_checked(&mut self, mv: Move, us: Color, king_moved: bool) {
+        let them = us.opponent();
+        let from = mv.from();
+        let to = mv.to();
+        let board = &self.board;
+        let ours = match self.kings[us.index()] {
+            None => false,
+            Some(k) if king_moved || self.checked[us.index()] => attacks::attacked(board, k, them),
+            Some(k) => from.is_some_and(|f| attacks::attacked_via(board, k, f, them)),
+        };
+        let theirs = match self.kings[them.index()] {
+            None => false,
+            Some(k) if self.checked[them.index()] => attacks::attacked(board, k, us),
+            Some(k) => {
+                attacks::attacked_via(board, k, to, us)
+                    || from.is_some_and(|f| attacks::attacked_via(board, k, f, us))
+            }
+        };
+        self.checked[us.index()] = ours;
+        self.checked[them.index()] = theirs;
+        debug_assert_eq!(
+            self.checked,
+            self.compute_checked(),
+            "check flags after {mv}"
+        );
     }
 
     /// The position mirrored left to right (file 1 ↔ file 9); hands and side unchanged.

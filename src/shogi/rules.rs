@@ -130,6 +130,59 @@ impl Position {
     /// legal move). On `Err` the position is unchanged.
     pub fn play(&mut self, mv: Move) -> Result<Violations, MoveError> {
         let us = self.side_to_move();
+        let mut broken = self.rules_before(mv)?;
+        self.apply(mv);
+        if let Move::Drop {
+            kind: PieceKind::Pawn,
+            to,
+        } = mv
+            && self.is_pawn_drop_mate(to)
+        {
+            broken.insert(Rule::DropPawnMate);
+        }
+        if self.is_king_attacked(us) {
+            broken.insert(Rule::KingInCheck);
+        }
+        Ok(broken)
+    }
+
+    /// Whether `mv` is a legal move here: what [`Position::play`] would report without
+    /// playing it.
+    pub fn is_legal(&self, mv: Move) -> bool {
+        if !matches!(self.rules_before(mv), Ok(v) if v.is_empty())
+            || !self.is_safe(mv, self.in_check())
+        {
+            return false;
+        }
+        match mv {
+            // Only a pawn dropped in front of the enemy king can be 打ち歩詰め.
+            Move::Drop {
+                kind: PieceKind::Pawn,
+                to,
+            } if to
+                .offset(0, self.forward())
+                .is_some_and(|s| self.king(self.side_to_move().opponent()) == Some(s)) =>
+            {
+                let mut after = self.clone();
+                after.apply(mv);
+                !after.is_pawn_drop_mate(to)
+            }
+            _ => true,
+        }
+    }
+
+    /// The rank step of the side to move's forward direction.
+    fn forward(&self) -> i8 {
+        match self.side_to_move() {
+            Color::Black => -1,
+            Color::White => 1,
+        }
+    }
+
+    /// Whether `mv` is physically possible, and the rules it breaks that can be told before
+    /// it is played (all but 打ち歩詰め and the mover's king left in check).
+    fn rules_before(&self, mv: Move) -> Result<Violations, MoveError> {
+        let us = self.side_to_move();
         let mut broken = Violations::default();
         match mv {
             Move::Board { from, to, promote } => {
@@ -165,7 +218,6 @@ impl Position {
                 if to.depth_for(us) < kind.min_depth() {
                     broken.insert(Rule::DeadPiece);
                 }
-                self.apply(mv);
             }
             Move::Drop { kind, to } => {
                 if self.hand(us).count(kind) == 0 {
@@ -180,22 +232,9 @@ impl Position {
                 if kind == PieceKind::Pawn && self.has_pawn_on_file(us, to.file()) {
                     broken.insert(Rule::TwoPawns);
                 }
-                self.apply(mv);
-                if kind == PieceKind::Pawn && self.is_pawn_drop_mate(to) {
-                    broken.insert(Rule::DropPawnMate);
-                }
             }
         }
-        if self.is_king_attacked(us) {
-            broken.insert(Rule::KingInCheck);
-        }
         Ok(broken)
-    }
-
-    /// Whether `mv` is a legal move here.
-    pub fn is_legal(&self, mv: Move) -> bool {
-        let mut after = self.clone();
-        matches!(after.play(mv), Ok(v) if v.is_empty())
     }
 
     /// Whether `color` has an unpromoted pawn on `file`.
@@ -211,10 +250,7 @@ impl Position {
         let Some(k) = self.king(them) else {
             return false;
         };
-        let forward = match them.opponent() {
-            Color::Black => -1,
-            Color::White => 1,
-        };
+        let forward = -self.forward();
         // No reply to a pawn's check is a pawn drop (a drop cannot block an adjacent check),
         // so the replies can be searched without this rule: no recursion.
         to.offset(0, forward) == Some(k) && !self.has_legal_move()

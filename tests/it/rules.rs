@@ -243,3 +243,50 @@ fn perpetual_check_loses_for_the_checking_side() {
         })
     );
 }
+
+/// Random games of physically possible moves, legal or not, so that kings are left in check
+/// and pieces stand where no legal game puts them. After every move both check flags equal a
+/// full scan; in every position `is_legal` agrees with `play` on every move code.
+#[test]
+fn check_flags_and_is_legal_agree_with_play_in_wild_games() {
+    let starts = [
+        Position::startpos(),
+        pos("4k4/9/9/9/9/9/9/9/4K4 b RBGSNLPrb3g3s3n3l17p 1"),
+        pos("9/9/9/9/4k4/9/9/9/9 b 2R2B4G4S4N4L18P 1"),
+        pos("l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1"),
+    ];
+    let codes: Vec<Move> = (0..=u16::MAX).filter_map(Move::from_u16).collect();
+    let mut rng = crate::Rng::new(0xc4ec_f1a9);
+    let mut positions = 0;
+    for start in &starts {
+        for _ in 0..8 {
+            let mut p = start.clone();
+            for _ in 0..40 {
+                let mut possible = Vec::new();
+                for &m in &codes {
+                    let mut after = p.clone();
+                    let played = after.play(m);
+                    assert_eq!(
+                        p.is_legal(m),
+                        matches!(played, Ok(v) if v.is_empty()),
+                        "is_legal({m}) at {}",
+                        p.to_sfen()
+                    );
+                    if played.is_ok() {
+                        possible.push(m);
+                    }
+                }
+                positions += 1;
+                if possible.is_empty() {
+                    break;
+                }
+                p.play(possible[rng.below(possible.len())]).unwrap();
+                for c in Color::ALL {
+                    let full = p.king(c).is_some_and(|k| p.is_attacked(k, c.opponent()));
+                    assert_eq!(p.is_king_attacked(c), full, "{c:?} at {}", p.to_sfen());
+                }
+            }
+        }
+    }
+    assert!(positions > 1000);
+}

@@ -4,12 +4,15 @@
 use crate::shogi::{Color, Handicap, Piece, PieceKind, Position, Square, Strictness};
 
 use crate::notation::japanese::{digit, kanji_number, piece_prefix, side_mark};
-use crate::notation::movetext::{parse_japanese_move, resolve};
+use crate::notation::movetext::{JapaneseMove, parse_japanese_move, resolve};
 use crate::notation::record::{
     Line, MoveNode, MoveTime, ReadError, Record, Terminal, TerminalKind,
 };
 
+mod line;
 mod write;
+
+use line::{header, move_line, parse_time, simple_move, trim_end_spaces};
 
 pub use write::{board_diagram, terminal_text, write_ki2, write_kif};
 
@@ -38,93 +41,6 @@ pub fn terminal_word(word: &str) -> Option<TerminalKind> {
     })
 }
 
-/// Reads what follows a KIF move: a time `( 0:16/00:00:16)`, `(0:16/)`, `( 0:03)`, perhaps a
-/// `+` or a `#` comment. `Ok(None)` when there is no time; `Err` when there is text that is
-/// no time.
-fn parse_time(rest: &str) -> Result<Option<MoveTime>, String> {
-    let t = rest.split('#').next().unwrap_or(rest).trim();
-    let t = t.trim_end_matches('+').trim_end();
-    if t.is_empty() {
-        return Ok(None);
-    }
-    let bad = || format!("the time '{t}' is not understood; the move is kept without it");
-    let inner = t.strip_prefix(['(', '（']).ok_or_else(bad)?;
-    let close = inner.find([')', '）']).ok_or_else(bad)?;
-    let (spent, total) = match inner[..close].split_once('/') {
-        Some((s, t)) => (s, Some(t)),
-        None => (&inner[..close], None),
-    };
-    let spent = clock(spent).ok_or_else(bad)?;
-    let total = match total.map(str::trim) {
-        None | Some("") => None,
-        Some(t) => Some(clock(t).ok_or_else(bad)?),
-    };
-    Ok(Some(MoveTime { spent, total }))
-}
-
-/// `m:ss`, `h:mm:ss` or `ss` as seconds. KIF times are whole seconds; at most nine digits a
-/// part, so that absurd values are refused rather than overflowing.
-fn clock(s: &str) -> Option<f64> {
-    let parts: Vec<&str> = s.trim().split(':').map(str::trim).collect();
-    if parts.len() > 3 {
-        return None;
-    }
-    let mut secs = 0u64;
-    for part in parts {
-        if part.is_empty() || part.len() > 9 || !part.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        secs = secs * 60 + part.parse::<u64>().ok()?;
-    }
-    Some(secs as f64)
-}
-
-/// Splits `key：value` / `key:value` at the first colon of either width.
-fn header(line: &str) -> Option<(&str, &str)> {
-    let i = line.find(['：', ':'])?;
-    let key = line[..i].trim();
-    let colon = line[i..].chars().next()?.len_utf8();
-    if key.is_empty() || key.chars().count() > 24 {
-        return None;
-    }
-    Some((key, line[i + colon..].trim()))
-}
-
-/// A numbered move line: (move text, the rest after it). The number itself is not needed:
-/// the reader counts plies.
-fn move_line(line: &str) -> Option<(&str, &str)> {
-    let t = line.trim_start();
-    let digits = t.find(|c: char| !c.is_ascii_digit())?;
-    if digits == 0 {
-        return None;
-    }
-    let rest = t[digits..].trim_start_matches([' ', '　', '\t']);
-    if rest.len() == t[digits..].len() || rest.is_empty() {
-        return None;
-    }
-    // The move text ends at whitespace, or at a parenthesis that opens a time.
-    let end = rest
-        .char_indices()
-        .find(|&(i, c)| c == ' ' || c == '\t' || (c == '(' && opens_time(&rest[i..])))
-        .map_or(rest.len(), |(i, _)| i);
-    // `先手 反則負け`: a side word, a space, then the terminal word.
-    if ["先手", "後手", "下手", "上手"].contains(&&rest[..end]) {
-        let after = rest[end..].trim_start();
-        let word_end = after.find([' ', '\t', '(']).unwrap_or(after.len());
-        let whole = rest.len() - after.len() + word_end;
-        if terminal_word(&rest[..whole]).is_some() {
-            return Some((&rest[..whole], &rest[whole..]));
-        }
-    }
-    Some((&rest[..end], &rest[end..]))
-}
-
-/// Whether the parenthesis at the start of `s` holds a time (`( 0:16/00:00:16)`), not an origin.
-fn opens_time(s: &str) -> bool {
-    let inner = s.split(')').next().unwrap_or(s);
-    inner.contains(':') || inner.contains('/')
-}
-
 /// One line of the stack of lines being read: where it is in the tree and where its play is.
 struct Open {
     /// Path from the main line: (move index, variation index) pairs.
@@ -137,6 +53,20 @@ struct Open {
     last_to: Option<Square>,
     /// After a move that could not be played, the rest of this line is skipped.
     dead: bool,
+}
+
+/// Opens the main line, starting at `start`.
+fn open_main_line(rec: &mut Record, stack: &mut Vec<Open>, start: Position) {
+    rec.start = start.clone();
+    stack.push(Open {
+        path: Vec::new(),
+        first_ply: 1,
+        start: start.clone(),
+        start_last_to: None,
+        pos: start,
+        last_to: None,
+        dead: false,
+    });
 }
 
 fn line_at<'a>(main: &'a mut Line, path: &[(usize, usize)]) -> Option<&'a mut Line> {
@@ -166,7 +96,6 @@ pub fn read_ki2(text: &str) -> Record {
 }
 
 fn read(text: &str, dialect: Dialect) -> Record {
-    let lines = crate::notation::decode::lines(text);
     let mut rec = Record::default();
     let mut board_rows: Vec<[Option<Piece>; 9]> = Vec::new();
     let mut hands: [Vec<(PieceKind, u32)>; 2] = [Vec::new(), Vec::new()];
@@ -175,12 +104,36 @@ fn read(text: &str, dialect: Dialect) -> Record {
     let mut handicap: Option<Handicap> = None;
     let mut stack: Vec<Open> = Vec::new();
     let mut in_moves = false;
-    let mut items: Vec<(&str, Option<MoveTime>)> = Vec::new();
+    let mut items: Vec<(&str, Option<MoveTime>, Option<JapaneseMove>)> = Vec::new();
     let mut unknown_handicap: Option<(usize, usize, String)> = None;
 
-    for (i, raw) in lines.iter().enumerate() {
+    let mut line_count = 0;
+    for (i, raw) in crate::notation::decode::Lines::new(text).enumerate() {
         let n = i + 1;
-        let line = raw.trim_end_matches([' ', '　', '\t']);
+        line_count = n;
+        let line = trim_end_spaces(raw);
+        // The common move line, read in one pass.
+        if dialect == Dialect::Kif
+            && let Some(m) = simple_move(line)
+        {
+            if !in_moves {
+                in_moves = true;
+                let start = start_position(
+                    &board_rows,
+                    &hands,
+                    side,
+                    side_given,
+                    handicap,
+                    n,
+                    &mut rec.errors,
+                );
+                open_main_line(&mut rec, &mut stack, start);
+            }
+            if let Some(open) = stack.last_mut() {
+                play_text(&mut rec, open, (n, raw), m.text, m.time, Some(m.mv));
+            }
+            continue;
+        }
         let trimmed = line.trim_start();
         if trimmed.is_empty() || trimmed.starts_with('#') {
             continue;
@@ -311,7 +264,7 @@ fn read(text: &str, dialect: Dialect) -> Record {
                         rec.errors.push(ReadError::new(n, column, e));
                         None
                     });
-                    items.push((text, time));
+                    items.push((text, time, None));
                 }
             }
             Dialect::Ki2 => ki2_moves(trimmed, &mut items),
@@ -329,21 +282,12 @@ fn read(text: &str, dialect: Dialect) -> Record {
                 n,
                 &mut rec.errors,
             );
-            rec.start = start.clone();
-            stack.push(Open {
-                path: Vec::new(),
-                first_ply: 1,
-                start: start.clone(),
-                start_last_to: None,
-                pos: start,
-                last_to: None,
-                dead: false,
-            });
+            open_main_line(&mut rec, &mut stack, start);
         }
         if !items.is_empty() {
             if let Some(open) = stack.last_mut() {
-                for &(text, time) in &items {
-                    play_text(&mut rec, open, (n, raw), text, time);
+                for (text, time, parsed) in items.drain(..) {
+                    play_text(&mut rec, open, (n, raw), text, time, parsed);
                 }
             }
             continue;
@@ -464,7 +408,7 @@ fn read(text: &str, dialect: Dialect) -> Record {
             side,
             side_given,
             handicap,
-            lines.len(),
+            line_count,
             &mut rec.errors,
         );
     }
@@ -509,7 +453,7 @@ fn summary_terminal(summary: &str, to_move: Color) -> Option<TerminalKind> {
 
 /// Appends the moves of a KI2 line (`▲７六歩　△３四歩`) to `out`; none when the line holds no move.
 /// A piece of text that is no move is returned as it is, for `play_text` to report.
-fn ki2_moves<'a>(line: &'a str, out: &mut Vec<(&'a str, Option<MoveTime>)>) {
+fn ki2_moves<'a>(line: &'a str, out: &mut Vec<(&'a str, Option<MoveTime>, Option<JapaneseMove>)>) {
     let mut rest = line;
     if side_mark(rest).is_none() {
         return;
@@ -517,8 +461,9 @@ fn ki2_moves<'a>(line: &'a str, out: &mut Vec<(&'a str, Option<MoveTime>)>) {
     while let Some(start) = rest.find(|c: char| !c.is_whitespace()) {
         rest = &rest[start..];
         match parse_japanese_move(rest) {
-            Ok((_, used)) if used > 0 => {
-                out.push((&rest[..used], None));
+            // The move reads the same from its own text: parsing stops where it ends.
+            Ok((mv, used)) if used > 0 => {
+                out.push((&rest[..used], None, Some(mv)));
                 rest = &rest[used..];
             }
             _ => {
@@ -528,7 +473,7 @@ fn ki2_moves<'a>(line: &'a str, out: &mut Vec<(&'a str, Option<MoveTime>)>) {
                     .skip(1)
                     .find(|&(i, _)| side_mark(&rest[i..]).is_some())
                     .map_or(rest.len(), |(i, _)| i);
-                out.push((rest[..end].trim_end(), None));
+                out.push((rest[..end].trim_end(), None, None));
                 rest = &rest[end..];
             }
         }
@@ -543,6 +488,7 @@ fn play_text(
     (n, raw): (usize, &str),
     text: &str,
     time: Option<MoveTime>,
+    parsed: Option<JapaneseMove>,
 ) {
     // The column (in characters) of `text` within the file line, for errors only.
     let column = || {
@@ -569,7 +515,10 @@ fn play_text(
         return;
     }
     // A terminal word is no move; it is looked for only when the text is not a move.
-    let parsed = parse_japanese_move(text);
+    let parsed = match parsed {
+        Some(mv) => Ok((mv, text.len())),
+        None => parse_japanese_move(text),
+    };
     if parsed.is_err()
         && let Some(kind) = terminal_word(text.trim_end_matches('+'))
     {
