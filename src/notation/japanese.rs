@@ -10,11 +10,21 @@ pub const RANK_KANJI: [char; 9] = ['一', '二', '三', '四', '五', '六', '�
 
 /// A digit 1–9 written half-width, full-width or as a kanji numeral.
 pub fn digit(c: char) -> Option<u8> {
-    match c {
-        '1'..='9' => Some(c as u8 - b'0'),
-        '１'..='９' => Some((c as u32 - '１' as u32 + 1) as u8),
-        _ => RANK_KANJI.iter().position(|&k| k == c).map(|i| i as u8 + 1),
-    }
+    Some(match c {
+        '1'..='9' => c as u8 - b'0',
+        '１'..='９' => (c as u32 - '１' as u32 + 1) as u8,
+        // RANK_KANJI
+        '一' => 1,
+        '二' => 2,
+        '三' => 3,
+        '四' => 4,
+        '五' => 5,
+        '六' => 6,
+        '七' => 7,
+        '八' => 8,
+        '九' => 9,
+        _ => return None,
+    })
 }
 
 /// A kanji number up to 99 (`三`, `十`, `十三`, `二十`), or a plain decimal number.
@@ -77,34 +87,44 @@ pub fn kind_char(kind: PieceKind) -> char {
     }
 }
 
-const NAMES: [(&str, PieceKind); 19] = [
-    ("成香", PieceKind::ProLance),
-    ("成桂", PieceKind::ProKnight),
-    ("成銀", PieceKind::ProSilver),
-    ("歩", PieceKind::Pawn),
-    ("香", PieceKind::Lance),
-    ("桂", PieceKind::Knight),
-    ("銀", PieceKind::Silver),
-    ("金", PieceKind::Gold),
-    ("角", PieceKind::Bishop),
-    ("飛", PieceKind::Rook),
-    ("玉", PieceKind::King),
-    ("王", PieceKind::King),
-    ("と", PieceKind::ProPawn),
-    ("杏", PieceKind::ProLance),
-    ("圭", PieceKind::ProKnight),
-    ("全", PieceKind::ProSilver),
-    ("馬", PieceKind::Horse),
-    ("龍", PieceKind::Dragon),
-    ("竜", PieceKind::Dragon),
-];
-
-/// The piece named at the start of `s`, and the name's length in bytes.
+/// The piece named at the start of `s`, and the name's length in bytes: 成香 成桂 成銀, or one of
+/// the names [`piece_char`] knows.
 pub fn piece_prefix(s: &str) -> Option<(PieceKind, usize)> {
-    NAMES
-        .iter()
-        .find(|(name, _)| s.starts_with(name))
-        .map(|&(name, kind)| (kind, name.len()))
+    let mut chars = s.chars();
+    match chars.next()? {
+        '成' => {
+            let kind = match chars.next()? {
+                '香' => PieceKind::ProLance,
+                '桂' => PieceKind::ProKnight,
+                '銀' => PieceKind::ProSilver,
+                _ => return None,
+            };
+            Some((kind, "成香".len()))
+        }
+        c => piece_char(c).map(|kind| (kind, c.len_utf8())),
+    }
+}
+
+/// The piece a one-character name names: 歩 香 桂 銀 金 角 飛 玉 王 と 杏 圭 全 馬 龍 竜.
+pub fn piece_char(c: char) -> Option<PieceKind> {
+    use PieceKind::*;
+    Some(match c {
+        '歩' => Pawn,
+        '香' => Lance,
+        '桂' => Knight,
+        '銀' => Silver,
+        '金' => Gold,
+        '角' => Bishop,
+        '飛' => Rook,
+        '玉' | '王' => King,
+        'と' => ProPawn,
+        '杏' => ProLance,
+        '圭' => ProKnight,
+        '全' => ProSilver,
+        '馬' => Horse,
+        '龍' | '竜' => Dragon,
+        _ => return None,
+    })
 }
 
 /// A square written as file then rank, each in any digit form (`７六`, `76`, `７６`).

@@ -16,6 +16,9 @@ use std::fmt;
 use std::ops::{BitOr, BitOrAssign};
 
 use super::japanese::{digit, kind_name, piece_prefix, side_mark, square_prefix, square_text};
+use squares::Squares;
+
+mod squares;
 use crate::shogi::{Color, Move, Piece, PieceKind, Position, Square};
 
 /// A set of relative words: 右 左 直 上 引 寄 行 入.
@@ -55,7 +58,18 @@ impl Relative {
 
     /// The word written with this character.
     pub fn from_char(c: char) -> Option<Relative> {
-        Self::WORDS.iter().find(|w| w.0 == c).map(|w| w.1)
+        // Self::WORDS
+        Some(match c {
+            '右' => Relative::RIGHT,
+            '左' => Relative::LEFT,
+            '直' => Relative::STRAIGHT,
+            '上' => Relative::UP,
+            '引' => Relative::DOWN,
+            '寄' => Relative::SIDEWAYS,
+            '行' => Relative::GO,
+            '入' => Relative::ENTER,
+            _ => return None,
+        })
     }
 
     #[inline]
@@ -351,10 +365,10 @@ struct Candidates {
     us: Color,
     kind: PieceKind,
     to: Square,
-    /// Those whose move there is physically possible, rules aside.
-    physical: Vec<Square>,
+    /// Those whose move there is physically possible, rules aside, in board order.
+    physical: Squares,
     /// Those among them with a legal move there (promoting or not).
-    legal: Vec<Square>,
+    legal: Squares,
 }
 
 impl Candidates {
@@ -364,19 +378,24 @@ impl Candidates {
         let open = pos
             .piece_at(to)
             .is_none_or(|p| p.color != us && p.kind != PieceKind::King);
-        let physical: Vec<Square> = Square::all()
-            .filter(|&from| open && pos.piece_at(from) == Some(piece))
-            .filter(|&from| reaches(pos, piece, from, to))
-            .collect();
-        let legal = physical
-            .iter()
-            .copied()
-            .filter(|&from| {
-                [false, true]
-                    .into_iter()
-                    .any(|promote| pos.is_legal(Move::Board { from, to, promote }))
-            })
-            .collect();
+        let mut physical = Squares::new(to);
+        let mut legal = Squares::new(to);
+        if open {
+            pos.sources(piece, to, |from| {
+                if reaches(pos, piece, from, to) {
+                    physical.push(from);
+                }
+            });
+            physical.sort();
+        }
+        for &from in physical.iter() {
+            if [false, true]
+                .into_iter()
+                .any(|promote| pos.is_legal(Move::Board { from, to, promote }))
+            {
+                legal.push(from);
+            }
+        }
         Candidates {
             us,
             kind,
@@ -401,13 +420,13 @@ impl Candidates {
     /// The squares of `set` whose pieces fit every word of `rel`. For the major pieces, 右
     /// and 左 compare with every physically possible candidate that fits the motion words,
     /// so a legal subset is always the legal part of the physical answer.
-    fn select(&self, set: &[Square], rel: Relative) -> Vec<Square> {
-        let peers: Vec<Square> = self
-            .physical
-            .iter()
-            .copied()
-            .filter(|&f| self.motion_fits(f, rel))
-            .collect();
+    fn select(&self, set: &[Square], rel: Relative) -> Squares {
+        let mut peers = Squares::new(self.to);
+        for &f in self.physical.iter() {
+            if self.motion_fits(f, rel) {
+                peers.push(f);
+            }
+        }
         let (us, to) = (self.us, self.to);
         let side_fits = |f: Square| {
             let (right, left) = if is_major(self.kind) {
@@ -421,10 +440,13 @@ impl Candidates {
             };
             (!rel.contains(Relative::RIGHT) || right) && (!rel.contains(Relative::LEFT) || left)
         };
-        set.iter()
-            .copied()
-            .filter(|&f| self.motion_fits(f, rel) && side_fits(f))
-            .collect()
+        let mut out = Squares::new(self.to);
+        for &f in set {
+            if self.motion_fits(f, rel) && side_fits(f) {
+                out.push(f);
+            }
+        }
+        out
     }
 
     /// The set a writer distinguishes `from` within: the legal candidates if `from` is one.
@@ -461,7 +483,7 @@ impl Candidates {
         ]);
         options
             .into_iter()
-            .find(|&rel| self.select(set, rel) == [from])
+            .find(|&rel| *self.select(set, rel) == [from])
             .unwrap_or(motion)
     }
 }

@@ -215,32 +215,61 @@ pub(crate) fn attacked_via(
 /// Whether `piece` on `from` could move to `to` on `board` by the way it moves
 /// (ignoring what stands on `to`, checks and every other rule).
 pub(crate) fn reaches(board: &[Option<Piece>; 81], piece: Piece, from: Square, to: Square) -> bool {
-    let df = to.file() as i8 - from.file() as i8;
-    let dr = to.rank() as i8 - from.rank() as i8;
     if piece.kind == PieceKind::Knight {
-        return knight_jumps(piece.color).contains(&(df, dr));
+        return knight_jumps(piece.color)
+            .into_iter()
+            .any(|(df, dr)| from.offset(df, dr) == Some(to));
     }
-    let dist = df.abs().max(dr.abs());
-    if dist == 0 || (df != 0 && dr != 0 && df.abs() != dr.abs()) {
-        return false;
-    }
-    let unit = (df.signum(), dr.signum());
-    let Some(d) = DIRS.iter().position(|&u| u == unit) else {
+    let Some(d) = direction(from, to) else {
         return false;
     };
     let (step, slide) = masks(piece);
-    if dist == 1 {
-        return (step | slide) & (1 << d) != 0;
-    }
-    if slide & (1 << d) == 0 {
-        return false;
-    }
+    let bit = 1 << d;
     let mut sq = from;
-    for _ in 1..dist {
-        match neighbor(sq, d) {
-            Some(next) if board[next.index()].is_none() => sq = next,
-            _ => return false,
+    let mut first = true;
+    while let Some(next) = neighbor(sq, d) {
+        if next == to {
+            return (if first { step | slide } else { slide }) & bit != 0;
+        }
+        if slide & bit == 0 || board[next.index()].is_some() {
+            return false;
+        }
+        sq = next;
+        first = false;
+    }
+    false
+}
+
+/// Calls `f` with every square holding `piece` that could move to `to` on `board` by the way
+/// it moves (as [`reaches`] says), in no particular order.
+pub(crate) fn sources(
+    board: &[Option<Piece>; 81],
+    piece: Piece,
+    to: Square,
+    mut f: impl FnMut(Square),
+) {
+    if piece.kind == PieceKind::Knight {
+        for (df, dr) in knight_jumps(piece.color) {
+            if let Some(from) = to.offset(-df, -dr)
+                && board[from.index()] == Some(piece)
+            {
+                f(from);
+            }
+        }
+        return;
+    }
+    // Any other move runs along one of the eight lines from `to`, with nothing in between:
+    // the piece is the first one seen on its line.
+    for d in 0..DIRS.len() {
+        let mut sq = to;
+        while let Some(next) = neighbor(sq, d) {
+            if let Some(p) = board[next.index()] {
+                if p == piece && reaches(board, piece, next, to) {
+                    f(next);
+                }
+                break;
+            }
+            sq = next;
         }
     }
-    true
 }

@@ -223,6 +223,25 @@ impl Handicap {
     /// The start position: Black (下手) to move in an even game, White (上手) in a handicap
     /// game. `None` for [`Handicap::Other`].
     pub fn position(self) -> Option<Position> {
+        Handicap::starts()
+            .iter()
+            .find(|(h, _)| *h == self)
+            .map(|(_, p)| p.clone())
+    }
+
+    /// Every named handicap with its start position, built once: reading a game needs one.
+    fn starts() -> &'static [(Handicap, Position)] {
+        static STARTS: OnceLock<Vec<(Handicap, Position)>> = OnceLock::new();
+        STARTS.get_or_init(|| {
+            Handicap::ALL
+                .into_iter()
+                .filter_map(|h| h.build_position().map(|p| (h, p)))
+                .collect()
+        })
+    }
+
+    /// The start position (see [`Handicap::position`]), built from the even one.
+    fn build_position(self) -> Option<Position> {
         if self == Handicap::Other {
             return None;
         }
@@ -242,15 +261,7 @@ impl Handicap {
     /// The named handicap whose start position is `pos` (board, hands and side to move;
     /// the move number is ignored), or [`Handicap::Other`].
     pub fn detect(pos: &Position) -> Handicap {
-        // Built once: this runs for every game read.
-        static STARTS: OnceLock<Vec<(Handicap, Position)>> = OnceLock::new();
-        let starts = STARTS.get_or_init(|| {
-            Handicap::ALL
-                .into_iter()
-                .filter_map(|h| h.position().map(|p| (h, p)))
-                .collect()
-        });
-        starts
+        Handicap::starts()
             .iter()
             .find(|(_, p)| {
                 p.hash() == pos.hash()

@@ -28,6 +28,13 @@ impl Position {
         });
     }
 
+    /// Calls `f` with every square holding `piece` that could move to `to` by the way it
+    /// moves, nothing in between (what [`Position::play`] checks for illegal movement), in no
+    /// particular order.
+    pub(crate) fn sources(&self, piece: Piece, to: Square, f: impl FnMut(Square)) {
+        attacks::sources(self.board(), piece, to, f);
+    }
+
     /// Whether the side to move has any legal move.
     pub fn has_legal_move(&self) -> bool {
         let in_check = self.in_check();

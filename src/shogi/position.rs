@@ -1,6 +1,8 @@
 //! `Position`: the board, both hands, the side to move and the move number, with its
 //! Zobrist hashes kept up to date move by move.
 
+use std::sync::OnceLock;
+
 use super::attacks;
 use super::moves::Move;
 use super::types::{Color, Hand, Piece, PieceKind, Square};
@@ -79,6 +81,12 @@ impl Position {
 
     /// The even-game (平手) start position.
     pub fn startpos() -> Position {
+        // Built once: every game read starts from it (and every record is made with it).
+        static START: OnceLock<Position> = OnceLock::new();
+        START.get_or_init(Position::build_startpos).clone()
+    }
+
+    fn build_startpos() -> Position {
         use PieceKind::*;
         let back = [
             Lance, Knight, Silver, Gold, King, Gold, Silver, Knight, Lance,

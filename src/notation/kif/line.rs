@@ -3,6 +3,7 @@
 //! else goes to the general code, which reads the common shapes the same way.
 
 use super::terminal_word;
+use crate::notation::japanese::piece_char;
 use crate::notation::movetext::{JapaneseMove, Relative};
 use crate::notation::record::MoveTime;
 use crate::shogi::{PieceKind, Square};
@@ -48,64 +49,64 @@ pub(super) fn parse_time(rest: &str) -> Result<Option<MoveTime>, String> {
 /// spaces, `(`, spaces, a clock, optionally `/` and another clock, `)`, spaces. `None` for
 /// anything else, valid or not, which [`parse_time`] reads in full.
 fn simple_time(b: &[u8]) -> Option<Option<MoveTime>> {
-    let spaces = |mut i: usize| {
-        while b.get(i) == Some(&b' ') {
-            i += 1;
-        }
-        i
+    let b = skip_spaces(b);
+    let [b'(', b @ ..] = b else {
+        return b.is_empty().then_some(None);
     };
-    let i = spaces(0);
-    if i == b.len() {
-        return Some(None);
-    }
-    if b[i] != b'(' {
-        return None;
-    }
-    let (spent, mut i) = simple_clock(b, spaces(i + 1))?;
+    let (spent, mut b) = simple_clock(skip_spaces(b))?;
     let mut total = None;
-    if b.get(i) == Some(&b'/') {
-        i += 1;
-        if b.get(i).is_some_and(u8::is_ascii_digit) {
-            let (t, j) = simple_clock(b, i)?;
+    if let [b'/', rest @ ..] = b {
+        b = rest;
+        if let [b'0'..=b'9', ..] = b {
+            let (t, rest) = simple_clock(b)?;
             total = Some(t as f64);
-            i = j;
+            b = rest;
         }
     }
-    if b.get(i) != Some(&b')') || spaces(i + 1) != b.len() {
-        return None;
+    match b {
+        [b')', rest @ ..] if skip_spaces(rest).is_empty() => Some(Some(MoveTime {
+            spent: spent as f64,
+            total,
+        })),
+        _ => None,
     }
-    Some(Some(MoveTime {
-        spent: spent as f64,
-        total,
-    }))
 }
 
-/// A clock of one to three groups of one to nine digits joined by `:`, starting at `b[i]`,
-/// as seconds, with the index after it.
-fn simple_clock(b: &[u8], mut i: usize) -> Option<(u64, usize)> {
+/// `b` without the half-width spaces at its start.
+#[inline]
+fn skip_spaces(mut b: &[u8]) -> &[u8] {
+    while let [b' ', rest @ ..] = b {
+        b = rest;
+    }
+    b
+}
+
+/// A clock at the start of `b`: one to three groups of one to nine digits joined by `:`, as
+/// seconds, with what follows it.
+#[inline]
+fn simple_clock(mut b: &[u8]) -> Option<(u64, &[u8])> {
     let mut secs = 0u64;
-    for group in 0..3 {
-        let start = i;
+    let mut groups = 0;
+    loop {
         let mut n = 0u64;
-        while let Some(&d) = b.get(i).filter(|d| d.is_ascii_digit()) {
+        let mut digits = 0;
+        while let [d @ b'0'..=b'9', rest @ ..] = b {
             n = n * 10 + (d - b'0') as u64;
-            i += 1;
+            digits += 1;
+            b = rest;
         }
-        if i == start || i - start > 9 {
+        if digits == 0 || digits > 9 {
             return None;
         }
         secs = secs * 60 + n;
-        if group < 2 && b.get(i) == Some(&b':') {
-            i += 1;
-        } else {
-            break;
+        groups += 1;
+        match b {
+            // A fourth group is for the general reader to refuse.
+            [b':', ..] if groups == 3 => return None,
+            [b':', rest @ ..] => b = rest,
+            _ => return Some((secs, b)),
         }
     }
-    // A fourth group is for the general reader to refuse.
-    if b.get(i) == Some(&b':') {
-        return None;
-    }
-    Some((secs, i))
 }
 
 /// `m:ss`, `h:mm:ss` or `ss` as seconds. KIF times are whole seconds; at most nine digits a
@@ -230,102 +231,79 @@ pub(super) struct SimpleMove<'a> {
 /// half-width space a time of the shape [`simple_time`] reads, or nothing. `None` for any
 /// other line, which the general code reads; for these lines it gives the same answer.
 pub(super) fn simple_move(line: &str) -> Option<SimpleMove<'_>> {
-    let b = line.as_bytes();
-    let mut i = 0;
-    while b.get(i) == Some(&b' ') {
-        i += 1;
-    }
-    let number = i;
-    while b.get(i).is_some_and(u8::is_ascii_digit) {
-        i += 1;
-    }
-    let spaces = i;
-    while b.get(i) == Some(&b' ') {
-        i += 1;
-    }
-    if i == number || i == spaces {
+    let b = skip_spaces(line.as_bytes());
+    let digits = b.iter().take_while(|d| d.is_ascii_digit()).count();
+    let after_number = &b[digits..];
+    let b = skip_spaces(after_number);
+    if digits == 0 || b.len() == after_number.len() {
         return None;
     }
-    let start = i;
-    let at = |i: usize| char3(b, i);
-    let to = match at(i)? {
-        '同' => {
-            i += 3;
-            while at(i) == Some('　') {
-                i += 3;
-            }
-            None
-        }
-        f @ '１'..='９' => {
-            let file = f as u32 - '１' as u32 + 1;
-            let rank = kanji_digit(at(i + 3)?)?;
-            i += 6;
-            if at(i) == Some('同') {
+    let start = line.len() - b.len();
+    let (to, b) = match next_char(b)? {
+        ('同', rest) => (None, skip_wide_spaces(rest)),
+        (f @ '１'..='９', rest) => {
+            let file = (f as u32 - '１' as u32 + 1) as u8;
+            let (r, rest) = next_char(rest)?;
+            if let Some(('同', _)) = next_char(rest) {
                 return None;
             }
-            while at(i) == Some('　') {
-                i += 3;
-            }
-            Some(Square::new(file as u8, rank)?)
+            (
+                Some(Square::new(file, kanji_digit(r)?)?),
+                skip_wide_spaces(rest),
+            )
         }
         _ => return None,
     };
-    let piece = match at(i)? {
-        '成' => {
-            i += 3;
-            match at(i)? {
-                '香' => PieceKind::ProLance,
-                '桂' => PieceKind::ProKnight,
-                '銀' => PieceKind::ProSilver,
-                _ => return None,
-            }
-        }
-        c => piece_char(c)?,
+    let (piece, mut b) = match next_char(b)? {
+        ('成', rest) => match next_char(rest)? {
+            ('香', rest) => (PieceKind::ProLance, rest),
+            ('桂', rest) => (PieceKind::ProKnight, rest),
+            ('銀', rest) => (PieceKind::ProSilver, rest),
+            _ => return None,
+        },
+        (c, rest) => (piece_char(c)?, rest),
     };
-    i += 3;
     let mut relative = Relative::NONE;
-    while let Some(r) = at(i).and_then(Relative::from_char) {
+    while let Some((c, rest)) = next_char(b)
+        && let Some(r) = Relative::from_char(c)
+    {
         relative |= r;
-        i += 3;
+        b = rest;
     }
     let (mut promote, mut drop) = (None, false);
-    match at(i) {
-        Some('不') if at(i + 3) == Some('成') => {
+    match next_char(b) {
+        Some(('不', rest)) if matches!(next_char(rest), Some(('成', _))) => {
             promote = Some(false);
-            i += 6;
+            b = &rest[3..];
         }
-        Some('生') => {
+        Some(('生', rest)) => {
             promote = Some(false);
-            i += 3;
+            b = rest;
         }
-        Some('成') => {
+        Some(('成', rest)) => {
             promote = Some(true);
-            i += 3;
+            b = rest;
         }
-        Some('打') => {
+        Some(('打', rest)) => {
             drop = true;
-            i += 3;
+            b = rest;
         }
         _ => {}
     }
     let mut origin = None;
-    if b.get(i) == Some(&b'(') {
-        let (f, r) = match b.get(i + 1..i + 4)? {
-            &[f @ b'0'..=b'9', r @ b'0'..=b'9', b')'] => (f - b'0', r - b'0'),
-            _ => return None,
-        };
-        if f == 0 && r == 0 {
+    if let [b'(', f @ b'0'..=b'9', r @ b'0'..=b'9', b')', rest @ ..] = b {
+        if (f, r) == (&b'0', &b'0') {
             drop = true;
         } else {
-            origin = Some(Square::new(f, r)?);
+            origin = Some(Square::new(f - b'0', r - b'0')?);
         }
-        i += 4;
+        b = rest;
     }
-    let end = i;
-    if end < b.len() && b[end] != b' ' {
+    if !matches!(b, [] | [b' ', ..]) {
         return None;
     }
-    let time = simple_time(&b[end..])?;
+    let time = simple_time(b)?;
+    let end = line.len() - b.len();
     let mv = JapaneseMove {
         side: None,
         to,
@@ -342,15 +320,25 @@ pub(super) fn simple_move(line: &str) -> Option<SimpleMove<'_>> {
     })
 }
 
-/// The three-byte character starting at `b[i]`, if there is one.
+/// The three-byte character at the start of `b`, if there is one, and the bytes after it.
 #[inline]
-fn char3(b: &[u8], i: usize) -> Option<char> {
-    match *b.get(i..i + 3)? {
-        [b0 @ 0xE0..=0xEF, b1, b2] => {
-            char::from_u32((b0 as u32 & 0x0F) << 12 | (b1 as u32 & 0x3F) << 6 | (b2 as u32 & 0x3F))
+fn next_char(b: &[u8]) -> Option<(char, &[u8])> {
+    match *b {
+        [b0 @ 0xE0..=0xEF, b1, b2, ref rest @ ..] => {
+            let c = (b0 as u32 & 0x0F) << 12 | (b1 as u32 & 0x3F) << 6 | (b2 as u32 & 0x3F);
+            Some((char::from_u32(c)?, rest))
         }
         _ => None,
     }
+}
+
+/// `b` without the full-width spaces at its start.
+#[inline]
+fn skip_wide_spaces(mut b: &[u8]) -> &[u8] {
+    while let [0xE3, 0x80, 0x80, rest @ ..] = b {
+        b = rest;
+    }
+    b
 }
 
 /// A rank written as a kanji numeral.
@@ -366,29 +354,6 @@ fn kanji_digit(c: char) -> Option<u8> {
         '七' => 7,
         '八' => 8,
         '九' => 9,
-        _ => return None,
-    })
-}
-
-/// The piece a one-character name names.
-#[inline]
-fn piece_char(c: char) -> Option<PieceKind> {
-    use PieceKind::*;
-    Some(match c {
-        '歩' => Pawn,
-        '香' => Lance,
-        '桂' => Knight,
-        '銀' => Silver,
-        '金' => Gold,
-        '角' => Bishop,
-        '飛' => Rook,
-        '玉' | '王' => King,
-        'と' => ProPawn,
-        '杏' => ProLance,
-        '圭' => ProKnight,
-        '全' => ProSilver,
-        '馬' => Horse,
-        '龍' | '竜' => Dragon,
         _ => return None,
     })
 }

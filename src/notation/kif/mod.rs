@@ -55,8 +55,10 @@ struct Open {
     dead: bool,
 }
 
-/// Opens the main line, starting at `start`.
-fn open_main_line(rec: &mut Record, stack: &mut Vec<Open>, start: Position) {
+/// Opens the main line, starting at `start`, with room for the moves of `rest` (the text
+/// from the first move on): KIF move lines take 20 bytes and more, KI2 moves 10 or more.
+fn open_main_line(rec: &mut Record, stack: &mut Vec<Open>, start: Position, rest: &str) {
+    rec.main.moves.reserve(rest.len() / 32);
     rec.start = start.clone();
     stack.push(Open {
         path: Vec::new(),
@@ -67,6 +69,12 @@ fn open_main_line(rec: &mut Record, stack: &mut Vec<Open>, start: Position) {
         last_to: None,
         dead: false,
     });
+}
+
+/// The part of `text` from `line` (a slice of it) on.
+fn rest_of<'a>(text: &'a str, line: &str) -> &'a str {
+    let offset = (line.as_ptr() as usize).saturating_sub(text.as_ptr() as usize);
+    text.get(offset..).unwrap_or("")
 }
 
 fn line_at<'a>(main: &'a mut Line, path: &[(usize, usize)]) -> Option<&'a mut Line> {
@@ -127,7 +135,7 @@ fn read(text: &str, dialect: Dialect) -> Record {
                     n,
                     &mut rec.errors,
                 );
-                open_main_line(&mut rec, &mut stack, start);
+                open_main_line(&mut rec, &mut stack, start, rest_of(text, raw));
             }
             if let Some(open) = stack.last_mut() {
                 play_text(&mut rec, open, (n, raw), m.text, m.time, Some(m.mv));
@@ -282,7 +290,7 @@ fn read(text: &str, dialect: Dialect) -> Record {
                 n,
                 &mut rec.errors,
             );
-            open_main_line(&mut rec, &mut stack, start);
+            open_main_line(&mut rec, &mut stack, start, rest_of(text, raw));
         }
         if !items.is_empty() {
             if let Some(open) = stack.last_mut() {
