@@ -29,5 +29,10 @@ pub fn run(db: &Path, args: &StatsArgs) -> Result<bool> {
     println!("illegal     {}", s.illegal);
     println!("errors      {}", s.errors);
     println!("bytes       {} ({:.1} MB)", s.bytes, s.bytes as f64 / 1e6);
+    println!(
+        "text index  {} ({:.1} MB)",
+        s.text_bytes,
+        s.text_bytes as f64 / 1e6
+    );
     Ok(true)
 }

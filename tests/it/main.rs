@@ -13,6 +13,7 @@ mod perft;
 mod rules;
 mod sfen;
 mod store;
+mod text;
 mod usi;
 
 use kifudex::shogi::Position;
