@@ -62,6 +62,14 @@ impl Observer for Report {
             None => eprintln!("{text}"),
         }
     }
+
+    fn notice(&mut self, message: &str) {
+        let text = format!("kifudex: {message}");
+        match &self.bar {
+            Some(bar) => bar.println(text),
+            None => eprintln!("{text}"),
+        }
+    }
 }
 
 pub fn run(db: &Path, args: &ImportArgs) -> Result<bool> {

@@ -14,9 +14,11 @@ mod import;
 mod output;
 mod parse;
 mod perft;
+mod reindex;
 mod search;
 mod show;
 mod stats;
+mod text;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -52,12 +54,16 @@ enum Command {
     /// Count the leaf nodes of the legal move tree from a position (move generator check
     /// and speed measure), with nodes per second.
     Perft(perft::PerftArgs),
+    /// Rebuild the full-text index from the database.
+    Reindex(reindex::ReindexArgs),
     /// Find games by player, event, opening, date, result, handicap or length.
     Search(search::SearchArgs),
     /// Print a stored game in any format, or its board at a ply.
     Show(show::ShowArgs),
     /// Count what the database holds.
     Stats(stats::StatsArgs),
+    /// Full-text search over comments, openings, events, titles, names and headers.
+    Text(text::TextArgs),
 }
 
 /// Parses the command line, runs the command and maps failures to exit status 1
@@ -69,9 +75,11 @@ pub fn run() -> ExitCode {
         Command::Parse(args) => parse::run(&args),
         Command::Perft(args) => perft::run(&args).map(|()| true),
         Command::Import(args) => import::run(&cli.db, &args),
+        Command::Reindex(args) => reindex::run(&cli.db, &args),
         Command::Search(args) => search::run(&cli.db, &args),
         Command::Show(args) => show::run(&cli.db, &args),
         Command::Stats(args) => stats::run(&cli.db, &args),
+        Command::Text(args) => text::run(&cli.db, &args),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

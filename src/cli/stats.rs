@@ -29,5 +29,10 @@ pub fn run(db: &Path, args: &StatsArgs) -> Result<bool> {
     outln!("illegal     {}", s.illegal);
     outln!("errors      {}", s.errors);
     outln!("bytes       {} ({:.1} MB)", s.bytes, s.bytes as f64 / 1e6);
+    outln!(
+        "text index  {} ({:.1} MB)",
+        s.text_bytes,
+        s.text_bytes as f64 / 1e6
+    );
     Ok(true)
 }

@@ -2,6 +2,11 @@
 //! with one writer in batched transactions. A file that fails is recorded with its errors and
 //! the import goes on; what was readable in it is kept. Game ids follow the order of the
 //! inputs (sorted within directories), whatever the number of workers.
+//!
+//! The text index follows the database: after each database commit the games it added (and
+//! deleted) go to the index, which commits after the database. An import killed between the
+//! two commits leaves the index behind; the next open of the index catches up
+//! (`TextIndex::sync`).
 
 pub mod walk;
 
@@ -13,6 +18,7 @@ use std::time::{Duration, Instant};
 
 use crate::notation::read_bytes;
 use crate::store::{GameRow, Inserted, KnownSource, SourceRow, Store, StoreError};
+use crate::text::{TextError, TextIndex, index::TEXT_DIR};
 use walk::{SourceInfo, Unit};
 
 /// What can stop an import (a bad file never does).
@@ -20,6 +26,8 @@ use walk::{SourceInfo, Unit};
 pub enum IngestError {
     #[error(transparent)]
     Store(#[from] StoreError),
+    #[error(transparent)]
+    Text(#[from] TextError),
     #[error("cannot start {0} import workers: {1}")]
     Pool(usize, String),
 }
@@ -99,6 +107,8 @@ impl std::fmt::Display for Problem {
 pub trait Observer {
     fn progress(&mut self, _progress: &Progress) {}
     fn problem(&mut self, _problem: &Problem) {}
+    /// Something about the database as a whole (the text index was rebuilt ...).
+    fn notice(&mut self, _message: &str) {}
 }
 
 /// A source read and parsed by a worker, ready for the writer.
@@ -130,6 +140,10 @@ pub fn import(
             column: None,
             message,
         });
+    }
+    let (mut text, report) = TextIndex::open_synced(&store.dir().join(TEXT_DIR), &*store)?;
+    if let Some(n) = &report.notice {
+        observer.notice(n);
     }
     let mut writer = store.writer()?;
     let known = writer.known_sources()?;
@@ -188,8 +202,12 @@ pub fn import(
             });
             drop(tx);
         });
+        let mut sink = Sink {
+            db: &mut writer,
+            text: &mut text,
+        };
         let done = write_all(
-            &mut writer,
+            &mut sink,
             rx,
             written,
             options,
@@ -203,13 +221,15 @@ pub fn import(
         done
     });
     result?;
+    drop(writer);
+    text.finish()?;
     progress.seconds = started.elapsed().as_secs_f64();
     observer.progress(&progress);
     Ok(progress)
 }
 
 fn write_all(
-    writer: &mut crate::store::Writer<'_>,
+    sink: &mut Sink<'_, '_>,
     rx: mpsc::Receiver<(usize, Vec<Parsed>)>,
     written: &AtomicUsize,
     options: &ImportOptions,
@@ -228,14 +248,14 @@ fn write_all(
             written.store(next_unit, Ordering::Relaxed);
             for p in parsed {
                 if batch_games == 0 {
-                    writer.begin()?;
+                    sink.db.begin()?;
                     batch_start = Instant::now();
                 }
-                batch_games += write_source(writer, p, progress, observer)?.max(1);
+                batch_games += write_source(sink.db, p, progress, observer)?.max(1);
                 progress.files += 1;
                 if batch_games >= options.batch_games || batch_start.elapsed() >= options.batch_time
                 {
-                    writer.commit()?;
+                    sink.commit()?;
                     batch_games = 0;
                 }
                 progress.seconds = started.elapsed().as_secs_f64();
@@ -243,8 +263,32 @@ fn write_all(
             }
         }
     }
-    writer.commit()?;
+    sink.commit()?;
     Ok(())
+}
+
+/// Where the writer thread writes: the database, and the text index derived from it.
+struct Sink<'s, 'c> {
+    db: &'s mut crate::store::Writer<'c>,
+    text: &'s mut TextIndex,
+}
+
+impl Sink<'_, '_> {
+    /// Commits the database, then gives the text index what that commit added and deleted
+    /// and commits it too.
+    fn commit(&mut self) -> Result<(), IngestError> {
+        self.db.commit()?;
+        let deleted = self.db.take_deleted();
+        let games = self
+            .db
+            .text_games(self.text.last_id(), i64::MAX, usize::MAX)?;
+        if deleted.is_empty() && games.is_empty() {
+            return Ok(());
+        }
+        self.text.apply(&deleted, &games)?;
+        self.text.commit()?;
+        Ok(())
+    }
 }
 
 /// Writes one parsed source with its games and errors; returns the games it held.

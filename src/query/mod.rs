@@ -2,10 +2,13 @@
 //! text index, position, tree and text queries).
 
 pub mod search;
+pub mod text;
 
 pub use search::{GameRowSummary, SearchFilter, SearchResult, search};
+pub use text::{TextHit, open_text, text_search};
 
 use crate::store::StoreError;
+use crate::text::TextError;
 
 /// What can go wrong answering a query.
 #[derive(Debug, thiserror::Error)]
@@ -15,6 +18,19 @@ pub enum QueryError {
     BadArgument(String),
     #[error(transparent)]
     Store(#[from] StoreError),
+    #[error(transparent)]
+    Text(TextError),
+}
+
+impl From<TextError> for QueryError {
+    fn from(e: TextError) -> QueryError {
+        match e {
+            TextError::Query(m) => {
+                QueryError::BadArgument(format!("cannot read the text query: {m}"))
+            }
+            e => QueryError::Text(e),
+        }
+    }
 }
 
 impl From<rusqlite::Error> for QueryError {

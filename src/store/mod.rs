@@ -1,9 +1,10 @@
 //! The SQLite database: opening it, its schema (migrations), the games, players, sources and
-//! errors tables. A database is a directory holding `kifudex.sqlite` (and, later, `text/`).
+//! errors tables. A database is a directory holding `kifudex.sqlite` (and `text/`, the full-text index derived from it).
 
 mod codec;
 mod migrate;
 mod read;
+mod text;
 mod write;
 
 pub use codec::{GameRow, fingerprint};
@@ -146,6 +147,7 @@ impl Store {
             )?,
             illegal: count("SELECT count(*) FROM games WHERE illegal_ply IS NOT NULL")?,
             bytes: dir_size(&self.dir),
+            text_bytes: dir_size(&self.dir.join(crate::text::index::TEXT_DIR)),
         })
     }
 }
@@ -164,8 +166,10 @@ pub struct Stats {
     pub duplicates: u64,
     /// Games with a move that broke a rule.
     pub illegal: u64,
-    /// Size on disk of the database directory.
+    /// Size on disk of the database directory (the text index included).
     pub bytes: u64,
+    /// Size on disk of the text index alone.
+    pub text_bytes: u64,
 }
 
 fn configure(conn: &Connection) -> Result<(), StoreError> {

@@ -63,6 +63,8 @@ pub struct Writer<'a> {
     conn: &'a Connection,
     players: HashMap<String, i64>,
     in_tx: bool,
+    /// Games deleted since the last [`Writer::take_deleted`] (for the text index).
+    deleted: Vec<i64>,
 }
 
 impl<'a> Writer<'a> {
@@ -72,6 +74,7 @@ impl<'a> Writer<'a> {
             conn,
             players: HashMap::new(),
             in_tx: false,
+            deleted: Vec::new(),
         })
     }
 
@@ -89,6 +92,21 @@ impl<'a> Writer<'a> {
             self.in_tx = false;
         }
         Ok(())
+    }
+
+    /// The games deleted (by re-imports of changed files) since the last call.
+    pub fn take_deleted(&mut self) -> Vec<i64> {
+        std::mem::take(&mut self.deleted)
+    }
+
+    /// The text of the games with `after < id <= upto` (see `text::TextSource`).
+    pub fn text_games(
+        &self,
+        after: i64,
+        upto: i64,
+        limit: usize,
+    ) -> Result<Vec<crate::text::GameText>, StoreError> {
+        super::text::text_games(self.conn, after, upto, limit)
     }
 
     /// Every source read before, by path.
@@ -190,6 +208,7 @@ impl<'a> Writer<'a> {
                     c.execute("DELETE FROM headers WHERE game_id = ?1", [game])?;
                     c.execute("DELETE FROM comments WHERE game_id = ?1", [game])?;
                     c.execute("DELETE FROM games WHERE id = ?1", [game])?;
+                    self.deleted.push(game);
                 }
             }
         }

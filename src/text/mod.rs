@@ -1,3 +1,182 @@
-//! Text: normalisation shared by name search and the full-text index.
+//! Text: normalisation shared by name search and the full-text index, the Japanese tokenizer,
+//! and the index itself (tantivy, in `DIR/text`).
+//!
+//! The index is derived from the database, never the record: one document per game (players,
+//! event, opening, title, site, every header value) and one per commented position (comments,
+//! file remarks, engine lines in a field of their own). It stores no text: a hit names a game
+//! and a ply, and the snippet is cut from the game's text as the database holds it, run
+//! through [`documents`] again. What the index holds is described by [`GameText`], which the
+//! store hands out ([`TextSource`]); this module knows nothing of SQLite.
 
+pub mod index;
 pub mod normalize;
+pub mod tokenizer;
+
+pub use index::{Highlighter, Hit, SearchOptions, Snippet, SyncReport, TextIndex};
+
+/// The text of one game, as the index sees it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GameText {
+    pub id: i64,
+    pub sente: Option<String>,
+    pub gote: Option<String>,
+    pub event: Option<String>,
+    pub opening: Option<String>,
+    pub title: Option<String>,
+    /// Every header `(key, value)` in file order.
+    pub headers: Vec<(String, String)>,
+    /// `(ply, kind, text)`: kind 0 a comment, 1 an engine line, 2 a remark of the file.
+    pub comments: Vec<(i64, u8, String)>,
+}
+
+/// Where the games to index come from (the database).
+pub trait TextSource {
+    type Error: std::error::Error + Send + Sync + 'static;
+    /// The largest game id and the number of games.
+    fn text_span(&self) -> Result<(i64, u64), Self::Error>;
+    /// Games with `after < id <= upto` in id order, at most `limit` of them.
+    fn text_games(&self, after: i64, upto: i64, limit: usize)
+    -> Result<Vec<GameText>, Self::Error>;
+    /// Every game id.
+    fn text_game_ids(&self) -> Result<Vec<i64>, Self::Error>;
+}
+
+/// What can go wrong with the text index.
+#[derive(Debug, thiserror::Error)]
+pub enum TextError {
+    #[error("text index: {0}")]
+    Tantivy(#[from] tantivy::TantivyError),
+    #[error("cannot read the text query: {0}")]
+    Query(String),
+    #[error("text index in {0}: {1}")]
+    Io(std::path::PathBuf, std::io::Error),
+    #[error(transparent)]
+    Source(Box<dyn std::error::Error + Send + Sync>),
+}
+
+/// A searchable field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextField {
+    Players,
+    Event,
+    Opening,
+    Title,
+    Site,
+    Header,
+    Comment,
+    Remark,
+    Engine,
+}
+
+impl TextField {
+    /// Every field, in the order a hit names the field it matched in.
+    pub const ALL: [TextField; 9] = [
+        TextField::Players,
+        TextField::Event,
+        TextField::Opening,
+        TextField::Title,
+        TextField::Site,
+        TextField::Header,
+        TextField::Comment,
+        TextField::Remark,
+        TextField::Engine,
+    ];
+
+    /// The name in queries (`opening:矢倉`) and in hits.
+    pub fn name(self) -> &'static str {
+        match self {
+            TextField::Players => "players",
+            TextField::Event => "event",
+            TextField::Opening => "opening",
+            TextField::Title => "title",
+            TextField::Site => "site",
+            TextField::Header => "header",
+            TextField::Comment => "comment",
+            TextField::Remark => "remark",
+            TextField::Engine => "engine",
+        }
+    }
+}
+
+/// One document of the index: the game (`ply` `None`) or one position of it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextDoc {
+    pub ply: Option<i64>,
+    pub fields: Vec<(TextField, String)>,
+}
+
+impl TextDoc {
+    /// The text of a field (empty when the document has none).
+    pub fn field(&self, field: TextField) -> &str {
+        self.fields
+            .iter()
+            .find(|(f, _)| *f == field)
+            .map_or("", |(_, t)| t)
+    }
+}
+
+/// Header keys that name the place of a game.
+const SITE_KEYS: &[&str] = &["場所", "site", "$site", "対局場所"];
+
+/// Joins the values of one field.
+const SEPARATOR: &str = " / ";
+
+/// The documents of a game: the game's own first, then one per commented position in ply
+/// order.
+pub fn documents(game: &GameText) -> Vec<TextDoc> {
+    let mut docs = Vec::new();
+    let mut fields = Vec::new();
+    let players: Vec<&str> = [&game.sente, &game.gote]
+        .into_iter()
+        .flatten()
+        .map(String::as_str)
+        .collect();
+    let put = |fields: &mut Vec<(TextField, String)>, f: TextField, text: String| {
+        if !text.trim().is_empty() {
+            fields.push((f, text));
+        }
+    };
+    put(&mut fields, TextField::Players, players.join(SEPARATOR));
+    for (f, v) in [
+        (TextField::Event, &game.event),
+        (TextField::Opening, &game.opening),
+        (TextField::Title, &game.title),
+    ] {
+        put(&mut fields, f, v.clone().unwrap_or_default());
+    }
+    let site: Vec<&str> = game
+        .headers
+        .iter()
+        .filter(|(k, _)| SITE_KEYS.contains(&k.to_lowercase().as_str()))
+        .map(|(_, v)| v.as_str())
+        .collect();
+    put(&mut fields, TextField::Site, site.join(SEPARATOR));
+    let values: Vec<&str> = game.headers.iter().map(|(_, v)| v.as_str()).collect();
+    put(&mut fields, TextField::Header, values.join(SEPARATOR));
+    docs.push(TextDoc { ply: None, fields });
+
+    let mut i = 0;
+    while i < game.comments.len() {
+        let ply = game.comments[i].0;
+        let mut texts: [Vec<&str>; 3] = Default::default();
+        while i < game.comments.len() && game.comments[i].0 == ply {
+            let (_, kind, text) = &game.comments[i];
+            texts[(*kind as usize).min(2)].push(text);
+            i += 1;
+        }
+        let mut fields = Vec::new();
+        for (kind, f) in [TextField::Comment, TextField::Engine, TextField::Remark]
+            .into_iter()
+            .enumerate()
+        {
+            put(&mut fields, f, texts[kind].join("\n"));
+        }
+        if !fields.is_empty() {
+            docs.push(TextDoc {
+                ply: Some(ply),
+                fields,
+            });
+        }
+    }
+    docs
+}

@@ -101,6 +101,21 @@ pub fn fold(s: &str) -> String {
     out
 }
 
+/// [`fold`] of one character, without the spacing rules: each folded character goes to
+/// `push` (NFKC may give several, as ㍻ gives 平成; a space gives a space). The tokenizer
+/// uses it to keep every folded character tied to the bytes it came from.
+pub fn fold_each(c: char, mut push: impl FnMut(char)) {
+    if c.is_ascii() {
+        push(c.to_ascii_lowercase());
+        return;
+    }
+    for c in std::iter::once(c).nfkc() {
+        for c in c.to_lowercase() {
+            push(fold_char(c));
+        }
+    }
+}
+
 fn fold_char(c: char) -> char {
     match c {
         // Katakana ァ..ヶ to hiragana ぁ..ゖ.

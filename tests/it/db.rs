@@ -18,7 +18,7 @@ pub fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
-fn kifudex(db: &Path, args: &[&str]) -> Output {
+pub fn kifudex(db: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_kifudex"))
         .arg("--db")
         .arg(db)
@@ -27,15 +27,15 @@ fn kifudex(db: &Path, args: &[&str]) -> Output {
         .expect("run kifudex")
 }
 
-fn stdout(o: &Output) -> String {
+pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-fn stderr(o: &Output) -> String {
+pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-fn json_lines(o: &Output) -> Vec<Value> {
+pub fn json_lines(o: &Output) -> Vec<Value> {
     stdout(o)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))

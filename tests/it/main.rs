@@ -15,6 +15,7 @@ mod psn;
 mod rules;
 mod sfen;
 mod store;
+mod text;
 mod usi;
 mod usi_record;
 

@@ -1,0 +1,81 @@
+//! `kifudex text`: full-text search.
+
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+
+use anyhow::Result;
+use clap::Args;
+use kifudex::query::{open_text, text_search};
+use kifudex::store::Store;
+use kifudex::text::SearchOptions;
+
+#[derive(Args, Debug)]
+pub struct TextArgs {
+    /// What to look for, in tantivy's query syntax: words (Japanese text matches anywhere,
+    /// 四間飛車 finds 右四間飛車), "a phrase", AND / OR / NOT (words are ANDed), and fields:
+    /// players: event: opening: title: site: header: comment: remark: engine:
+    query: String,
+    /// Search engine lines (読み筋, `**` comments) too, not only when named by `engine:`.
+    #[arg(long)]
+    engine: bool,
+    /// At most this many hits (best first).
+    #[arg(long, default_value_t = 20, value_name = "N")]
+    limit: usize,
+    /// One JSON object per hit.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(db: &Path, args: &TextArgs) -> Result<bool> {
+    let store = Store::open(db)?;
+    let (index, report) = open_text(&store)?;
+    if let Some(n) = &report.notice {
+        eprintln!("kifudex: {n}");
+    }
+    let options = SearchOptions {
+        query: args.query.clone(),
+        limit: args.limit,
+        engine: args.engine,
+    };
+    let hits = text_search(&store, &index, &options)?;
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        for h in &hits {
+            writeln!(out, "{}", serde_json::to_string(h)?)?;
+        }
+        return Ok(true);
+    }
+    let (open, close) = if std::io::stdout().is_terminal() {
+        ("\x1b[1m", "\x1b[0m")
+    } else {
+        ("[", "]")
+    };
+    for h in &hits {
+        let ply = h.ply.map_or("headers".to_string(), |p| format!("ply {p}"));
+        let players = match (&h.sente, &h.gote) {
+            (Some(s), Some(g)) => format!("{s} - {g}"),
+            (Some(p), None) | (None, Some(p)) => p.clone(),
+            (None, None) => String::new(),
+        };
+        let game = if h.game_index > 0 {
+            format!("{} (game {})", h.file, h.game_index + 1)
+        } else {
+            h.file.clone()
+        };
+        writeln!(
+            out,
+            "#{}  {ply}  {}  {}  {players}  {game}",
+            h.id,
+            h.field,
+            h.date.as_deref().unwrap_or("-"),
+        )?;
+        writeln!(out, "    {}", h.highlighted.render(open, close))?;
+    }
+    writeln!(
+        out,
+        "{} hit{}",
+        hits.len(),
+        if hits.len() == 1 { "" } else { "s" }
+    )?;
+    Ok(true)
+}

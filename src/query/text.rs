@@ -1,0 +1,82 @@
+//! Full-text search: the text index finds documents, the database names their games, and the
+//! snippet is cut from the game's text as the database holds it.
+
+use crate::store::Store;
+use crate::text::index::TEXT_DIR;
+use crate::text::{SearchOptions, Snippet, SyncReport, TextIndex, TextSource, documents};
+
+use super::QueryError;
+use super::search::{SUMMARY_COLUMNS, SUMMARY_JOINS, summary_from_row};
+
+/// One hit.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct TextHit {
+    pub id: i64,
+    pub file: String,
+    pub game_index: i64,
+    /// The position the matching comment is on; `None` for a hit in the game's headers.
+    pub ply: Option<i64>,
+    /// The field that matched: players, event, opening, title, site, header, comment, remark
+    /// or engine.
+    pub field: &'static str,
+    /// The matching text, each match in `[…]`.
+    pub snippet: String,
+    pub score: f32,
+    pub date: Option<String>,
+    pub sente: Option<String>,
+    pub gote: Option<String>,
+    /// The snippet with the byte ranges of the matches (to show them another way).
+    #[serde(skip)]
+    pub highlighted: Snippet,
+}
+
+/// Opens the text index of a database, repaired and up to date (see `TextIndex::sync`).
+pub fn open_text(store: &Store) -> Result<(TextIndex, SyncReport), QueryError> {
+    Ok(TextIndex::open_synced(&store.dir().join(TEXT_DIR), store)?)
+}
+
+/// The best hits for a query, best first.
+pub fn text_search(
+    store: &Store,
+    index: &TextIndex,
+    options: &SearchOptions,
+) -> Result<Vec<TextHit>, QueryError> {
+    let (hits, highlighter) = index.search(options)?;
+    let sql = format!("SELECT {SUMMARY_COLUMNS} {SUMMARY_JOINS} WHERE g.id = ?1");
+    let mut out = Vec::with_capacity(hits.len());
+    for hit in hits {
+        // A game deleted from the database after the index was last repaired is no hit.
+        let Some(summary) = store
+            .conn()
+            .prepare_cached(&sql)?
+            .query_map([hit.id], summary_from_row)?
+            .next()
+            .transpose()?
+        else {
+            continue;
+        };
+        let Some(game) = store.text_games(hit.id - 1, hit.id, 1)?.into_iter().next() else {
+            continue;
+        };
+        let Some(doc) = documents(&game).into_iter().find(|d| d.ply == hit.ply) else {
+            continue;
+        };
+        let Some((field, snippet)) = highlighter.best(&doc) else {
+            continue;
+        };
+        out.push(TextHit {
+            id: hit.id,
+            file: summary.file,
+            game_index: summary.game_index,
+            ply: hit.ply,
+            field: field.name(),
+            snippet: snippet.render("[", "]"),
+            score: hit.score,
+            date: summary.date,
+            sente: summary.sente,
+            gote: summary.gote,
+            highlighted: snippet,
+        });
+    }
+    Ok(out)
+}

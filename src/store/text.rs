@@ -1,0 +1,84 @@
+//! The rows the text index is built from (see `text::TextSource`): games with their players,
+//! headers and comments, read by id range.
+
+use rusqlite::Connection;
+
+use super::{Store, StoreError};
+use crate::text::{GameText, TextSource};
+
+/// Games with `after < id <= upto`, in id order, at most `limit`.
+pub(super) fn text_games(
+    conn: &Connection,
+    after: i64,
+    upto: i64,
+    limit: usize,
+) -> Result<Vec<GameText>, StoreError> {
+    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+    let mut games: Vec<GameText> = conn
+        .prepare_cached(
+            "SELECT g.id, ps.name, pg.name, g.event, g.opening, g.title FROM games g
+             LEFT JOIN players ps ON ps.id = g.sente_id LEFT JOIN players pg ON pg.id = g.gote_id
+             WHERE g.id > ?1 AND g.id <= ?2 ORDER BY g.id LIMIT ?3",
+        )?
+        .query_map([after, upto, limit], |r| {
+            Ok(GameText {
+                id: r.get(0)?,
+                sente: r.get(1)?,
+                gote: r.get(2)?,
+                event: r.get(3)?,
+                opening: r.get(4)?,
+                title: r.get(5)?,
+                ..GameText::default()
+            })
+        })?
+        .collect::<Result<_, _>>()?;
+    let Some(last) = games.last().map(|g| g.id) else {
+        return Ok(games);
+    };
+    let at = |games: &[GameText], id: i64| games.binary_search_by_key(&id, |g| g.id).ok();
+    let mut stmt = conn.prepare_cached(
+        "SELECT game_id, key, value FROM headers WHERE game_id > ?1 AND game_id <= ?2
+         ORDER BY game_id, ord",
+    )?;
+    let mut rows = stmt.query([after, last])?;
+    while let Some(r) = rows.next()? {
+        if let Some(i) = at(&games, r.get(0)?) {
+            games[i].headers.push((r.get(1)?, r.get(2)?));
+        }
+    }
+    let mut stmt = conn.prepare_cached(
+        "SELECT game_id, ply, kind, text FROM comments WHERE game_id > ?1 AND game_id <= ?2
+         ORDER BY game_id, ply, ord",
+    )?;
+    let mut rows = stmt.query([after, last])?;
+    while let Some(r) = rows.next()? {
+        if let Some(i) = at(&games, r.get(0)?) {
+            games[i].comments.push((r.get(1)?, r.get(2)?, r.get(3)?));
+        }
+    }
+    Ok(games)
+}
+
+impl TextSource for Store {
+    type Error = StoreError;
+
+    fn text_span(&self) -> Result<(i64, u64), StoreError> {
+        Ok(self.conn().query_row(
+            "SELECT coalesce(max(id), 0), count(*) FROM games",
+            [],
+            |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as u64)),
+        )?)
+    }
+
+    fn text_games(&self, after: i64, upto: i64, limit: usize) -> Result<Vec<GameText>, StoreError> {
+        text_games(self.conn(), after, upto, limit)
+    }
+
+    fn text_game_ids(&self) -> Result<Vec<i64>, StoreError> {
+        Ok(self
+            .conn()
+            .prepare("SELECT id FROM games ORDER BY id")?
+            .query_map([], |r| r.get(0))?
+            .collect::<Result<_, _>>()?)
+    }
+}

@@ -1,0 +1,485 @@
+//! The tantivy index in `DIR/text`: schema, opening (with its version check), writing (add,
+//! delete, commit with a payload) and searching with snippets.
+//!
+//! Every commit carries a payload `{"version", "last_id", "games"}`: the schema and tokenizer
+//! versions the index was built with, the largest game id it holds, and how many games it
+//! holds. The database is committed first, the index after; [`TextIndex::sync`] compares the
+//! payload with the database and repairs what a killed import left behind: games with larger
+//! ids are added, and when the counts still differ (games deleted by a re-import whose index
+//! commit never happened) the two id sets are compared and the index follows the database.
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use tantivy::collector::TopDocs;
+use tantivy::query::QueryParser;
+use tantivy::schema::{
+    FAST, Field, INDEXED, IndexRecordOption, Schema, TextFieldIndexing, TextOptions,
+};
+use tantivy::snippet::SnippetGenerator;
+use tantivy::tokenizer::{TextAnalyzer, TokenizerManager};
+use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, TantivyError, Term};
+
+use super::tokenizer::{self, JapaneseTokenizer, Mode, TOKENIZER_VERSION};
+use super::{GameText, TextDoc, TextError, TextField, TextSource, documents};
+
+/// The index directory inside a database directory.
+pub const TEXT_DIR: &str = "text";
+
+/// Bump when the fields or what goes into them change: the index is then rebuilt.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// Games read from the database at a time while catching up.
+const PAGE: usize = 2048;
+
+/// Memory for tantivy's indexing thread.
+const WRITER_MEMORY: usize = 64 << 20;
+
+/// Longest snippet, in bytes (tantivy counts bytes: about 60 Japanese characters).
+const SNIPPET_BYTES: usize = 180;
+
+fn version() -> String {
+    format!("schema {SCHEMA_VERSION}, tokenizer {TOKENIZER_VERSION}")
+}
+
+/// What the last commit of the index says about it.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+struct Payload {
+    version: String,
+    last_id: i64,
+    games: u64,
+}
+
+/// What [`TextIndex::sync`] did.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SyncReport {
+    /// Something the user should hear (the index was rebuilt, or could not be repaired now).
+    pub notice: Option<String>,
+    /// Games added to the index.
+    pub added: usize,
+    /// Games deleted from it.
+    pub deleted: usize,
+}
+
+/// How to search.
+#[derive(Debug, Clone)]
+pub struct SearchOptions {
+    /// tantivy query syntax: words, "phrases", AND / OR / NOT, `field:word`.
+    pub query: String,
+    pub limit: usize,
+    /// Search engine lines too when the query names no field.
+    pub engine: bool,
+}
+
+/// A document found: a game (`ply` `None`) or a position of it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hit {
+    pub id: i64,
+    pub ply: Option<i64>,
+    pub score: f32,
+}
+
+/// A piece of text with the byte ranges that matched.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Snippet {
+    pub text: String,
+    pub highlights: Vec<Range<usize>>,
+}
+
+impl Snippet {
+    /// The text with each match between `open` and `close`.
+    pub fn render(&self, open: &str, close: &str) -> String {
+        let mut out = String::with_capacity(self.text.len() + 8);
+        let mut at = 0;
+        for r in &self.highlights {
+            out.push_str(&self.text[at..r.start]);
+            out.push_str(open);
+            out.push_str(&self.text[r.clone()]);
+            out.push_str(close);
+            at = r.end;
+        }
+        out.push_str(&self.text[at..]);
+        out
+    }
+}
+
+/// Cuts snippets for the hits of one query.
+pub struct Highlighter {
+    generators: Vec<(TextField, SnippetGenerator)>,
+}
+
+impl Highlighter {
+    /// The first field of `doc` (in [`TextField::ALL`] order) where the query matched, with
+    /// its snippet; the first field with text when none did (a hit by `NOT` alone).
+    pub fn best(&self, doc: &TextDoc) -> Option<(TextField, Snippet)> {
+        for (field, generator) in &self.generators {
+            let text = doc.field(*field);
+            if text.is_empty() {
+                continue;
+            }
+            let s = generator.snippet(text);
+            if !s.highlighted().is_empty() {
+                let mut ranges: Vec<Range<usize>> = s.highlighted().to_vec();
+                ranges.sort_by_key(|r| (r.start, r.end));
+                let mut merged: Vec<Range<usize>> = Vec::new();
+                for r in ranges {
+                    match merged.last_mut() {
+                        Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
+                        _ => merged.push(r),
+                    }
+                }
+                let snippet = Snippet {
+                    text: s.fragment().replace(['\n', '\r'], " "),
+                    highlights: merged,
+                };
+                return Some((*field, snippet));
+            }
+        }
+        let (field, text) = doc.fields.first()?;
+        let end = text.char_indices().nth(60).map_or(text.len(), |(i, _)| i);
+        Some((
+            *field,
+            Snippet {
+                text: text[..end].replace(['\n', '\r'], " "),
+                highlights: Vec::new(),
+            },
+        ))
+    }
+}
+
+/// The full-text index of a database.
+pub struct TextIndex {
+    dir: PathBuf,
+    index: Index,
+    id: Field,
+    ply: Field,
+    fields: [Field; 9],
+    writer: Option<IndexWriter>,
+    state: Payload,
+}
+
+fn schema() -> Schema {
+    let mut b = Schema::builder();
+    b.add_i64_field("id", INDEXED | FAST);
+    b.add_i64_field("ply", FAST);
+    let indexing = TextFieldIndexing::default()
+        .set_tokenizer(tokenizer::NAME)
+        .set_index_option(IndexRecordOption::WithFreqsAndPositions);
+    let options = TextOptions::default().set_indexing_options(indexing);
+    for f in TextField::ALL {
+        b.add_text_field(f.name(), options.clone());
+    }
+    b.build()
+}
+
+fn io(dir: &Path) -> impl Fn(std::io::Error) -> TextError + '_ {
+    move |e| TextError::Io(dir.to_path_buf(), e)
+}
+
+fn source<E: std::error::Error + Send + Sync + 'static>(e: E) -> TextError {
+    TextError::Source(Box::new(e))
+}
+
+impl TextIndex {
+    /// Opens the index in `dir`, creating it when missing. An index built by another
+    /// version, or one that cannot be opened, is thrown away and started again empty (the
+    /// notice says so): [`TextIndex::sync`] then fills it from the database.
+    pub fn open(dir: &Path) -> Result<(TextIndex, Option<String>), TextError> {
+        let mut notice = None;
+        if dir.join("meta.json").is_file() {
+            match Index::open_in_dir(dir) {
+                Ok(index) => {
+                    let payload = index.load_metas()?.payload;
+                    let state: Payload = match payload {
+                        None => Payload {
+                            version: version(),
+                            ..Payload::default()
+                        },
+                        Some(p) => serde_json::from_str(&p).unwrap_or_default(),
+                    };
+                    if state.version == version() && index.schema() == schema() {
+                        return Ok((TextIndex::from_index(dir, index, state), None));
+                    }
+                    notice = Some(format!(
+                        "the text index was built with {}, this kifudex uses {}: rebuilding it from the database",
+                        if state.version.is_empty() {
+                            "an unknown version"
+                        } else {
+                            &state.version
+                        },
+                        version()
+                    ));
+                }
+                Err(e) => {
+                    notice = Some(format!(
+                        "cannot open the text index ({e}): rebuilding it from the database"
+                    ));
+                }
+            }
+        }
+        if dir.exists() {
+            std::fs::remove_dir_all(dir).map_err(io(dir))?;
+        }
+        std::fs::create_dir_all(dir).map_err(io(dir))?;
+        let index = Index::create_in_dir(dir, schema())?;
+        let state = Payload {
+            version: version(),
+            ..Payload::default()
+        };
+        Ok((TextIndex::from_index(dir, index, state), notice))
+    }
+
+    /// Opens the index and brings it up to date with the database. When another process
+    /// holds the index's writer lock (an import running), the index is searched as it is.
+    pub fn open_synced(
+        dir: &Path,
+        src: &impl TextSource,
+    ) -> Result<(TextIndex, SyncReport), TextError> {
+        let (mut index, notice) = TextIndex::open(dir)?;
+        let mut report = match index.sync(src) {
+            Ok(r) => r,
+            Err(TextError::Tantivy(TantivyError::LockFailure(..))) => SyncReport {
+                notice: Some(
+                    "the text index is being written by another kifudex: searching it as it is"
+                        .into(),
+                ),
+                ..SyncReport::default()
+            },
+            Err(e) => return Err(e),
+        };
+        report.notice = notice.or(report.notice);
+        Ok((index, report))
+    }
+
+    /// Throws the index away and builds it again from the database.
+    pub fn rebuild(
+        dir: &Path,
+        src: &impl TextSource,
+    ) -> Result<(TextIndex, SyncReport), TextError> {
+        if dir.exists() {
+            std::fs::remove_dir_all(dir).map_err(io(dir))?;
+        }
+        let (mut index, _) = TextIndex::open(dir)?;
+        let report = index.sync(src)?;
+        Ok((index, report))
+    }
+
+    fn from_index(dir: &Path, mut index: Index, state: Payload) -> TextIndex {
+        index.set_tokenizers(index_tokenizers());
+        let schema = index.schema();
+        let field = |name: &str| schema.get_field(name).expect("field of our schema");
+        TextIndex {
+            dir: dir.to_path_buf(),
+            id: field("id"),
+            ply: field("ply"),
+            fields: TextField::ALL.map(|f| field(f.name())),
+            index,
+            writer: None,
+            state,
+        }
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The largest game id the index holds (as of its last commit, plus what was added since).
+    pub fn last_id(&self) -> i64 {
+        self.state.last_id
+    }
+
+    fn writer(&mut self) -> Result<&mut IndexWriter, TextError> {
+        if self.writer.is_none() {
+            self.writer = Some(self.index.writer_with_num_threads(1, WRITER_MEMORY)?);
+        }
+        Ok(self.writer.as_mut().expect("just made"))
+    }
+
+    fn add_game(&mut self, game: &GameText) -> Result<(), TextError> {
+        let (id, ply, fields) = (self.id, self.ply, self.fields);
+        let writer = self.writer()?;
+        for doc in documents(game) {
+            let mut d = TantivyDocument::default();
+            d.add_i64(id, game.id);
+            d.add_i64(ply, doc.ply.unwrap_or(-1));
+            for (f, text) in doc.fields {
+                d.add_text(fields[f as usize], text);
+            }
+            writer.add_document(d)?;
+        }
+        Ok(())
+    }
+
+    fn delete_game(&mut self, id: i64) -> Result<(), TextError> {
+        let term = Term::from_field_i64(self.id, id);
+        self.writer()?.delete_term(term);
+        Ok(())
+    }
+
+    /// Deletes games and adds others (games just committed to the database, in id order);
+    /// [`TextIndex::commit`] makes it durable.
+    pub fn apply(&mut self, deleted: &[i64], games: &[GameText]) -> Result<(), TextError> {
+        for &id in deleted {
+            self.delete_game(id)?;
+        }
+        for g in games {
+            self.add_game(g)?;
+            self.state.last_id = self.state.last_id.max(g.id);
+        }
+        self.state.games =
+            (self.state.games + games.len() as u64).saturating_sub(deleted.len() as u64);
+        Ok(())
+    }
+
+    /// Commits what was added and deleted, with the payload.
+    pub fn commit(&mut self) -> Result<(), TextError> {
+        let payload = serde_json::to_string(&self.state).expect("plain struct");
+        let writer = self.writer()?;
+        let mut commit = writer.prepare_commit()?;
+        commit.set_payload(&payload);
+        commit.commit()?;
+        Ok(())
+    }
+
+    /// Commits, then waits for tantivy's segment merges (end of an import).
+    pub fn finish(mut self) -> Result<(), TextError> {
+        if self.writer.is_some() {
+            self.commit()?;
+        }
+        if let Some(w) = self.writer.take() {
+            w.wait_merging_threads()?;
+        }
+        Ok(())
+    }
+
+    /// Brings the index up to date with the database (see the module documentation).
+    pub fn sync(&mut self, src: &impl TextSource) -> Result<SyncReport, TextError> {
+        let mut report = SyncReport::default();
+        let (max, count) = src.text_span().map_err(source)?;
+        if max == self.state.last_id && count == self.state.games {
+            return Ok(report);
+        }
+        if max < self.state.last_id {
+            // Not the database this index was built from.
+            report.notice =
+                Some("the text index does not match the database: rebuilding it".into());
+            self.writer()?.delete_all_documents()?;
+            self.state.last_id = 0;
+            self.state.games = 0;
+        }
+        loop {
+            let games = src
+                .text_games(self.state.last_id, max, PAGE)
+                .map_err(source)?;
+            if games.is_empty() {
+                break;
+            }
+            report.added += games.len();
+            self.apply(&[], &games)?;
+        }
+        self.commit()?;
+        if self.state.games != count {
+            let mut have = self.game_ids()?;
+            have.sort_unstable();
+            let mut want = src.text_game_ids().map_err(source)?;
+            want.sort_unstable();
+            for &id in &have {
+                if want.binary_search(&id).is_err() {
+                    self.delete_game(id)?;
+                    report.deleted += 1;
+                }
+            }
+            for &id in &want {
+                if have.binary_search(&id).is_err() {
+                    let games = src.text_games(id - 1, id, 1).map_err(source)?;
+                    for g in &games {
+                        self.add_game(g)?;
+                    }
+                    report.added += games.len();
+                }
+            }
+            self.state.games = count;
+            self.commit()?;
+        }
+        Ok(report)
+    }
+
+    fn reader(&self) -> Result<IndexReader, TextError> {
+        Ok(self
+            .index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()?)
+    }
+
+    /// The ids of the games the index holds (committed).
+    fn game_ids(&self) -> Result<Vec<i64>, TextError> {
+        let searcher = self.reader()?.searcher();
+        let mut out = Vec::new();
+        for segment in searcher.segment_readers() {
+            let ids = segment.fast_fields().i64("id")?;
+            let plies = segment.fast_fields().i64("ply")?;
+            for doc in segment.doc_ids_alive() {
+                if plies.first(doc) == Some(-1)
+                    && let Some(id) = ids.first(doc)
+                {
+                    out.push(id);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The best `limit` documents for a query, and a highlighter for their snippets.
+    pub fn search(&self, options: &SearchOptions) -> Result<(Vec<Hit>, Highlighter), TextError> {
+        let searcher = self.reader()?.searcher();
+        let query_tokenizers = TokenizerManager::default();
+        query_tokenizers.register(
+            tokenizer::NAME,
+            TextAnalyzer::from(JapaneseTokenizer::new(Mode::Query)),
+        );
+        let defaults: Vec<Field> = TextField::ALL
+            .into_iter()
+            .filter(|f| options.engine || *f != TextField::Engine)
+            .map(|f| self.fields[f as usize])
+            .collect();
+        let mut parser = QueryParser::new(self.index.schema(), defaults, query_tokenizers);
+        parser.set_conjunction_by_default();
+        let query = parser
+            .parse_query(&options.query)
+            .map_err(|e| TextError::Query(e.to_string()))?;
+        let top = searcher.search(
+            &query,
+            &TopDocs::with_limit(options.limit.max(1)).order_by_score(),
+        )?;
+        let mut hits = Vec::with_capacity(top.len());
+        for (score, addr) in top {
+            let segment = searcher.segment_reader(addr.segment_ord);
+            let id = segment.fast_fields().i64("id")?.first(addr.doc_id);
+            let ply = segment.fast_fields().i64("ply")?.first(addr.doc_id);
+            if let Some(id) = id {
+                hits.push(Hit {
+                    id,
+                    ply: ply.filter(|&p| p >= 0),
+                    score,
+                });
+            }
+        }
+        let mut generators = Vec::new();
+        for f in TextField::ALL {
+            let mut g = SnippetGenerator::create(&searcher, &*query, self.fields[f as usize])?;
+            g.set_max_num_chars(SNIPPET_BYTES);
+            generators.push((f, g));
+        }
+        Ok((hits, Highlighter { generators }))
+    }
+}
+
+fn index_tokenizers() -> TokenizerManager {
+    let manager = TokenizerManager::default();
+    manager.register(
+        tokenizer::NAME,
+        TextAnalyzer::from(JapaneseTokenizer::new(Mode::Index)),
+    );
+    manager
+}

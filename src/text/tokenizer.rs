@@ -1,0 +1,210 @@
+//! The Japanese tokenizer of the text index: character unigrams and overlapping bigrams over
+//! [`fold`](super::normalize::fold)ed text, Latin words kept whole.
+//!
+//! Text is cut into *units*: one unit per CJK character (kanji, kana, 々, ー …), one per run of
+//! other letters and digits (a Latin word, `76`, `floodgate`). Punctuation and spaces are no
+//! unit: they only end a run of CJK characters. Unit `k` is indexed at position `2k`, and the
+//! bigram of units `k` and `k + 1` (both CJK, with nothing between them) at `2k + 1`:
+//!
+//! ```text
+//! 右 四 間 飛 車      units 0..4
+//! 右@0 右四@1 四@2 四間@3 間@4 間飛@5 飛@6 飛車@7 車@8
+//! ```
+//!
+//! A query is cut the same way, but keeps only what it needs: its bigrams, and a unigram only
+//! for a CJK character with no CJK neighbour (`銀` alone, or `銀` in `銀 2`). Since the query's
+//! tokens are a subset of the tokens the same text would get in a document, at the same
+//! relative positions, tantivy's phrase query (which the query parser builds for any
+//! multi-token word) matches exactly the documents holding the query text as a substring,
+//! once folded: 四間飛車 (四間@1 間飛@3 飛車@5) finds 右四間飛車 and 角交換四間飛車, and a
+//! quoted phrase stays a phrase.
+//!
+//! The price of substring matching is that word boundaries are not seen: 着手 also finds
+//! 到着手前 (到着 + 手前), and 銀 finds 銀河. The tests pin this behaviour.
+
+use tantivy::tokenizer::{Token, TokenStream, Tokenizer};
+
+use super::normalize::fold_each;
+
+/// Bump when the tokens made from a text change: the index is then rebuilt.
+pub const TOKENIZER_VERSION: u32 = 1;
+
+/// The name the text fields are indexed with.
+pub const NAME: &str = "kifudex_ja";
+
+/// Words longer than this (in bytes) are not indexed: no one searches for them, and tantivy
+/// refuses very long terms.
+const MAX_WORD: usize = 120;
+
+/// Which tokens to emit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Every unigram and bigram (documents).
+    Index,
+    /// Bigrams, and unigrams only where no bigram covers them (queries).
+    Query,
+}
+
+/// The tokenizer, in either mode.
+#[derive(Clone, Debug)]
+pub struct JapaneseTokenizer {
+    mode: Mode,
+}
+
+impl JapaneseTokenizer {
+    pub fn new(mode: Mode) -> JapaneseTokenizer {
+        JapaneseTokenizer { mode }
+    }
+}
+
+/// The tokens of one text, computed at once.
+pub struct Tokens {
+    tokens: Vec<Token>,
+    next: usize,
+}
+
+impl TokenStream for Tokens {
+    fn advance(&mut self) -> bool {
+        if self.next < self.tokens.len() {
+            self.next += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn token(&self) -> &Token {
+        &self.tokens[self.next - 1]
+    }
+
+    fn token_mut(&mut self) -> &mut Token {
+        &mut self.tokens[self.next - 1]
+    }
+}
+
+impl Tokenizer for JapaneseTokenizer {
+    type TokenStream<'a> = Tokens;
+
+    fn token_stream<'a>(&'a mut self, text: &'a str) -> Tokens {
+        Tokens {
+            tokens: tokenize(text, self.mode),
+            next: 0,
+        }
+    }
+}
+
+#[derive(Debug)]
+struct Unit {
+    text: String,
+    cjk: bool,
+    from: usize,
+    to: usize,
+    /// Follows the previous unit with nothing between them.
+    joined: bool,
+}
+
+/// Kanji, kana and the marks that live inside Japanese words.
+fn is_cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x3005..=0x3007        // 々 〆 〇
+        | 0x3041..=0x309F      // hiragana (with the voicing marks)
+        | 0x30A1..=0x30FA      // katakana
+        | 0x30FC..=0x30FF      // ー and the iteration marks (・ is punctuation)
+        | 0x3400..=0x4DBF      // CJK extension A
+        | 0x4E00..=0x9FFF      // CJK unified ideographs
+        | 0xF900..=0xFAFF      // compatibility ideographs
+        | 0x20000..=0x3FFFF) // CJK extensions B and later
+}
+
+/// Cuts `text` into units (see the module documentation).
+fn units(text: &str) -> Vec<Unit> {
+    let mut units: Vec<Unit> = Vec::new();
+    // Whether the last unit may be continued (a word by letters, any unit by a combining mark).
+    let mut open = false;
+    for (from, c) in text.char_indices() {
+        let to = from + c.len_utf8();
+        let mut folded = [char::default(); 8];
+        let mut n = 0;
+        fold_each(c, |f| {
+            if n < folded.len() {
+                folded[n] = f;
+                n += 1;
+            }
+        });
+        if n == 0 {
+            open = false;
+        }
+        for &f in &folded[..n] {
+            // Half-width ｶﾞ folds to か + a combining mark: put them back together.
+            if matches!(f, '\u{3099}' | '\u{309A}') {
+                if let Some(last) = units.last_mut().filter(|_| open)
+                    && let Some(prev) = last.text.pop()
+                {
+                    let composed = unicode_normalization::char::compose(prev, f);
+                    last.text.push(composed.unwrap_or(prev));
+                    last.to = to;
+                }
+                continue;
+            }
+            if is_cjk(f) {
+                units.push(Unit {
+                    text: f.to_string(),
+                    cjk: true,
+                    from,
+                    to,
+                    joined: open,
+                });
+                open = true;
+            } else if f.is_alphanumeric() {
+                match units.last_mut() {
+                    Some(last) if open && !last.cjk => {
+                        last.text.push(f);
+                        last.to = to;
+                    }
+                    _ => {
+                        units.push(Unit {
+                            text: f.to_string(),
+                            cjk: false,
+                            from,
+                            to,
+                            joined: open,
+                        });
+                        open = true;
+                    }
+                }
+            } else {
+                open = false;
+            }
+        }
+    }
+    units
+}
+
+/// The tokens of `text` in a mode.
+pub fn tokenize(text: &str, mode: Mode) -> Vec<Token> {
+    let units = units(text);
+    let mut tokens = Vec::with_capacity(units.len() * 2);
+    let token = |text: String, position: usize, from: usize, to: usize| Token {
+        offset_from: from,
+        offset_to: to,
+        position,
+        text,
+        position_length: 1,
+    };
+    for (k, u) in units.iter().enumerate() {
+        let bigram_before = k > 0 && u.cjk && u.joined && units[k - 1].cjk;
+        let next = units.get(k + 1).filter(|n| u.cjk && n.cjk && n.joined);
+        let primary = match mode {
+            Mode::Index => true,
+            Mode::Query => !u.cjk || (!bigram_before && next.is_none()),
+        };
+        if primary && u.text.len() <= MAX_WORD {
+            tokens.push(token(u.text.clone(), 2 * k, u.from, u.to));
+        }
+        if let Some(n) = next {
+            let text = format!("{}{}", u.text, n.text);
+            tokens.push(token(text, 2 * k + 1, u.from, n.to));
+        }
+    }
+    tokens
+}

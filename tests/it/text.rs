@@ -1,0 +1,313 @@
+//! The full-text index: the tokenizer's tokens, `kifudex text` on Japanese and Latin queries
+//! (substrings, one character, phrases, AND/NOT, fields, engine lines only when asked, the
+//! documented false match across word boundaries), repair after an import killed between
+//! the database commit and the index commit, `reindex`, and the rebuild of an index built
+//! with another version.
+
+use std::path::{Path, PathBuf};
+
+use kifudex::text::tokenizer::{Mode, tokenize};
+use kifudex::text::{SearchOptions, TextIndex};
+use serde_json::Value;
+
+use crate::db::{json_lines, kifudex, stderr, stdout, temp_dir};
+
+fn tokens(text: &str, mode: Mode) -> Vec<(String, usize)> {
+    tokenize(text, mode)
+        .into_iter()
+        .map(|t| (t.text, t.position))
+        .collect()
+}
+
+fn owned(v: &[(&str, usize)]) -> Vec<(String, usize)> {
+    v.iter().map(|&(t, p)| (t.to_string(), p)).collect()
+}
+
+#[test]
+fn tokenizer_units_bigrams_and_positions() {
+    assert_eq!(
+        tokens("右四間", Mode::Index),
+        owned(&[("右", 0), ("右四", 1), ("四", 2), ("四間", 3), ("間", 4)])
+    );
+    // A query keeps the bigrams, and a unigram only where no bigram covers it.
+    assert_eq!(
+        tokens("四間飛車", Mode::Query),
+        owned(&[("四間", 1), ("間飛", 3), ("飛車", 5)])
+    );
+    assert_eq!(tokens("銀", Mode::Query), owned(&[("銀", 0)]));
+    // Folded: width, case, katakana; Latin words stay words; punctuation ends a run.
+    assert_eq!(
+        tokens("ＧＰＳ将棋。ボナ", Mode::Query),
+        owned(&[("gps", 0), ("将棋", 3), ("ぼな", 7)])
+    );
+    // Half-width kana with a voicing mark folds to one character.
+    assert_eq!(tokens("ｶﾞ", Mode::Index), owned(&[("が", 0)]));
+    // Offsets point into the original text (for snippets).
+    let t = tokenize("ａ銀", Mode::Index);
+    assert_eq!((t[1].offset_from, t[1].offset_to), (3, 6));
+}
+
+/// A KIF game: a unique date, headers, four moves, and `(ply, line)` comment lines (`*…`
+/// a comment, `**…` an engine line).
+fn kif(date: &str, headers: &[(&str, &str)], comments: &[(usize, &str)]) -> String {
+    let mut s = format!("開始日時：{date}\n");
+    for (k, v) in headers {
+        s.push_str(&format!("{k}：{v}\n"));
+    }
+    s.push_str("手数----指手---------消費時間--\n");
+    let moves = ["７六歩(77)", "３四歩(33)", "２六歩(27)", "８四歩(83)"];
+    for (_, line) in comments.iter().filter(|(p, _)| *p == 0) {
+        s.push_str(&format!("{line}\n"));
+    }
+    for (i, m) in moves.iter().enumerate() {
+        s.push_str(&format!("{:>4} {m}\n", i + 1));
+        for (_, line) in comments.iter().filter(|(p, _)| *p == i + 1) {
+            s.push_str(&format!("{line}\n"));
+        }
+    }
+    s.push_str("   5 投了\n");
+    s
+}
+
+/// Four games in `root/games`: a.kif (1), b.kif (2), c.kif (3), d.kif (4).
+fn corpus(root: &Path) -> PathBuf {
+    let dir = root.join("games");
+    std::fs::create_dir_all(&dir).unwrap();
+    let files = [
+        (
+            "a.kif",
+            kif(
+                "2020/01/01",
+                &[
+                    ("棋戦", "第1期テスト戦"),
+                    ("戦型", "右四間飛車"),
+                    ("先手", "羽生善治"),
+                    ("後手", "Bonanza"),
+                ],
+                &[
+                    (2, "*先手が有利な展開。銀が前に出る。"),
+                    (3, "**読み筋 ▲２五歩 評価値 +300"),
+                ],
+            ),
+        ),
+        (
+            "b.kif",
+            kif(
+                "2020/01/02",
+                &[
+                    ("棋戦", "Floodgate 2020"),
+                    ("戦型", "角交換四間飛車"),
+                    ("先手", "GPS将棋"),
+                    ("後手", "藤井聡太"),
+                    ("場所", "東京・将棋会館"),
+                ],
+                &[(1, "*先手有利の定跡。")],
+            ),
+        ),
+        (
+            "c.kif",
+            kif(
+                "2020/01/03",
+                &[("棋戦", "順位戦"), ("戦型", "矢倉"), ("先手", "木村一基")],
+                &[(4, "*会場に到着手前で雨が降った。")],
+            ),
+        ),
+        (
+            "d.kif",
+            kif(
+                "2020/01/04",
+                &[("棋戦", "王位戦"), ("戦型", "相掛かり")],
+                &[(0, "*着手の前に一礼。"), (2, "*矢倉模様の駒組み。")],
+            ),
+        ),
+    ];
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    dir
+}
+
+fn import(db: &Path, dir: &Path) {
+    let o = kifudex(db, &["import", dir.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+fn hits(db: &Path, query: &str, extra: &[&str]) -> Vec<Value> {
+    let mut args = vec!["text", query, "--json"];
+    args.extend_from_slice(extra);
+    let o = kifudex(db, &args);
+    assert!(o.status.success(), "{query}: {}", stderr(&o));
+    json_lines(&o)
+}
+
+/// `(id, ply)` of every hit, sorted.
+fn found(db: &Path, query: &str, extra: &[&str]) -> Vec<(i64, Option<i64>)> {
+    let mut v: Vec<_> = hits(db, query, extra)
+        .iter()
+        .map(|h| (h["id"].as_i64().unwrap(), h["ply"].as_i64()))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn japanese_and_latin_queries() {
+    let root = temp_dir("text-queries");
+    let db = root.join("db");
+    import(&db, &corpus(&root));
+
+    // Part of a word: 四間飛車 in 右四間飛車 and 角交換四間飛車 (the games' headers).
+    assert_eq!(found(&db, "四間飛車", &[]), vec![(1, None), (2, None)]);
+    // One character.
+    assert_eq!(found(&db, "銀", &[]), vec![(1, Some(2))]);
+    // Words are ANDed wherever they are in a document; a phrase must be as written.
+    assert_eq!(
+        found(&db, "先手 有利", &[]),
+        vec![(1, Some(2)), (2, Some(1))]
+    );
+    assert_eq!(found(&db, "\"先手有利\"", &[]), vec![(2, Some(1))]);
+    assert_eq!(found(&db, "先手有利", &[]), vec![(2, Some(1))]);
+    // AND / OR / NOT.
+    assert_eq!(found(&db, "先手 AND 銀", &[]), vec![(1, Some(2))]);
+    assert_eq!(found(&db, "先手 NOT 銀", &[]), vec![(2, Some(1))]);
+    assert_eq!(
+        found(&db, "銀 OR 雨", &[]),
+        vec![(1, Some(2)), (3, Some(4))]
+    );
+    // Fields: 矢倉 is the opening of game 3 and a comment of game 4.
+    assert_eq!(found(&db, "矢倉", &[]), vec![(3, None), (4, Some(2))]);
+    assert_eq!(found(&db, "opening:矢倉", &[]), vec![(3, None)]);
+    assert_eq!(found(&db, "comment:矢倉", &[]), vec![(4, Some(2))]);
+    assert_eq!(found(&db, "players:藤井", &[]), vec![(2, None)]);
+    assert_eq!(found(&db, "site:東京", &[]), vec![(2, None)]);
+    // Latin words, folded: case and full width do not matter.
+    assert_eq!(found(&db, "floodgate", &[]), vec![(2, None)]);
+    assert_eq!(found(&db, "ＢＯＮＡＮＺＡ", &[]), vec![(1, None)]);
+    assert_eq!(found(&db, "gps", &[]), vec![(2, None)]);
+    // Engine lines only when asked.
+    assert!(found(&db, "読み筋", &[]).is_empty());
+    assert_eq!(found(&db, "読み筋", &["--engine"]), vec![(1, Some(3))]);
+    assert_eq!(found(&db, "engine:評価値", &[]), vec![(1, Some(3))]);
+    // The documented false match: substrings do not see word boundaries, so 着手 also
+    // finds 到着手前 (到着 + 手前).
+    assert_eq!(found(&db, "着手", &[]), vec![(3, Some(4)), (4, Some(0))]);
+
+    // The hit's fields, by the names of GUIDE §3.
+    let h = &hits(&db, "銀", &[])[0];
+    assert_eq!(h["id"], 1);
+    assert!(h["file"].as_str().unwrap().ends_with("a.kif"));
+    assert_eq!(h["game_index"], 0);
+    assert_eq!(h["ply"], 2);
+    assert_eq!(h["field"], "comment");
+    assert_eq!(h["snippet"], "先手が有利な展開。[銀]が前に出る");
+    assert!(h["score"].as_f64().unwrap() > 0.0);
+    let h = &hits(&db, "四間飛車", &["--limit", "1"]);
+    assert_eq!(h.len(), 1);
+    assert_eq!(h[0]["ply"], Value::Null);
+    assert_eq!(h[0]["field"], "opening");
+
+    // The table marks matches with [] when not on a terminal.
+    let o = kifudex(&db, &["text", "四間飛車"]);
+    assert!(stdout(&o).contains("右[四間飛車]"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("2 hits"));
+    // A query that cannot be read is bad usage.
+    let o = kifudex(&db, &["text", "opening:"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    // stats counts the index.
+    let o = kifudex(&db, &["stats", "--json"]);
+    let s: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert!(s["text_bytes"].as_u64().unwrap() > 0);
+    assert!(s["bytes"].as_u64().unwrap() > s["text_bytes"].as_u64().unwrap());
+}
+
+/// Game ids of the index's own hits, without the database's filtering.
+fn raw_ids(db: &Path, query: &str) -> Vec<i64> {
+    let (index, _) = TextIndex::open(&db.join("text")).unwrap();
+    let (hits, _) = index
+        .search(&SearchOptions {
+            query: query.into(),
+            limit: 100,
+            engine: true,
+        })
+        .unwrap();
+    let mut ids: Vec<i64> = hits.into_iter().map(|h| h.id).collect();
+    ids.sort();
+    ids.dedup();
+    ids
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    let _ = std::fs::remove_dir_all(to);
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+    }
+}
+
+#[test]
+fn an_index_left_behind_by_a_killed_import_is_repaired() {
+    let root = temp_dir("text-repair");
+    let db = root.join("db");
+    let games = corpus(&root);
+    let later = root.join("later");
+    std::fs::create_dir_all(&later).unwrap();
+    std::fs::rename(games.join("d.kif"), later.join("d.kif")).unwrap();
+    import(&db, &games);
+    // The index as it was before the second import: an import killed after its database
+    // commit and before its index commit leaves exactly this.
+    let saved = root.join("saved-text");
+    copy_dir(&db.join("text"), &saved);
+    import(&db, &later);
+    // A changed file (of another size: an import within the same second as the last one
+    // sees a file of the same size and time as unchanged): its old game (3) is deleted, a
+    // new one (5) added.
+    let c = games.join("c.kif");
+    let text = std::fs::read_to_string(&c)
+        .unwrap()
+        .replace("順位戦", "第1期竜王戦")
+        .replace("2020/01/03", "2020/02/03");
+    std::fs::write(&c, text).unwrap();
+    import(&db, &games);
+    copy_dir(&saved, &db.join("text"));
+    assert_eq!(raw_ids(&db, "到着手前"), vec![3]);
+
+    // The next command catches up: game 4 and game 5 are found, game 3 is gone.
+    assert_eq!(found(&db, "相掛かり", &[]), vec![(4, None)]);
+    assert_eq!(found(&db, "到着手前", &[]), vec![(5, Some(4))]);
+    assert_eq!(raw_ids(&db, "到着手前"), vec![5]);
+    assert!(found(&db, "順位戦", &[]).is_empty());
+
+    // Losing the index's commit marker loses the index: it is built again.
+    std::fs::remove_file(db.join("text").join("meta.json")).unwrap();
+    assert_eq!(found(&db, "四間飛車", &[]), vec![(1, None), (2, None)]);
+    assert_eq!(found(&db, "到着手前", &[]), vec![(5, Some(4))]);
+}
+
+#[test]
+fn reindex_and_version_mismatch_rebuild() {
+    let root = temp_dir("text-reindex");
+    let db = root.join("db");
+    import(&db, &corpus(&root));
+
+    let o = kifudex(&db, &["reindex", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(r["games"], 4);
+    assert_eq!(found(&db, "四間飛車", &[]), vec![(1, None), (2, None)]);
+
+    // An index recorded with another schema or tokenizer version is rebuilt, and says so.
+    let meta = db.join("text").join("meta.json");
+    let text = std::fs::read_to_string(&meta).unwrap();
+    assert!(text.contains("tokenizer 1"), "{text}");
+    std::fs::write(&meta, text.replace("tokenizer 1", "tokenizer 0")).unwrap();
+    let o = kifudex(&db, &["text", "矢倉", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("rebuilding"), "{}", stderr(&o));
+    assert_eq!(json_lines(&o).len(), 2);
+    let text = std::fs::read_to_string(&meta).unwrap();
+    assert!(text.contains("tokenizer 1"), "{text}");
+    // Once rebuilt, nothing more is said.
+    let o = kifudex(&db, &["text", "矢倉"]);
+    assert_eq!(stderr(&o), "");
+}
