@@ -301,6 +301,17 @@ fn quirks_from_real_files() {
 
 /// A time that is no time is reported with its column, and the move is kept without it;
 /// absurd values (found by fuzzing) are refused rather than overflowing.
+/// Digits far beyond u64 in a time are refused, not added up until they overflow (found by
+/// fuzzing the one-pass reader).
+#[test]
+fn a_time_with_too_many_digits_is_refused() {
+    let r = read_kif("   1 ７六歩(77)   ( 99999999999999999999999:01/)\n");
+    assert_eq!(r.main.moves.len(), 1);
+    assert_eq!(r.main.moves[0].time, None);
+    assert_eq!(r.errors.len(), 1);
+    assert!(r.errors[0].message.starts_with("the time"));
+}
+
 #[test]
 fn unreadable_times_are_reported_and_the_move_kept() {
     let r = read_kif(

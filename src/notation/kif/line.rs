@@ -85,6 +85,14 @@ fn line_end(b: &[u8]) -> bool {
 /// `b` without the half-width spaces at its start.
 #[inline]
 fn skip_spaces(mut b: &[u8]) -> &[u8] {
+    // Eight bytes at a time: the first byte that is no space is the lowest one set in x.
+    while let Some(chunk) = b.first_chunk::<8>() {
+        let x = u64::from_le_bytes(*chunk) ^ u64::from_le_bytes([b' '; 8]);
+        if x != 0 {
+            return &b[(x.trailing_zeros() / 8) as usize..];
+        }
+        b = &b[8..];
+    }
     while let [b' ', rest @ ..] = b {
         b = rest;
     }
@@ -99,9 +107,12 @@ fn simple_clock(mut b: &[u8]) -> Option<(u64, &[u8])> {
     let mut groups = 0;
     loop {
         let mut n = 0u64;
-        let mut digits = 0;
+        let mut digits = 0usize;
         while let [d @ b'0'..=b'9', rest @ ..] = b {
-            n = n * 10 + (d - b'0') as u64;
+            // More than nine digits are refused below; stop adding before they overflow.
+            if digits < 9 {
+                n = n * 10 + (d - b'0') as u64;
+            }
             digits += 1;
             b = rest;
         }
@@ -220,9 +231,10 @@ fn move_text_end(rest: &str) -> usize {
 }
 
 /// Whether the parenthesis at the start of `s` holds a time (`( 0:16/00:00:16)`), not an origin.
+/// `s` may go on past its line end, where the parenthesis ends too.
 fn opens_time(s: &[u8]) -> bool {
     s.iter()
-        .take_while(|&&c| c != b')')
+        .take_while(|&&c| c != b')' && c != b'\n' && c != b'\r')
         .any(|&c| c == b':' || c == b'/')
 }
 
@@ -239,8 +251,8 @@ pub(super) struct SimpleMove<'a> {
 
 /// The common KIF move line, `   1 ７六歩(77)   ( 0:01/00:00:01)`: half-width spaces, the
 /// number, half-width spaces, a move with a full-width file and kanji rank (or `同`), a piece
-/// name, relative words, `成` `不成` `生` or `打`, an origin `(77)` or `(00)`, and after a
-/// half-width space a time of the shape [`simple_time`] reads, or nothing. `None` for any
+/// name, relative words, `成` `不成` `生` or `打`, an origin `(77)` or `(00)`, and after
+/// half-width spaces (or none) a time of the shape [`simple_time`] reads, or nothing. `None` for any
 /// other line, which the general code reads; for these lines it gives the same answer.
 /// `line` may go on past its line end (`\n` or `\r`), which ends the line.
 pub(super) fn simple_move(line: &str) -> Option<SimpleMove<'_>> {
@@ -312,7 +324,9 @@ pub(super) fn simple_move(line: &str) -> Option<SimpleMove<'_>> {
         }
         b = rest;
     }
-    if !matches!(b, [] | [b' ' | b'\n' | b'\r', ..]) {
+    // The move text ends at a space or the line end, or at a parenthesis opening the time.
+    if !(matches!(b, [] | [b' ' | b'\n' | b'\r', ..]) || b.first() == Some(&b'(') && opens_time(b))
+    {
         return None;
     }
     let end = line.len() - b.len();
