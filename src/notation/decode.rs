@@ -77,6 +77,26 @@ impl<'a> Lines<'a> {
     pub fn new(text: &'a str) -> Lines<'a> {
         Lines { text, pos: 0 }
     }
+
+    /// The text not yet split: the next line and all after it.
+    pub fn rest(&self) -> &'a str {
+        self.text.get(self.pos..).unwrap_or("")
+    }
+
+    /// Takes the next line when the caller knows it is `len` bytes long (the line end, if
+    /// any, follows them): what [`Iterator::next`] would return.
+    pub fn skip_line(&mut self, len: usize) -> &'a str {
+        let rest = self.rest();
+        let line = rest.get(..len).unwrap_or(rest);
+        let after = &rest.as_bytes()[line.len()..];
+        self.pos += line.len()
+            + match after {
+                [b'\r', b'\n', ..] => 2,
+                [b'\r' | b'\n', ..] => 1,
+                _ => 0,
+            };
+        line
+    }
 }
 
 impl<'a> Iterator for Lines<'a> {

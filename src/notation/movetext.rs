@@ -163,7 +163,15 @@ impl fmt::Display for JapaneseMove {
 
 /// The length in bytes of the half- and full-width spaces at the start of `s`.
 fn spaces(s: &str) -> usize {
-    s.len() - s.trim_start_matches([' ', '\u{3000}']).len()
+    let b = s.as_bytes();
+    let mut n = 0;
+    loop {
+        match b.get(n..) {
+            Some([b' ', ..]) => n += 1,
+            Some([0xE3, 0x80, 0x80, ..]) => n += '\u{3000}'.len_utf8(),
+            _ => return n,
+        }
+    }
 }
 
 /// The start of `s` for messages: at most eight characters.
@@ -185,7 +193,8 @@ fn origin_prefix(s: &str) -> Result<Option<(Option<Square>, usize)>, String> {
         '1'..='9' | '１'..='９' => digit(c),
         _ => None,
     };
-    if !s.starts_with(['(', '（']) {
+    // '（' is EF BC 88.
+    if !matches!(s.as_bytes().first(), Some(b'(' | 0xEF)) || !s.starts_with(['(', '（']) {
         return Ok(None);
     }
     let mut it = s.char_indices().skip(1);
@@ -381,13 +390,16 @@ impl Candidates {
         let mut physical = Squares::new(to);
         let mut legal = Squares::new(to);
         if open {
-            pos.sources(piece, to, |from| {
-                if reaches(pos, piece, from, to) {
-                    physical.push(from);
-                }
-            });
+            pos.sources(piece, to, |from| physical.push(from));
             physical.sort();
         }
+        // The board's own search must find exactly what `reaches` allows.
+        debug_assert!(
+            Square::all()
+                .filter(|&f| open && pos.piece_at(f) == Some(piece) && reaches(pos, piece, f, to))
+                .eq(physical.iter().copied()),
+            "candidates for {kind:?} to {to}"
+        );
         for &from in physical.iter() {
             if [false, true]
                 .into_iter()
@@ -421,6 +433,12 @@ impl Candidates {
     /// and 左 compare with every physically possible candidate that fits the motion words,
     /// so a legal subset is always the legal part of the physical answer.
     fn select(&self, set: &[Square], rel: Relative) -> Squares {
+        let mut out = Squares::new(self.to);
+        if rel.is_empty() {
+            // No word to fit: every square does.
+            set.iter().for_each(|&f| out.push(f));
+            return out;
+        }
         let mut peers = Squares::new(self.to);
         for &f in self.physical.iter() {
             if self.motion_fits(f, rel) {
@@ -440,7 +458,6 @@ impl Candidates {
             };
             (!rel.contains(Relative::RIGHT) || right) && (!rel.contains(Relative::LEFT) || left)
         };
-        let mut out = Squares::new(self.to);
         for &f in set {
             if self.motion_fits(f, rel) && side_fits(f) {
                 out.push(f);

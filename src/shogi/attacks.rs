@@ -259,14 +259,23 @@ pub(crate) fn sources(
         return;
     }
     // Any other move runs along one of the eight lines from `to`, with nothing in between:
-    // the piece is the first one seen on its line.
-    for d in 0..DIRS.len() {
+    // the piece is the first one seen on its line, next to `to` unless it slides that way.
+    let (step, slide) = masks(piece);
+    for (d, &back) in OPPOSITE.iter().enumerate() {
+        // A piece seen from `to` in direction `d` moves the other way to reach it.
+        let toward = 1u8 << back;
+        if (step | slide) & toward == 0 {
+            continue;
+        }
         let mut sq = to;
         while let Some(next) = neighbor(sq, d) {
             if let Some(p) = board[next.index()] {
-                if p == piece && reaches(board, piece, next, to) {
+                if p == piece {
                     f(next);
                 }
+                break;
+            }
+            if slide & toward == 0 {
                 break;
             }
             sq = next;

@@ -1,7 +1,7 @@
 //! The KIF reader against fixtures written for this project: every case of GUIDE §2 (KIF).
 
 use kifudex::notation::kif::{read_ki2, read_kif, write_ki2, write_kif};
-use kifudex::notation::{Encoding, Format, GameResult, Record, TerminalKind, read_bytes};
+use kifudex::notation::{Encoding, Format, GameResult, Record, TerminalKind, decode, read_bytes};
 use kifudex::shogi::{Color, Handicap};
 
 fn usi(r: &Record) -> Vec<String> {
@@ -301,6 +301,17 @@ fn quirks_from_real_files() {
 
 /// A time that is no time is reported with its column, and the move is kept without it;
 /// absurd values (found by fuzzing) are refused rather than overflowing.
+/// Digits far beyond u64 in a time are refused, not added up until they overflow (found by
+/// fuzzing the one-pass reader).
+#[test]
+fn a_time_with_too_many_digits_is_refused() {
+    let r = read_kif("   1 ７六歩(77)   ( 99999999999999999999999:01/)\n");
+    assert_eq!(r.main.moves.len(), 1);
+    assert_eq!(r.main.moves[0].time, None);
+    assert_eq!(r.errors.len(), 1);
+    assert!(r.errors[0].message.starts_with("the time"));
+}
+
 #[test]
 fn unreadable_times_are_reported_and_the_move_kept() {
     let r = read_kif(
@@ -636,6 +647,9 @@ fn common_move_lines_read_as_the_general_reader_reads_them() {
     ] {
         cases.extend(texts.iter().map(|t| t.replace(from, to)));
     }
+    // Other line ends: the one-pass reader reads up to them.
+    cases.extend(texts.iter().map(|t| t.replace('\n', "\r\n")));
+    cases.extend(texts.iter().map(|t| t.replace('\n', "\r")));
     for _ in 0..3000 {
         let mut t = texts[rng.below(texts.len())].clone();
         for _ in 0..1 + rng.below(3) {
@@ -652,7 +666,7 @@ fn common_move_lines_read_as_the_general_reader_reads_them() {
     }
     for text in &cases {
         let general: String = text
-            .split('\n')
+            .split_inclusive(['\n', '\r'])
             .map(|l| {
                 if l.trim_start_matches(' ')
                     .starts_with(|c: char| c.is_ascii_digit())
@@ -662,14 +676,14 @@ fn common_move_lines_read_as_the_general_reader_reads_them() {
                     l.to_string()
                 }
             })
-            .collect::<Vec<_>>()
-            .join("\n");
+            .collect();
         let (a, mut b) = (read_kif(text), read_kif(&general));
+        let lines =
+            |t: &str| -> Vec<String> { decode::lines(t).iter().map(|l| l.to_string()).collect() };
+        let (text_lines, general_lines) = (lines(text), lines(&general));
         for e in &mut b.errors {
             // Columns counted from the text (not fixed at 1) move right with the tab.
-            if e.column > 1
-                && text.split('\n').nth(e.line - 1) != general.split('\n').nth(e.line - 1)
-            {
+            if e.column > 1 && text_lines.get(e.line - 1) != general_lines.get(e.line - 1) {
                 e.column -= 1;
             }
         }

@@ -22,7 +22,7 @@ pub(super) fn trim_end_spaces(line: &str) -> &str {
 /// `+` or a `#` comment. `Ok(None)` when there is no time; `Err` when there is text that is
 /// no time.
 pub(super) fn parse_time(rest: &str) -> Result<Option<MoveTime>, String> {
-    if let Some(time) = simple_time(rest.as_bytes()) {
+    if let Some((time, [])) = simple_time(rest.as_bytes()) {
         return Ok(time);
     }
     let t = rest.split('#').next().unwrap_or(rest).trim();
@@ -46,12 +46,13 @@ pub(super) fn parse_time(rest: &str) -> Result<Option<MoveTime>, String> {
 }
 
 /// The common time shapes, ` ( 0:16/00:00:16)`, `(0:16/)`, `( 0:03)`, or nothing but spaces:
-/// spaces, `(`, spaces, a clock, optionally `/` and another clock, `)`, spaces. `None` for
-/// anything else, valid or not, which [`parse_time`] reads in full.
-fn simple_time(b: &[u8]) -> Option<Option<MoveTime>> {
+/// spaces, `(`, spaces, a clock, optionally `/` and another clock, `)`, spaces, up to the end
+/// of `b` or of its line: the time, and the line end and what follows. `None` for anything
+/// else, valid or not, which [`parse_time`] reads in full.
+fn simple_time(b: &[u8]) -> Option<(Option<MoveTime>, &[u8])> {
     let b = skip_spaces(b);
     let [b'(', b @ ..] = b else {
-        return b.is_empty().then_some(None);
+        return line_end(b).then_some((None, b));
     };
     let (spent, mut b) = simple_clock(skip_spaces(b))?;
     let mut total = None;
@@ -64,17 +65,34 @@ fn simple_time(b: &[u8]) -> Option<Option<MoveTime>> {
         }
     }
     match b {
-        [b')', rest @ ..] if skip_spaces(rest).is_empty() => Some(Some(MoveTime {
-            spent: spent as f64,
-            total,
-        })),
+        [b')', rest @ ..] if line_end(skip_spaces(rest)) => Some((
+            Some(MoveTime {
+                spent: spent as f64,
+                total,
+            }),
+            skip_spaces(rest),
+        )),
         _ => None,
     }
+}
+
+/// Whether `b` is empty or starts with a line end.
+#[inline]
+fn line_end(b: &[u8]) -> bool {
+    matches!(b, [] | [b'\n' | b'\r', ..])
 }
 
 /// `b` without the half-width spaces at its start.
 #[inline]
 fn skip_spaces(mut b: &[u8]) -> &[u8] {
+    // Eight bytes at a time: the first byte that is no space is the lowest one set in x.
+    while let Some(chunk) = b.first_chunk::<8>() {
+        let x = u64::from_le_bytes(*chunk) ^ u64::from_le_bytes([b' '; 8]);
+        if x != 0 {
+            return &b[(x.trailing_zeros() / 8) as usize..];
+        }
+        b = &b[8..];
+    }
     while let [b' ', rest @ ..] = b {
         b = rest;
     }
@@ -89,9 +107,12 @@ fn simple_clock(mut b: &[u8]) -> Option<(u64, &[u8])> {
     let mut groups = 0;
     loop {
         let mut n = 0u64;
-        let mut digits = 0;
+        let mut digits = 0usize;
         while let [d @ b'0'..=b'9', rest @ ..] = b {
-            n = n * 10 + (d - b'0') as u64;
+            // More than nine digits are refused below; stop adding before they overflow.
+            if digits < 9 {
+                n = n * 10 + (d - b'0') as u64;
+            }
             digits += 1;
             b = rest;
         }
@@ -210,9 +231,10 @@ fn move_text_end(rest: &str) -> usize {
 }
 
 /// Whether the parenthesis at the start of `s` holds a time (`( 0:16/00:00:16)`), not an origin.
+/// `s` may go on past its line end, where the parenthesis ends too.
 fn opens_time(s: &[u8]) -> bool {
     s.iter()
-        .take_while(|&&c| c != b')')
+        .take_while(|&&c| c != b')' && c != b'\n' && c != b'\r')
         .any(|&c| c == b':' || c == b'/')
 }
 
@@ -220,6 +242,8 @@ fn opens_time(s: &[u8]) -> bool {
 /// [`parse_japanese_move`](crate::notation::movetext::parse_japanese_move) reads that text,
 /// and the time.
 pub(super) struct SimpleMove<'a> {
+    /// The length of the line, up to its line end.
+    pub len: usize,
     pub text: &'a str,
     pub mv: JapaneseMove,
     pub time: Option<MoveTime>,
@@ -227,9 +251,10 @@ pub(super) struct SimpleMove<'a> {
 
 /// The common KIF move line, `   1 ７六歩(77)   ( 0:01/00:00:01)`: half-width spaces, the
 /// number, half-width spaces, a move with a full-width file and kanji rank (or `同`), a piece
-/// name, relative words, `成` `不成` `生` or `打`, an origin `(77)` or `(00)`, and after a
-/// half-width space a time of the shape [`simple_time`] reads, or nothing. `None` for any
+/// name, relative words, `成` `不成` `生` or `打`, an origin `(77)` or `(00)`, and after
+/// half-width spaces (or none) a time of the shape [`simple_time`] reads, or nothing. `None` for any
 /// other line, which the general code reads; for these lines it gives the same answer.
+/// `line` may go on past its line end (`\n` or `\r`), which ends the line.
 pub(super) fn simple_move(line: &str) -> Option<SimpleMove<'_>> {
     let b = skip_spaces(line.as_bytes());
     let digits = b.iter().take_while(|d| d.is_ascii_digit()).count();
@@ -299,11 +324,13 @@ pub(super) fn simple_move(line: &str) -> Option<SimpleMove<'_>> {
         }
         b = rest;
     }
-    if !matches!(b, [] | [b' ', ..]) {
+    // The move text ends at a space or the line end, or at a parenthesis opening the time.
+    if !(matches!(b, [] | [b' ' | b'\n' | b'\r', ..]) || b.first() == Some(&b'(') && opens_time(b))
+    {
         return None;
     }
-    let time = simple_time(b)?;
     let end = line.len() - b.len();
+    let (time, after) = simple_time(b)?;
     let mv = JapaneseMove {
         side: None,
         to,
@@ -314,6 +341,7 @@ pub(super) fn simple_move(line: &str) -> Option<SimpleMove<'_>> {
         origin,
     };
     Some(SimpleMove {
+        len: line.len() - after.len(),
         text: &line[start..end],
         mv,
         time,

@@ -115,15 +115,15 @@ fn read(text: &str, dialect: Dialect) -> Record {
     let mut items: Vec<(&str, Option<MoveTime>, Option<JapaneseMove>)> = Vec::new();
     let mut unknown_handicap: Option<(usize, usize, String)> = None;
 
-    let mut line_count = 0;
-    for (i, raw) in crate::notation::decode::Lines::new(text).enumerate() {
-        let n = i + 1;
-        line_count = n;
-        let line = trim_end_spaces(raw);
-        // The common move line, read in one pass.
+    let mut lines = crate::notation::decode::Lines::new(text);
+    let mut n = 0;
+    loop {
+        // The common move line, read in one pass with its line end.
         if dialect == Dialect::Kif
-            && let Some(m) = simple_move(line)
+            && let Some(m) = simple_move(lines.rest())
         {
+            n += 1;
+            let raw = lines.skip_line(m.len);
             if !in_moves {
                 in_moves = true;
                 let start = start_position(
@@ -142,6 +142,11 @@ fn read(text: &str, dialect: Dialect) -> Record {
             }
             continue;
         }
+        let Some(raw) = lines.next() else {
+            break;
+        };
+        n += 1;
+        let line = trim_end_spaces(raw);
         let trimmed = line.trim_start();
         if trimmed.is_empty() || trimmed.starts_with('#') {
             continue;
@@ -416,7 +421,7 @@ fn read(text: &str, dialect: Dialect) -> Record {
             side,
             side_given,
             handicap,
-            line_count,
+            n,
             &mut rec.errors,
         );
     }
