@@ -56,9 +56,22 @@ struct Open {
 }
 
 /// Opens the main line, starting at `start`, with room for the moves of `rest` (the text
-/// from the first move on): KIF move lines take 20 bytes and more, KI2 moves 10 or more.
-fn open_main_line(rec: &mut Record, stack: &mut Vec<Open>, start: Position, rest: &str) {
-    rec.main.moves.reserve(rest.len() / 32);
+/// from the first move on): a KIF move line takes 16 bytes or more, a KI2 move 8 or more.
+/// Growing the line as it is read would copy it several times; [`read`] gives back what
+/// is left over at the end.
+fn open_main_line(
+    rec: &mut Record,
+    stack: &mut Vec<Open>,
+    start: Position,
+    rest: &str,
+    dialect: Dialect,
+) {
+    let bytes_per_move = match dialect {
+        Dialect::Kif => 16,
+        Dialect::Ki2 => 8,
+    };
+    // Games of more than a thousand moves are rare enough to grow.
+    rec.main.moves.reserve((rest.len() / bytes_per_move).min(1024));
     rec.start = start.clone();
     stack.push(Open {
         path: Vec::new(),
@@ -135,7 +148,7 @@ fn read(text: &str, dialect: Dialect) -> Record {
                     n,
                     &mut rec.errors,
                 );
-                open_main_line(&mut rec, &mut stack, start, rest_of(text, raw));
+                open_main_line(&mut rec, &mut stack, start, rest_of(text, raw), dialect);
             }
             if let Some(open) = stack.last_mut() {
                 play_text(&mut rec, open, (n, raw), m.text, m.time, Some(m.mv));
@@ -291,7 +304,7 @@ fn read(text: &str, dialect: Dialect) -> Record {
                 n,
                 &mut rec.errors,
             );
-            open_main_line(&mut rec, &mut stack, start, rest_of(text, raw));
+            open_main_line(&mut rec, &mut stack, start, rest_of(text, raw), dialect);
         }
         if !items.is_empty() {
             if let Some(open) = stack.last_mut() {
@@ -421,6 +434,7 @@ fn read(text: &str, dialect: Dialect) -> Record {
             &mut rec.errors,
         );
     }
+    rec.main.moves.shrink_to_fit();
     rec
 }
 
