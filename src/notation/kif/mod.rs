@@ -71,7 +71,9 @@ fn open_main_line(
         Dialect::Ki2 => 8,
     };
     // Games of more than a thousand moves are rare enough to grow.
-    rec.main.moves.reserve((rest.len() / bytes_per_move).min(1024));
+    rec.main
+        .moves
+        .reserve((rest.len() / bytes_per_move).min(1024));
     rec.start = start.clone();
     stack.push(Open {
         path: Vec::new(),
