@@ -90,16 +90,15 @@ fn simple_time(b: &[u8]) -> Option<(Option<MoveTime>, &[u8])> {
             _ => {}
         }
     }
-    match b {
-        [b')', rest @ ..] if line_end(skip_spaces(rest)) => Some((
-            Some(MoveTime {
-                spent: spent as f64,
-                total,
-            }),
-            skip_spaces(rest),
-        )),
-        _ => None,
-    }
+    let [b')', rest @ ..] = b else {
+        return None;
+    };
+    let rest = skip_spaces(rest);
+    let time = MoveTime {
+        spent: spent as f64,
+        total,
+    };
+    line_end(rest).then_some((Some(time), rest))
 }
 
 /// Whether `b` is empty or starts with a line end.

@@ -532,35 +532,39 @@ fn play_text(
         return;
     }
     // A terminal word is no move; it is looked for only when the text is not a move.
-    let parsed = match parsed {
-        Some(mv) => Ok((mv, text.len())),
-        None => parse_japanese_move(text),
-    };
-    if parsed.is_err()
-        && let Some(kind) = terminal_word(text.trim_end_matches('+'))
-    {
-        line.terminal = Some(Terminal {
-            kind,
-            time,
-            comments: Vec::new(),
-        });
-        return;
-    }
-    // Resolution errors name the move already; the others get it added.
-    let played = parsed
-        .map_err(|e| format!("{text}: {e}"))
-        .and_then(|(m, used)| {
-            let rest = text[used..].trim();
-            if !rest.is_empty() && rest != "+" {
-                return Err(format!("{text}: unexpected '{rest}' after the move"));
+    let (m, used) = match parsed {
+        Some(mv) => (mv, text.len()),
+        None => match parse_japanese_move(text) {
+            Ok(parsed) => parsed,
+            Err(e) => {
+                if let Some(kind) = terminal_word(text.trim_end_matches('+')) {
+                    line.terminal = Some(Terminal {
+                        kind,
+                        time,
+                        comments: Vec::new(),
+                    });
+                } else {
+                    let message = format!("move {ply}: {text}: {e}");
+                    rec.errors.push(ReadError::new(n, column(), message));
+                    open.dead = true;
+                }
+                return;
             }
-            let mv = resolve(&open.pos, &m, open.last_to)?;
+        },
+    };
+    // Resolution errors name the move already; the others get it added.
+    let rest = text[used..].trim();
+    let played = if !rest.is_empty() && rest != "+" {
+        Err(format!("{text}: unexpected '{rest}' after the move"))
+    } else {
+        resolve(&open.pos, &m, open.last_to).and_then(|mv| {
             let violations = open
                 .pos
                 .play(mv)
                 .map_err(|e| format!("{text} cannot be played: {e}"))?;
             Ok((mv, violations))
-        });
+        })
+    };
     match played {
         Ok((mv, violations)) => {
             let mut node = MoveNode::new(mv);
