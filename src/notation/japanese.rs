@@ -106,7 +106,7 @@ pub fn piece_prefix(s: &str) -> Option<(PieceKind, usize)> {
 }
 
 /// The piece a one-character name names: 歩 香 桂 銀 金 角 飛 玉 王 と 杏 圭 全 馬 龍 竜.
-pub fn piece_char(c: char) -> Option<PieceKind> {
+pub const fn piece_char(c: char) -> Option<PieceKind> {
     use PieceKind::*;
     Some(match c {
         '歩' => Pawn,
