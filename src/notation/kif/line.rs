@@ -3,7 +3,7 @@
 //! else goes to the general code, which reads the common shapes the same way.
 
 use super::terminal_word;
-use crate::notation::japanese::{RANK_KANJI, piece_char};
+use crate::notation::japanese::{kanji_digit, piece_name};
 use crate::notation::movetext::{JapaneseMove, Relative};
 use crate::notation::record::MoveTime;
 use crate::shogi::{PieceKind, Square};
@@ -399,54 +399,3 @@ fn skip_wide_spaces(mut b: &[u8]) -> &[u8] {
     }
     b
 }
-
-/// A rank written as a kanji numeral. A table rather than a `match`: the ranks of a game's
-/// moves follow no pattern a branch predictor could learn.
-#[inline]
-fn kanji_digit(c: char) -> Option<u8> {
-    let (k, rank) = RANK_SLOTS[c as usize & 63];
-    (k == c).then_some(rank)
-}
-
-/// The kanji ranks by `c & 63`, where no two of them meet.
-const RANK_SLOTS: [(char, u8); 64] = {
-    let mut t = [('\0', 0); 64];
-    let mut i = 0;
-    while i < RANK_KANJI.len() {
-        let c = RANK_KANJI[i];
-        assert!(t[c as usize & 63].0 == '\0', "two ranks share a slot");
-        t[c as usize & 63] = (c, i as u8 + 1);
-        i += 1;
-    }
-    t
-};
-
-/// The piece a one-character name names, as [`piece_char`] says; a table like
-/// [`kanji_digit`]'s.
-#[inline]
-fn piece_name(c: char) -> Option<PieceKind> {
-    let (k, kind) = PIECE_SLOTS[piece_slot(c)];
-    if k == c { kind } else { None }
-}
-
-#[inline]
-const fn piece_slot(c: char) -> usize {
-    ((c as u32).wrapping_mul(1808) >> 16) as usize & 31
-}
-
-/// The one-character piece names by [`piece_slot`], where no two of them meet.
-const PIECE_SLOTS: [(char, Option<PieceKind>); 32] = {
-    const NAMES: [char; 16] = [
-        '歩', '香', '桂', '銀', '金', '角', '飛', '玉', '王', 'と', '杏', '圭', '全', '馬', '龍',
-        '竜',
-    ];
-    let mut t = [('\0', None); 32];
-    let mut i = 0;
-    while i < NAMES.len() {
-        let c = NAMES[i];
-        assert!(t[piece_slot(c)].0 == '\0', "two piece names share a slot");
-        t[piece_slot(c)] = (c, piece_char(c));
-        i += 1;
-    }
-    t
-};
