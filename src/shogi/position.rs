@@ -409,8 +409,9 @@ impl Position {
             None => false,
             Some(k) if self.checked[them.index()] => attacks::attacked(board, occ, k, us),
             Some(k) => {
+                // Both, not short-circuit: a check comes too irregularly to predict.
                 attacks::attacked_via(board, occ, k, to, us)
-                    || from.is_some_and(|f| attacks::attacked_via(board, occ, k, f, us))
+                    | from.is_some_and(|f| attacks::attacked_via(board, occ, k, f, us))
             }
         };
         self.checked[us.index()] = ours;
