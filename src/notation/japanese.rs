@@ -13,17 +13,7 @@ pub fn digit(c: char) -> Option<u8> {
     Some(match c {
         '1'..='9' => c as u8 - b'0',
         '１'..='９' => (c as u32 - '１' as u32 + 1) as u8,
-        // RANK_KANJI
-        '一' => 1,
-        '二' => 2,
-        '三' => 3,
-        '四' => 4,
-        '五' => 5,
-        '六' => 6,
-        '七' => 7,
-        '八' => 8,
-        '九' => 9,
-        _ => return None,
+        _ => return kanji_digit(c),
     })
 }
 
@@ -101,12 +91,12 @@ pub fn piece_prefix(s: &str) -> Option<(PieceKind, usize)> {
             };
             Some((kind, "成香".len()))
         }
-        c => piece_char(c).map(|kind| (kind, c.len_utf8())),
+        c => piece_name(c).map(|kind| (kind, c.len_utf8())),
     }
 }
 
 /// The piece a one-character name names: 歩 香 桂 銀 金 角 飛 玉 王 と 杏 圭 全 馬 龍 竜.
-pub fn piece_char(c: char) -> Option<PieceKind> {
+pub const fn piece_char(c: char) -> Option<PieceKind> {
     use PieceKind::*;
     Some(match c {
         '歩' => Pawn,
@@ -175,3 +165,54 @@ pub fn kanji_count(n: u32) -> String {
         ),
     }
 }
+
+/// A kanji numeral 一 … 九. A table rather than a `match`: the ranks of a game's moves
+/// follow no pattern a branch predictor could learn.
+#[inline]
+pub(crate) fn kanji_digit(c: char) -> Option<u8> {
+    let (k, rank) = RANK_SLOTS[c as usize & 63];
+    (k == c).then_some(rank)
+}
+
+/// The kanji ranks by `c & 63`, where no two of them meet.
+const RANK_SLOTS: [(char, u8); 64] = {
+    let mut t = [('\0', 0); 64];
+    let mut i = 0;
+    while i < RANK_KANJI.len() {
+        let c = RANK_KANJI[i];
+        assert!(t[c as usize & 63].0 == '\0', "two ranks share a slot");
+        t[c as usize & 63] = (c, i as u8 + 1);
+        i += 1;
+    }
+    t
+};
+
+/// The piece a one-character name names, as [`piece_char`] says; a table like
+/// [`kanji_digit`]'s.
+#[inline]
+pub(crate) fn piece_name(c: char) -> Option<PieceKind> {
+    let (k, kind) = PIECE_SLOTS[piece_slot(c)];
+    if k == c { kind } else { None }
+}
+
+#[inline]
+const fn piece_slot(c: char) -> usize {
+    ((c as u32).wrapping_mul(1808) >> 16) as usize & 31
+}
+
+/// The one-character piece names by [`piece_slot`], where no two of them meet.
+const PIECE_SLOTS: [(char, Option<PieceKind>); 32] = {
+    const NAMES: [char; 16] = [
+        '歩', '香', '桂', '銀', '金', '角', '飛', '玉', '王', 'と', '杏', '圭', '全', '馬', '龍',
+        '竜',
+    ];
+    let mut t = [('\0', None); 32];
+    let mut i = 0;
+    while i < NAMES.len() {
+        let c = NAMES[i];
+        assert!(t[piece_slot(c)].0 == '\0', "two piece names share a slot");
+        t[piece_slot(c)] = (c, piece_char(c));
+        i += 1;
+    }
+    t
+};

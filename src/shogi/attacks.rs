@@ -153,25 +153,99 @@ pub(crate) fn direction(a: Square, b: Square) -> Option<usize> {
     (d != OFF).then_some(d as usize)
 }
 
+/// `RAYS[sq][d]`: the squares beyond `sq` in direction `d`, up to the edge, as bits by
+/// square index (see [`occupancy`]).
+static RAYS: [[u128; 8]; 81] = build_rays();
+
+const fn build_rays() -> [[u128; 8]; 81] {
+    let mut t = [[0u128; 8]; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        let mut d = 0;
+        while d < 8 {
+            let mut next = NEIGHBOR[sq][d];
+            while next != OFF {
+                t[sq][d] |= 1u128 << next;
+                next = NEIGHBOR[next as usize][d];
+            }
+            d += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+/// Whether direction `d` goes to higher square indices: then the nearest square of a line
+/// is its lowest bit.
+const ASCENDING: [bool; 8] = {
+    let mut t = [false; 8];
+    let mut d = 0;
+    while d < 8 {
+        t[d] = DIRS[d].0 as i32 * 9 + DIRS[d].1 as i32 > 0;
+        d += 1;
+    }
+    t
+};
+
+/// The bit of `sq` in an occupancy set.
+#[inline]
+pub(crate) fn bit(sq: Square) -> u128 {
+    1u128 << sq.index()
+}
+
+/// The occupied squares of `board` as bits by square index: what [`Position`] keeps move by
+/// move, and what every function here takes with the board, to find the first piece along a
+/// line without walking it.
+///
+/// [`Position`]: super::position::Position
+pub(crate) fn occupancy(board: &[Option<Piece>; 81]) -> u128 {
+    Square::all()
+        .filter(|s| board[s.index()].is_some())
+        .fold(0, |occ, s| occ | bit(s))
+}
+
+/// The first occupied square beyond `sq` in direction `d`.
+#[inline]
+fn first_occupied(occupied: u128, sq: Square, d: usize) -> Option<Square> {
+    let on_line = occupied & RAYS[sq.index()][d];
+    if on_line == 0 {
+        return None;
+    }
+    let i = if ASCENDING[d] {
+        on_line.trailing_zeros()
+    } else {
+        127 - on_line.leading_zeros()
+    };
+    Square::from_index(i as usize)
+}
+
+/// Whether `b` is the square next to `a` in direction `d`.
+#[inline]
+fn adjacent(a: Square, d: usize, b: Square) -> bool {
+    NEIGHBOR[a.index()][d] as usize == b.index()
+}
+
 /// Whether the first piece seen from `target` in direction `d` is one of `attacker`'s that
 /// attacks `target` (a step next to it, or a slide from any distance).
 #[inline]
-fn attacked_along(board: &[Option<Piece>; 81], target: Square, d: usize, attacker: Color) -> bool {
+fn attacked_along(
+    board: &[Option<Piece>; 81],
+    occupied: u128,
+    target: Square,
+    d: usize,
+    attacker: Color,
+) -> bool {
+    let Some(sq) = first_occupied(occupied, target, d) else {
+        return false;
+    };
+    let Some(p) = board[sq.index()] else {
+        return false;
+    };
     let back = 1u8 << OPPOSITE[d];
-    let mut sq = target;
-    let mut first = true;
-    while let Some(next) = neighbor(sq, d) {
-        sq = next;
-        if let Some(p) = board[sq.index()] {
-            if p.color != attacker {
-                return false;
-            }
-            let (step, slide) = masks(p);
-            return slide & back != 0 || (first && step & back != 0);
-        }
-        first = false;
-    }
-    false
+    let (step, slide) = masks(p);
+    // Bitwise rather than short-circuit operators: which of these holds follows no pattern,
+    // and evaluating all of them is cheaper than a mispredicted branch.
+    (p.color == attacker) & ((slide & back != 0) | ((step & back != 0) & adjacent(target, d, sq)))
 }
 
 /// Whether a knight of `attacker` attacks `target`.
@@ -185,9 +259,15 @@ fn attacked_by_knight(board: &[Option<Piece>; 81], target: Square, attacker: Col
     })
 }
 
-/// Whether a piece of `attacker` attacks `target` on `board`.
-pub(crate) fn attacked(board: &[Option<Piece>; 81], target: Square, attacker: Color) -> bool {
-    (0..8).any(|d| attacked_along(board, target, d, attacker))
+/// Whether a piece of `attacker` attacks `target` on `board` (whose occupied squares are
+/// `occupied`).
+pub(crate) fn attacked(
+    board: &[Option<Piece>; 81],
+    occupied: u128,
+    target: Square,
+    attacker: Color,
+) -> bool {
+    (0..8).any(|d| attacked_along(board, occupied, target, d, attacker))
         || attacked_by_knight(board, target, attacker)
 }
 
@@ -197,12 +277,13 @@ pub(crate) fn attacked(board: &[Option<Piece>; 81], target: Square, attacker: Co
 #[inline]
 pub(crate) fn attacked_via(
     board: &[Option<Piece>; 81],
+    occupied: u128,
     target: Square,
     sq: Square,
     attacker: Color,
 ) -> bool {
     match direction(target, sq) {
-        Some(d) => attacked_along(board, target, d, attacker),
+        Some(d) => attacked_along(board, occupied, target, d, attacker),
         None => {
             board[sq.index()] == Some(Piece::new(attacker, PieceKind::Knight))
                 && knight_jumps(attacker)
@@ -212,9 +293,9 @@ pub(crate) fn attacked_via(
     }
 }
 
-/// Whether `piece` on `from` could move to `to` on `board` by the way it moves
-/// (ignoring what stands on `to`, checks and every other rule).
-pub(crate) fn reaches(board: &[Option<Piece>; 81], piece: Piece, from: Square, to: Square) -> bool {
+/// Whether `piece` on `from` could move to `to` on a board whose occupied squares are
+/// `occupied`, by the way it moves (ignoring what stands on `to`, checks and every other rule).
+pub(crate) fn reaches(occupied: u128, piece: Piece, from: Square, to: Square) -> bool {
     if piece.kind == PieceKind::Knight {
         return knight_jumps(piece.color)
             .into_iter()
@@ -224,26 +305,20 @@ pub(crate) fn reaches(board: &[Option<Piece>; 81], piece: Piece, from: Square, t
         return false;
     };
     let (step, slide) = masks(piece);
-    let bit = 1 << d;
-    let mut sq = from;
-    let mut first = true;
-    while let Some(next) = neighbor(sq, d) {
-        if next == to {
-            return (if first { step | slide } else { slide }) & bit != 0;
-        }
-        if slide & bit == 0 || board[next.index()].is_some() {
-            return false;
-        }
-        sq = next;
-        first = false;
+    let dir = 1 << d;
+    if adjacent(from, d, to) {
+        return (step | slide) & dir != 0;
     }
-    false
+    // The squares strictly between: the line from `from` up to `to`, less `to`.
+    let between = RAYS[from.index()][d] & !RAYS[to.index()][d] & !bit(to);
+    slide & dir != 0 && occupied & between == 0
 }
 
 /// Calls `f` with every square holding `piece` that could move to `to` on `board` by the way
 /// it moves (as [`reaches`] says), in no particular order.
 pub(crate) fn sources(
     board: &[Option<Piece>; 81],
+    occupied: u128,
     piece: Piece,
     to: Square,
     mut f: impl FnMut(Square),
@@ -267,18 +342,11 @@ pub(crate) fn sources(
         if (step | slide) & toward == 0 {
             continue;
         }
-        let mut sq = to;
-        while let Some(next) = neighbor(sq, d) {
-            if let Some(p) = board[next.index()] {
-                if p == piece {
-                    f(next);
-                }
-                break;
-            }
-            if slide & toward == 0 {
-                break;
-            }
-            sq = next;
+        if let Some(from) = first_occupied(occupied, to, d)
+            && board[from.index()] == Some(piece)
+            && (slide & toward != 0 || adjacent(to, d, from))
+        {
+            f(from);
         }
     }
 }

@@ -32,7 +32,7 @@ impl Position {
     /// moves, nothing in between (what [`Position::play`] checks for illegal movement), in no
     /// particular order.
     pub(crate) fn sources(&self, piece: Piece, to: Square, f: impl FnMut(Square)) {
-        attacks::sources(self.board(), piece, to, f);
+        attacks::sources(self.board(), self.occupied(), piece, to, f);
     }
 
     /// Whether the side to move has any legal move.
@@ -146,13 +146,16 @@ impl Position {
                 // The king was safe: only a line opened through the origin can attack it now.
                 let mut board = *self.board();
                 board[to.index()] = board[from.index()].take();
-                !attacks::attacked_via(&board, king, from, us.opponent())
+                let occupied = self.occupied() & !attacks::bit(from) | attacks::bit(to);
+                !attacks::attacked_via(&board, occupied, king, from, us.opponent())
             }
             _ => {
                 let mut board = *self.board();
+                let mut occupied = self.occupied() | attacks::bit(mv.to());
                 let king = match mv {
                     Move::Board { from, to, .. } => {
                         board[to.index()] = board[from.index()].take();
+                        occupied &= !attacks::bit(from);
                         if from == king { to } else { king }
                     }
                     Move::Drop { kind, to } => {
@@ -160,7 +163,7 @@ impl Position {
                         king
                     }
                 };
-                !attacks::attacked(&board, king, us.opponent())
+                !attacks::attacked(&board, occupied, king, us.opponent())
             }
         }
     }

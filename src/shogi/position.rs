@@ -24,6 +24,8 @@ pub struct Position {
     /// Whether each side's king is attacked (false for a side without a king), kept move by
     /// move: a function of the board, so equal boards have equal flags.
     checked: [bool; 2],
+    /// The occupied squares, bit `i` for square index `i`, kept move by move.
+    occupied: u128,
 }
 
 /// How much a new position is checked for.
@@ -76,6 +78,7 @@ impl Position {
             board_key: 0,
             hand_key: 0,
             checked: [false; 2],
+            occupied: 0,
         }
     }
 
@@ -138,6 +141,7 @@ impl Position {
             board_key: 0,
             hand_key: 0,
             checked: [false; 2],
+            occupied: 0,
         };
         for s in Square::all() {
             if let Some(p) = pos.board[s.index()]
@@ -148,6 +152,7 @@ impl Position {
             }
         }
         (pos.board_key, pos.hand_key) = pos.compute_keys();
+        pos.occupied = attacks::occupancy(&pos.board);
         pos.checked = pos.compute_checked();
         pos
     }
@@ -215,7 +220,7 @@ impl Position {
         }
         let waiting = self.side.opponent();
         if let Some(k) = self.king(waiting)
-            && attacks::attacked(&self.board, k, self.side)
+            && attacks::attacked(&self.board, self.occupied, k, self.side)
         {
             return Err(PositionError::OpponentInCheck(waiting));
         }
@@ -304,24 +309,32 @@ impl Position {
     fn compute_checked(&self) -> [bool; 2] {
         Color::ALL.map(|c| {
             self.king(c)
-                .is_some_and(|k| attacks::attacked(&self.board, k, c.opponent()))
+                .is_some_and(|k| attacks::attacked(&self.board, self.occupied, k, c.opponent()))
         })
     }
 
     /// Whether any piece of `by` attacks `sq`.
     pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
-        attacks::attacked(&self.board, sq, by)
+        attacks::attacked(&self.board, self.occupied, sq, by)
+    }
+
+    /// The occupied squares as bits by square index.
+    #[inline]
+    pub(crate) fn occupied(&self) -> u128 {
+        self.occupied
     }
 
     #[inline]
     fn put(&mut self, s: Square, p: Piece) {
         self.board[s.index()] = Some(p);
+        self.occupied |= attacks::bit(s);
         self.board_key ^= zobrist::piece_key(p, s);
     }
 
     #[inline]
     fn take(&mut self, s: Square) -> Option<Piece> {
         let p = self.board[s.index()].take()?;
+        self.occupied &= !attacks::bit(s);
         self.board_key ^= zobrist::piece_key(p, s);
         Some(p)
     }
@@ -384,22 +397,30 @@ impl Position {
         let them = us.opponent();
         let from = mv.from();
         let to = mv.to();
-        let board = &self.board;
+        let (board, occ) = (&self.board, self.occupied);
         let ours = match self.kings[us.index()] {
             None => false,
-            Some(k) if king_moved || self.checked[us.index()] => attacks::attacked(board, k, them),
-            Some(k) => from.is_some_and(|f| attacks::attacked_via(board, k, f, them)),
+            Some(k) if king_moved || self.checked[us.index()] => {
+                attacks::attacked(board, occ, k, them)
+            }
+            Some(k) => from.is_some_and(|f| attacks::attacked_via(board, occ, k, f, them)),
         };
         let theirs = match self.kings[them.index()] {
             None => false,
-            Some(k) if self.checked[them.index()] => attacks::attacked(board, k, us),
+            Some(k) if self.checked[them.index()] => attacks::attacked(board, occ, k, us),
             Some(k) => {
-                attacks::attacked_via(board, k, to, us)
-                    || from.is_some_and(|f| attacks::attacked_via(board, k, f, us))
+                // Both, not short-circuit: a check comes too irregularly to predict.
+                attacks::attacked_via(board, occ, k, to, us)
+                    | from.is_some_and(|f| attacks::attacked_via(board, occ, k, f, us))
             }
         };
         self.checked[us.index()] = ours;
         self.checked[them.index()] = theirs;
+        debug_assert_eq!(
+            self.occupied,
+            attacks::occupancy(&self.board),
+            "occupancy after {mv}"
+        );
         debug_assert_eq!(
             self.checked,
             self.compute_checked(),

@@ -212,7 +212,7 @@ impl Position {
                 } else {
                     piece.kind
                 };
-                if !attacks::reaches(self.board(), piece, from, to) {
+                if !attacks::reaches(self.occupied(), piece, from, to) {
                     broken.insert(Rule::IllegalMovement);
                 }
                 if to.depth_for(us) < kind.min_depth() {

@@ -3,7 +3,7 @@
 //! else goes to the general code, which reads the common shapes the same way.
 
 use super::terminal_word;
-use crate::notation::japanese::piece_char;
+use crate::notation::japanese::{kanji_digit, piece_name};
 use crate::notation::movetext::{JapaneseMove, Relative};
 use crate::notation::record::MoveTime;
 use crate::shogi::{PieceKind, Square};
@@ -54,32 +54,63 @@ fn simple_time(b: &[u8]) -> Option<(Option<MoveTime>, &[u8])> {
     let [b'(', b @ ..] = b else {
         return line_end(b).then_some((None, b));
     };
-    let (spent, mut b) = simple_clock(skip_spaces(b))?;
+    let b = skip_spaces(b);
+    // The shapes KIF writers use, `m:ss/` or `mm:ss/` and `hh:mm:ss)`, are taken directly;
+    // simple_clock() reads them the same way, and all the others.
+    let d = |c: &u8| (c - b'0') as u64;
+    let (spent, mut b) = match b {
+        [m, b':', s1, s2, rest @ ..]
+            if matches!(rest, [b'/' | b')', ..]) && all_digits(&[*m, *s1, *s2]) =>
+        {
+            (d(m) * 60 + d(s1) * 10 + d(s2), rest)
+        }
+        [m1, m2, b':', s1, s2, rest @ ..]
+            if matches!(rest, [b'/' | b')', ..]) && all_digits(&[*m1, *m2, *s1, *s2]) =>
+        {
+            ((d(m1) * 10 + d(m2)) * 60 + d(s1) * 10 + d(s2), rest)
+        }
+        _ => simple_clock(b)?,
+    };
     let mut total = None;
     if let [b'/', rest @ ..] = b {
         b = rest;
-        if let [b'0'..=b'9', ..] = b {
-            let (t, rest) = simple_clock(b)?;
-            total = Some(t as f64);
-            b = rest;
+        match b {
+            [h1, h2, b':', m1, m2, b':', s1, s2, rest @ ..]
+                if rest.first() == Some(&b')') && all_digits(&[*h1, *h2, *m1, *m2, *s1, *s2]) =>
+            {
+                let two = |a, b| d(a) * 10 + d(b);
+                total = Some(((two(h1, h2) * 60 + two(m1, m2)) * 60 + two(s1, s2)) as f64);
+                b = rest;
+            }
+            [b'0'..=b'9', ..] => {
+                let (t, rest) = simple_clock(b)?;
+                total = Some(t as f64);
+                b = rest;
+            }
+            _ => {}
         }
     }
-    match b {
-        [b')', rest @ ..] if line_end(skip_spaces(rest)) => Some((
-            Some(MoveTime {
-                spent: spent as f64,
-                total,
-            }),
-            skip_spaces(rest),
-        )),
-        _ => None,
-    }
+    let [b')', rest @ ..] = b else {
+        return None;
+    };
+    let rest = skip_spaces(rest);
+    let time = MoveTime {
+        spent: spent as f64,
+        total,
+    };
+    line_end(rest).then_some((Some(time), rest))
 }
 
 /// Whether `b` is empty or starts with a line end.
 #[inline]
 fn line_end(b: &[u8]) -> bool {
     matches!(b, [] | [b'\n' | b'\r', ..])
+}
+
+/// Whether every byte of `b` is an ASCII digit.
+#[inline]
+fn all_digits(b: &[u8]) -> bool {
+    b.iter().all(u8::is_ascii_digit)
 }
 
 /// `b` without the half-width spaces at its start.
@@ -286,7 +317,7 @@ pub(super) fn simple_move(line: &str) -> Option<SimpleMove<'_>> {
             ('銀', rest) => (PieceKind::ProSilver, rest),
             _ => return None,
         },
-        (c, rest) => (piece_char(c)?, rest),
+        (c, rest) => (piece_name(c)?, rest),
     };
     let mut relative = Relative::NONE;
     while let Some((c, rest)) = next_char(b)
@@ -367,21 +398,4 @@ fn skip_wide_spaces(mut b: &[u8]) -> &[u8] {
         b = rest;
     }
     b
-}
-
-/// A rank written as a kanji numeral.
-#[inline]
-fn kanji_digit(c: char) -> Option<u8> {
-    Some(match c {
-        '一' => 1,
-        '二' => 2,
-        '三' => 3,
-        '四' => 4,
-        '五' => 5,
-        '六' => 6,
-        '七' => 7,
-        '八' => 8,
-        '九' => 9,
-        _ => return None,
-    })
 }

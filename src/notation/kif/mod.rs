@@ -56,9 +56,24 @@ struct Open {
 }
 
 /// Opens the main line, starting at `start`, with room for the moves of `rest` (the text
-/// from the first move on): KIF move lines take 20 bytes and more, KI2 moves 10 or more.
-fn open_main_line(rec: &mut Record, stack: &mut Vec<Open>, start: Position, rest: &str) {
-    rec.main.moves.reserve(rest.len() / 32);
+/// from the first move on): a KIF move line takes 16 bytes or more, a KI2 move 8 or more.
+/// Growing the line as it is read would copy it several times; [`read`] gives back what
+/// is left over at the end.
+fn open_main_line(
+    rec: &mut Record,
+    stack: &mut Vec<Open>,
+    start: Position,
+    rest: &str,
+    dialect: Dialect,
+) {
+    let bytes_per_move = match dialect {
+        Dialect::Kif => 16,
+        Dialect::Ki2 => 8,
+    };
+    // Games of more than a thousand moves are rare enough to grow.
+    rec.main
+        .moves
+        .reserve((rest.len() / bytes_per_move).min(1024));
     rec.start = start.clone();
     stack.push(Open {
         path: Vec::new(),
@@ -135,7 +150,7 @@ fn read(text: &str, dialect: Dialect) -> Record {
                     n,
                     &mut rec.errors,
                 );
-                open_main_line(&mut rec, &mut stack, start, rest_of(text, raw));
+                open_main_line(&mut rec, &mut stack, start, rest_of(text, raw), dialect);
             }
             if let Some(open) = stack.last_mut() {
                 play_text(&mut rec, open, (n, raw), m.text, m.time, Some(m.mv));
@@ -295,7 +310,7 @@ fn read(text: &str, dialect: Dialect) -> Record {
                 n,
                 &mut rec.errors,
             );
-            open_main_line(&mut rec, &mut stack, start, rest_of(text, raw));
+            open_main_line(&mut rec, &mut stack, start, rest_of(text, raw), dialect);
         }
         if !items.is_empty() {
             if let Some(open) = stack.last_mut() {
@@ -425,6 +440,7 @@ fn read(text: &str, dialect: Dialect) -> Record {
             &mut rec.errors,
         );
     }
+    rec.main.moves.shrink_to_fit();
     rec
 }
 
@@ -528,35 +544,39 @@ fn play_text(
         return;
     }
     // A terminal word is no move; it is looked for only when the text is not a move.
-    let parsed = match parsed {
-        Some(mv) => Ok((mv, text.len())),
-        None => parse_japanese_move(text),
-    };
-    if parsed.is_err()
-        && let Some(kind) = terminal_word(text.trim_end_matches('+'))
-    {
-        line.terminal = Some(Terminal {
-            kind,
-            time,
-            comments: Vec::new(),
-        });
-        return;
-    }
-    // Resolution errors name the move already; the others get it added.
-    let played = parsed
-        .map_err(|e| format!("{text}: {e}"))
-        .and_then(|(m, used)| {
-            let rest = text[used..].trim();
-            if !rest.is_empty() && rest != "+" {
-                return Err(format!("{text}: unexpected '{rest}' after the move"));
+    let (m, used) = match parsed {
+        Some(mv) => (mv, text.len()),
+        None => match parse_japanese_move(text) {
+            Ok(parsed) => parsed,
+            Err(e) => {
+                if let Some(kind) = terminal_word(text.trim_end_matches('+')) {
+                    line.terminal = Some(Terminal {
+                        kind,
+                        time,
+                        comments: Vec::new(),
+                    });
+                } else {
+                    let message = format!("move {ply}: {text}: {e}");
+                    rec.errors.push(ReadError::new(n, column(), message));
+                    open.dead = true;
+                }
+                return;
             }
-            let mv = resolve(&open.pos, &m, open.last_to)?;
+        },
+    };
+    // Resolution errors name the move already; the others get it added.
+    let rest = text[used..].trim();
+    let played = if !rest.is_empty() && rest != "+" {
+        Err(format!("{text}: unexpected '{rest}' after the move"))
+    } else {
+        resolve(&open.pos, &m, open.last_to).and_then(|mv| {
             let violations = open
                 .pos
                 .play(mv)
                 .map_err(|e| format!("{text} cannot be played: {e}"))?;
             Ok((mv, violations))
-        });
+        })
+    };
     match played {
         Ok((mv, violations)) => {
             let mut node = MoveNode::new(mv);
