@@ -11,9 +11,11 @@ macro_rules! outln {
 
 mod convert;
 mod import;
+mod optimize;
 mod output;
 mod parse;
 mod perft;
+mod position;
 mod reindex;
 mod search;
 mod show;
@@ -58,6 +60,12 @@ enum Command {
     Reindex(reindex::ReindexArgs),
     /// Find games by player, event, opening, date, result, handicap or length.
     Search(search::SearchArgs),
+    /// Games that reach a position, newest first, with the ply where they reach it.
+    Position(position::PositionArgs),
+    /// Moves played from a position: how often, how they scored, when last played.
+    Tree(position::TreeArgs),
+    /// Merge the position index's segments into one (quicker queries) and tidy the file.
+    Optimize(optimize::OptimizeArgs),
     /// Print a stored game in any format, or its board at a ply.
     Show(show::ShowArgs),
     /// Count what the database holds.
@@ -77,6 +85,9 @@ pub fn run() -> ExitCode {
         Command::Import(args) => import::run(&cli.db, &args),
         Command::Reindex(args) => reindex::run(&cli.db, &args),
         Command::Search(args) => search::run(&cli.db, &args),
+        Command::Position(args) => position::run_position(&cli.db, &args),
+        Command::Tree(args) => position::run_tree(&cli.db, &args),
+        Command::Optimize(args) => optimize::run(&cli.db, &args),
         Command::Show(args) => show::run(&cli.db, &args),
         Command::Stats(args) => stats::run(&cli.db, &args),
         Command::Text(args) => text::run(&cli.db, &args),

@@ -221,6 +221,8 @@ pub fn import(
         done
     });
     result?;
+    // One segment per commit is quick to write; one per import is quick to query.
+    writer.merge_segments()?;
     drop(writer);
     text.finish()?;
     progress.seconds = started.elapsed().as_secs_f64();

@@ -1,9 +1,14 @@
 //! Answering questions about a database: header search (and, with the position index and the
 //! text index, position, tree and text queries).
 
+pub mod position;
 pub mod search;
 pub mod text;
 
+pub use position::{
+    PositionHit, PositionOptions, PositionResult, TreeResult, TreeRow, find_position,
+    parse_position, position_from_file, tree,
+};
 pub use search::{GameRowSummary, SearchFilter, SearchResult, search};
 pub use text::{TextHit, open_text, text_search};
 

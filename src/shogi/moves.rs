@@ -35,6 +35,36 @@ impl Move {
         }
     }
 
+    /// The move on the board mirrored left to right (see [`Position::mirror`](super::Position::mirror)).
+    pub fn mirror(self) -> Move {
+        match self {
+            Move::Board { from, to, promote } => Move::Board {
+                from: from.mirror(),
+                to: to.mirror(),
+                promote,
+            },
+            Move::Drop { kind, to } => Move::Drop {
+                kind,
+                to: to.mirror(),
+            },
+        }
+    }
+
+    /// The move on the board turned round (see [`Position::flip`](super::Position::flip)).
+    pub fn rotate(self) -> Move {
+        match self {
+            Move::Board { from, to, promote } => Move::Board {
+                from: from.rotate(),
+                to: to.rotate(),
+                promote,
+            },
+            Move::Drop { kind, to } => Move::Drop {
+                kind,
+                to: to.rotate(),
+            },
+        }
+    }
+
     #[inline]
     pub fn is_drop(self) -> bool {
         matches!(self, Move::Drop { .. })

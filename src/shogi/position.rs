@@ -437,6 +437,20 @@ impl Position {
         Position::from_parts_unchecked(board, self.hands, self.side, self.move_number)
     }
 
+    /// The same board and hands with `side` to move.
+    pub fn with_side_to_move(&self, side: Color) -> Position {
+        Position::from_parts_unchecked(self.board, self.hands, side, self.move_number)
+    }
+
+    /// Whether two positions have the same pieces on the same squares, the same side to move
+    /// and (unless `ignore_hands`) the same hands; move numbers do not count.
+    pub fn same_as(&self, other: &Position, ignore_hands: bool) -> bool {
+        self.board_key == other.board_key
+            && self.side == other.side
+            && self.board == other.board
+            && (ignore_hands || self.hands == other.hands)
+    }
+
     /// The position with colours swapped: the board turned round, every piece changing side,
     /// hands exchanged and the other side to move. Black's game seen as White's.
     pub fn flip(&self) -> Position {

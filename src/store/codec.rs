@@ -13,7 +13,7 @@ use crate::notation::kif::{read_kif, write_kif};
 use crate::notation::{Format, Line, MoveNode, MoveTime, Note, Record, Terminal, TerminalKind};
 use crate::shogi::{Handicap, Move, Position, Strictness};
 
-use super::StoreError;
+use super::{StoreError, postings};
 
 /// Kinds of rows of the comments table.
 pub const COMMENT: u8 = 0;
@@ -50,6 +50,9 @@ pub struct GameRow {
     /// Main-line comments, engine lines and file remarks: (ply, kind, text), ply 0 the start,
     /// plies + 1 the terminal; kind [`COMMENT`], [`ENGINE`] or [`REMARK`].
     pub comments: Vec<(u32, u8, String)>,
+    /// The position postings of the main line, [`postings::pack`]ed: the start and the
+    /// position after every move, each with the move played from it.
+    pub positions: Vec<u64>,
 }
 
 impl GameRow {
@@ -100,8 +103,21 @@ impl GameRow {
             date,
             headers: rec.headers.clone(),
             comments,
+            positions: positions(rec),
         }
     }
+}
+
+/// Replays the main line: one posting per position, the start included.
+fn positions(rec: &Record) -> Vec<u64> {
+    let mut pos = rec.start.clone();
+    let mut out = Vec::with_capacity(rec.main.moves.len() + 1);
+    for node in &rec.main.moves {
+        out.push(postings::pack(&pos, node.mv.to_u16() + 1));
+        pos.apply(node.mv);
+    }
+    out.push(postings::pack(&pos, 0));
+    out
 }
 
 /// Variations and bookmarks have no columns: a record holding them is also kept whole.
@@ -307,6 +323,24 @@ pub(super) struct StoredColumns {
     pub comments: Vec<(u32, u8, String)>,
 }
 
+/// The start position of a stored game.
+pub(super) fn start_position(
+    id: i64,
+    start_sfen: Option<&str>,
+    handicap: &str,
+) -> Result<Position, StoreError> {
+    let corrupt = |why: &str| StoreError::Corrupt(id, why.to_string());
+    let sfen = match start_sfen {
+        Some(s) => s.to_string(),
+        None => Handicap::from_kif_name(handicap)
+            .and_then(Handicap::sfen)
+            .ok_or_else(|| corrupt("unknown handicap without a start position"))?
+            .to_string(),
+    };
+    Position::from_sfen_with(&sfen, Strictness::PiecesOnly)
+        .map_err(|e| corrupt(&format!("bad start position: {e}")))
+}
+
 /// Rebuilds the record a game was stored from.
 pub(super) fn record_from(cols: StoredColumns) -> Result<Record, StoreError> {
     let corrupt = |why: &str| StoreError::Corrupt(cols.id, why.to_string());
@@ -325,14 +359,7 @@ pub(super) fn record_from(cols: StoredColumns) -> Result<Record, StoreError> {
             .collect();
         return Ok(rec);
     }
-    let sfen = match &cols.start_sfen {
-        Some(s) => s.clone(),
-        None => Handicap::from_kif_name(&cols.handicap)
-            .and_then(Handicap::sfen)
-            .ok_or_else(|| corrupt("handicap"))?,
-    };
-    let start = Position::from_sfen_with(&sfen, Strictness::PiecesOnly)
-        .map_err(|e| corrupt(&format!("start position: {e}")))?;
+    let start = start_position(cols.id, cols.start_sfen.as_deref(), &cols.handicap)?;
     let moves = decode_moves(&cols.moves).ok_or_else(|| corrupt("move list"))?;
     let (times, terminal_time) = match &cols.times {
         Some(blob) => decode_times(blob, moves.len()).ok_or_else(|| corrupt("times"))?,

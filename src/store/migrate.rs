@@ -6,10 +6,16 @@ use rusqlite::Connection;
 use super::StoreError;
 
 /// Every migration, in order; the database's `user_version` is how many have been applied.
-const MIGRATIONS: &[(&str, &str)] = &[(
-    "0001_games.sql",
-    include_str!("../../migrations/0001_games.sql"),
-)];
+const MIGRATIONS: &[(&str, &str)] = &[
+    (
+        "0001_games.sql",
+        include_str!("../../migrations/0001_games.sql"),
+    ),
+    (
+        "0002_positions.sql",
+        include_str!("../../migrations/0002_positions.sql"),
+    ),
+];
 
 /// The schema version this program writes.
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;

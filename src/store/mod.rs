@@ -3,6 +3,7 @@
 
 mod codec;
 mod migrate;
+pub mod postings;
 mod read;
 mod text;
 mod write;
@@ -40,6 +41,8 @@ pub enum StoreError {
     Migration(String, rusqlite::Error),
     #[error("game {0} is damaged in the database: {1}")]
     Corrupt(i64, String),
+    #[error("the position index is damaged ({0}): re-import into a new database")]
+    IndexDamaged(&'static str),
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
 }
@@ -133,12 +136,15 @@ impl Store {
 
     /// Counts for `kifudex stats`.
     pub fn stats(&self) -> Result<Stats, StoreError> {
+        let index = postings::size(&self.conn)?;
         let count = |sql: &str| -> Result<u64, StoreError> {
             Ok(self.conn.query_row(sql, [], |r| r.get::<_, i64>(0))? as u64)
         };
         Ok(Stats {
             games: count("SELECT count(*) FROM games")?,
-            positions: count("SELECT coalesce(sum(plies + 1), 0) FROM games")?,
+            positions: index.entries,
+            position_segments: index.segments,
+            position_bytes: index.bytes,
             players: count("SELECT count(*) FROM players")?,
             files: count("SELECT count(*) FROM sources")?,
             errors: count("SELECT count(*) FROM import_errors")?,
@@ -152,12 +158,52 @@ impl Store {
     }
 }
 
+/// What `kifudex optimize` did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OptimizeReport {
+    pub segments_before: u64,
+    pub segments_after: u64,
+}
+
+impl Store {
+    /// Merges every position segment into one (dropping removed games), then lets SQLite
+    /// update its statistics and folds the write-ahead log back into the file.
+    pub fn optimize(&mut self) -> Result<OptimizeReport, StoreError> {
+        let before = postings::size(&self.conn)?.segments;
+        let ids: Vec<i64> = self
+            .conn
+            .prepare("SELECT id FROM position_segments ORDER BY id")?
+            .query_map([], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        let removed: i64 = self
+            .conn
+            .query_row("SELECT count(*) FROM removed_games", [], |r| r.get(0))?;
+        if ids.len() > 1 || removed > 0 {
+            let tx = self.conn.transaction()?;
+            postings::merge(&tx, &ids)?;
+            tx.execute("DELETE FROM removed_games", [])?;
+            tx.commit()?;
+        }
+        self.conn.execute_batch("PRAGMA optimize")?;
+        self.conn
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
+        Ok(OptimizeReport {
+            segments_before: before,
+            segments_after: postings::size(&self.conn)?.segments,
+        })
+    }
+}
+
 /// Database-wide counts.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Stats {
     pub games: u64,
     /// Positions indexed: every position of every game's main line, the start included.
     pub positions: u64,
+    /// Sorted runs the position index is made of (`kifudex optimize` merges them into one).
+    pub position_segments: u64,
+    /// Size of the position index inside the database file.
+    pub position_bytes: u64,
     pub players: u64,
     /// Files (and archive entries) read.
     pub files: u64,

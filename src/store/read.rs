@@ -2,9 +2,10 @@
 
 use rusqlite::OptionalExtension;
 
-use super::codec::{StoredColumns, record_from};
+use super::codec::{StoredColumns, decode_moves, record_from, start_position};
 use super::{Store, StoreError};
 use crate::notation::Record;
+use crate::shogi::{Move, Position};
 
 /// A game from the database: its row and the record rebuilt from it.
 #[derive(Debug, Clone)]
@@ -94,5 +95,21 @@ impl Store {
             .collect::<Result<_, _>>()?;
         game.record = record_from(cols)?;
         Ok(Some(game))
+    }
+
+    /// A game's start position and main line, without the rest of the record (for replays).
+    pub fn game_line(&self, id: i64) -> Result<Option<(Position, Vec<Move>)>, StoreError> {
+        let row: Option<(Option<String>, String, Vec<u8>)> = self
+            .conn()
+            .prepare_cached("SELECT start_sfen, handicap, moves FROM games WHERE id = ?1")?
+            .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .optional()?;
+        let Some((sfen, handicap, moves)) = row else {
+            return Ok(None);
+        };
+        let start = start_position(id, sfen.as_deref(), &handicap)?;
+        let moves = decode_moves(&moves)
+            .ok_or_else(|| StoreError::Corrupt(id, "bad move list".to_string()))?;
+        Ok(Some((start, moves)))
     }
 }

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::{GameRow, StoreError};
+use super::{GameRow, StoreError, postings};
 use crate::text::normalize::{name_key, strip_titles};
 
 /// Header rows written by one statement.
@@ -65,6 +65,10 @@ pub struct Writer<'a> {
     in_tx: bool,
     /// Games deleted since the last [`Writer::take_deleted`] (for the text index).
     deleted: Vec<i64>,
+    /// Postings of the games written in the open transaction.
+    postings: postings::Batch,
+    /// Position segments this writer wrote (see [`Writer::merge_segments`]).
+    segments: Vec<i64>,
 }
 
 impl<'a> Writer<'a> {
@@ -75,6 +79,8 @@ impl<'a> Writer<'a> {
             players: HashMap::new(),
             in_tx: false,
             deleted: Vec::new(),
+            postings: postings::Batch::default(),
+            segments: Vec::new(),
         })
     }
 
@@ -88,10 +94,25 @@ impl<'a> Writer<'a> {
 
     pub fn commit(&mut self) -> Result<(), StoreError> {
         if self.in_tx {
+            if let Some(id) = postings::write_segment(self.conn, &mut self.postings)? {
+                self.segments.push(id);
+            }
             self.conn.execute_batch("COMMIT")?;
             self.in_tx = false;
         }
         Ok(())
+    }
+
+    /// Merges the position segments this writer wrote into one, in a transaction of its own
+    /// (a database is fastest to query with few segments). Returns how many it merged.
+    pub fn merge_segments(&mut self) -> Result<usize, StoreError> {
+        if self.segments.len() < 2 {
+            return Ok(0);
+        }
+        self.begin()?;
+        postings::merge(self.conn, &self.segments)?;
+        self.commit()?;
+        Ok(std::mem::take(&mut self.segments).len())
     }
 
     /// The games deleted (by re-imports of changed files) since the last call.
@@ -208,6 +229,10 @@ impl<'a> Writer<'a> {
                     c.execute("DELETE FROM headers WHERE game_id = ?1", [game])?;
                     c.execute("DELETE FROM comments WHERE game_id = ?1", [game])?;
                     c.execute("DELETE FROM games WHERE id = ?1", [game])?;
+                    c.execute(
+                        "INSERT OR IGNORE INTO removed_games (id) VALUES (?1)",
+                        [game],
+                    )?;
                     self.deleted.push(game);
                 }
             }
@@ -309,6 +334,12 @@ impl<'a> Writer<'a> {
                 for (i, (ply, kind, text)) in g.comments.iter().enumerate() {
                     comment.execute(params![id, ply, i as i64, kind, text])?;
                 }
+                self.postings.add(
+                    id,
+                    &g.positions,
+                    postings::result_code(g.winner),
+                    postings::date_code(g.date.as_deref()),
+                );
                 Inserted::New(id)
             }
         };

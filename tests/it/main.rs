@@ -11,6 +11,7 @@ mod ki2;
 mod kif;
 mod movetext;
 mod perft;
+mod position;
 mod psn;
 mod rules;
 mod sfen;

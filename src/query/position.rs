@@ -1,0 +1,443 @@
+//! Position queries: the games that reach a position (`kifudex position`) and the moves played
+//! from it (`kifudex tree`), through the position index (`store::postings`).
+//!
+//! The position asked about can be widened: `ignore_hands` (same board, any hands),
+//! `either_side` (either side to move), `mirror` (also the board mirrored left to right) and
+//! `flip` (also the colours swapped). Each widening adds variants; a game matches when it
+//! reaches any of them. Candidates from the index are verified by replaying the game; moves
+//! found in a mirrored or flipped variant are turned back into the frame of the position asked
+//! about.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use crate::notation::movetext::japanese;
+use crate::notation::read_bytes;
+use crate::notation::usi::read_usi_line;
+use crate::shogi::{Color, Move, Position};
+use crate::store::postings::{
+    self, Entry, PositionIndex, RESULT_GOTE, RESULT_SENTE, date_text, key_of,
+};
+use crate::store::{Store, StoreError};
+
+use super::QueryError;
+use super::search::{GameRowSummary, SUMMARY_COLUMNS, SUMMARY_JOINS, summary_from_row};
+
+/// Up to this many candidate games are all verified by replay, so the total is exact; above
+/// it only the rows shown are, and the total counts index matches.
+pub const VERIFY_ALL: usize = 1000;
+
+/// How to widen the position asked about.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PositionOptions {
+    pub ignore_hands: bool,
+    pub either_side: bool,
+    pub mirror: bool,
+    pub flip: bool,
+}
+
+/// Reads a position given as an SFEN, `sfen …`, `startpos [moves …]` or `position …`; with
+/// moves, the position after them.
+pub fn parse_position(text: &str) -> Result<Position, QueryError> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Err(QueryError::BadArgument(
+            "no position given: give an SFEN, `startpos [moves ...]`, `sfen ...` or --file"
+                .to_string(),
+        ));
+    }
+    let rec = read_usi_line(t, 1);
+    if let Some(e) = rec.errors.first() {
+        return Err(QueryError::BadArgument(format!(
+            "cannot read the position {t:?}: {} (at character {})",
+            e.message, e.column
+        )));
+    }
+    let mut pos = rec.start.clone();
+    for node in &rec.main.moves {
+        pos.apply(node.mv);
+    }
+    Ok(pos)
+}
+
+/// The position in a record file after `ply` main-line moves (after the last one when `ply`
+/// is `None`); a KIF board diagram without moves gives its board.
+pub fn position_from_file(path: &Path, ply: Option<usize>) -> Result<Position, QueryError> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| QueryError::BadArgument(format!("cannot read {}: {e}", path.display())))?;
+    let read = read_bytes(&bytes, Some(path));
+    let Some(rec) = read.games.first() else {
+        let why = read.error.unwrap_or_else(|| "it holds no game".to_string());
+        return Err(QueryError::BadArgument(format!(
+            "{}: {why}",
+            path.display()
+        )));
+    };
+    if rec.is_blank()
+        && let Some(e) = rec.errors.first()
+    {
+        return Err(QueryError::BadArgument(format!(
+            "{}:{}:{}: {}",
+            path.display(),
+            e.line,
+            e.column,
+            e.message
+        )));
+    }
+    let moves = &rec.main.moves;
+    let ply = ply.unwrap_or(moves.len());
+    if ply > moves.len() {
+        return Err(QueryError::BadArgument(format!(
+            "{} has {} moves in its main line: there is no ply {ply}",
+            path.display(),
+            moves.len()
+        )));
+    }
+    let mut pos = rec.start.clone();
+    for node in &moves[..ply] {
+        pos.apply(node.mv);
+    }
+    Ok(pos)
+}
+
+/// A position to look for, and how it relates to the one asked about.
+#[derive(Debug, Clone)]
+struct Variant {
+    pos: Position,
+    mirror: bool,
+    flip: bool,
+    /// The side to move is the other one.
+    swapped: bool,
+    key: u64,
+    hand: u8,
+}
+
+impl Variant {
+    /// A move played in this variant, in the frame of the position asked about.
+    fn back(&self, mv: Move) -> Move {
+        let mv = if self.flip { mv.rotate() } else { mv };
+        if self.mirror { mv.mirror() } else { mv }
+    }
+
+    /// A result byte as seen from the position asked about (colours swap with `flip`).
+    fn result(&self, r: u8) -> u8 {
+        match (self.flip, r) {
+            (true, RESULT_SENTE) => RESULT_GOTE,
+            (true, RESULT_GOTE) => RESULT_SENTE,
+            _ => r,
+        }
+    }
+}
+
+fn variants(pos: &Position, o: PositionOptions) -> Vec<Variant> {
+    let make = |p: Position, mirror, flip, swapped| Variant {
+        key: key_of(p.board_hash()),
+        hand: postings::hand_signature(&p),
+        pos: p,
+        mirror,
+        flip,
+        swapped,
+    };
+    let mut out = vec![make(pos.clone(), false, false, false)];
+    if o.mirror {
+        out.push(make(pos.mirror(), true, false, false));
+    }
+    if o.flip {
+        for i in 0..out.len() {
+            let v = &out[i];
+            out.push(make(v.pos.flip(), v.mirror, true, false));
+        }
+    }
+    if o.either_side {
+        for i in 0..out.len() {
+            let v = &out[i];
+            let other = v.pos.side_to_move().opponent();
+            out.push(make(v.pos.with_side_to_move(other), v.mirror, v.flip, true));
+        }
+    }
+    // A symmetric position is its own mirror: keep each distinct position once.
+    let mut seen = Vec::new();
+    out.retain(|v| {
+        let id = (v.pos.hash(), v.pos.board_hash());
+        let new = !seen.contains(&id);
+        seen.push(id);
+        new
+    });
+    out
+}
+
+/// An index entry matching a variant.
+#[derive(Debug, Clone, Copy)]
+struct Occurrence {
+    entry: Entry,
+    segment: usize,
+    variant: usize,
+}
+
+/// The index entries of every variant (hands compared unless ignored), by game.
+fn occurrences(
+    store: &Store,
+    index: &PositionIndex,
+    vars: &[Variant],
+    o: PositionOptions,
+) -> Result<Vec<Occurrence>, QueryError> {
+    let mut by_key: HashMap<u64, Vec<(usize, Entry)>> = HashMap::new();
+    let mut out = Vec::new();
+    for (vi, v) in vars.iter().enumerate() {
+        let entries = match by_key.entry(v.key) {
+            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(index.lookup(store.conn(), v.key)?)
+            }
+        };
+        out.extend(
+            entries
+                .iter()
+                .filter(|(_, e)| o.ignore_hands || e.hand == v.hand)
+                .map(|&(segment, entry)| Occurrence {
+                    entry,
+                    segment,
+                    variant: vi,
+                }),
+        );
+    }
+    out.sort_by_key(|oc| (oc.entry.game, oc.variant));
+    Ok(out)
+}
+
+/// What replaying a game found: the first ply reaching a variant, and every (variant, move
+/// played next) at each such ply.
+struct Replay {
+    ply: u32,
+    next: Vec<(usize, Option<Move>)>,
+}
+
+fn replay(
+    store: &Store,
+    game: i64,
+    vars: &[Variant],
+    ignore_hands: bool,
+) -> Result<Option<Replay>, StoreError> {
+    let Some((mut pos, moves)) = store.game_line(game)? else {
+        return Ok(None);
+    };
+    let mut found: Option<Replay> = None;
+    for i in 0..=moves.len() {
+        for (vi, v) in vars.iter().enumerate() {
+            if pos.board_hash() == v.pos.board_hash() && pos.same_as(&v.pos, ignore_hands) {
+                let r = found.get_or_insert(Replay {
+                    ply: i as u32,
+                    next: Vec::new(),
+                });
+                r.next.push((vi, moves.get(i).copied()));
+            }
+        }
+        if let Some(&mv) = moves.get(i) {
+            pos.apply(mv);
+        }
+    }
+    Ok(found)
+}
+
+/// A game reaching the position.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct PositionHit {
+    #[serde(flatten)]
+    pub game: GameRowSummary,
+    /// The first ply at which the game reaches the position (0: its start).
+    pub ply: u32,
+}
+
+/// The games found (newest first, up to the limit) and how many there are.
+#[derive(Debug, Clone)]
+pub struct PositionResult {
+    pub rows: Vec<PositionHit>,
+    pub total: usize,
+    /// Whether every game counted in `total` was verified by replay (see [`VERIFY_ALL`]).
+    pub exact: bool,
+}
+
+/// Candidate games, newest first (by the dates the index keeps), then by id, newest first.
+fn candidates(index: &PositionIndex, occ: &[Occurrence]) -> Vec<i64> {
+    let mut games: Vec<(u32, i64)> = Vec::new();
+    for oc in occ {
+        if games.last().is_some_and(|g| g.1 == oc.entry.game) {
+            continue;
+        }
+        let date = index.segments[oc.segment].date(oc.entry.game);
+        games.push((date, oc.entry.game));
+    }
+    games.sort_unstable_by(|a, b| b.cmp(a));
+    games.into_iter().map(|g| g.1).collect()
+}
+
+fn summary(store: &Store, game: i64) -> Result<Option<GameRowSummary>, StoreError> {
+    use rusqlite::OptionalExtension;
+    Ok(store
+        .conn()
+        .prepare_cached(&format!(
+            "SELECT {SUMMARY_COLUMNS} {SUMMARY_JOINS} WHERE g.id = ?1"
+        ))?
+        .query_row([game], summary_from_row)
+        .optional()?)
+}
+
+/// The games reaching `pos` (widened as `o` says), newest first, at most `limit`.
+pub fn find_position(
+    store: &Store,
+    pos: &Position,
+    o: PositionOptions,
+    limit: usize,
+) -> Result<PositionResult, QueryError> {
+    let index = PositionIndex::load(store.conn())?;
+    let vars = variants(pos, o);
+    let occ = occurrences(store, &index, &vars, o)?;
+    let games = candidates(&index, &occ);
+    let exact = games.len() <= VERIFY_ALL;
+    let mut rows = Vec::new();
+    let mut verified = 0;
+    for &game in &games {
+        if !exact && rows.len() >= limit {
+            break;
+        }
+        let Some(r) = replay(store, game, &vars, o.ignore_hands)? else {
+            continue;
+        };
+        verified += 1;
+        if rows.len() < limit
+            && let Some(summary) = summary(store, game)?
+        {
+            rows.push(PositionHit {
+                game: summary,
+                ply: r.ply,
+            });
+        }
+    }
+    let total = if exact { verified } else { games.len() };
+    Ok(PositionResult { rows, total, exact })
+}
+
+/// A move played from the position, with how it went.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct TreeRow {
+    /// USI.
+    #[serde(rename = "move")]
+    pub mv: String,
+    pub japanese: String,
+    /// Games that played it.
+    pub count: u64,
+    pub sente_wins: u64,
+    pub gote_wins: u64,
+    pub draws: u64,
+    /// Points for the side to move (a win 1, a draw ½) per game with a known result.
+    pub score: Option<f64>,
+    pub last_date: Option<String>,
+}
+
+/// The moves played from the position, most played first, and the games reaching it.
+#[derive(Debug, Clone)]
+pub struct TreeResult {
+    pub rows: Vec<TreeRow>,
+    /// Games reaching the position (those that ended there included).
+    pub games: usize,
+    /// Whether every game was verified by replay (see [`VERIFY_ALL`]).
+    pub exact: bool,
+}
+
+#[derive(Default)]
+struct MoveStats {
+    count: u64,
+    results: [u64; 4],
+    last: u32,
+    last_game: i64,
+}
+
+/// The moves played from `pos` (widened as `o` says).
+pub fn tree(store: &Store, pos: &Position, o: PositionOptions) -> Result<TreeResult, QueryError> {
+    let index = PositionIndex::load(store.conn())?;
+    let vars = variants(pos, o);
+    let occ = occurrences(store, &index, &vars, o)?;
+    let mut distinct = 0usize;
+    let mut last_game = None;
+    for oc in &occ {
+        if last_game != Some(oc.entry.game) {
+            distinct += 1;
+            last_game = Some(oc.entry.game);
+        }
+    }
+    let exact = distinct <= VERIFY_ALL;
+    // (move, played by the side not to move in `pos`) → stats
+    let mut stats: HashMap<(Move, bool), MoveStats> = HashMap::new();
+    let mut add = |mv: Move, v: &Variant, seg: usize, game: i64| {
+        let s = stats.entry((v.back(mv), v.swapped)).or_default();
+        if s.last_game == game {
+            return; // a game that played the same move twice counts once
+        }
+        s.last_game = game;
+        s.count += 1;
+        let segment = &index.segments[seg];
+        s.results[v.result(segment.result(game)) as usize] += 1;
+        s.last = s.last.max(segment.date(game));
+    };
+    let mut games = 0;
+    if exact {
+        let mut i = 0;
+        while i < occ.len() {
+            let game = occ[i].entry.game;
+            let seg = occ[i].segment;
+            while i < occ.len() && occ[i].entry.game == game {
+                i += 1;
+            }
+            let Some(r) = replay(store, game, &vars, o.ignore_hands)? else {
+                continue;
+            };
+            games += 1;
+            for (vi, mv) in r.next {
+                if let Some(mv) = mv {
+                    add(mv, &vars[vi], seg, game);
+                }
+            }
+        }
+    } else {
+        games = distinct;
+        for oc in &occ {
+            if let Some(mv) = oc.entry.next.checked_sub(1).and_then(Move::from_u16) {
+                add(mv, &vars[oc.variant], oc.segment, oc.entry.game);
+            }
+        }
+    }
+    let us = pos.side_to_move();
+    let mut rows: Vec<TreeRow> = stats
+        .into_iter()
+        .map(|((mv, swapped), s)| {
+            let [_, sente, gote, draws] = s.results;
+            let (wins, losses) = match us {
+                Color::Black => (sente, gote),
+                Color::White => (gote, sente),
+            };
+            let decided = wins + losses + draws;
+            let mover = if swapped {
+                pos.with_side_to_move(us.opponent())
+            } else {
+                pos.clone()
+            };
+            let playable = mover.clone().play(mv).is_ok();
+            TreeRow {
+                mv: mv.usi(),
+                japanese: if playable {
+                    japanese(&mover, mv, None)
+                } else {
+                    mv.usi()
+                },
+                count: s.count,
+                sente_wins: sente,
+                gote_wins: gote,
+                draws,
+                score: (decided > 0).then(|| (wins as f64 + draws as f64 / 2.0) / decided as f64),
+                last_date: date_text(s.last),
+            }
+        })
+        .collect();
+    rows.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.mv.cmp(&b.mv)));
+    Ok(TreeResult { rows, games, exact })
+}

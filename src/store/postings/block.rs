@@ -1,0 +1,242 @@
+//! One block of position postings: up to [`BLOCK_ENTRIES`] entries sorted by (key, game),
+//! stored column by column, each column bit-packed at the width its largest value needs.
+//!
+//! ```text
+//! varint n, u8 key width, u8 game width, u8 move width, u8 hand width,
+//! keys:  n × key width bits   (key − previous key; the first is key − the row's first_key = 0)
+//! games: n × game width bits  (game − the segment's first game)
+//! moves: n × move width bits  (Move::to_u16 + 1 of the move played next, 0: the game ends)
+//! hands: n × hand width bits  (the hand signature)
+//! ```
+//! Bits are packed least significant first, each column starting on a byte boundary.
+
+/// Entries per block: about 3.5 KB, so a block row fits a 4 KB SQLite page.
+pub const BLOCK_ENTRIES: usize = 448;
+
+/// One posting: a position (its key and hand signature) reached by `game`, and the move played
+/// from it (0: none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Entry {
+    pub key: u64,
+    pub game: i64,
+    pub next: u16,
+    pub hand: u8,
+}
+
+fn width(max: u64) -> u8 {
+    (64 - max.leading_zeros()) as u8
+}
+
+struct BitWriter<'a> {
+    out: &'a mut Vec<u8>,
+    acc: u64,
+    bits: u32,
+}
+
+impl BitWriter<'_> {
+    fn put(&mut self, value: u64, width: u8) {
+        if width == 0 {
+            return;
+        }
+        // Widths are at most 40 bits, so 24 pending bits + 40 never overflow.
+        self.acc |= value << self.bits;
+        self.bits += width as u32;
+        while self.bits >= 8 {
+            self.out.push(self.acc as u8);
+            self.acc >>= 8;
+            self.bits -= 8;
+        }
+    }
+
+    fn finish(self) {
+        if self.bits > 0 {
+            self.out.push(self.acc as u8);
+        }
+    }
+}
+
+/// Reads the `i`th value of a column of `width`-bit values (0 past the end of the data).
+#[inline]
+fn get(column: &[u8], i: usize, width: u8) -> u64 {
+    if width == 0 {
+        return 0;
+    }
+    let bit = i * width as usize;
+    let byte = bit / 8;
+    let mut buf = [0u8; 8];
+    let end = (byte + 8).min(column.len());
+    if byte < end {
+        buf[..end - byte].copy_from_slice(&column[byte..end]);
+    }
+    let word = u64::from_le_bytes(buf) >> (bit % 8);
+    word & ((1u64 << width) - 1)
+}
+
+fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+fn get_varint(bytes: &mut &[u8]) -> Option<u64> {
+    let mut v = 0u64;
+    for shift in (0..64).step_by(7) {
+        let (&b, rest) = bytes.split_first()?;
+        *bytes = rest;
+        v |= ((b & 0x7f) as u64) << shift;
+        if b < 0x80 {
+            return Some(v);
+        }
+    }
+    None
+}
+
+/// Encodes `entries` (sorted by key, then game; all games ≥ `base`) as one block.
+pub fn encode(entries: &[Entry], base: i64) -> Vec<u8> {
+    let first = entries.first().map_or(0, |e| e.key);
+    let (mut mk, mut mg, mut mm, mut mh) = (0u64, 0u64, 0u64, 0u64);
+    let mut prev = first;
+    for e in entries {
+        mk = mk.max(e.key - prev);
+        prev = e.key;
+        mg = mg.max((e.game - base) as u64);
+        mm = mm.max(e.next as u64);
+        mh = mh.max(e.hand as u64);
+    }
+    let widths = [width(mk), width(mg), width(mm), width(mh)];
+    let mut out = Vec::with_capacity(8 + entries.len() * 8);
+    put_varint(&mut out, entries.len() as u64);
+    out.extend_from_slice(&widths);
+    let column = |value: &dyn Fn(usize) -> u64, w: u8, out: &mut Vec<u8>| {
+        let mut bw = BitWriter {
+            out,
+            acc: 0,
+            bits: 0,
+        };
+        for i in 0..entries.len() {
+            bw.put(value(i), w);
+        }
+        bw.finish();
+    };
+    column(
+        &|i| {
+            if i == 0 {
+                0
+            } else {
+                entries[i].key - entries[i - 1].key
+            }
+        },
+        widths[0],
+        &mut out,
+    );
+    column(&|i| (entries[i].game - base) as u64, widths[1], &mut out);
+    column(&|i| entries[i].next as u64, widths[2], &mut out);
+    column(&|i| entries[i].hand as u64, widths[3], &mut out);
+    out
+}
+
+/// A block read back: its columns, decoded on demand.
+pub struct Block<'a> {
+    n: usize,
+    widths: [u8; 4],
+    columns: [&'a [u8]; 4],
+}
+
+impl<'a> Block<'a> {
+    /// Reads a block's layout; `None` when the bytes are not a block.
+    pub fn parse(mut data: &'a [u8]) -> Option<Block<'a>> {
+        let n = get_varint(&mut data)? as usize;
+        if n > 1 << 20 || data.len() < 4 {
+            return None;
+        }
+        let widths = [data[0], data[1], data[2], data[3]];
+        if widths.iter().any(|&w| w > 48) {
+            return None;
+        }
+        data = &data[4..];
+        let mut columns: [&[u8]; 4] = [&[]; 4];
+        for (c, &w) in columns.iter_mut().zip(&widths) {
+            let len = (n * w as usize).div_ceil(8);
+            if data.len() < len {
+                return None;
+            }
+            let (col, rest) = data.split_at(len);
+            *c = col;
+            data = rest;
+        }
+        Some(Block { n, widths, columns })
+    }
+
+    pub fn len(&self) -> usize {
+        self.n
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    /// Every entry, given the block's first key and the segment's first game.
+    pub fn entries(&self, first_key: u64, base: i64) -> impl Iterator<Item = Entry> + '_ {
+        let mut key = first_key;
+        (0..self.n).map(move |i| {
+            key = key.wrapping_add(get(self.columns[0], i, self.widths[0]));
+            self.entry(i, key, base)
+        })
+    }
+
+    /// The entries whose key is `key`.
+    pub fn find(&self, first_key: u64, key: u64, base: i64) -> Vec<Entry> {
+        let mut k = first_key;
+        let mut out = Vec::new();
+        for i in 0..self.n {
+            k = k.wrapping_add(get(self.columns[0], i, self.widths[0]));
+            if k == key {
+                out.push(self.entry(i, k, base));
+            } else if k > key {
+                break;
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn entry(&self, i: usize, key: u64, base: i64) -> Entry {
+        Entry {
+            key,
+            game: base + get(self.columns[1], i, self.widths[1]) as i64,
+            next: get(self.columns[2], i, self.widths[2]) as u16,
+            hand: get(self.columns[3], i, self.widths[3]) as u8,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip() {
+        let mut entries = Vec::new();
+        let mut key = 1_000_000u64;
+        for i in 0..400i64 {
+            key += (i as u64 * 7919) % 5000;
+            entries.push(Entry {
+                key,
+                game: 100 + (i * 31) % 997,
+                next: (i * 13 % 32768) as u16,
+                hand: (i % 256) as u8,
+            });
+        }
+        entries.sort();
+        let data = encode(&entries, 100);
+        let block = Block::parse(&data).unwrap();
+        let back: Vec<Entry> = block.entries(entries[0].key, 100).collect();
+        assert_eq!(back, entries);
+        let k = entries[200].key;
+        let want: Vec<Entry> = entries.iter().filter(|e| e.key == k).copied().collect();
+        assert_eq!(block.find(entries[0].key, k, 100), want);
+        assert!(Block::parse(&data[..data.len() - 1]).is_none());
+    }
+}

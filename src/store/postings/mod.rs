@@ -1,0 +1,515 @@
+//! The position index: for every position of every game, a posting (position key, game,
+//! hand signature, move played next), kept as sorted runs ("segments") of bit-packed blocks
+//! inside the SQLite file (GUIDE §4).
+//!
+//! * The key is the top [`KEY_BITS`] bits of the board hash (board and side to move), so one
+//!   lookup serves searches with and without hands; the hand signature (8 bits of the hands'
+//!   hash) tells hand-aware searches which entries to keep. Keys this short can collide:
+//!   candidates are verified by replay before they are shown.
+//! * Each import commit writes one segment, in the transaction that writes its games; the end
+//!   of an import merges the segments it wrote, and `kifudex optimize` merges them all.
+//! * A segment also keeps, per game, the result and the date, so that trees and newest-first
+//!   orders need no game rows.
+//! * Games deleted later (a changed file re-imported) are listed in `removed_games` until a
+//!   merge drops their entries.
+
+pub mod block;
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashSet};
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::StoreError;
+use crate::shogi::Position;
+pub use block::Entry;
+use block::{BLOCK_ENTRIES, Block};
+
+/// Bits of the board hash a key keeps.
+pub const KEY_BITS: u32 = 40;
+
+/// The format of the postings (blocks, keys, signatures); recorded in `meta`.
+pub const POSTINGS_VERSION: u32 = 1;
+
+/// The key of a position: the top [`KEY_BITS`] bits of its board hash.
+#[inline]
+pub fn key_of(board_hash: u64) -> u64 {
+    board_hash >> (64 - KEY_BITS)
+}
+
+/// 8 bits of the hash of the hands.
+#[inline]
+pub fn hand_signature(pos: &Position) -> u8 {
+    ((pos.hash() ^ pos.board_hash()) >> 56) as u8
+}
+
+/// A posting as the readers produce it, before the game has an id:
+/// key << 24 | hand signature << 16 | next move code + 1 (0: none).
+#[inline]
+pub fn pack(pos: &Position, next: u16) -> u64 {
+    key_of(pos.board_hash()) << 24 | (hand_signature(pos) as u64) << 16 | next as u64
+}
+
+/// Results as segments store them (one byte per game).
+pub const RESULT_UNKNOWN: u8 = 0;
+pub const RESULT_SENTE: u8 = 1;
+pub const RESULT_GOTE: u8 = 2;
+pub const RESULT_DRAW: u8 = 3;
+
+/// The result byte of a `winner` column value.
+pub fn result_code(winner: Option<&str>) -> u8 {
+    match winner {
+        Some("sente") => RESULT_SENTE,
+        Some("gote") => RESULT_GOTE,
+        Some("draw") => RESULT_DRAW,
+        _ => RESULT_UNKNOWN,
+    }
+}
+
+/// A date (YYYY, YYYY-MM or YYYY-MM-DD) as a sortable number YYYYMMDD (0: none).
+pub fn date_code(date: Option<&str>) -> u32 {
+    let Some(d) = date else { return 0 };
+    let digits: String = d.chars().filter(char::is_ascii_digit).take(8).collect();
+    let padded = format!("{digits:0<8}");
+    padded.parse().unwrap_or(0)
+}
+
+/// The date of a [`date_code`], as YYYY[-MM[-DD]].
+pub fn date_text(code: u32) -> Option<String> {
+    if code == 0 {
+        return None;
+    }
+    let (y, m, d) = (code / 10000, code / 100 % 100, code % 100);
+    Some(match (m, d) {
+        (0, _) => format!("{y:04}"),
+        (_, 0) => format!("{y:04}-{m:02}"),
+        _ => format!("{y:04}-{m:02}-{d:02}"),
+    })
+}
+
+/// Postings of the games written since the last segment.
+#[derive(Debug, Default)]
+pub struct Batch {
+    /// (key << 24 | game − first game, hand << 16 | next)
+    entries: Vec<(u64, u32)>,
+    first_game: Option<i64>,
+    last_game: i64,
+    /// (game, result, date code)
+    games: Vec<(i64, u8, u32)>,
+}
+
+impl Batch {
+    /// Adds a game's postings ([`pack`]ed, in ply order).
+    pub fn add(&mut self, game: i64, packed: &[u64], result: u8, date: u32) {
+        let first = *self.first_game.get_or_insert(game);
+        let off = (game - first) as u64;
+        debug_assert!(off < 1 << 24, "a batch spans fewer than 2^24 games");
+        self.last_game = self.last_game.max(game);
+        self.entries.extend(
+            packed
+                .iter()
+                .map(|&p| ((p >> 24) << 24 | off, (p & 0xff_ffff) as u32)),
+        );
+        self.games.push((game, result, date));
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.games.is_empty()
+    }
+
+    pub fn games(&self) -> usize {
+        self.games.len()
+    }
+}
+
+/// A segment's per-game columns, indexed by game − first game.
+struct GameColumns {
+    first: i64,
+    results: Vec<u8>,
+    dates: Vec<u8>,
+}
+
+impl GameColumns {
+    fn new(first: i64, last: i64) -> GameColumns {
+        let n = (last - first + 1).max(0) as usize;
+        GameColumns {
+            first,
+            results: vec![0; n],
+            dates: vec![0; n * 4],
+        }
+    }
+
+    fn set(&mut self, game: i64, result: u8, date: u32) {
+        let i = (game - self.first) as usize;
+        self.results[i] = result;
+        self.dates[i * 4..i * 4 + 4].copy_from_slice(&date.to_le_bytes());
+    }
+}
+
+/// Writes blocks of a sorted run of entries.
+struct BlockSink<'c> {
+    conn: &'c Connection,
+    segment: i64,
+    base: i64,
+    pending: Vec<Entry>,
+    entries: u64,
+    blocks: u64,
+    bytes: u64,
+}
+
+impl BlockSink<'_> {
+    fn push(&mut self, e: Entry) -> Result<(), StoreError> {
+        self.pending.push(e);
+        if self.pending.len() >= BLOCK_ENTRIES {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> Result<(), StoreError> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        let data = block::encode(&self.pending, self.base);
+        self.conn
+            .prepare_cached(
+                "INSERT INTO position_blocks (segment, first_key, data) VALUES (?1, ?2, ?3)",
+            )?
+            .execute(params![self.segment, self.pending[0].key as i64, data])?;
+        self.entries += self.pending.len() as u64;
+        self.blocks += 1;
+        self.bytes += data.len() as u64;
+        self.pending.clear();
+        Ok(())
+    }
+}
+
+fn new_segment(conn: &Connection, first: i64, last: i64) -> Result<i64, StoreError> {
+    conn.execute(
+        "INSERT INTO position_segments (first_game, last_game, games, entries, blocks, bytes,
+         results, dates) VALUES (?1, ?2, 0, 0, 0, 0, x'', x'')",
+        params![first, last],
+    )?;
+    Ok(conn.last_insert_rowid())
+}
+
+fn finish_segment(sink: BlockSink<'_>, games: usize, cols: GameColumns) -> Result<(), StoreError> {
+    sink.conn.execute(
+        "UPDATE position_segments SET games = ?2, entries = ?3, blocks = ?4, bytes = ?5,
+         results = ?6, dates = ?7 WHERE id = ?1",
+        params![
+            sink.segment,
+            games as i64,
+            sink.entries as i64,
+            sink.blocks as i64,
+            (sink.bytes + cols.results.len() as u64 + cols.dates.len() as u64) as i64,
+            cols.results,
+            cols.dates
+        ],
+    )?;
+    Ok(())
+}
+
+/// Writes `batch` as a new segment (inside the caller's transaction) and empties it. Returns
+/// the segment's id, or `None` for an empty batch.
+pub fn write_segment(conn: &Connection, batch: &mut Batch) -> Result<Option<i64>, StoreError> {
+    let Some(first) = batch.first_game else {
+        return Ok(None);
+    };
+    let mut entries = std::mem::take(&mut batch.entries);
+    entries.sort_unstable_by_key(|e| e.0);
+    let segment = new_segment(conn, first, batch.last_game)?;
+    let mut cols = GameColumns::new(first, batch.last_game);
+    for &(game, result, date) in &batch.games {
+        cols.set(game, result, date);
+    }
+    let mut sink = BlockSink {
+        conn,
+        segment,
+        base: first,
+        pending: Vec::with_capacity(BLOCK_ENTRIES),
+        entries: 0,
+        blocks: 0,
+        bytes: 0,
+    };
+    for &(k, p) in &entries {
+        sink.push(Entry {
+            key: k >> 24,
+            game: first + (k & 0xff_ffff) as i64,
+            next: p as u16,
+            hand: (p >> 16) as u8,
+        })?;
+    }
+    sink.flush()?;
+    finish_segment(sink, batch.games.len(), cols)?;
+    *batch = Batch::default();
+    Ok(Some(segment))
+}
+
+/// A segment as queries see it.
+#[derive(Debug, Clone)]
+pub struct Segment {
+    pub id: i64,
+    pub first_game: i64,
+    pub last_game: i64,
+    pub games: i64,
+    pub entries: i64,
+    results: Vec<u8>,
+    dates: Vec<u8>,
+}
+
+impl Segment {
+    fn index(&self, game: i64) -> Option<usize> {
+        (game >= self.first_game && game <= self.last_game)
+            .then(|| (game - self.first_game) as usize)
+    }
+
+    /// The result byte of a game of this segment.
+    pub fn result(&self, game: i64) -> u8 {
+        self.index(game)
+            .and_then(|i| self.results.get(i).copied())
+            .unwrap_or(RESULT_UNKNOWN)
+    }
+
+    /// The date code of a game of this segment.
+    pub fn date(&self, game: i64) -> u32 {
+        self.index(game)
+            .and_then(|i| self.dates.get(i * 4..i * 4 + 4))
+            .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+}
+
+/// The position index of a database, ready for lookups.
+pub struct PositionIndex {
+    pub segments: Vec<Segment>,
+    /// Games deleted since their postings were written.
+    pub removed: HashSet<i64>,
+}
+
+impl PositionIndex {
+    pub fn load(conn: &Connection) -> Result<PositionIndex, StoreError> {
+        let segments = conn
+            .prepare(
+                "SELECT id, first_game, last_game, games, entries, results, dates
+                 FROM position_segments ORDER BY id",
+            )?
+            .query_map([], |r| {
+                Ok(Segment {
+                    id: r.get(0)?,
+                    first_game: r.get(1)?,
+                    last_game: r.get(2)?,
+                    games: r.get(3)?,
+                    entries: r.get(4)?,
+                    results: r.get(5)?,
+                    dates: r.get(6)?,
+                })
+            })?
+            .collect::<Result<_, _>>()?;
+        let removed = conn
+            .prepare("SELECT id FROM removed_games")?
+            .query_map([], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        Ok(PositionIndex { segments, removed })
+    }
+
+    /// Every entry with `key`, in every segment, with the segment's index in `segments`;
+    /// removed games left out.
+    pub fn lookup(&self, conn: &Connection, key: u64) -> Result<Vec<(usize, Entry)>, StoreError> {
+        let mut out = Vec::new();
+        let mut stmt = conn.prepare_cached(
+            "SELECT first_key, data FROM position_blocks WHERE segment = ?1 AND first_key <= ?2
+             ORDER BY first_key DESC, id DESC",
+        )?;
+        for (si, seg) in self.segments.iter().enumerate() {
+            let mut rows = stmt.query(params![seg.id, key as i64])?;
+            while let Some(row) = rows.next()? {
+                let first: i64 = row.get(0)?;
+                let data = row
+                    .get_ref(1)?
+                    .as_blob()
+                    .map_err(|_| StoreError::IndexDamaged("a block is not a blob"))?;
+                let block =
+                    Block::parse(data).ok_or(StoreError::IndexDamaged("a block cannot be read"))?;
+                out.extend(
+                    block
+                        .find(first as u64, key, seg.first_game)
+                        .into_iter()
+                        .filter(|e| !self.removed.contains(&e.game))
+                        .map(|e| (si, e)),
+                );
+                if (first as u64) < key {
+                    break;
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The segment holding `game`, if any.
+    pub fn segment_of(&self, game: i64) -> Option<&Segment> {
+        self.segments
+            .iter()
+            .find(|s| s.first_game <= game && game <= s.last_game)
+    }
+}
+
+/// Reads a segment's blocks in key order, one block at a time.
+struct Cursor {
+    segment: i64,
+    base: i64,
+    /// (first_key, id) of the last block read.
+    at: Option<(i64, i64)>,
+    buffer: std::vec::IntoIter<Entry>,
+    done: bool,
+}
+
+impl Cursor {
+    fn next(&mut self, conn: &Connection) -> Result<Option<Entry>, StoreError> {
+        loop {
+            if let Some(e) = self.buffer.next() {
+                return Ok(Some(e));
+            }
+            if self.done {
+                return Ok(None);
+            }
+            let (k, id) = self.at.unwrap_or((i64::MIN, i64::MIN));
+            let row: Option<(i64, i64, Vec<u8>)> = conn
+                .prepare_cached(
+                    "SELECT first_key, id, data FROM position_blocks
+                     WHERE segment = ?1 AND (first_key, id) > (?2, ?3)
+                     ORDER BY first_key, id LIMIT 1",
+                )?
+                .query_row(params![self.segment, k, id], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                })
+                .optional()?;
+            let Some((first, id, data)) = row else {
+                self.done = true;
+                return Ok(None);
+            };
+            self.at = Some((first, id));
+            let block =
+                Block::parse(&data).ok_or(StoreError::IndexDamaged("a block cannot be read"))?;
+            self.buffer = block
+                .entries(first as u64, self.base)
+                .collect::<Vec<_>>()
+                .into_iter();
+        }
+    }
+}
+
+/// Merges segments into one (inside the caller's transaction), leaving out the entries of
+/// removed games, and deletes them. Returns the new segment's id (`None` when `ids` is empty).
+pub fn merge(conn: &Connection, ids: &[i64]) -> Result<Option<i64>, StoreError> {
+    if ids.is_empty() {
+        return Ok(None);
+    }
+    let index = PositionIndex::load(conn)?;
+    let chosen: Vec<&Segment> = index
+        .segments
+        .iter()
+        .filter(|s| ids.contains(&s.id))
+        .collect();
+    let Some(first) = chosen.iter().map(|s| s.first_game).min() else {
+        return Ok(None);
+    };
+    let last = chosen.iter().map(|s| s.last_game).max().unwrap_or(first);
+    let segment = new_segment(conn, first, last)?;
+    let mut cols = GameColumns::new(first, last);
+    let mut games = 0usize;
+    for s in &chosen {
+        for g in s.first_game..=s.last_game {
+            if !index.removed.contains(&g) {
+                cols.set(g, s.result(g), s.date(g));
+            }
+        }
+        games += s.games as usize;
+    }
+    let mut cursors: Vec<Cursor> = chosen
+        .iter()
+        .map(|s| Cursor {
+            segment: s.id,
+            base: s.first_game,
+            at: None,
+            buffer: Vec::new().into_iter(),
+            done: false,
+        })
+        .collect();
+    let mut heap = BinaryHeap::new();
+    for (i, c) in cursors.iter_mut().enumerate() {
+        if let Some(e) = c.next(conn)? {
+            heap.push(Reverse((e, i)));
+        }
+    }
+    let mut sink = BlockSink {
+        conn,
+        segment,
+        base: first,
+        pending: Vec::with_capacity(BLOCK_ENTRIES),
+        entries: 0,
+        blocks: 0,
+        bytes: 0,
+    };
+    while let Some(Reverse((e, i))) = heap.pop() {
+        if !index.removed.contains(&e.game) {
+            sink.push(e)?;
+        }
+        if let Some(next) = cursors[i].next(conn)? {
+            heap.push(Reverse((next, i)));
+        }
+    }
+    sink.flush()?;
+    let removed_in: Vec<i64> = index
+        .removed
+        .iter()
+        .copied()
+        .filter(|g| {
+            chosen
+                .iter()
+                .any(|s| s.first_game <= *g && *g <= s.last_game)
+        })
+        .collect();
+    games -= removed_in.len().min(games);
+    finish_segment(sink, games, cols)?;
+    for s in &chosen {
+        conn.execute("DELETE FROM position_blocks WHERE segment = ?1", [s.id])?;
+        conn.execute("DELETE FROM position_segments WHERE id = ?1", [s.id])?;
+    }
+    // A removed game's entries are gone once no segment covers it any more.
+    let remaining = PositionIndex::load(conn)?;
+    for g in removed_in {
+        let covered = remaining
+            .segments
+            .iter()
+            .any(|s| s.id != segment && s.first_game <= g && g <= s.last_game);
+        if !covered {
+            conn.execute("DELETE FROM removed_games WHERE id = ?1", [g])?;
+        }
+    }
+    Ok(Some(segment))
+}
+
+/// Sizes of the position index.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct IndexSize {
+    pub segments: u64,
+    pub entries: u64,
+    pub blocks: u64,
+    pub bytes: u64,
+}
+
+pub fn size(conn: &Connection) -> Result<IndexSize, StoreError> {
+    Ok(conn.query_row(
+        "SELECT count(*), coalesce(sum(entries), 0), coalesce(sum(blocks), 0),
+         coalesce(sum(bytes), 0) FROM position_segments",
+        [],
+        |r| {
+            Ok(IndexSize {
+                segments: r.get::<_, i64>(0)? as u64,
+                entries: r.get::<_, i64>(1)? as u64,
+                blocks: r.get::<_, i64>(2)? as u64,
+                bytes: r.get::<_, i64>(3)? as u64,
+            })
+        },
+    )?)
+}

@@ -1,0 +1,471 @@
+//! `kifudex position` and `kifudex tree` against a brute-force replay of every game: generated
+//! games sharing opening lines (more than `VERIFY_ALL` of them reach the start), plus records
+//! written for this test with transpositions, a repetition, handicaps, a mirrored opening and
+//! the same board with different hands.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::Path;
+
+use kifudex::notation::kif::write_kif;
+use kifudex::notation::read_bytes;
+use kifudex::shogi::{Move, Position};
+use kifudex::synth::{Synth, SynthOptions};
+use serde_json::Value;
+
+use crate::Rng;
+use crate::db::{json_lines, kifudex, stderr, stdout, temp_dir};
+
+/// Records written for this test (USI lines and KIF), by file name.
+const OWN: &[(&str, &str)] = &[
+    // The same position after three moves, reached in two orders.
+    ("trans-a.usi", "startpos moves 7g7f 3c3d 2g2f 8c8d 2f2e\n"),
+    ("trans-b.usi", "startpos moves 2g2f 3c3d 7g7f 8c8d 6i7h\n"),
+    // Kings walk back and forth: the start is reached three times, then 7g7f is played.
+    (
+        "repeat.usi",
+        "startpos moves 5i4h 5a4b 4h5i 4b5a 5i4h 5a4b 4h5i 4b5a 7g7f\n",
+    ),
+    // The mirror image of trans-a's first moves (from the mirrored start: rook and bishop
+    // change places).
+    (
+        "mirror.usi",
+        "sfen lnsgkgsnl/1b5r1/ppppppppp/9/9/9/PPPPPPPPP/1R5B1/LNSGKGSNL b - 1 moves 3g3f 7c7d 8g8f\n",
+    ),
+    // One board, two different hands.
+    (
+        "hands-1.usi",
+        "sfen 4k4/9/9/9/9/9/9/9/4K4 b P 1 moves 5i5h\n",
+    ),
+    (
+        "hands-2.usi",
+        "sfen 4k4/9/9/9/9/9/9/9/4K4 b 2P 1 moves 5i4h\n",
+    ),
+    // The board of hands-1 with white to move.
+    (
+        "hands-3.usi",
+        "sfen 4k4/9/9/9/9/9/9/9/4K4 w P 1 moves 5a5b\n",
+    ),
+    (
+        "kyo.kif",
+        "手合割：香落ち\n先手：下手\n後手：上手\n手数----指手---------消費時間--\n   1 ３四歩(33)\n   2 ７六歩(77)\n   3 投了\n",
+    ),
+];
+
+/// Every position of a game's main line, as SFEN without the move number.
+fn positions(start: &Position, moves: &[Move]) -> Vec<String> {
+    let mut pos = start.clone();
+    let mut out = vec![key(&pos)];
+    for &mv in moves {
+        pos.play(mv).expect("a stored move plays");
+        out.push(key(&pos));
+    }
+    out
+}
+
+fn key(pos: &Position) -> String {
+    let sfen = pos.to_sfen();
+    sfen.rsplit_once(' ')
+        .map_or(sfen.clone(), |(a, _)| a.to_string())
+}
+
+/// Board and side only.
+fn board(k: &str) -> String {
+    k.split(' ').take(2).collect::<Vec<_>>().join(" ")
+}
+
+struct Game {
+    id: i64,
+    winner: Option<String>,
+    moves: Vec<Move>,
+    positions: Vec<String>,
+}
+
+fn build(dir: &Path) -> (std::path::PathBuf, Vec<Game>) {
+    let files = dir.join("files");
+    std::fs::create_dir_all(files.join("synth")).unwrap();
+    let mut synth = Synth::new(SynthOptions {
+        seed: 7,
+        ..SynthOptions::default()
+    });
+    for i in 0..1050 {
+        let text = write_kif(&synth.game());
+        std::fs::write(files.join("synth").join(format!("g{i:04}.kifu")), text).unwrap();
+    }
+    for (name, text) in OWN {
+        std::fs::write(files.join(name), text).unwrap();
+    }
+    let db = dir.join("db");
+    let out = kifudex(&db, &["import", files.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let rows = json_lines(&kifudex(&db, &["search", "--json", "--limit", "100000"]));
+    let mut games = Vec::new();
+    for r in rows {
+        let path = r["file"].as_str().unwrap();
+        let read = read_bytes(&std::fs::read(path).unwrap(), Some(Path::new(path)));
+        let rec = &read.games[r["game_index"].as_u64().unwrap() as usize];
+        let moves: Vec<Move> = rec.main.moves.iter().map(|m| m.mv).collect();
+        games.push(Game {
+            id: r["id"].as_i64().unwrap(),
+            winner: r["winner"].as_str().map(str::to_string),
+            positions: positions(&rec.start, &moves),
+            moves,
+        });
+    }
+    assert_eq!(games.len(), 1050 + OWN.len());
+    (db, games)
+}
+
+#[derive(Clone, Copy, Default)]
+struct Widen {
+    ignore_hands: bool,
+    either_side: bool,
+    mirror: bool,
+    flip: bool,
+}
+
+/// The variants of a position as (SFEN key, mirrored, flipped), computed without the index.
+fn variants(pos: &Position, w: Widen) -> Vec<(String, bool, bool)> {
+    let mut v = vec![(pos.clone(), false, false)];
+    if w.mirror {
+        v.push((pos.mirror(), true, false));
+    }
+    if w.flip {
+        for i in 0..v.len() {
+            let f = v[i].0.flip();
+            v.push((f, v[i].1, true));
+        }
+    }
+    if w.either_side {
+        for i in 0..v.len() {
+            let p = &v[i].0;
+            v.push((
+                p.with_side_to_move(p.side_to_move().opponent()),
+                v[i].1,
+                v[i].2,
+            ));
+        }
+    }
+    // A position that is its own mirror or flip is looked for once, as itself.
+    let mut out: Vec<(String, bool, bool)> = Vec::new();
+    for (p, m, f) in v {
+        let k = key(&p);
+        if !out.iter().any(|o| o.0 == k) {
+            out.push((k, m, f));
+        }
+    }
+    out
+}
+
+fn matches(a: &str, b: &str, ignore_hands: bool) -> bool {
+    if ignore_hands {
+        board(a) == board(b)
+    } else {
+        a == b
+    }
+}
+
+/// (game id → first ply) and (move → (games, sente wins, gote wins, draws)) by brute force.
+type Tree = BTreeMap<String, (u64, u64, u64, u64)>;
+
+fn brute(games: &[Game], pos: &Position, w: Widen) -> (BTreeMap<i64, u64>, Tree) {
+    let vars = variants(pos, w);
+    let mut found = BTreeMap::new();
+    let mut tree: Tree = BTreeMap::new();
+    for g in games {
+        let mut played = BTreeSet::new();
+        for (ply, p) in g.positions.iter().enumerate() {
+            for (v, mirrored, flipped) in &vars {
+                if !matches(p, v, w.ignore_hands) {
+                    continue;
+                }
+                found.entry(g.id).or_insert(ply as u64);
+                if let Some(&mv) = g.moves.get(ply) {
+                    let mv = if *flipped { mv.rotate() } else { mv };
+                    let mv = if *mirrored { mv.mirror() } else { mv };
+                    if played.insert(mv.usi()) {
+                        let flip = *flipped;
+                        let e = tree.entry(mv.usi()).or_default();
+                        e.0 += 1;
+                        match (g.winner.as_deref(), flip) {
+                            (Some("sente"), false) | (Some("gote"), true) => e.1 += 1,
+                            (Some("gote"), false) | (Some("sente"), true) => e.2 += 1,
+                            (Some("draw"), _) => e.3 += 1,
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+    }
+    (found, tree)
+}
+
+fn flags(w: Widen) -> Vec<&'static str> {
+    let mut f = Vec::new();
+    for (on, name) in [
+        (w.ignore_hands, "--ignore-hands"),
+        (w.either_side, "--either-side"),
+        (w.mirror, "--mirror"),
+        (w.flip, "--flip"),
+    ] {
+        if on {
+            f.push(name);
+        }
+    }
+    f
+}
+
+fn check(db: &Path, games: &[Game], pos: &Position, w: Widen) {
+    let sfen = format!("sfen {}", pos.to_sfen());
+    let (want, want_tree) = brute(games, pos, w);
+    let mut args = vec!["position", sfen.as_str(), "--json", "--limit", "100000"];
+    args.extend(flags(w));
+    let out = kifudex(db, &args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines = json_lines(&out);
+    let (total, rows) = lines.split_last().unwrap();
+    let got: BTreeMap<i64, u64> = rows
+        .iter()
+        .map(|r| (r["id"].as_i64().unwrap(), r["ply"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(got, want, "position {sfen} {:?}", flags(w));
+    assert_eq!(
+        total["total"].as_u64().unwrap(),
+        want.len() as u64,
+        "{sfen}"
+    );
+    // Newest first.
+    let dates: Vec<&str> = rows
+        .iter()
+        .map(|r| r["date"].as_str().unwrap_or(""))
+        .collect();
+    assert!(dates.windows(2).all(|d| d[0] >= d[1]), "{sfen}: {dates:?}");
+
+    args[0] = "tree";
+    args.truncate(3);
+    args.extend(flags(w));
+    let out = kifudex(db, &args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let got: Tree = json_lines(&out)
+        .iter()
+        .map(|r: &Value| {
+            let n = |k: &str| r[k].as_u64().unwrap();
+            (
+                r["move"].as_str().unwrap().to_string(),
+                (n("count"), n("sente_wins"), n("gote_wins"), n("draws")),
+            )
+        })
+        .collect();
+    assert_eq!(got, want_tree, "tree {sfen} {:?}", flags(w));
+}
+
+#[test]
+fn position_and_tree_agree_with_replaying_every_game() {
+    let dir = temp_dir("position-brute");
+    let (db, games) = build(&dir);
+    let by_file: HashMap<usize, &Game> = games.iter().enumerate().collect();
+    let mut queries: Vec<Position> = vec![
+        Position::startpos(),
+        crate::pos("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSN1 w - 1"),
+        crate::pos("4k4/9/9/9/9/9/9/9/4K4 b P 1"),
+        kifudex::query::parse_position("startpos moves 7g7f 3c3d 2g2f").unwrap(),
+        kifudex::query::parse_position("startpos moves 7g7f 3c3d").unwrap(),
+    ];
+    // Positions taken from the games themselves, at every stage of a game.
+    let mut rng = Rng::new(99);
+    for _ in 0..25 {
+        let g = by_file[&rng.below(games.len())];
+        let ply = rng.below(g.moves.len() + 1);
+        let mut pos = Position::from_sfen(&format!("{} 1", g.positions[0])).unwrap();
+        for &mv in &g.moves[..ply] {
+            pos.play(mv).unwrap();
+        }
+        queries.push(pos);
+    }
+    for (i, q) in queries.iter().enumerate() {
+        check(&db, &games, q, Widen::default());
+        if i < 8 {
+            for w in [
+                Widen {
+                    ignore_hands: true,
+                    ..Widen::default()
+                },
+                Widen {
+                    either_side: true,
+                    ..Widen::default()
+                },
+                Widen {
+                    mirror: true,
+                    ..Widen::default()
+                },
+                Widen {
+                    flip: true,
+                    mirror: true,
+                    ..Widen::default()
+                },
+                Widen {
+                    ignore_hands: true,
+                    either_side: true,
+                    mirror: true,
+                    flip: true,
+                },
+            ] {
+                check(&db, &games, q, w);
+            }
+        }
+    }
+}
+
+#[test]
+fn exact_answers_for_the_records_written_by_hand() {
+    let dir = temp_dir("position-own");
+    let files = dir.join("files");
+    std::fs::create_dir_all(&files).unwrap();
+    for (name, text) in OWN {
+        std::fs::write(files.join(name), text).unwrap();
+    }
+    let db = dir.join("db");
+    assert!(
+        kifudex(&db, &["import", files.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let id = |file: &str| -> i64 {
+        let rows = json_lines(&kifudex(&db, &["search", "--json"]));
+        rows.iter()
+            .find(|r| r["file"].as_str().unwrap().ends_with(file))
+            .unwrap()["id"]
+            .as_i64()
+            .unwrap()
+    };
+    let found = |args: &[&str]| -> Vec<(i64, u64)> {
+        let mut a = vec!["position"];
+        a.extend(args);
+        a.push("--json");
+        let lines = json_lines(&kifudex(&db, &a));
+        let mut v: Vec<(i64, u64)> = lines[..lines.len() - 1]
+            .iter()
+            .map(|r| (r["id"].as_i64().unwrap(), r["ply"].as_u64().unwrap()))
+            .collect();
+        v.sort();
+        v
+    };
+    // A transposition: both move orders reach it at ply 3.
+    let mut want = vec![(id("trans-a.usi"), 3), (id("trans-b.usi"), 3)];
+    want.sort();
+    assert_eq!(found(&["startpos moves 2g2f 3c3d 7g7f"]), want);
+    // Mirrored: mirror.usi reaches the mirror image at ply 2; trans-b never has black to move
+    // there.
+    let mut want = vec![(id("trans-a.usi"), 2), (id("mirror.usi"), 2)];
+    want.sort();
+    assert_eq!(
+        found(&["position startpos moves 7g7f 3c3d", "--mirror"]),
+        want
+    );
+    // Hands: one board, three games; hands and side to move tell them apart.
+    let lone = "sfen 4k4/9/9/9/9/9/9/9/4K4 b P 1";
+    assert_eq!(found(&[lone]), vec![(id("hands-1.usi"), 0)]);
+    let mut both = vec![(id("hands-1.usi"), 0), (id("hands-2.usi"), 0)];
+    both.sort();
+    assert_eq!(found(&[lone, "--ignore-hands"]), both);
+    let mut sides = vec![(id("hands-1.usi"), 0), (id("hands-3.usi"), 0)];
+    sides.sort();
+    assert_eq!(found(&[lone, "--either-side"]), sides);
+    // The handicap game's start, given as the board a 香落ち game begins with.
+    assert_eq!(
+        found(&["lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"]),
+        vec![(id("kyo.kif"), 0)]
+    );
+    // The repetition: the start three times, then 7g7f; the tree counts the game once per move.
+    let tree = json_lines(&kifudex(&db, &["tree", "startpos", "--json"]));
+    let moves: BTreeMap<String, u64> = tree
+        .iter()
+        .map(|r| {
+            (
+                r["move"].as_str().unwrap().to_string(),
+                r["count"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        moves,
+        BTreeMap::from([
+            ("2g2f".to_string(), 1),
+            ("5i4h".to_string(), 1),
+            ("7g7f".to_string(), 2)
+        ])
+    );
+    let text = stdout(&kifudex(&db, &["tree", "startpos"]));
+    assert!(text.contains("☗７六歩"), "{text}");
+    assert!(
+        text.ends_with(
+            "3 moves from a position reached in 3 games; score for sente, the side to move\n"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_bad_position_is_a_clear_error() {
+    let dir = temp_dir("position-bad");
+    let db = dir.join("db");
+    let files = dir.join("files");
+    std::fs::create_dir_all(&files).unwrap();
+    std::fs::write(files.join("a.usi"), "startpos moves 7g7f\n").unwrap();
+    assert!(
+        kifudex(&db, &["import", files.to_str().unwrap()])
+            .status
+            .success()
+    );
+    for (pos, says) in [
+        (
+            "lnsgkgsnl/1r5b1/pppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            "rank 3 has 10 squares",
+        ),
+        ("startpos moves 7g7f 7g7f", "7g7f"),
+        ("startpos moves 7x7f", "7x7f"),
+    ] {
+        let out = kifudex(&db, &["position", pos]);
+        assert_eq!(out.status.code(), Some(2), "{pos}");
+        let err = stderr(&out);
+        assert!(err.contains("cannot read the position"), "{pos}: {err}");
+        assert!(err.contains(says), "{pos}: {err}");
+    }
+    let out = kifudex(&db, &["position", "--file", "/nonexistent/x.kif"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("cannot read /nonexistent/x.kif"));
+    std::fs::write(files.join("b.usi"), "startpos moves 7g7f 3c3d\n").unwrap();
+    let out = kifudex(
+        &db,
+        &[
+            "position",
+            "--file",
+            files.join("b.usi").to_str().unwrap(),
+            "--ply",
+            "5",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("has 2 moves in its main line: there is no ply 5"),
+        "{}",
+        stderr(&out)
+    );
+    let out = kifudex(
+        &db,
+        &[
+            "position",
+            "--file",
+            files.join("b.usi").to_str().unwrap(),
+            "--ply",
+            "1",
+            "--json",
+        ],
+    );
+    let mut want = json_lines(&kifudex(&db, &["search", "--json"]))[0].clone();
+    want["ply"] = serde_json::json!(1);
+    assert_eq!(
+        json_lines(&out),
+        vec![want, serde_json::json!({"total": 1})]
+    );
+}
