@@ -109,7 +109,6 @@ struct Variant {
     /// The side to move is the other one.
     swapped: bool,
     key: u64,
-    hand: u8,
 }
 
 impl Variant {
@@ -132,7 +131,6 @@ impl Variant {
 fn variants(pos: &Position, o: PositionOptions) -> Vec<Variant> {
     let make = |p: Position, mirror, flip, swapped| Variant {
         key: key_of(p.board_hash()),
-        hand: postings::hand_signature(&p),
         pos: p,
         mirror,
         flip,
@@ -174,12 +172,11 @@ struct Occurrence {
     variant: usize,
 }
 
-/// The index entries of every variant (hands compared unless ignored), by game.
+/// The index entries of every variant, by game. Keys hold no hands: the replay compares them.
 fn occurrences(
     store: &Store,
     index: &PositionIndex,
     vars: &[Variant],
-    o: PositionOptions,
 ) -> Result<Vec<Occurrence>, QueryError> {
     let mut by_key: HashMap<u64, Vec<(usize, Entry)>> = HashMap::new();
     let mut out = Vec::new();
@@ -190,16 +187,11 @@ fn occurrences(
                 e.insert(index.lookup(store.conn(), v.key)?)
             }
         };
-        out.extend(
-            entries
-                .iter()
-                .filter(|(_, e)| o.ignore_hands || e.hand == v.hand)
-                .map(|&(segment, entry)| Occurrence {
-                    entry,
-                    segment,
-                    variant: vi,
-                }),
-        );
+        out.extend(entries.iter().map(|&(segment, entry)| Occurrence {
+            entry,
+            segment,
+            variant: vi,
+        }));
     }
     out.sort_by_key(|oc| (oc.entry.game, oc.variant));
     Ok(out)
@@ -291,7 +283,7 @@ pub fn find_position(
 ) -> Result<PositionResult, QueryError> {
     let index = PositionIndex::load(store.conn())?;
     let vars = variants(pos, o);
-    let occ = occurrences(store, &index, &vars, o)?;
+    let occ = occurrences(store, &index, &vars)?;
     let games = candidates(&index, &occ);
     let exact = games.len() <= VERIFY_ALL;
     let mut rows = Vec::new();
@@ -356,7 +348,7 @@ struct MoveStats {
 pub fn tree(store: &Store, pos: &Position, o: PositionOptions) -> Result<TreeResult, QueryError> {
     let index = PositionIndex::load(store.conn())?;
     let vars = variants(pos, o);
-    let occ = occurrences(store, &index, &vars, o)?;
+    let occ = occurrences(store, &index, &vars)?;
     let mut distinct = 0usize;
     let mut last_game = None;
     for oc in &occ {
@@ -401,7 +393,7 @@ pub fn tree(store: &Store, pos: &Position, o: PositionOptions) -> Result<TreeRes
     } else {
         games = distinct;
         for oc in &occ {
-            if let Some(mv) = oc.entry.next.checked_sub(1).and_then(Move::from_u16) {
+            if let Some(mv) = oc.entry.next.checked_sub(1).and_then(postings::code_move) {
                 add(mv, &vars[oc.variant], oc.segment, oc.entry.game);
             }
         }

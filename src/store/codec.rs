@@ -113,10 +113,10 @@ fn positions(rec: &Record) -> Vec<u64> {
     let mut pos = rec.start.clone();
     let mut out = Vec::with_capacity(rec.main.moves.len() + 1);
     for node in &rec.main.moves {
-        out.push(postings::pack(&pos, node.mv.to_u16() + 1));
+        out.push(postings::pack(&pos, Some(node.mv)));
         pos.apply(node.mv);
     }
-    out.push(postings::pack(&pos, 0));
+    out.push(postings::pack(&pos, None));
     out
 }
 

@@ -59,6 +59,9 @@ impl Store {
     pub fn create(dir: &Path) -> Result<Store, StoreError> {
         std::fs::create_dir_all(dir).map_err(|e| StoreError::CreateDir(dir.to_path_buf(), e))?;
         let mut conn = Connection::open(dir.join(DB_FILE))?;
+        // Merging position segments frees many pages: give them back to the file system
+        // (only takes effect on a new, empty database).
+        conn.pragma_update(None, "auto_vacuum", "INCREMENTAL")?;
         configure(&conn)?;
         migrate::migrate(&mut conn)?;
         let store = Store {
@@ -184,6 +187,7 @@ impl Store {
             tx.execute("DELETE FROM removed_games", [])?;
             tx.commit()?;
         }
+        give_back_free_pages(&self.conn)?;
         self.conn.execute_batch("PRAGMA optimize")?;
         self.conn
             .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
@@ -216,6 +220,15 @@ pub struct Stats {
     pub bytes: u64,
     /// Size on disk of the text index alone.
     pub text_bytes: u64,
+}
+
+/// Returns the database's free pages to the file system (databases are created with
+/// incremental auto-vacuum). Each step of the pragma frees one page.
+pub(crate) fn give_back_free_pages(conn: &Connection) -> Result<(), StoreError> {
+    let mut stmt = conn.prepare("PRAGMA incremental_vacuum")?;
+    let mut rows = stmt.query([])?;
+    while rows.next()?.is_some() {}
+    Ok(())
 }
 
 fn configure(conn: &Connection) -> Result<(), StoreError> {

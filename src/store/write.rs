@@ -112,6 +112,7 @@ impl<'a> Writer<'a> {
         self.begin()?;
         postings::merge(self.conn, &self.segments)?;
         self.commit()?;
+        super::give_back_free_pages(self.conn)?;
         Ok(std::mem::take(&mut self.segments).len())
     }
 

@@ -12,6 +12,7 @@ mod kif;
 mod movetext;
 mod perft;
 mod position;
+mod postings;
 mod psn;
 mod rules;
 mod sfen;

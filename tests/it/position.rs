@@ -469,3 +469,63 @@ fn a_bad_position_is_a_clear_error() {
         vec![want, serde_json::json!({"total": 1})]
     );
 }
+
+#[test]
+fn segments_merge_and_removed_games_disappear() {
+    let dir = temp_dir("position-merge");
+    let db = dir.join("db");
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    std::fs::create_dir_all(&a).unwrap();
+    std::fs::create_dir_all(&b).unwrap();
+    std::fs::write(a.join("1.usi"), "startpos moves 7g7f 3c3d\n").unwrap();
+    std::fs::write(a.join("2.usi"), "startpos moves 7g7f 8c8d\n").unwrap();
+    std::fs::write(b.join("3.usi"), "startpos moves 2g2f 8c8d\n").unwrap();
+    let stats = |db: &Path| json_lines(&kifudex(db, &["stats", "--json"]))[0].clone();
+    let total = |pos: &str| -> u64 {
+        let lines = json_lines(&kifudex(&db, &["position", pos, "--json"]));
+        lines.last().unwrap()["total"].as_u64().unwrap()
+    };
+    assert!(
+        kifudex(&db, &["import", a.to_str().unwrap()])
+            .status
+            .success()
+    );
+    assert!(
+        kifudex(&db, &["import", b.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let s = stats(&db);
+    assert_eq!(s["position_segments"], 2);
+    assert_eq!(s["positions"], 3 * 3);
+    assert_eq!(total("startpos"), 3);
+    assert_eq!(total("startpos moves 7g7f"), 2);
+    // 2.usi changes: its old game is removed, the new one indexed.
+    std::fs::write(a.join("2.usi"), "startpos moves 5g5f 8c8d 5f5e\n").unwrap();
+    assert!(
+        kifudex(&db, &["import", a.to_str().unwrap()])
+            .status
+            .success()
+    );
+    assert_eq!(total("startpos moves 7g7f"), 1);
+    assert_eq!(total("startpos moves 5g5f 8c8d"), 1);
+    assert_eq!(total("startpos"), 3);
+    let out = kifudex(&db, &["optimize"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with("position index: 3 segments merged into 1, 10 postings"),
+        "{}",
+        stdout(&out)
+    );
+    let s = stats(&db);
+    assert_eq!(s["position_segments"], 1);
+    assert_eq!(s["positions"], 3 + 3 + 4);
+    assert_eq!(total("startpos moves 7g7f"), 1);
+    assert_eq!(total("startpos"), 3);
+    let tree = json_lines(&kifudex(&db, &["tree", "startpos", "--json"]));
+    let moves: Vec<(&str, u64)> = tree
+        .iter()
+        .map(|r| (r["move"].as_str().unwrap(), r["count"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(moves, vec![("2g2f", 1), ("5g5f", 1), ("7g7f", 1)]);
+}

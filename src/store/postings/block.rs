@@ -1,29 +1,71 @@
-//! One block of position postings: up to [`BLOCK_ENTRIES`] entries sorted by (key, game),
-//! stored column by column, each column bit-packed at the width its largest value needs.
+//! One block of position postings: entries sorted by (key, game), as many as fit in
+//! [`BLOCK_BYTES`], stored column by column, each column bit-packed at the width its largest
+//! value needs.
 //!
 //! ```text
-//! varint n, u8 key width, u8 game width, u8 move width, u8 hand width,
+//! varint n, u8 key width, u8 game width, u8 move width,
 //! keys:  n × key width bits   (key − previous key; the first is key − the row's first_key = 0)
 //! games: n × game width bits  (game − the segment's first game)
-//! moves: n × move width bits  (Move::to_u16 + 1 of the move played next, 0: the game ends)
-//! hands: n × hand width bits  (the hand signature)
+//! moves: n × move width bits  (move_code + 1 of the move played next, 0: the game ends)
 //! ```
 //! Bits are packed least significant first, each column starting on a byte boundary.
 
-/// Entries per block: about 3.5 KB, so a block row fits a 4 KB SQLite page.
-pub const BLOCK_ENTRIES: usize = 448;
+/// The most a block's data holds: a block row then fills one 4 KB SQLite page.
+pub const BLOCK_BYTES: usize = 4000;
 
-/// One posting: a position (its key and hand signature) reached by `game`, and the move played
-/// from it (0: none).
+/// One posting: a position (its key) reached by `game`, and the move played from it
+/// ([`move_code`] + 1; 0: the game ended there).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Entry {
     pub key: u64,
     pub game: i64,
     pub next: u16,
-    pub hand: u8,
 }
 
-fn width(max: u64) -> u8 {
+/// A move in 14 bits: origin × 81 + destination (+ 6561 promoting) on the board,
+/// 13122 + kind × 81 + destination for a drop.
+pub fn move_code(mv: crate::shogi::Move) -> u16 {
+    use crate::shogi::Move;
+    match mv {
+        Move::Board { from, to, promote } => {
+            (from.index() * 81 + to.index() + if promote { 6561 } else { 0 }) as u16
+        }
+        Move::Drop { kind, to } => (13122 + kind.index() * 81 + to.index()) as u16,
+    }
+}
+
+/// The move of a [`move_code`].
+pub fn code_move(code: u16) -> Option<crate::shogi::Move> {
+    use crate::shogi::{Move, PieceKind, Square};
+    let c = code as usize;
+    if c < 13122 {
+        let (promote, c) = (c >= 6561, c % 6561);
+        Some(Move::Board {
+            from: Square::from_index(c / 81)?,
+            to: Square::from_index(c % 81)?,
+            promote,
+        })
+    } else {
+        let c = c - 13122;
+        Some(Move::Drop {
+            kind: PieceKind::from_index(c / 81)?,
+            to: Square::from_index(c % 81)?,
+        })
+    }
+}
+
+/// Bytes a block of `n` entries takes at these widths.
+pub fn encoded_len(n: usize, widths: [u8; 3]) -> usize {
+    let varint = if n < 128 { 1 } else { 2 };
+    varint
+        + 3
+        + widths
+            .iter()
+            .map(|&w| (n * w as usize).div_ceil(8))
+            .sum::<usize>()
+}
+
+pub fn width(max: u64) -> u8 {
     (64 - max.leading_zeros()) as u8
 }
 
@@ -96,16 +138,15 @@ fn get_varint(bytes: &mut &[u8]) -> Option<u64> {
 /// Encodes `entries` (sorted by key, then game; all games ≥ `base`) as one block.
 pub fn encode(entries: &[Entry], base: i64) -> Vec<u8> {
     let first = entries.first().map_or(0, |e| e.key);
-    let (mut mk, mut mg, mut mm, mut mh) = (0u64, 0u64, 0u64, 0u64);
+    let (mut mk, mut mg, mut mm) = (0u64, 0u64, 0u64);
     let mut prev = first;
     for e in entries {
         mk = mk.max(e.key - prev);
         prev = e.key;
         mg = mg.max((e.game - base) as u64);
         mm = mm.max(e.next as u64);
-        mh = mh.max(e.hand as u64);
     }
-    let widths = [width(mk), width(mg), width(mm), width(mh)];
+    let widths = [width(mk), width(mg), width(mm)];
     let mut out = Vec::with_capacity(8 + entries.len() * 8);
     put_varint(&mut out, entries.len() as u64);
     out.extend_from_slice(&widths);
@@ -133,30 +174,29 @@ pub fn encode(entries: &[Entry], base: i64) -> Vec<u8> {
     );
     column(&|i| (entries[i].game - base) as u64, widths[1], &mut out);
     column(&|i| entries[i].next as u64, widths[2], &mut out);
-    column(&|i| entries[i].hand as u64, widths[3], &mut out);
     out
 }
 
 /// A block read back: its columns, decoded on demand.
 pub struct Block<'a> {
     n: usize,
-    widths: [u8; 4],
-    columns: [&'a [u8]; 4],
+    widths: [u8; 3],
+    columns: [&'a [u8]; 3],
 }
 
 impl<'a> Block<'a> {
     /// Reads a block's layout; `None` when the bytes are not a block.
     pub fn parse(mut data: &'a [u8]) -> Option<Block<'a>> {
         let n = get_varint(&mut data)? as usize;
-        if n > 1 << 20 || data.len() < 4 {
+        if n > 1 << 20 || data.len() < 3 {
             return None;
         }
-        let widths = [data[0], data[1], data[2], data[3]];
+        let widths = [data[0], data[1], data[2]];
         if widths.iter().any(|&w| w > 48) {
             return None;
         }
-        data = &data[4..];
-        let mut columns: [&[u8]; 4] = [&[]; 4];
+        data = &data[3..];
+        let mut columns: [&[u8]; 3] = [&[]; 3];
         for (c, &w) in columns.iter_mut().zip(&widths) {
             let len = (n * w as usize).div_ceil(8);
             if data.len() < len {
@@ -207,36 +247,6 @@ impl<'a> Block<'a> {
             key,
             game: base + get(self.columns[1], i, self.widths[1]) as i64,
             next: get(self.columns[2], i, self.widths[2]) as u16,
-            hand: get(self.columns[3], i, self.widths[3]) as u8,
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn round_trip() {
-        let mut entries = Vec::new();
-        let mut key = 1_000_000u64;
-        for i in 0..400i64 {
-            key += (i as u64 * 7919) % 5000;
-            entries.push(Entry {
-                key,
-                game: 100 + (i * 31) % 997,
-                next: (i * 13 % 32768) as u16,
-                hand: (i % 256) as u8,
-            });
-        }
-        entries.sort();
-        let data = encode(&entries, 100);
-        let block = Block::parse(&data).unwrap();
-        let back: Vec<Entry> = block.entries(entries[0].key, 100).collect();
-        assert_eq!(back, entries);
-        let k = entries[200].key;
-        let want: Vec<Entry> = entries.iter().filter(|e| e.key == k).copied().collect();
-        assert_eq!(block.find(entries[0].key, k, 100), want);
-        assert!(Block::parse(&data[..data.len() - 1]).is_none());
     }
 }

@@ -3,9 +3,9 @@
 //! inside the SQLite file (GUIDE §4).
 //!
 //! * The key is the top [`KEY_BITS`] bits of the board hash (board and side to move), so one
-//!   lookup serves searches with and without hands; the hand signature (8 bits of the hands'
-//!   hash) tells hand-aware searches which entries to keep. Keys this short can collide:
-//!   candidates are verified by replay before they are shown.
+//!   lookup serves searches with and without hands. Keys this short can collide, and hands
+//!   are not in them: candidates are verified by replay (position, hands and all) before they
+//!   are shown.
 //! * Each import commit writes one segment, in the transaction that writes its games; the end
 //!   of an import merges the segments it wrote, and `kifudex optimize` merges them all.
 //! * A segment also keeps, per game, the result and the date, so that trees and newest-first
@@ -21,12 +21,14 @@ use std::collections::{BinaryHeap, HashSet};
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::StoreError;
-use crate::shogi::Position;
-pub use block::Entry;
-use block::{BLOCK_ENTRIES, Block};
+use crate::shogi::{Move, Position};
+use block::{BLOCK_BYTES, Block};
+pub use block::{Entry, code_move, move_code};
 
-/// Bits of the board hash a key keeps.
-pub const KEY_BITS: u32 = 40;
+/// Bits of the board hash a key keeps: at 100 million postings a key delta takes about 10
+/// bits, and a position not in the index shares its key with an indexed one about once in
+/// 700 lookups (a candidate the replay then refuses).
+pub const KEY_BITS: u32 = 36;
 
 /// The format of the postings (blocks, keys, signatures); recorded in `meta`.
 pub const POSTINGS_VERSION: u32 = 1;
@@ -37,17 +39,11 @@ pub fn key_of(board_hash: u64) -> u64 {
     board_hash >> (64 - KEY_BITS)
 }
 
-/// 8 bits of the hash of the hands.
-#[inline]
-pub fn hand_signature(pos: &Position) -> u8 {
-    ((pos.hash() ^ pos.board_hash()) >> 56) as u8
-}
-
 /// A posting as the readers produce it, before the game has an id:
-/// key << 24 | hand signature << 16 | next move code + 1 (0: none).
+/// key << 24 | [`move_code`] + 1 of the move played next (0: none).
 #[inline]
-pub fn pack(pos: &Position, next: u16) -> u64 {
-    key_of(pos.board_hash()) << 24 | (hand_signature(pos) as u64) << 16 | next as u64
+pub fn pack(pos: &Position, next: Option<Move>) -> u64 {
+    key_of(pos.board_hash()) << 24 | next.map_or(0, |m| move_code(m) as u64 + 1)
 }
 
 /// Results as segments store them (one byte per game).
@@ -90,8 +86,8 @@ pub fn date_text(code: u32) -> Option<String> {
 /// Postings of the games written since the last segment.
 #[derive(Debug, Default)]
 pub struct Batch {
-    /// (key << 24 | game − first game, hand << 16 | next)
-    entries: Vec<(u64, u32)>,
+    /// (key << 24 | game − first game, next)
+    entries: Vec<(u64, u16)>,
     first_game: Option<i64>,
     last_game: i64,
     /// (game, result, date code)
@@ -105,11 +101,8 @@ impl Batch {
         let off = (game - first) as u64;
         debug_assert!(off < 1 << 24, "a batch spans fewer than 2^24 games");
         self.last_game = self.last_game.max(game);
-        self.entries.extend(
-            packed
-                .iter()
-                .map(|&p| ((p >> 24) << 24 | off, (p & 0xff_ffff) as u32)),
-        );
+        self.entries
+            .extend(packed.iter().map(|&p| ((p >> 24) << 24 | off, p as u16)));
         self.games.push((game, result, date));
     }
 
@@ -152,17 +145,42 @@ struct BlockSink<'c> {
     segment: i64,
     base: i64,
     pending: Vec<Entry>,
+    /// The widths the pending entries need.
+    widths: [u8; 3],
     entries: u64,
     blocks: u64,
     bytes: u64,
 }
 
 impl BlockSink<'_> {
-    fn push(&mut self, e: Entry) -> Result<(), StoreError> {
-        self.pending.push(e);
-        if self.pending.len() >= BLOCK_ENTRIES {
-            self.flush()?;
+    fn new(conn: &Connection, segment: i64, base: i64) -> BlockSink<'_> {
+        BlockSink {
+            conn,
+            segment,
+            base,
+            pending: Vec::with_capacity(1024),
+            widths: [0; 3],
+            entries: 0,
+            blocks: 0,
+            bytes: 0,
         }
+    }
+
+    /// Adds an entry (in key order), writing the pending block first when the entry would
+    /// not fit in it.
+    fn push(&mut self, e: Entry) -> Result<(), StoreError> {
+        let delta = self.pending.last().map_or(0, |p| e.key - p.key);
+        let widths = [
+            self.widths[0].max(block::width(delta)),
+            self.widths[1].max(block::width((e.game - self.base) as u64)),
+            self.widths[2].max(block::width(e.next as u64)),
+        ];
+        if block::encoded_len(self.pending.len() + 1, widths) > BLOCK_BYTES {
+            self.flush()?;
+            return self.push(e);
+        }
+        self.widths = widths;
+        self.pending.push(e);
         Ok(())
     }
 
@@ -180,6 +198,7 @@ impl BlockSink<'_> {
         self.blocks += 1;
         self.bytes += data.len() as u64;
         self.pending.clear();
+        self.widths = [0; 3];
         Ok(())
     }
 }
@@ -223,21 +242,12 @@ pub fn write_segment(conn: &Connection, batch: &mut Batch) -> Result<Option<i64>
     for &(game, result, date) in &batch.games {
         cols.set(game, result, date);
     }
-    let mut sink = BlockSink {
-        conn,
-        segment,
-        base: first,
-        pending: Vec::with_capacity(BLOCK_ENTRIES),
-        entries: 0,
-        blocks: 0,
-        bytes: 0,
-    };
-    for &(k, p) in &entries {
+    let mut sink = BlockSink::new(conn, segment, first);
+    for &(k, next) in &entries {
         sink.push(Entry {
             key: k >> 24,
             game: first + (k & 0xff_ffff) as i64,
-            next: p as u16,
-            hand: (p >> 16) as u8,
+            next,
         })?;
     }
     sink.flush()?;
@@ -441,15 +451,7 @@ pub fn merge(conn: &Connection, ids: &[i64]) -> Result<Option<i64>, StoreError> 
             heap.push(Reverse((e, i)));
         }
     }
-    let mut sink = BlockSink {
-        conn,
-        segment,
-        base: first,
-        pending: Vec::with_capacity(BLOCK_ENTRIES),
-        entries: 0,
-        blocks: 0,
-        bytes: 0,
-    };
+    let mut sink = BlockSink::new(conn, segment, first);
     while let Some(Reverse((e, i))) = heap.pop() {
         if !index.removed.contains(&e.game) {
             sink.push(e)?;
