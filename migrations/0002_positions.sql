@@ -32,3 +32,21 @@ CREATE INDEX position_blocks_key ON position_blocks(segment, first_key);
 CREATE TABLE removed_games (
     id INTEGER PRIMARY KEY
 );
+
+-- Headers move into the games row: one TEXT of "key<TAB>value" lines in file order, with
+-- backslash, tab and newline in keys and values written \\, \t and \n. One row per game
+-- costs less to write and to store than one row per header.
+ALTER TABLE games ADD COLUMN headers TEXT;
+UPDATE games SET headers = (
+    SELECT group_concat(line, char(10)) FROM (
+        SELECT replace(replace(replace(key, '\', '\\'), char(9), '\t'), char(10), '\n')
+               || char(9) ||
+               replace(replace(replace(value, '\', '\\'), char(9), '\t'), char(10), '\n') AS line
+        FROM headers h WHERE h.game_id = games.id ORDER BY ord
+    )
+);
+DROP TABLE headers;
+
+-- Event and opening are searched by part of the name, which no index helps.
+DROP INDEX games_event;
+DROP INDEX games_opening;

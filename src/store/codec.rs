@@ -47,6 +47,8 @@ pub struct GameRow {
     pub tree: Option<String>,
     pub fingerprint: [u8; 16],
     pub headers: Vec<(String, String)>,
+    /// `headers` as the column holds them ([`encode_headers`]).
+    pub headers_text: Option<String>,
     /// Main-line comments, engine lines and file remarks: (ply, kind, text), ply 0 the start,
     /// plies + 1 the terminal; kind [`COMMENT`], [`ENGINE`] or [`REMARK`].
     pub comments: Vec<(u32, u8, String)>,
@@ -102,6 +104,7 @@ impl GameRow {
             fingerprint: fingerprint(rec, date.as_deref()),
             date,
             headers: rec.headers.clone(),
+            headers_text: encode_headers(&rec.headers),
             comments,
             positions: positions(rec),
         }
@@ -321,6 +324,62 @@ pub(super) struct StoredColumns {
     pub tree: Option<String>,
     pub headers: Vec<(String, String)>,
     pub comments: Vec<(u32, u8, String)>,
+}
+
+/// Headers as the `headers` column holds them: `key<TAB>value` lines, with `\\`, `\t` and
+/// `\n` standing for a backslash, a tab and a newline.
+pub(super) fn encode_headers(headers: &[(String, String)]) -> Option<String> {
+    if headers.is_empty() {
+        return None;
+    }
+    let mut out = String::with_capacity(headers.len() * 24);
+    let put = |out: &mut String, s: &str| {
+        for c in s.chars() {
+            match c {
+                '\\' => out.push_str("\\\\"),
+                '\t' => out.push_str("\\t"),
+                '\n' => out.push_str("\\n"),
+                c => out.push(c),
+            }
+        }
+    };
+    for (i, (k, v)) in headers.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        put(&mut out, k);
+        out.push('\t');
+        put(&mut out, v);
+    }
+    Some(out)
+}
+
+/// The headers of an [`encode_headers`] text.
+pub(crate) fn decode_headers(text: &str) -> Vec<(String, String)> {
+    let unescape = |s: &str| {
+        let mut out = String::with_capacity(s.len());
+        let mut chars = s.chars();
+        while let Some(c) = chars.next() {
+            if c != '\\' {
+                out.push(c);
+                continue;
+            }
+            match chars.next() {
+                Some('t') => out.push('\t'),
+                Some('n') => out.push('\n'),
+                Some(c) => out.push(c),
+                None => out.push('\\'),
+            }
+        }
+        out
+    };
+    text.split('\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| {
+            let (k, v) = l.split_once('\t').unwrap_or((l, ""));
+            (unescape(k), unescape(v))
+        })
+        .collect()
 }
 
 /// The start position of a stored game.

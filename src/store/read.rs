@@ -2,7 +2,7 @@
 
 use rusqlite::OptionalExtension;
 
-use super::codec::{StoredColumns, decode_moves, record_from, start_position};
+use super::codec::{StoredColumns, decode_headers, decode_moves, record_from, start_position};
 use super::{Store, StoreError};
 use crate::notation::Record;
 use crate::shogi::{Move, Position};
@@ -35,7 +35,7 @@ impl Store {
             .query_row(
                 "SELECT s.path, g.game_index, g.format, g.date, ps.name, pg.name, g.event,
                         g.opening, g.plies, g.winner, g.start_sfen, g.moves, g.times,
-                        g.terminal, g.tree, g.handicap
+                        g.terminal, g.tree, g.handicap, g.headers
                  FROM games g JOIN sources s ON s.id = g.source_id
                  LEFT JOIN players ps ON ps.id = g.sente_id
                  LEFT JOIN players pg ON pg.id = g.gote_id
@@ -66,7 +66,10 @@ impl Store {
                             times: r.get(12)?,
                             terminal: r.get(13)?,
                             tree: r.get(14)?,
-                            headers: Vec::new(),
+                            headers: r
+                                .get::<_, Option<String>>(16)?
+                                .map(|h| decode_headers(&h))
+                                .unwrap_or_default(),
                             comments: Vec::new(),
                         },
                     ))
@@ -76,10 +79,6 @@ impl Store {
         let Some((mut game, mut cols)) = row else {
             return Ok(None);
         };
-        cols.headers = c
-            .prepare_cached("SELECT key, value FROM headers WHERE game_id = ?1 ORDER BY ord")?
-            .query_map([id], |r| Ok((r.get(0)?, r.get(1)?)))?
-            .collect::<Result<_, _>>()?;
         cols.comments = c
             .prepare_cached(
                 "SELECT ply, kind, text FROM comments WHERE game_id = ?1 ORDER BY ply, ord",

@@ -3,6 +3,7 @@
 
 use rusqlite::Connection;
 
+use super::codec::decode_headers;
 use super::{Store, StoreError};
 use crate::text::{GameText, TextSource};
 
@@ -16,7 +17,7 @@ pub(super) fn text_games(
     let limit = i64::try_from(limit).unwrap_or(i64::MAX);
     let mut games: Vec<GameText> = conn
         .prepare_cached(
-            "SELECT g.id, ps.name, pg.name, g.event, g.opening, g.title FROM games g
+            "SELECT g.id, ps.name, pg.name, g.event, g.opening, g.title, g.headers FROM games g
              LEFT JOIN players ps ON ps.id = g.sente_id LEFT JOIN players pg ON pg.id = g.gote_id
              WHERE g.id > ?1 AND g.id <= ?2 ORDER BY g.id LIMIT ?3",
         )?
@@ -28,6 +29,10 @@ pub(super) fn text_games(
                 event: r.get(3)?,
                 opening: r.get(4)?,
                 title: r.get(5)?,
+                headers: r
+                    .get::<_, Option<String>>(6)?
+                    .map(|h| decode_headers(&h))
+                    .unwrap_or_default(),
                 ..GameText::default()
             })
         })?
@@ -36,16 +41,6 @@ pub(super) fn text_games(
         return Ok(games);
     };
     let at = |games: &[GameText], id: i64| games.binary_search_by_key(&id, |g| g.id).ok();
-    let mut stmt = conn.prepare_cached(
-        "SELECT game_id, key, value FROM headers WHERE game_id > ?1 AND game_id <= ?2
-         ORDER BY game_id, ord",
-    )?;
-    let mut rows = stmt.query([after, last])?;
-    while let Some(r) = rows.next()? {
-        if let Some(i) = at(&games, r.get(0)?) {
-            games[i].headers.push((r.get(1)?, r.get(2)?));
-        }
-    }
     let mut stmt = conn.prepare_cached(
         "SELECT game_id, ply, kind, text FROM comments WHERE game_id > ?1 AND game_id <= ?2
          ORDER BY game_id, ply, ord",

@@ -10,23 +10,6 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::{GameRow, StoreError, postings};
 use crate::text::normalize::{name_key, strip_titles};
 
-/// Header rows written by one statement.
-const HEADER_ROWS: usize = 16;
-
-/// The statement inserting `n` header rows (built once per `n`).
-fn header_sql(n: usize) -> &'static str {
-    use std::sync::OnceLock;
-    static SQL: OnceLock<Vec<String>> = OnceLock::new();
-    &SQL.get_or_init(|| {
-        (0..=HEADER_ROWS)
-            .map(|n| {
-                let rows = vec!["(?, ?, ?, ?)"; n].join(", ");
-                format!("INSERT INTO headers (game_id, ord, key, value) VALUES {rows}")
-            })
-            .collect()
-    })[n]
-}
-
 /// A source already in the database.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KnownSource {
@@ -227,7 +210,6 @@ impl<'a> Writer<'a> {
                     )?;
                 }
                 None => {
-                    c.execute("DELETE FROM headers WHERE game_id = ?1", [game])?;
                     c.execute("DELETE FROM comments WHERE game_id = ?1", [game])?;
                     c.execute("DELETE FROM games WHERE id = ?1", [game])?;
                     c.execute(
@@ -287,9 +269,9 @@ impl<'a> Writer<'a> {
                 c.prepare_cached(
                     "INSERT INTO games (source_id, game_index, format, start_sfen, moves, times,
                      plies, handicap, date, event, opening, title, sente_id, gote_id, terminal,
-                     winner, illegal_ply, illegal_rule, tree, fingerprint)
+                     winner, illegal_ply, illegal_rule, tree, fingerprint, headers)
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,
-                     ?16, ?17, ?18, ?19, ?20)",
+                     ?16, ?17, ?18, ?19, ?20, ?21)",
                 )?
                 .execute(params![
                     source,
@@ -312,22 +294,9 @@ impl<'a> Writer<'a> {
                     g.illegal.map(|(_, r)| r),
                     g.tree,
                     &g.fingerprint[..],
+                    g.headers_text,
                 ])?;
                 let id = c.last_insert_rowid();
-                // Headers in statements of up to HEADER_ROWS rows: one statement per header
-                // costs more than the rows themselves.
-                for (chunk_no, chunk) in g.headers.chunks(HEADER_ROWS).enumerate() {
-                    let mut stmt = c.prepare_cached(header_sql(chunk.len()))?;
-                    let mut n = 1;
-                    for (i, (k, v)) in chunk.iter().enumerate() {
-                        stmt.raw_bind_parameter(n, id)?;
-                        stmt.raw_bind_parameter(n + 1, (chunk_no * HEADER_ROWS + i) as i64)?;
-                        stmt.raw_bind_parameter(n + 2, k)?;
-                        stmt.raw_bind_parameter(n + 3, v)?;
-                        n += 4;
-                    }
-                    stmt.raw_execute()?;
-                }
                 let mut comment = c.prepare_cached(
                     "INSERT INTO comments (game_id, ply, ord, kind, text)
                      VALUES (?1, ?2, ?3, ?4, ?5)",

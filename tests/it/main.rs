@@ -9,6 +9,7 @@ mod hash;
 mod jkf;
 mod ki2;
 mod kif;
+mod migrate;
 mod movetext;
 mod perft;
 mod position;
