@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use crate::notation::read_bytes;
 use crate::store::{GameRow, Inserted, KnownSource, SourceRow, Store, StoreError};
-use crate::text::{TextError, TextIndex, index::TEXT_DIR};
+use crate::text::{GameText, TextError, TextIndex, index::TEXT_DIR};
 use walk::{SourceInfo, Unit};
 
 /// What can stop an import (a bad file never does).
@@ -205,6 +205,7 @@ pub fn import(
         let mut sink = Sink {
             db: &mut writer,
             text: &mut text,
+            texts: Vec::new(),
         };
         let done = write_all(
             &mut sink,
@@ -253,7 +254,7 @@ fn write_all(
                     sink.db.begin()?;
                     batch_start = Instant::now();
                 }
-                batch_games += write_source(sink.db, p, progress, observer)?.max(1);
+                batch_games += write_source(sink, p, progress, observer)?.max(1);
                 progress.files += 1;
                 if batch_games >= options.batch_games || batch_start.elapsed() >= options.batch_time
                 {
@@ -273,6 +274,8 @@ fn write_all(
 struct Sink<'s, 'c> {
     db: &'s mut crate::store::Writer<'c>,
     text: &'s mut TextIndex,
+    /// The text of the games written since the last commit.
+    texts: Vec<GameText>,
 }
 
 impl Sink<'_, '_> {
@@ -281,47 +284,68 @@ impl Sink<'_, '_> {
     fn commit(&mut self) -> Result<(), IngestError> {
         self.db.commit()?;
         let deleted = self.db.take_deleted();
-        let games = self
-            .db
-            .text_games(self.text.last_id(), i64::MAX, usize::MAX)?;
-        if deleted.is_empty() && games.is_empty() {
+        if deleted.is_empty() && self.texts.is_empty() {
             return Ok(());
         }
-        self.text.apply(&deleted, &games)?;
+        self.text.apply(&deleted, &self.texts)?;
+        self.texts.clear();
         self.text.commit()?;
         Ok(())
     }
 }
 
+/// What the text index takes of a game just written as `id`.
+fn game_text(id: i64, g: GameRow) -> GameText {
+    GameText {
+        id,
+        sente: g.sente,
+        gote: g.gote,
+        event: g.event,
+        opening: g.opening,
+        title: g.title,
+        headers: g.headers,
+        comments: g
+            .comments
+            .into_iter()
+            .map(|(ply, kind, text)| (ply as i64, kind, text))
+            .collect(),
+    }
+}
+
 /// Writes one parsed source with its games and errors; returns the games it held.
 fn write_source(
-    writer: &mut crate::store::Writer<'_>,
+    sink: &mut Sink<'_, '_>,
     p: Parsed,
     progress: &mut Progress,
     observer: &mut dyn Observer,
 ) -> Result<usize, IngestError> {
     if let Some(id) = p.touch {
-        writer.touch_source(id, p.source.mtime)?;
+        sink.db.touch_source(id, p.source.mtime)?;
         progress.unchanged += 1;
         return Ok(0);
     }
+    let writer = &mut *sink.db;
     let source = writer.put_source(&p.source)?;
     if p.source.error.is_some() {
         progress.failed_files += 1;
     }
-    for (index, game) in p.games.iter().enumerate() {
-        match writer.put_game(source, index, game)? {
-            Inserted::New(_) => progress.games += 1,
+    let games = p.games.len();
+    for (index, game) in p.games.into_iter().enumerate() {
+        match writer.put_game(source, index, &game)? {
+            Inserted::New(id) => {
+                progress.games += 1;
+                sink.texts.push(game_text(id, game));
+            }
             Inserted::Duplicate(_) => progress.duplicates += 1,
         }
     }
     for e in &p.errors {
         let at = e.line.zip(e.column);
-        writer.put_error(source, e.game_index, at, &e.message)?;
+        sink.db.put_error(source, e.game_index, at, &e.message)?;
         progress.errors += 1;
         observer.problem(e);
     }
-    Ok(p.games.len())
+    Ok(games)
 }
 
 /// Leaves out the sources an earlier import read with the same size and time (files) or the

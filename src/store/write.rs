@@ -52,6 +52,9 @@ pub struct Writer<'a> {
     postings: postings::Batch,
     /// Position segments this writer wrote (see [`Writer::merge_segments`]).
     segments: Vec<i64>,
+    /// The first 8 bytes of every stored game's fingerprint, with its id (loaded on the
+    /// first game), so that a new game needs no lookup.
+    fingerprints: Option<HashMap<u64, i64>>,
 }
 
 impl<'a> Writer<'a> {
@@ -64,6 +67,7 @@ impl<'a> Writer<'a> {
             deleted: Vec::new(),
             postings: postings::Batch::default(),
             segments: Vec::new(),
+            fingerprints: None,
         })
     }
 
@@ -102,16 +106,6 @@ impl<'a> Writer<'a> {
     /// The games deleted (by re-imports of changed files) since the last call.
     pub fn take_deleted(&mut self) -> Vec<i64> {
         std::mem::take(&mut self.deleted)
-    }
-
-    /// The text of the games with `after < id <= upto` (see `text::TextSource`).
-    pub fn text_games(
-        &self,
-        after: i64,
-        upto: i64,
-        limit: usize,
-    ) -> Result<Vec<crate::text::GameText>, StoreError> {
-        super::text::text_games(self.conn, after, upto, limit)
     }
 
     /// Every source read before, by path.
@@ -257,10 +251,7 @@ impl<'a> Writer<'a> {
     ) -> Result<Inserted, StoreError> {
         let c = self.conn;
         // Look first rather than insert-or-ignore: a refused insert would still use up an id.
-        let existing: Option<i64> = c
-            .prepare_cached("SELECT id FROM games WHERE fingerprint = ?1")?
-            .query_row([&g.fingerprint[..]], |r| r.get(0))
-            .optional()?;
+        let existing = self.stored(&g.fingerprint)?;
         let result = match existing {
             Some(id) => Inserted::Duplicate(id),
             None => {
@@ -297,6 +288,9 @@ impl<'a> Writer<'a> {
                     g.headers_text,
                 ])?;
                 let id = c.last_insert_rowid();
+                if let Some(map) = &mut self.fingerprints {
+                    map.insert(short(&g.fingerprint), id);
+                }
                 let mut comment = c.prepare_cached(
                     "INSERT INTO comments (game_id, ply, ord, kind, text)
                      VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -323,6 +317,29 @@ impl<'a> Writer<'a> {
         Ok(result)
     }
 
+    /// The id of the stored game with this fingerprint.
+    fn stored(&mut self, fingerprint: &[u8; 16]) -> Result<Option<i64>, StoreError> {
+        let c = self.conn;
+        if self.fingerprints.is_none() {
+            let mut map = HashMap::new();
+            let mut stmt = c.prepare("SELECT id, fingerprint FROM games")?;
+            let mut rows = stmt.query([])?;
+            while let Some(r) = rows.next()? {
+                if let Ok(fp) = <[u8; 16]>::try_from(r.get_ref(1)?.as_blob().unwrap_or(&[])) {
+                    map.insert(short(&fp), r.get(0)?);
+                }
+            }
+            self.fingerprints = Some(map);
+        }
+        let map = self.fingerprints.as_ref().expect("loaded above");
+        if !map.contains_key(&short(fingerprint)) {
+            return Ok(None);
+        }
+        Ok(c.prepare_cached("SELECT id FROM games WHERE fingerprint = ?1")?
+            .query_row([&fingerprint[..]], |r| r.get(0))
+            .optional()?)
+    }
+
     /// Records a problem met in a source (in game `index`, at `line`/`column` when known).
     pub fn put_error(
         &mut self,
@@ -345,6 +362,10 @@ impl<'a> Writer<'a> {
             ])?;
         Ok(())
     }
+}
+
+fn short(fingerprint: &[u8; 16]) -> u64 {
+    u64::from_le_bytes(fingerprint[..8].try_into().expect("8 bytes"))
 }
 
 impl Drop for Writer<'_> {

@@ -151,7 +151,19 @@ pub fn documents(game: &GameText) -> Vec<TextDoc> {
         .map(|(_, v)| v.as_str())
         .collect();
     put(&mut fields, TextField::Site, site.join(SEPARATOR));
-    let values: Vec<&str> = game.headers.iter().map(|(_, v)| v.as_str()).collect();
+    // The other headers' values: a value already in a field above is not indexed twice.
+    let typed: Vec<&str> = [&game.sente, &game.gote, &game.event, &game.opening, &game.title]
+        .into_iter()
+        .flatten()
+        .map(String::as_str)
+        .chain(site.iter().copied())
+        .collect();
+    let values: Vec<&str> = game
+        .headers
+        .iter()
+        .map(|(_, v)| v.as_str())
+        .filter(|v| !typed.contains(v))
+        .collect();
     put(&mut fields, TextField::Header, values.join(SEPARATOR));
     docs.push(TextDoc { ply: None, fields });
 
