@@ -168,8 +168,8 @@ fn variants(pos: &Position, o: PositionOptions) -> Vec<Variant> {
 #[derive(Debug, Clone, Copy)]
 struct Occurrence {
     entry: Entry,
-    segment: usize,
-    variant: usize,
+    segment: u32,
+    variant: u32,
 }
 
 /// The index entries of every variant, by game. Keys hold no hands: the replay compares them.
@@ -178,22 +178,27 @@ fn occurrences(
     index: &PositionIndex,
     vars: &[Variant],
 ) -> Result<Vec<Occurrence>, QueryError> {
-    let mut by_key: HashMap<u64, Vec<(usize, Entry)>> = HashMap::new();
+    let mut keys: Vec<u64> = vars.iter().map(|v| v.key).collect();
+    keys.sort_unstable();
+    keys.dedup();
     let mut out = Vec::new();
-    for (vi, v) in vars.iter().enumerate() {
-        let entries = match by_key.entry(v.key) {
-            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
-            std::collections::hash_map::Entry::Vacant(e) => {
-                e.insert(index.lookup(store.conn(), v.key)?)
+    for key in keys {
+        index.for_each(store.conn(), key, |segment, entry| {
+            for (vi, v) in vars.iter().enumerate() {
+                if v.key == key {
+                    out.push(Occurrence {
+                        entry,
+                        segment: segment as u32,
+                        variant: vi as u32,
+                    });
+                }
             }
-        };
-        out.extend(entries.iter().map(|&(segment, entry)| Occurrence {
-            entry,
-            segment,
-            variant: vi,
-        }));
+        })?;
     }
-    out.sort_by_key(|oc| (oc.entry.game, oc.variant));
+    // One variant's entries come by segment and game already.
+    if !out.is_sorted_by_key(|oc| (oc.entry.game, oc.variant)) {
+        out.sort_unstable_by_key(|oc| (oc.entry.game, oc.variant));
+    }
     Ok(out)
 }
 
@@ -256,7 +261,7 @@ fn candidates(index: &PositionIndex, occ: &[Occurrence]) -> Vec<i64> {
         if games.last().is_some_and(|g| g.1 == oc.entry.game) {
             continue;
         }
-        let date = index.segments[oc.segment].date(oc.entry.game);
+        let date = index.segments[oc.segment as usize].date(oc.entry.game);
         games.push((date, oc.entry.game));
     }
     games.sort_unstable_by(|a, b| b.cmp(a));
@@ -344,6 +349,19 @@ struct MoveStats {
     last_game: i64,
 }
 
+impl MoveStats {
+    /// Counts a game (once, however often it played the move: its entries come together).
+    fn add(&mut self, game: i64, result: u8, date: u32) {
+        if self.last_game == game {
+            return;
+        }
+        self.last_game = game;
+        self.count += 1;
+        self.results[(result as usize).min(3)] += 1;
+        self.last = self.last.max(date);
+    }
+}
+
 /// The moves played from `pos` (widened as `o` says).
 pub fn tree(store: &Store, pos: &Position, o: PositionOptions) -> Result<TreeResult, QueryError> {
     let index = PositionIndex::load(store.conn())?;
@@ -360,23 +378,12 @@ pub fn tree(store: &Store, pos: &Position, o: PositionOptions) -> Result<TreeRes
     let exact = distinct <= VERIFY_ALL;
     // (move, played by the side not to move in `pos`) → stats
     let mut stats: HashMap<(Move, bool), MoveStats> = HashMap::new();
-    let mut add = |mv: Move, v: &Variant, seg: usize, game: i64| {
-        let s = stats.entry((v.back(mv), v.swapped)).or_default();
-        if s.last_game == game {
-            return; // a game that played the same move twice counts once
-        }
-        s.last_game = game;
-        s.count += 1;
-        let segment = &index.segments[seg];
-        s.results[v.result(segment.result(game)) as usize] += 1;
-        s.last = s.last.max(segment.date(game));
-    };
     let mut games = 0;
     if exact {
         let mut i = 0;
         while i < occ.len() {
             let game = occ[i].entry.game;
-            let seg = occ[i].segment;
+            let segment = &index.segments[occ[i].segment as usize];
             while i < occ.len() && occ[i].entry.game == game {
                 i += 1;
             }
@@ -386,16 +393,48 @@ pub fn tree(store: &Store, pos: &Position, o: PositionOptions) -> Result<TreeRes
             games += 1;
             for (vi, mv) in r.next {
                 if let Some(mv) = mv {
-                    add(mv, &vars[vi], seg, game);
+                    let v = &vars[vi];
+                    let s = stats.entry((v.back(mv), v.swapped)).or_default();
+                    s.add(game, v.result(segment.result(game)), segment.date(game));
                 }
             }
         }
     } else {
+        // Many games: count by (variant, move code) in a table, then turn codes into moves.
         games = distinct;
+        let mut slot_of: Vec<u32> = vec![u32::MAX; vars.len() << 14];
+        let mut slots: Vec<(usize, u16, MoveStats)> = Vec::new();
         for oc in &occ {
-            if let Some(mv) = oc.entry.next.checked_sub(1).and_then(postings::code_move) {
-                add(mv, &vars[oc.variant], oc.segment, oc.entry.game);
+            let Some(code) = oc.entry.next.checked_sub(1) else {
+                continue;
+            };
+            let Some(slot) = slot_of.get_mut((oc.variant as usize) << 14 | code as usize) else {
+                continue;
+            };
+            if *slot == u32::MAX {
+                *slot = slots.len() as u32;
+                slots.push((oc.variant as usize, code, MoveStats::default()));
             }
+            let (vi, _, s) = &mut slots[*slot as usize];
+            let segment = &index.segments[oc.segment as usize];
+            let game = oc.entry.game;
+            s.add(
+                game,
+                vars[*vi].result(segment.result(game)),
+                segment.date(game),
+            );
+        }
+        for (vi, code, s) in slots {
+            let Some(mv) = postings::code_move(code) else {
+                continue;
+            };
+            let v = &vars[vi];
+            let t = stats.entry((v.back(mv), v.swapped)).or_default();
+            t.count += s.count;
+            for (a, b) in t.results.iter_mut().zip(s.results) {
+                *a += b;
+            }
+            t.last = t.last.max(s.last);
         }
     }
     let us = pos.side_to_move();

@@ -335,9 +335,11 @@ impl<'a> Writer<'a> {
         if !map.contains_key(&short(fingerprint)) {
             return Ok(None);
         }
-        Ok(c.prepare_cached("SELECT id FROM games WHERE fingerprint = ?1")?
-            .query_row([&fingerprint[..]], |r| r.get(0))
-            .optional()?)
+        Ok(
+            c.prepare_cached("SELECT id FROM games WHERE fingerprint = ?1")?
+                .query_row([&fingerprint[..]], |r| r.get(0))
+                .optional()?,
+        )
     }
 
     /// Records a problem met in a source (in game `index`, at `line`/`column` when known).

@@ -152,12 +152,18 @@ pub fn documents(game: &GameText) -> Vec<TextDoc> {
         .collect();
     put(&mut fields, TextField::Site, site.join(SEPARATOR));
     // The other headers' values: a value already in a field above is not indexed twice.
-    let typed: Vec<&str> = [&game.sente, &game.gote, &game.event, &game.opening, &game.title]
-        .into_iter()
-        .flatten()
-        .map(String::as_str)
-        .chain(site.iter().copied())
-        .collect();
+    let typed: Vec<&str> = [
+        &game.sente,
+        &game.gote,
+        &game.event,
+        &game.opening,
+        &game.title,
+    ]
+    .into_iter()
+    .flatten()
+    .map(String::as_str)
+    .chain(site.iter().copied())
+    .collect();
     let values: Vec<&str> = game
         .headers
         .iter()

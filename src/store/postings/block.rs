@@ -228,17 +228,22 @@ impl<'a> Block<'a> {
 
     /// The entries whose key is `key`.
     pub fn find(&self, first_key: u64, key: u64, base: i64) -> Vec<Entry> {
-        let mut k = first_key;
         let mut out = Vec::new();
+        self.find_each(first_key, key, base, |e| out.push(e));
+        out
+    }
+
+    /// Calls `f` with each entry whose key is `key`, in order.
+    pub fn find_each(&self, first_key: u64, key: u64, base: i64, mut f: impl FnMut(Entry)) {
+        let mut k = first_key;
         for i in 0..self.n {
             k = k.wrapping_add(get(self.columns[0], i, self.widths[0]));
             if k == key {
-                out.push(self.entry(i, k, base));
+                f(self.entry(i, k, base));
             } else if k > key {
                 break;
             }
         }
-        out
     }
 
     #[inline]

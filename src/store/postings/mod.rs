@@ -326,33 +326,49 @@ impl PositionIndex {
     /// removed games left out.
     pub fn lookup(&self, conn: &Connection, key: u64) -> Result<Vec<(usize, Entry)>, StoreError> {
         let mut out = Vec::new();
+        self.for_each(conn, key, |si, e| out.push((si, e)))?;
+        Ok(out)
+    }
+
+    /// Calls `f` with every entry with `key` (and its segment's index in `segments`), by
+    /// segment and then by game; removed games left out.
+    pub fn for_each(
+        &self,
+        conn: &Connection,
+        key: u64,
+        mut f: impl FnMut(usize, Entry),
+    ) -> Result<(), StoreError> {
         let mut stmt = conn.prepare_cached(
             "SELECT first_key, data FROM position_blocks WHERE segment = ?1 AND first_key <= ?2
              ORDER BY first_key DESC, id DESC",
         )?;
+        let mut blocks: Vec<(u64, Vec<u8>)> = Vec::new();
         for (si, seg) in self.segments.iter().enumerate() {
+            // The last block starting before the key may end with it; later ones start with it.
+            blocks.clear();
             let mut rows = stmt.query(params![seg.id, key as i64])?;
             while let Some(row) = rows.next()? {
-                let first: i64 = row.get(0)?;
+                let first = row.get::<_, i64>(0)? as u64;
                 let data = row
                     .get_ref(1)?
                     .as_blob()
                     .map_err(|_| StoreError::IndexDamaged("a block is not a blob"))?;
-                let block =
-                    Block::parse(data).ok_or(StoreError::IndexDamaged("a block cannot be read"))?;
-                out.extend(
-                    block
-                        .find(first as u64, key, seg.first_game)
-                        .into_iter()
-                        .filter(|e| !self.removed.contains(&e.game))
-                        .map(|e| (si, e)),
-                );
-                if (first as u64) < key {
+                blocks.push((first, data.to_vec()));
+                if first < key {
                     break;
                 }
             }
+            for (first, data) in blocks.iter().rev() {
+                let block =
+                    Block::parse(data).ok_or(StoreError::IndexDamaged("a block cannot be read"))?;
+                block.find_each(*first, key, seg.first_game, |e| {
+                    if self.removed.is_empty() || !self.removed.contains(&e.game) {
+                        f(si, e);
+                    }
+                });
+            }
         }
-        Ok(out)
+        Ok(())
     }
 
     /// The segment holding `game`, if any.

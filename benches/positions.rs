@@ -1,0 +1,106 @@
+//! Position and tree query times on an imported database, in-process (start-up excluded).
+//!
+//! `cargo bench --bench positions -- DB [QUERIES]` picks QUERIES (default 1,000) positions
+//! from random games of DB at random plies (seeded), answers `position` (limit 50) for each
+//! and prints p50/p90/p99/max for the positions reached by at most 1,000 games (the GUIDE §4
+//! target) and for all; then `tree` on the start position, five times.
+
+use std::time::Instant;
+
+use kifudex::query::{PositionOptions, find_position, tree};
+use kifudex::shogi::Position;
+use kifudex::store::Store;
+
+fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    let Some(db) = args.first() else {
+        eprintln!("usage: cargo bench --bench positions -- DB [QUERIES]");
+        std::process::exit(2);
+    };
+    let queries: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(1000);
+    let store = Store::open(std::path::Path::new(db)).expect("open the database");
+    let (max_id, games): (i64, i64) = store
+        .conn()
+        .query_row("SELECT max(id), count(*) FROM games", [], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .expect("count games");
+    println!("{db}: {games} games");
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut picked: Vec<Position> = Vec::new();
+    while picked.len() < queries {
+        let id = 1 + (next() % max_id as u64) as i64;
+        let Ok(Some((mut pos, moves))) = store.game_line(id) else {
+            continue;
+        };
+        let ply = (next() % (moves.len() as u64 + 1)) as usize;
+        for &mv in &moves[..ply] {
+            if pos.play(mv).is_err() {
+                break;
+            }
+        }
+        picked.push(pos);
+    }
+    let o = PositionOptions::default();
+    // Warm the page cache and the statement cache once.
+    let _ = find_position(&store, &Position::startpos(), o, 50);
+    let mut small = Vec::new();
+    let mut all = Vec::new();
+    let mut found_games = 0usize;
+    for pos in &picked {
+        let t = Instant::now();
+        let r = find_position(&store, pos, o, 50).expect("position query");
+        let ms = t.elapsed().as_secs_f64() * 1e3;
+        all.push(ms);
+        if r.total <= 1000 {
+            small.push(ms);
+        }
+        found_games += r.total;
+        assert!(r.total >= 1, "a position taken from a game is found");
+    }
+    report("position, reached by ≤ 1,000 games", &mut small);
+    report("position, all", &mut all);
+    println!(
+        "  ({} queries, {:.1} games per query on average)",
+        picked.len(),
+        found_games as f64 / picked.len() as f64
+    );
+    let mut times = Vec::new();
+    let mut reached = 0;
+    for _ in 0..5 {
+        let t = Instant::now();
+        let r = tree(&store, &Position::startpos(), o).expect("tree");
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+        reached = r.games;
+    }
+    report(
+        &format!("tree on the start position ({reached} games)"),
+        &mut times,
+    );
+}
+
+fn report(name: &str, ms: &mut [f64]) {
+    if ms.is_empty() {
+        println!("{name}: no queries");
+        return;
+    }
+    ms.sort_by(f64::total_cmp);
+    let at = |q: f64| ms[((ms.len() as f64 - 1.0) * q).round() as usize];
+    println!(
+        "{name}: n={} p50 {:.3} ms, p90 {:.3} ms, p99 {:.3} ms, max {:.3} ms",
+        ms.len(),
+        at(0.5),
+        at(0.9),
+        at(0.99),
+        at(1.0)
+    );
+}
