@@ -39,7 +39,7 @@ fn main() {
     let mut picked: Vec<Position> = Vec::new();
     while picked.len() < queries {
         let id = 1 + (next() % max_id as u64) as i64;
-        let Ok(Some((mut pos, moves))) = store.game_line(id) else {
+        let Ok(Some((mut pos, moves, _))) = store.game_line(id) else {
             continue;
         };
         let ply = (next() % (moves.len() as u64 + 1)) as usize;

@@ -21,6 +21,10 @@ pub struct ImportArgs {
     /// Print the summary as one JSON object.
     #[arg(long)]
     json: bool,
+    /// Also index the positions of variations (`kifudex position` and `tree` then find
+    /// them; a tree counts a variation's move as played).
+    #[arg(long)]
+    variations: bool,
     /// Commit after this many games (tuning and tests; default 4096).
     #[arg(long, hide = true, value_name = "GAMES")]
     batch: Option<usize>,
@@ -87,6 +91,7 @@ pub fn run(db: &Path, args: &ImportArgs) -> Result<bool> {
     let mut report = Report { bar, problems: 0 };
     let mut options = ImportOptions {
         jobs: args.jobs,
+        variations: args.variations,
         ..ImportOptions::default()
     };
     if let Some(b) = args.batch {

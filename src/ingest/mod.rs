@@ -41,6 +41,8 @@ pub struct ImportOptions {
     pub batch_games: usize,
     /// ... or after this long, whichever comes first.
     pub batch_time: Duration,
+    /// Index the positions of variations too.
+    pub variations: bool,
 }
 
 impl Default for ImportOptions {
@@ -49,6 +51,7 @@ impl Default for ImportOptions {
             jobs: None,
             batch_games: 4096,
             batch_time: Duration::from_millis(500),
+            variations: false,
         }
     }
 }
@@ -145,6 +148,9 @@ pub fn import(
     if let Some(n) = &report.notice {
         observer.notice(n);
     }
+    if options.variations {
+        store.set_meta(crate::store::postings::VARIATIONS_META, "1")?;
+    }
     let mut writer = store.writer()?;
     let known = writer.known_sources()?;
     let (units, unchanged) = drop_unchanged(units, &known);
@@ -193,7 +199,8 @@ pub fn import(
                             {
                                 std::thread::sleep(Duration::from_millis(1));
                             }
-                            if tx.send((i, parse_unit(&units[i], known))).is_err() {
+                            let parsed = parse_unit(&units[i], known, options.variations);
+                            if tx.send((i, parsed)).is_err() {
                                 break;
                             }
                         }
@@ -380,10 +387,10 @@ fn drop_unchanged(units: Vec<Unit>, known: &HashMap<String, KnownSource>) -> (Ve
 }
 
 /// Reads, decodes, parses and replays every source of a unit.
-fn parse_unit(unit: &Unit, known: &HashMap<String, KnownSource>) -> Vec<Parsed> {
+fn parse_unit(unit: &Unit, known: &HashMap<String, KnownSource>, variations: bool) -> Vec<Parsed> {
     walk::read_unit(unit)
         .into_iter()
-        .map(|(info, bytes)| parse_source(info, bytes, known))
+        .map(|(info, bytes)| parse_source(info, bytes, known, variations))
         .collect()
 }
 
@@ -391,6 +398,7 @@ fn parse_source(
     info: SourceInfo,
     bytes: Result<Vec<u8>, String>,
     known: &HashMap<String, KnownSource>,
+    variations: bool,
 ) -> Parsed {
     let mut source = SourceRow {
         path: info.display.clone(),
@@ -452,7 +460,11 @@ fn parse_source(
                 let at = Some((e.line, e.column));
                 errors.push(problem(&source.path, Some(i), at, e.message.clone()));
             }
-            GameRow::new(rec, format)
+            let mut row = GameRow::new(rec, format);
+            if variations {
+                row.index_variations(rec);
+            }
+            row
         })
         .collect();
     Parsed {

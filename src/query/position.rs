@@ -12,8 +12,8 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use crate::notation::movetext::japanese;
-use crate::notation::read_bytes;
 use crate::notation::usi::read_usi_line;
+use crate::notation::{Line, read_bytes};
 use crate::shogi::{Color, Move, Position};
 use crate::store::postings::{
     self, Entry, PositionIndex, RESULT_GOTE, RESULT_SENTE, date_text, key_of,
@@ -209,31 +209,69 @@ struct Replay {
     next: Vec<(usize, Option<Move>)>,
 }
 
-fn replay(
-    store: &Store,
-    game: i64,
-    vars: &[Variant],
+/// How to verify candidates.
+#[derive(Clone, Copy)]
+struct Check<'v> {
+    vars: &'v [Variant],
     ignore_hands: bool,
-) -> Result<Option<Replay>, StoreError> {
-    let Some((mut pos, moves)) = store.game_line(game)? else {
-        return Ok(None);
-    };
-    let mut found: Option<Replay> = None;
-    for i in 0..=moves.len() {
-        for (vi, v) in vars.iter().enumerate() {
-            if pos.board_hash() == v.pos.board_hash() && pos.same_as(&v.pos, ignore_hands) {
-                let r = found.get_or_insert(Replay {
-                    ply: i as u32,
-                    next: Vec::new(),
-                });
-                r.next.push((vi, moves.get(i).copied()));
+    /// Variations were indexed: a game with variations is replayed whole.
+    variations: bool,
+}
+
+impl Check<'_> {
+    /// Records a match of `pos` (at `ply`, `next` played from it) with any variant.
+    fn at(&self, pos: &Position, ply: u32, next: Option<Move>, main: bool, r: &mut Found) {
+        for (vi, v) in self.vars.iter().enumerate() {
+            if pos.board_hash() == v.pos.board_hash() && pos.same_as(&v.pos, self.ignore_hands) {
+                let best = if main { &mut r.main } else { &mut r.variation };
+                best.get_or_insert(ply);
+                r.next.push((vi, next));
             }
         }
-        if let Some(&mv) = moves.get(i) {
-            pos.apply(mv);
+    }
+}
+
+#[derive(Default)]
+struct Found {
+    main: Option<u32>,
+    variation: Option<u32>,
+    next: Vec<(usize, Option<Move>)>,
+}
+
+fn scan_line(line: &Line, start: &Position, ply0: u32, main: bool, c: Check<'_>, r: &mut Found) {
+    let mut pos = start.clone();
+    for (i, node) in line.moves.iter().enumerate() {
+        c.at(&pos, ply0 + i as u32, Some(node.mv), main, r);
+        for v in &node.variations {
+            scan_line(v, &pos, ply0 + i as u32, false, c, r);
+        }
+        pos.apply(node.mv);
+    }
+    c.at(&pos, ply0 + line.moves.len() as u32, None, main, r);
+}
+
+/// Replays a game: `None` when it does not reach the position (or is gone).
+fn replay(store: &Store, game: i64, c: Check<'_>) -> Result<Option<Replay>, StoreError> {
+    let Some((mut pos, moves, has_tree)) = store.game_line(game)? else {
+        return Ok(None);
+    };
+    let mut found = Found::default();
+    if c.variations && has_tree {
+        if let Some(g) = store.game(game)? {
+            scan_line(&g.record.main, &g.record.start, 0, true, c, &mut found);
+        }
+    } else {
+        for i in 0..=moves.len() {
+            c.at(&pos, i as u32, moves.get(i).copied(), true, &mut found);
+            if let Some(&mv) = moves.get(i) {
+                pos.apply(mv);
+            }
         }
     }
-    Ok(found)
+    Ok(found.main.or(found.variation).map(|ply| Replay {
+        ply,
+        next: found.next,
+    }))
 }
 
 /// A game reaching the position.
@@ -288,6 +326,11 @@ pub fn find_position(
 ) -> Result<PositionResult, QueryError> {
     let index = PositionIndex::load(store.conn())?;
     let vars = variants(pos, o);
+    let check = Check {
+        vars: &vars,
+        ignore_hands: o.ignore_hands,
+        variations: store.meta(postings::VARIATIONS_META)?.is_some(),
+    };
     let occ = occurrences(store, &index, &vars)?;
     let games = candidates(&index, &occ);
     let exact = games.len() <= VERIFY_ALL;
@@ -297,7 +340,7 @@ pub fn find_position(
         if !exact && rows.len() >= limit {
             break;
         }
-        let Some(r) = replay(store, game, &vars, o.ignore_hands)? else {
+        let Some(r) = replay(store, game, check)? else {
             continue;
         };
         verified += 1;
@@ -366,6 +409,11 @@ impl MoveStats {
 pub fn tree(store: &Store, pos: &Position, o: PositionOptions) -> Result<TreeResult, QueryError> {
     let index = PositionIndex::load(store.conn())?;
     let vars = variants(pos, o);
+    let check = Check {
+        vars: &vars,
+        ignore_hands: o.ignore_hands,
+        variations: store.meta(postings::VARIATIONS_META)?.is_some(),
+    };
     let occ = occurrences(store, &index, &vars)?;
     let mut distinct = 0usize;
     let mut last_game = None;
@@ -387,7 +435,7 @@ pub fn tree(store: &Store, pos: &Position, o: PositionOptions) -> Result<TreeRes
             while i < occ.len() && occ[i].entry.game == game {
                 i += 1;
             }
-            let Some(r) = replay(store, game, &vars, o.ignore_hands)? else {
+            let Some(r) = replay(store, game, check)? else {
                 continue;
             };
             games += 1;

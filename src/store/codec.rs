@@ -111,16 +111,34 @@ impl GameRow {
     }
 }
 
+impl GameRow {
+    /// Adds the postings of every variation's positions (a variation's first position is its
+    /// branch point, with the variation's move).
+    pub fn index_variations(&mut self, rec: &Record) {
+        self.positions.clear();
+        walk_line(&rec.main, &rec.start, true, &mut self.positions);
+    }
+}
+
 /// Replays the main line: one posting per position, the start included.
 fn positions(rec: &Record) -> Vec<u64> {
-    let mut pos = rec.start.clone();
     let mut out = Vec::with_capacity(rec.main.moves.len() + 1);
-    for node in &rec.main.moves {
+    walk_line(&rec.main, &rec.start, false, &mut out);
+    out
+}
+
+fn walk_line(line: &Line, start: &Position, variations: bool, out: &mut Vec<u64>) {
+    let mut pos = start.clone();
+    for node in &line.moves {
         out.push(postings::pack(&pos, Some(node.mv)));
+        if variations {
+            for v in &node.variations {
+                walk_line(v, &pos, true, out);
+            }
+        }
         pos.apply(node.mv);
     }
     out.push(postings::pack(&pos, None));
-    out
 }
 
 /// Variations and bookmarks have no columns: a record holding them is also kept whole.

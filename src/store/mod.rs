@@ -115,6 +115,15 @@ impl Store {
             .optional()?)
     }
 
+    /// Sets a `meta` value.
+    pub fn set_meta(&self, key: &str, value: &str) -> Result<(), StoreError> {
+        self.conn.execute(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
+            [key, value],
+        )?;
+        Ok(())
+    }
+
     /// Records the versions in `meta` on a new database; refuses a database whose positions
     /// were hashed with other tables.
     fn check_meta(&self, write: bool) -> Result<(), StoreError> {

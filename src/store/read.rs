@@ -96,19 +96,22 @@ impl Store {
         Ok(Some(game))
     }
 
-    /// A game's start position and main line, without the rest of the record (for replays).
-    pub fn game_line(&self, id: i64) -> Result<Option<(Position, Vec<Move>)>, StoreError> {
-        let row: Option<(Option<String>, String, Vec<u8>)> = self
+    /// A game's start position and main line, without the rest of the record (for
+    /// replays), and whether it has variations or bookmarks (see [`Store::game`]).
+    pub fn game_line(&self, id: i64) -> Result<Option<(Position, Vec<Move>, bool)>, StoreError> {
+        let row: Option<(Option<String>, String, Vec<u8>, bool)> = self
             .conn()
-            .prepare_cached("SELECT start_sfen, handicap, moves FROM games WHERE id = ?1")?
-            .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .prepare_cached(
+                "SELECT start_sfen, handicap, moves, tree IS NOT NULL FROM games WHERE id = ?1",
+            )?
+            .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
             .optional()?;
-        let Some((sfen, handicap, moves)) = row else {
+        let Some((sfen, handicap, moves, tree)) = row else {
             return Ok(None);
         };
         let start = start_position(id, sfen.as_deref(), &handicap)?;
         let moves = decode_moves(&moves)
             .ok_or_else(|| StoreError::Corrupt(id, "bad move list".to_string()))?;
-        Ok(Some((start, moves)))
+        Ok(Some((start, moves, tree)))
     }
 }

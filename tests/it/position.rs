@@ -529,3 +529,50 @@ fn segments_merge_and_removed_games_disappear() {
         .collect();
     assert_eq!(moves, vec![("2g2f", 1), ("5g5f", 1), ("7g7f", 1)]);
 }
+
+#[test]
+fn variations_are_indexed_when_asked() {
+    let dir = temp_dir("position-variations");
+    let files = dir.join("files");
+    std::fs::create_dir_all(&files).unwrap();
+    std::fs::write(
+        files.join("v.kifu"),
+        "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n   4 投了\n\n変化：2手\n   2 ８四歩(83)\n   3 ６八銀(79)\n",
+    )
+    .unwrap();
+    let total = |db: &Path, pos: &str| -> (u64, Vec<u64>) {
+        let lines = json_lines(&kifudex(db, &["position", pos, "--json"]));
+        let (t, rows) = lines.split_last().unwrap();
+        (
+            t["total"].as_u64().unwrap(),
+            rows.iter().map(|r| r["ply"].as_u64().unwrap()).collect(),
+        )
+    };
+    let plain = dir.join("plain");
+    let with = dir.join("with");
+    assert!(
+        kifudex(&plain, &["import", files.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let out = kifudex(&with, &["import", "--variations", files.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let in_variation = "startpos moves 7g7f 8c8d 7i6h";
+    assert_eq!(total(&plain, in_variation), (0, vec![]));
+    assert_eq!(total(&with, in_variation), (1, vec![3]));
+    // The main line is still found at its own ply.
+    assert_eq!(total(&with, "startpos moves 7g7f 3c3d"), (1, vec![2]));
+    // From the branch point, the tree has the main move and the variation's.
+    let tree = |db: &Path| -> Vec<String> {
+        json_lines(&kifudex(db, &["tree", "startpos moves 7g7f", "--json"]))
+            .iter()
+            .map(|r| r["move"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(tree(&plain), vec!["3c3d"]);
+    assert_eq!(tree(&with), vec!["3c3d", "8c8d"]);
+    assert_eq!(
+        json_lines(&kifudex(&with, &["stats", "--json"]))[0]["positions"],
+        4 + 3
+    );
+}

@@ -30,6 +30,10 @@ pub use block::{Entry, code_move, move_code};
 /// 700 lookups (a candidate the replay then refuses).
 pub const KEY_BITS: u32 = 36;
 
+/// The `meta` key set once an import indexed variations (their games are then replayed
+/// whole when verified).
+pub const VARIATIONS_META: &str = "variation_positions";
+
 /// The format of the postings (blocks, keys, signatures); recorded in `meta`.
 pub const POSTINGS_VERSION: u32 = 1;
 
