@@ -1,15 +1,17 @@
-//! Position and tree query times on an imported database, in-process (start-up excluded).
+//! Query times on an imported database, in-process (start-up excluded).
 //!
-//! `cargo bench --bench positions -- DB [QUERIES]` picks QUERIES (default 1,000) positions
+//! `cargo bench --bench queries -- DB [QUERIES]` picks QUERIES (default 1,000) positions
 //! from random games of DB at random plies (seeded), answers `position` (limit 50) for each
 //! and prints p50/p90/p99/max for the positions reached by at most 1,000 games (the GUIDE §4
-//! target) and for all; then `tree` on the start position, five times.
+//! target) and for all; then `tree` on the start position, five times; then full-text
+//! queries (limit 20) of several shapes, each 20 times.
 
 use std::time::Instant;
 
-use kifudex::query::{PositionOptions, find_position, tree};
+use kifudex::query::{PositionOptions, find_position, open_text, text_search, tree};
 use kifudex::shogi::Position;
 use kifudex::store::Store;
+use kifudex::text::index::SearchOptions;
 
 fn main() {
     let args: Vec<String> = std::env::args()
@@ -17,7 +19,7 @@ fn main() {
         .filter(|a| a != "--bench")
         .collect();
     let Some(db) = args.first() else {
-        eprintln!("usage: cargo bench --bench positions -- DB [QUERIES]");
+        eprintln!("usage: cargo bench --bench queries -- DB [QUERIES]");
         std::process::exit(2);
     };
     let queries: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(1000);
@@ -86,6 +88,37 @@ fn main() {
         &format!("tree on the start position ({reached} games)"),
         &mut times,
     );
+
+    let (index, _) = open_text(&store).expect("open the text index");
+    let mut times = Vec::new();
+    for round in 0..20 {
+        for q in [
+            "勝負所",
+            "comment:好手",
+            "\"形勢は互角\"",
+            "opening:四間飛車",
+            "竜王戦 AND 矢倉",
+            "銀",
+            "Engine",
+        ] {
+            let t = Instant::now();
+            let hits = text_search(
+                &store,
+                &index,
+                &SearchOptions {
+                    query: q.to_string(),
+                    limit: 20,
+                    engine: false,
+                },
+            )
+            .expect("text query");
+            times.push(t.elapsed().as_secs_f64() * 1e3);
+            if round == 0 {
+                println!("  text {q:?}: {} hits shown", hits.len());
+            }
+        }
+    }
+    report("text queries", &mut times);
 }
 
 fn report(name: &str, ms: &mut [f64]) {
