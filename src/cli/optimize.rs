@@ -14,11 +14,18 @@ pub fn run(db: &Path, _args: &OptimizeArgs) -> Result<bool> {
     let before = store.stats()?;
     let report = store.optimize()?;
     let after = store.stats()?;
+    let merged = if report.merged {
+        format!(
+            "{} segment{} merged into {}",
+            report.segments_before,
+            if report.segments_before == 1 { "" } else { "s" },
+            report.segments_after
+        )
+    } else {
+        "already merged".to_string()
+    };
     outln!(
-        "position index: {} segment{} merged into {}, {} postings, {:.1} MB; database {:.1} MB -> {:.1} MB",
-        report.segments_before,
-        if report.segments_before == 1 { "" } else { "s" },
-        report.segments_after,
+        "position index: {merged}, {} postings, {:.1} MB; database {:.1} MB -> {:.1} MB",
         after.positions,
         after.position_bytes as f64 / 1e6,
         before.bytes as f64 / 1e6,

@@ -22,7 +22,13 @@ pub fn run(db: &Path, args: &StatsArgs) -> Result<bool> {
     }
     outln!("database    {}", db.display());
     outln!("games       {}", s.games);
-    outln!("positions   {}", s.positions);
+    outln!(
+        "positions   {} ({:.1} MB index in {} segment{})",
+        s.positions,
+        s.position_bytes as f64 / 1e6,
+        s.position_segments,
+        if s.position_segments == 1 { "" } else { "s" }
+    );
     outln!("players     {}", s.players);
     outln!("files       {}", s.files);
     outln!("duplicates  {}", s.duplicates);

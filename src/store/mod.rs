@@ -175,6 +175,8 @@ impl Store {
 pub struct OptimizeReport {
     pub segments_before: u64,
     pub segments_after: u64,
+    /// Whether segments were merged (or removed games dropped).
+    pub merged: bool,
 }
 
 impl Store {
@@ -190,7 +192,8 @@ impl Store {
         let removed: i64 = self
             .conn
             .query_row("SELECT count(*) FROM removed_games", [], |r| r.get(0))?;
-        if ids.len() > 1 || removed > 0 {
+        let merged = ids.len() > 1 || removed > 0;
+        if merged {
             let tx = self.conn.transaction()?;
             postings::merge(&tx, &ids)?;
             tx.execute("DELETE FROM removed_games", [])?;
@@ -203,6 +206,7 @@ impl Store {
         Ok(OptimizeReport {
             segments_before: before,
             segments_after: postings::size(&self.conn)?.segments,
+            merged,
         })
     }
 }
