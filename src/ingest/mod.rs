@@ -213,6 +213,7 @@ pub fn import(
             db: &mut writer,
             text: &mut text,
             texts: Vec::new(),
+            text_committed: Instant::now(),
         };
         let done = write_all(
             &mut sink,
@@ -283,7 +284,13 @@ struct Sink<'s, 'c> {
     text: &'s mut TextIndex,
     /// The text of the games written since the last commit.
     texts: Vec<GameText>,
+    /// When the text index was last committed.
+    text_committed: Instant,
 }
+
+/// The text index commits at most this often during an import (and at its end): a commit
+/// costs file syncs, and an index left behind by a killed import is repaired on the next open.
+const TEXT_COMMIT_EVERY: Duration = Duration::from_secs(10);
 
 impl Sink<'_, '_> {
     /// Commits the database, then gives the text index what that commit added and deleted
@@ -296,7 +303,10 @@ impl Sink<'_, '_> {
         }
         self.text.apply(&deleted, &self.texts)?;
         self.texts.clear();
-        self.text.commit()?;
+        if self.text_committed.elapsed() >= TEXT_COMMIT_EVERY {
+            self.text.commit()?;
+            self.text_committed = Instant::now();
+        }
         Ok(())
     }
 }
