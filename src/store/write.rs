@@ -204,8 +204,24 @@ impl<'a> Writer<'a> {
                     )?;
                 }
                 None => {
+                    let players: (Option<i64>, Option<i64>) = c.query_row(
+                        "SELECT sente_id, gote_id FROM games WHERE id = ?1",
+                        [game],
+                        |r| Ok((r.get(0)?, r.get(1)?)),
+                    )?;
                     c.execute("DELETE FROM comments WHERE game_id = ?1", [game])?;
                     c.execute("DELETE FROM games WHERE id = ?1", [game])?;
+                    // A name only this game spelt goes with it.
+                    for p in [players.0, players.1].into_iter().flatten() {
+                        let gone = c.execute(
+                            "DELETE FROM players WHERE id = ?1 AND NOT EXISTS
+                             (SELECT 1 FROM games WHERE sente_id = ?1 OR gote_id = ?1)",
+                            [p],
+                        )?;
+                        if gone > 0 {
+                            self.players.retain(|_, id| *id != p);
+                        }
+                    }
                     c.execute(
                         "INSERT OR IGNORE INTO removed_games (id) VALUES (?1)",
                         [game],

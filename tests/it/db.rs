@@ -454,3 +454,46 @@ fn a_killed_import_is_finished_by_a_rerun() {
     assert_eq!(stats["files"], games);
     let _ = std::fs::remove_dir_all(&root);
 }
+
+#[test]
+fn a_name_only_a_replaced_game_spelt_goes_with_it() {
+    let root = temp_dir("db-players");
+    let files = root.join("files");
+    std::fs::create_dir_all(&files).unwrap();
+    let game = |sente: &str| {
+        format!(
+            "先手：{sente}\n後手：乙山\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 投了\n"
+        )
+    };
+    std::fs::write(files.join("a.kifu"), game("甲田")).unwrap();
+    let other = game("丙川").replace("   2 投了", "   2 ３四歩(33)\n   3 投了");
+    std::fs::write(files.join("b.kifu"), other).unwrap();
+    let db = root.join("db");
+    assert!(
+        kifudex(&db, &["import", files.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let players = || json_lines(&kifudex(&db, &["stats", "--json"]))[0]["players"].clone();
+    assert_eq!(players(), 3);
+    std::fs::write(files.join("a.kifu"), game("丁野太")).unwrap();
+    assert!(
+        kifudex(&db, &["import", files.to_str().unwrap()])
+            .status
+            .success()
+    );
+    assert_eq!(
+        players(),
+        3,
+        "甲田 went, 丁野太 came, 乙山 stays for b.kifu"
+    );
+    let found = json_lines(&kifudex(&db, &["search", "--player", "甲田", "--json"]));
+    assert!(found.is_empty());
+    let names: Vec<String> = json_lines(&kifudex(&db, &["search", "--json"]))
+        .iter()
+        .map(|r| r["sente"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(names.len(), 2);
+    assert!(names.contains(&"丁野太".to_string()) && names.contains(&"丙川".to_string()));
+    let _ = std::fs::remove_dir_all(&root);
+}
