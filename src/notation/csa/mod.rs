@@ -8,7 +8,7 @@
 use crate::shogi::{Color, Handicap, Move, PieceKind, Position, Square};
 
 use crate::notation::record::{
-    MoveNode, MoveTime, Note, ReadError, Record, Terminal, TerminalKind,
+    MoveTime, Note, ReadError, Record, Terminal, TerminalKind, push_move,
 };
 
 mod setup;
@@ -377,9 +377,7 @@ impl Game {
                     // more with its time: room for what is left, without growing.
                     line.moves.reserve(self.bytes_left.min(4096) / 8 + 1);
                 }
-                let mut node = MoveNode::new(mv);
-                node.violations = violations;
-                line.moves.push(node);
+                push_move(&mut line.moves, mv, None, violations);
             }
             Err(e) => {
                 play.dead = true;
