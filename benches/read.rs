@@ -1,16 +1,19 @@
 //! Read + replay + hash throughput of the KIF, KI2 and CSA readers on generated games, one core.
 //!
-//! `cargo bench --bench read [-- GAMES] [kif|ki2|csa]` prints games/s and plies/s for each format. The
+//! `cargo bench --bench read [-- GAMES] [kif|ki2|csa|bytes]` prints games/s and plies/s for each format. The
 //! games are random legal games of 60–160 plies (seeded, so every run reads the same text),
 //! written by kifudex's own writers with headers and times. `KIFUDEX_BENCH_ROUNDS=N` reads
 //! every text N times (for profiling the reader rather than the generator).
+//!
+//! `bytes` measures what the importer does with a file: `read_bytes` (decoding, format
+//! detection, reading) on the KIF texts as UTF-8 bytes and as Shift-JIS bytes.
 
 use std::hint::black_box;
 use std::time::Instant;
 
 use kifudex::notation::csa::{CsaVersion, read_csa, write_csa};
 use kifudex::notation::kif::{read_ki2, read_kif, write_ki2, write_kif};
-use kifudex::notation::{MoveNode, MoveTime, Record};
+use kifudex::notation::{MoveNode, MoveTime, Record, read_bytes};
 use kifudex::shogi::Position;
 
 fn main() {
@@ -20,7 +23,7 @@ fn main() {
         .unwrap_or(20_000);
     let only: Option<String> = std::env::args()
         .skip(1)
-        .find(|a| ["kif", "ki2", "csa"].contains(&a.as_str()));
+        .find(|a| ["kif", "ki2", "csa", "bytes"].contains(&a.as_str()));
     let wanted = |name: &str| only.as_deref().is_none_or(|o| o == name);
     let records = generate(games);
     let plies: usize = records.iter().map(|r| r.main.moves.len()).sum();
@@ -40,6 +43,32 @@ fn main() {
             .collect();
         measure("CSA", &csa, plies, read_one_csa);
     }
+    if wanted("bytes") {
+        let utf8: Vec<Vec<u8>> = records.iter().map(|r| write_kif(r).into_bytes()).collect();
+        measure_bytes("read_bytes, KIF in UTF-8", &utf8, plies);
+        let sjis: Vec<Vec<u8>> = utf8
+            .iter()
+            .map(|t| {
+                let text = std::str::from_utf8(t).unwrap_or_default();
+                encoding_rs::SHIFT_JIS.encode(text).0.into_owned()
+            })
+            .collect();
+        measure_bytes("read_bytes, KIF in Shift-JIS", &sjis, plies);
+    }
+}
+
+/// The first game of a file's bytes, as the importer reads them.
+fn read_one_file(bytes: &[u8]) -> Record {
+    read_bytes(bytes, None)
+        .games
+        .into_iter()
+        .next()
+        .unwrap_or_default()
+}
+
+fn measure_bytes(name: &str, files: &[Vec<u8>], plies: usize) {
+    let texts: Vec<&[u8]> = files.iter().map(Vec::as_slice).collect();
+    run(name, &texts, plies, read_one_file);
 }
 
 /// The first game of a CSA text (the generated files hold one each).
@@ -48,6 +77,12 @@ fn read_one_csa(text: &str) -> Record {
 }
 
 fn measure(name: &str, texts: &[String], plies: usize, read: fn(&str) -> Record) {
+    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+    run(name, &texts, plies, read);
+}
+
+/// Reads every text (after a warm-up), `KIFUDEX_BENCH_ROUNDS` times, and prints the rates.
+fn run<T: AsRef<[u8]> + ?Sized>(name: &str, texts: &[&T], plies: usize, read: fn(&T) -> Record) {
     // One warm-up pass, then the timed one.
     for t in texts.iter().take(1000) {
         black_box(read(t));
@@ -65,7 +100,7 @@ fn measure(name: &str, texts: &[String], plies: usize, read: fn(&str) -> Record)
         hash ^= black_box(&r).start.hash();
     }
     let secs = start.elapsed().as_secs_f64() / rounds as f64;
-    let mb: usize = texts.iter().map(String::len).sum();
+    let mb: usize = texts.iter().map(|t| t.as_ref().len()).sum();
     println!(
         "{name}: {} games in {secs:.3} s = {:.0} games/s, {:.0} plies/s, {:.1} MB/s (check {hash:x})",
         texts.len(),

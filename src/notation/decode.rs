@@ -1,6 +1,8 @@
 //! Turning a file's bytes into text: UTF-8 (with or without BOM), CP932 or EUC-JP, chosen
 //! from the bytes, never the extension; and splitting it into lines whatever the newlines.
 
+use std::borrow::Cow;
+
 use encoding_rs::{EUC_JP, SHIFT_JIS};
 
 /// The encoding a file was read in.
@@ -26,39 +28,114 @@ impl Encoding {
 /// of CP932 and EUC-JP decodes without errors into more plausible Japanese (a file in one
 /// read as the other gives mojibake, not always an error, so both are scored).
 pub fn decode(bytes: &[u8]) -> (String, Encoding) {
+    let (text, encoding) = decode_borrowed(bytes);
+    (text.into_owned(), encoding)
+}
+
+/// [`decode`] without copying: UTF-8 input (validated once) is borrowed, not copied.
+pub fn decode_borrowed(bytes: &[u8]) -> (Cow<'_, str>, Encoding) {
     let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     if let Ok(s) = std::str::from_utf8(body) {
-        return (s.to_string(), Encoding::Utf8);
+        return (Cow::Borrowed(s), Encoding::Utf8);
     }
     let (sjis, _, sjis_bad) = SHIFT_JIS.decode(bytes);
     let (euc, _, euc_bad) = EUC_JP.decode(bytes);
-    let score = |text: &str, bad: bool| -> i64 {
-        let mut s = 0i64;
-        for c in text.chars() {
-            s += match c {
-                '\u{FFFD}' => -50,
-                // Kana, common kanji, full-width digits and shogi symbols.
-                '\u{3040}'..='\u{30FF}' | '\u{FF10}'..='\u{FF19}' | '▲' | '△' | '☗' | '☖' => {
-                    3
-                }
-                '一' | '二' | '三' | '四' | '五' | '六' | '七' | '八' | '九' | '歩' | '香'
-                | '桂' | '銀' | '金' | '角' | '飛' | '玉' | '王' | '成' | '同' | '打' | '手'
-                | '先' | '後' => 3,
-                '\u{4E00}'..='\u{9FFF}' => 1,
-                // Half-width katakana and rare symbols are what mojibake is made of.
-                '\u{FF61}'..='\u{FF9F}' => -4,
-                c if c.is_control() && c != '\n' && c != '\r' && c != '\t' => -10,
-                _ => 0,
-            };
-        }
-        if bad { s - 1000 } else { s }
-    };
-    if score(&euc, euc_bad) > score(&sjis, sjis_bad) {
-        (euc.into_owned(), Encoding::EucJp)
+    if plausibility(&euc, euc_bad) > plausibility(&sjis, sjis_bad) {
+        (euc, Encoding::EucJp)
     } else {
-        (sjis.into_owned(), Encoding::ShiftJis)
+        (sjis, Encoding::ShiftJis)
     }
 }
+
+/// How much `text` looks like Japanese rather than mojibake; `bad`: it was decoded with errors.
+fn plausibility(text: &str, bad: bool) -> i64 {
+    let b = text.as_bytes();
+    let mut s = 0i64;
+    let mut i = 0;
+    // Byte by byte: most of a record is ASCII, where only control characters other than
+    // line ends and tabs count; the other characters are decoded here (`text` is UTF-8).
+    while let Some(&x) = b.get(i) {
+        if let Some(chunk) = b.get(i..).and_then(|r| r.first_chunk::<8>())
+            && plain_ascii(u64::from_le_bytes(*chunk))
+        {
+            i += 8;
+            continue;
+        }
+        if x < 0x80 {
+            if x < 0x20 && !matches!(x, b'\n' | b'\r' | b'\t') || x == 0x7F {
+                s -= 10;
+            }
+            i += 1;
+            continue;
+        }
+        let next = |k: usize| u32::from(b.get(i + k).copied().unwrap_or(0) & 0x3F);
+        let (c, len) = match x {
+            0xF0.. => (
+                (u32::from(x & 0x07) << 18) | next(1) << 12 | next(2) << 6 | next(3),
+                4,
+            ),
+            0xE0.. => ((u32::from(x & 0x0F) << 12) | next(1) << 6 | next(2), 3),
+            _ => ((u32::from(x & 0x1F) << 6) | next(1), 2),
+        };
+        s += char_score(c);
+        i += len;
+    }
+    if bad { s - 1000 } else { s }
+}
+
+/// Whether the eight bytes of `w` are all printable ASCII (0x20–0x7E), which add nothing to
+/// [`plausibility`].
+#[inline]
+fn plain_ascii(w: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // With no high bit set, a byte below 0x20 (or equal to 0x7F, once XORed to zero) is the
+    // only way for its subtraction to borrow into its high bit.
+    let below = |x: u64, n: u64| x.wrapping_sub(ONES * n) & !x & HIGHS;
+    w & HIGHS == 0 && below(w, 0x20) == 0 && below(w ^ (ONES * 0x7F), 1) == 0
+}
+
+/// What one character that is not ASCII adds to [`plausibility`].
+#[inline]
+fn char_score(c: u32) -> i64 {
+    match c {
+        // Common kanji (numerals, pieces, 成 同 打 手 先 後), then any other.
+        0x4E00..=0x9FFF => {
+            let i = (c - 0x4E00) as usize;
+            if COMMON_KANJI[i / 64] >> (i % 64) & 1 != 0 {
+                3
+            } else {
+                1
+            }
+        }
+        // Kana and full-width digits.
+        0x3040..=0x30FF | 0xFF10..=0xFF19 => 3,
+        // Half-width katakana and rare symbols are what mojibake is made of.
+        0xFF61..=0xFF9F => -4,
+        0xFFFD => -50,
+        // Shogi's side marks ▲ △ ☖ ☗.
+        0x25B2 | 0x25B3 | 0x2616 | 0x2617 => 3,
+        // The C1 control characters.
+        0x80..=0x9F => -10,
+        _ => 0,
+    }
+}
+
+/// The kanji common in records, one bit each from U+4E00.
+static COMMON_KANJI: [u64; 0x5200 / 64] = {
+    let list = [
+        '一', '二', '三', '四', '五', '六', '七', '八', '九', '歩', '香', '桂', '銀', '金', '角',
+        '飛', '玉', '王', '成', '同', '打', '手', '先', '後',
+    ];
+    let mut bits = [0u64; 0x5200 / 64];
+    let mut k = 0;
+    while k < list.len() {
+        let i = list[k] as usize - 0x4E00;
+        bits[i / 64] |= 1 << (i % 64);
+        k += 1;
+    }
+    bits
+};
 
 /// The lines of `text`, split at CRLF, LF or a lone CR, without their line ends.
 pub fn lines(text: &str) -> Vec<&str> {

@@ -12,7 +12,7 @@ pub mod psn;
 pub mod record;
 pub mod usi;
 
-pub use decode::{Encoding, decode};
+pub use decode::{Encoding, decode, decode_borrowed};
 pub use record::{
     GameResult, Line, MoveNode, MoveTime, Note, ReadError, Record, Terminal, TerminalKind,
 };
@@ -58,33 +58,42 @@ impl Format {
         {
             return Some(Format::Jkf);
         }
-        for line in decode::lines(text).iter().take(400) {
-            let t = line.trim_start();
+        // The first 400 lines, one at a time: a long file is not split all through.
+        for line in decode::Lines::new(text).take(400) {
+            let t = trim_start(line);
+            if t.is_empty() {
+                continue;
+            }
             if t.starts_with('{') && t.contains("\"header\"") {
                 return Some(Format::Jkf);
             }
             if t.starts_with("sfen ") || t.starts_with("startpos") || t.starts_with("position ") {
                 return Some(Format::Usi);
             }
+            // The first word, and what follows it (nothing, or a space first).
+            let (first, after) = t.split_at(word_end(t));
             // A bare SFEN: nine ranks, then b or w.
-            let mut words = t.split_whitespace();
-            if words.next().is_some_and(|w| w.matches('/').count() == 8)
-                && words.next().is_some_and(|w| w == "b" || w == "w")
+            if first.bytes().filter(|&b| b == b'/').count() == 8
+                && after
+                    .split_whitespace()
+                    .next()
+                    .is_some_and(|w| w == "b" || w == "w")
             {
                 return Some(Format::Usi);
             }
-            if psn::looks_like_psn(t) {
+            // Only a tag pair or a numbered move (`1.P-7f`, `1. P-7f`) can look like PSN.
+            let digits = first.bytes().take_while(u8::is_ascii_digit).count();
+            if (t.starts_with('[') || digits > 0 && first[digits..].starts_with('.'))
+                && psn::looks_like_psn(t)
+            {
                 // A tag pair is PSN's alone.
                 if t.starts_with('[') {
                     return Some(Format::Psn);
                 }
                 psn += 1;
             }
-            if t.split_whitespace()
-                .next()
-                .is_some_and(|w| w.parse::<u32>().is_ok())
-                && t.split_whitespace().nth(1).is_some()
-            {
+            // A number, then another word.
+            if first.parse::<u32>().is_ok() && !trim_start(after).is_empty() {
                 kif_moves += 1;
             }
             if (t.starts_with('+') || t.starts_with('-'))
@@ -129,6 +138,44 @@ impl Format {
     }
 }
 
+/// `s` without the whitespace at its start, as [`str::trim_start`] gives it, with the ASCII
+/// whitespace of a line skipped byte by byte.
+#[inline]
+fn trim_start(s: &str) -> &str {
+    let spaces = s
+        .bytes()
+        .take_while(|&b| matches!(b, b' ' | b'\t'..=b'\r'))
+        .count();
+    let rest = &s[spaces..];
+    match rest.as_bytes().first() {
+        Some(&b) if b >= 0x80 => rest.trim_start(),
+        _ => rest,
+    }
+}
+
+/// Where the first word of `s` ends: at its first whitespace character, or its end.
+fn word_end(s: &str) -> usize {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while let Some(&x) = b.get(i) {
+        match x {
+            b' ' | b'\t'..=b'\r' => return i,
+            ..0x80 => i += 1,
+            // Only these lead bytes begin a whitespace character (U+0085, U+00A0, U+1680,
+            // U+2000–U+205F, U+3000); the others are skipped whole.
+            0xC2 | 0xE1 | 0xE2 | 0xE3 => match s.get(i..).and_then(|r| r.chars().next()) {
+                Some(c) if c.is_whitespace() => return i,
+                Some(c) => i += c.len_utf8(),
+                None => return b.len(),
+            },
+            0xF0.. => i += 4,
+            0xE0.. => i += 3,
+            _ => i += 2,
+        }
+    }
+    b.len()
+}
+
 /// A file read: its encoding, its format and its games.
 #[derive(Debug, Clone)]
 pub struct ReadFile {
@@ -141,7 +188,7 @@ pub struct ReadFile {
 
 /// Decodes and reads a file's bytes. `path` helps only to guess the format.
 pub fn read_bytes(bytes: &[u8], path: Option<&Path>) -> ReadFile {
-    let (text, encoding) = decode(bytes);
+    let (text, encoding) = decode_borrowed(bytes);
     let format = Format::detect(&text, path);
     let (games, error) = match format {
         Some(Format::Kif) => (vec![kif::read_kif(&text)], None),

@@ -377,7 +377,40 @@ fn square_list(squares: &[Square]) -> String {
 /// breaks a rule (二歩, self-check, 打ち歩詰め…) is returned when no legal move fits, since
 /// records with illegal moves are data. Without 成 the move does not promote, even where it
 /// must. An ambiguous or impossible move is an error sentence, never a guess.
+#[inline]
 pub fn resolve(pos: &Position, mv: &JapaneseMove, last_to: Option<Square>) -> Result<Move, String> {
+    match resolve_with_origin(pos, mv, last_to) {
+        Some(m) => Ok(m),
+        None => resolve_in_full(pos, mv, last_to),
+    }
+}
+
+/// The common case of [`resolve`], a KIF move with its origin and nothing wrong with it,
+/// answered where it is called; `None` for anything else, which [`resolve_in_full`] reads.
+#[inline]
+pub(crate) fn resolve_with_origin(
+    pos: &Position,
+    mv: &JapaneseMove,
+    last_to: Option<Square>,
+) -> Option<Move> {
+    let us = pos.side_to_move();
+    let to = mv.to.or(last_to)?;
+    let from = mv.origin?;
+    let promote = mv.promote == Some(true);
+    let fits = mv.side.is_none_or(|side| side == us)
+        && (!promote || mv.piece.can_promote())
+        && !mv.drop
+        && pos
+            .piece_at(from)
+            .is_some_and(|p| p.color == us && p.kind.unpromoted() == mv.piece.unpromoted());
+    fits.then_some(Move::Board { from, to, promote })
+}
+
+fn resolve_in_full(
+    pos: &Position,
+    mv: &JapaneseMove,
+    last_to: Option<Square>,
+) -> Result<Move, String> {
     let us = pos.side_to_move();
     if let Some(side) = mv.side
         && side != us

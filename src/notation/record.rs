@@ -193,6 +193,26 @@ impl MoveNode {
     }
 }
 
+/// Appends a move to a line, with its time and the rules it broke: what the readers do for
+/// every move they read.
+#[inline]
+pub(crate) fn push_move(
+    moves: &mut Vec<MoveNode>,
+    mv: Move,
+    time: Option<MoveTime>,
+    violations: Violations,
+) {
+    // Room first, then the node written straight into it: a node put together on the stack
+    // (as `push` needs it, across the call that may grow the list) is copied in 16-byte
+    // pieces over the narrow stores that built it, which stalls the copy.
+    let len = moves.len();
+    moves.resize_with(len + 1, || MoveNode {
+        time,
+        violations,
+        ..MoveNode::new(mv)
+    });
+}
+
 /// A sequence of moves, perhaps ending with a terminal.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Line {

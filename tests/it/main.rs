@@ -4,6 +4,7 @@ mod cli;
 mod csa;
 mod csa_write;
 mod db;
+mod decode;
 mod handicap;
 mod hash;
 mod jkf;

@@ -8,7 +8,7 @@
 use crate::shogi::{Color, Handicap, Move, PieceKind, Position, Square};
 
 use crate::notation::record::{
-    MoveNode, MoveTime, Note, ReadError, Record, Terminal, TerminalKind,
+    MoveTime, Note, ReadError, Record, Terminal, TerminalKind, push_move,
 };
 
 mod setup;
@@ -139,15 +139,32 @@ fn trim_line(line: &str) -> &str {
     }
 }
 
+/// Whether the general statement splitting would hand `raw` on as one statement unchanged:
+/// a line of letters, digits and `+ - . % _` only (`+7776FU`, `T12`, `%TORYO`) has no space
+/// to trim, no `,` to split at, is no `/` and starts no comment or header.
+#[inline]
+fn plain_statement(raw: &str) -> bool {
+    !raw.is_empty()
+        && raw
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.' | b'%' | b'_'))
+}
+
 /// Reads every game of a CSA file from decoded text; games are separated by `/` lines.
 /// Every game found is returned, each with the errors met while reading it.
 pub fn read_csa(text: &str) -> Vec<Record> {
     let mut games = Vec::new();
     let mut game = Game::new();
-    let lines = crate::notation::decode::lines(text);
-    let count = lines.len();
-    for (i, raw) in lines.into_iter().enumerate() {
-        let n = i + 1;
+    let mut lines = crate::notation::decode::Lines::new(text);
+    let mut n = 0;
+    while let Some(raw) = lines.next() {
+        n += 1;
+        // The common lines, moves and times, go straight to their statement.
+        if plain_statement(raw) {
+            game.bytes_left = lines.rest().len();
+            game.statement(raw, n, raw);
+            continue;
+        }
         let line = trim_line(raw);
         if line.is_empty() {
             continue;
@@ -171,7 +188,7 @@ pub fn read_csa(text: &str) -> Vec<Record> {
             };
             let statement = statement.trim_end_matches([' ', '\t']);
             if !statement.is_empty() {
-                game.lines_left = count - n;
+                game.bytes_left = lines.rest().len();
                 game.statement(statement, n, raw);
             }
             rest = next;
@@ -203,8 +220,8 @@ struct Game {
     summary: Option<String>,
     /// The line of the last statement, for errors found at the end.
     last_line: usize,
-    /// How many lines of the file follow the statement being read.
-    lines_left: usize,
+    /// How many bytes of the file follow the line being read (to size the move list).
+    bytes_left: usize,
 }
 
 impl Game {
@@ -217,7 +234,7 @@ impl Game {
             kachi: false,
             summary: None,
             last_line: 0,
-            lines_left: 0,
+            bytes_left: 0,
         }
     }
 
@@ -356,12 +373,11 @@ impl Game {
         match played {
             Ok((mv, violations)) => {
                 if line.moves.is_empty() {
-                    // About one move every two lines (a move and its time) in what is left.
-                    line.moves.reserve(self.lines_left.min(1024) / 2 + 1);
+                    // A move takes eight bytes or more (`+7776FU` and its line end), often
+                    // more with its time: room for what is left, without growing.
+                    line.moves.reserve(self.bytes_left.min(4096) / 8 + 1);
                 }
-                let mut node = MoveNode::new(mv);
-                node.violations = violations;
-                line.moves.push(node);
+                push_move(&mut line.moves, mv, None, violations);
             }
             Err(e) => {
                 play.dead = true;

@@ -48,7 +48,9 @@ pub(super) fn parse_time(rest: &str) -> Result<Option<MoveTime>, String> {
 /// The common time shapes, ` ( 0:16/00:00:16)`, `(0:16/)`, `( 0:03)`, or nothing but spaces:
 /// spaces, `(`, spaces, a clock, optionally `/` and another clock, `)`, spaces, up to the end
 /// of `b` or of its line: the time, and the line end and what follows. `None` for anything
-/// else, valid or not, which [`parse_time`] reads in full.
+/// else, valid or not, which [`parse_time`] reads in full. Inlined: an answer returned through
+/// memory is written in narrow pieces and read back whole, a stall on every move line.
+#[inline(always)]
 fn simple_time(b: &[u8]) -> Option<(Option<MoveTime>, &[u8])> {
     let b = skip_spaces(b);
     let [b'(', b @ ..] = b else {
@@ -285,7 +287,9 @@ pub(super) struct SimpleMove<'a> {
 /// name, relative words, `成` `不成` `生` or `打`, an origin `(77)` or `(00)`, and after
 /// half-width spaces (or none) a time of the shape [`simple_time`] reads, or nothing. `None` for any
 /// other line, which the general code reads; for these lines it gives the same answer.
-/// `line` may go on past its line end (`\n` or `\r`), which ends the line.
+/// `line` may go on past its line end (`\n` or `\r`), which ends the line. Inlined into its
+/// one caller, for the reason [`simple_time`] is.
+#[inline(always)]
 pub(super) fn simple_move(line: &str) -> Option<SimpleMove<'_>> {
     let b = skip_spaces(line.as_bytes());
     let digits = b.iter().take_while(|d| d.is_ascii_digit()).count();

@@ -4,9 +4,9 @@
 use crate::shogi::{Color, Handicap, Piece, PieceKind, Position, Square, Strictness};
 
 use crate::notation::japanese::{digit, kanji_number, piece_prefix, side_mark};
-use crate::notation::movetext::{JapaneseMove, parse_japanese_move, resolve};
+use crate::notation::movetext::{JapaneseMove, parse_japanese_move, resolve, resolve_with_origin};
 use crate::notation::record::{
-    Line, MoveNode, MoveTime, ReadError, Record, Terminal, TerminalKind,
+    Line, MoveTime, ReadError, Record, Terminal, TerminalKind, push_move,
 };
 
 mod line;
@@ -566,30 +566,34 @@ fn play_text(
     };
     // Resolution errors name the move already; the others get it added.
     let rest = text[used..].trim();
-    let played = if !rest.is_empty() && rest != "+" {
-        Err(format!("{text}: unexpected '{rest}' after the move"))
-    } else {
-        resolve(&open.pos, &m, open.last_to).and_then(|mv| {
-            let violations = open
-                .pos
-                .play(mv)
-                .map_err(|e| format!("{text} cannot be played: {e}"))?;
-            Ok((mv, violations))
-        })
+    let fail = |rec: &mut Record, open: &mut Open, e: String| {
+        rec.errors
+            .push(ReadError::new(n, column(), format!("move {ply}: {e}")));
+        open.dead = true;
     };
-    match played {
-        Ok((mv, violations)) => {
-            let mut node = MoveNode::new(mv);
-            node.time = time;
-            node.violations = violations;
-            line.moves.push(node);
+    let extra = !rest.is_empty() && rest != "+";
+    // The common move is resolved here, apart from the general path, so that it stays a
+    // value rather than a result written out and read back.
+    let mv = match resolve_with_origin(&open.pos, &m, open.last_to) {
+        Some(mv) if !extra => mv,
+        _ => {
+            let resolved = if extra {
+                Err(format!("{text}: unexpected '{rest}' after the move"))
+            } else {
+                resolve(&open.pos, &m, open.last_to)
+            };
+            match resolved {
+                Ok(mv) => mv,
+                Err(e) => return fail(rec, open, e),
+            }
+        }
+    };
+    match open.pos.play(mv) {
+        Ok(violations) => {
+            push_move(&mut line.moves, mv, time, violations);
             open.last_to = Some(mv.to());
         }
-        Err(e) => {
-            rec.errors
-                .push(ReadError::new(n, column(), format!("move {ply}: {e}")));
-            open.dead = true;
-        }
+        Err(e) => fail(rec, open, format!("{text} cannot be played: {e}")),
     }
 }
 
