@@ -41,9 +41,10 @@ fn main() {
     let mut picked: Vec<Position> = Vec::new();
     while picked.len() < queries {
         let id = 1 + (next() % max_id as u64) as i64;
-        let Ok(Some((mut pos, moves, _))) = store.game_line(id) else {
+        let Ok(Some(line)) = store.game_line(id) else {
             continue;
         };
+        let (mut pos, moves) = (line.start, line.moves);
         let ply = (next() % (moves.len() as u64 + 1)) as usize;
         for &mv in &moves[..ply] {
             if pos.play(mv).is_err() {

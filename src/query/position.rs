@@ -207,6 +207,9 @@ fn occurrences(
 struct Replay {
     ply: u32,
     next: Vec<(usize, Option<Move>)>,
+    /// The game's date ([`postings::date_code`]) and result byte.
+    date: u32,
+    result: u8,
 }
 
 /// How to verify candidates.
@@ -252,11 +255,12 @@ fn scan_line(line: &Line, start: &Position, ply0: u32, main: bool, c: Check<'_>,
 
 /// Replays a game: `None` when it does not reach the position (or is gone).
 fn replay(store: &Store, game: i64, c: Check<'_>) -> Result<Option<Replay>, StoreError> {
-    let Some((mut pos, moves, has_tree)) = store.game_line(game)? else {
+    let Some(line) = store.game_line(game)? else {
         return Ok(None);
     };
+    let (mut pos, moves) = (line.start, line.moves);
     let mut found = Found::default();
-    if c.variations && has_tree {
+    if c.variations && line.has_tree {
         if let Some(g) = store.game(game)? {
             scan_line(&g.record.main, &g.record.start, 0, true, c, &mut found);
         }
@@ -271,6 +275,8 @@ fn replay(store: &Store, game: i64, c: Check<'_>) -> Result<Option<Replay>, Stor
     Ok(found.main.or(found.variation).map(|ply| Replay {
         ply,
         next: found.next,
+        date: postings::date_code(line.date.as_deref()),
+        result: postings::result_code(line.winner.as_deref()),
     }))
 }
 
@@ -292,18 +298,15 @@ pub struct PositionResult {
     pub exact: bool,
 }
 
-/// Candidate games, newest first (by the dates the index keeps), then by id, newest first.
-fn candidates(index: &PositionIndex, occ: &[Occurrence]) -> Vec<i64> {
-    let mut games: Vec<(u32, i64)> = Vec::new();
+/// The distinct games of the occurrences (which come by game), with their segment.
+fn distinct_games(occ: &[Occurrence]) -> Vec<(i64, u32)> {
+    let mut games: Vec<(i64, u32)> = Vec::new();
     for oc in occ {
-        if games.last().is_some_and(|g| g.1 == oc.entry.game) {
-            continue;
+        if games.last().is_none_or(|g| g.0 != oc.entry.game) {
+            games.push((oc.entry.game, oc.segment));
         }
-        let date = index.segments[oc.segment as usize].date(oc.entry.game);
-        games.push((date, oc.entry.game));
     }
-    games.sort_unstable_by(|a, b| b.cmp(a));
-    games.into_iter().map(|g| g.1).collect()
+    games
 }
 
 fn summary(store: &Store, game: i64) -> Result<Option<GameRowSummary>, StoreError> {
@@ -324,7 +327,7 @@ pub fn find_position(
     o: PositionOptions,
     limit: usize,
 ) -> Result<PositionResult, QueryError> {
-    let index = PositionIndex::load(store.conn())?;
+    let index = PositionIndex::load_light(store.conn())?;
     let vars = variants(pos, o);
     let check = Check {
         vars: &vars,
@@ -332,28 +335,45 @@ pub fn find_position(
         variations: store.meta(postings::VARIATIONS_META)?.is_some(),
     };
     let occ = occurrences(store, &index, &vars)?;
-    let games = candidates(&index, &occ);
+    let games = distinct_games(&occ);
     let exact = games.len() <= VERIFY_ALL;
-    let mut rows = Vec::new();
-    let mut verified = 0;
-    for &game in &games {
-        if !exact && rows.len() >= limit {
-            break;
+    // (date, game, ply), newest first
+    let mut found: Vec<(u32, i64, u32)> = Vec::new();
+    let total;
+    if exact {
+        // Few games: replay them all (the replay reads each game's date too).
+        for &(game, _) in &games {
+            if let Some(r) = replay(store, game, check)? {
+                found.push((r.date, game, r.ply));
+            }
         }
-        let Some(r) = replay(store, game, check)? else {
-            continue;
-        };
-        verified += 1;
-        if rows.len() < limit
-            && let Some(summary) = summary(store, game)?
-        {
-            rows.push(PositionHit {
-                game: summary,
-                ply: r.ply,
-            });
+        found.sort_unstable_by(|a, b| b.cmp(a));
+        total = found.len();
+        found.truncate(limit);
+    } else {
+        // Many: order them by the dates the index keeps, and replay until enough are shown.
+        let full = PositionIndex::load(store.conn())?;
+        let mut order: Vec<(u32, i64)> = games
+            .iter()
+            .map(|&(g, seg)| (full.segments[seg as usize].date(g), g))
+            .collect();
+        order.sort_unstable_by(|a, b| b.cmp(a));
+        for (date, game) in order {
+            if found.len() >= limit {
+                break;
+            }
+            if let Some(r) = replay(store, game, check)? {
+                found.push((date, game, r.ply));
+            }
+        }
+        total = games.len();
+    }
+    let mut rows = Vec::with_capacity(found.len());
+    for (_, game, ply) in found {
+        if let Some(summary) = summary(store, game)? {
+            rows.push(PositionHit { game: summary, ply });
         }
     }
-    let total = if exact { verified } else { games.len() };
     Ok(PositionResult { rows, total, exact })
 }
 
@@ -407,7 +427,7 @@ impl MoveStats {
 
 /// The moves played from `pos` (widened as `o` says).
 pub fn tree(store: &Store, pos: &Position, o: PositionOptions) -> Result<TreeResult, QueryError> {
-    let index = PositionIndex::load(store.conn())?;
+    let mut index = PositionIndex::load_light(store.conn())?;
     let vars = variants(pos, o);
     let check = Check {
         vars: &vars,
@@ -415,15 +435,17 @@ pub fn tree(store: &Store, pos: &Position, o: PositionOptions) -> Result<TreeRes
         variations: store.meta(postings::VARIATIONS_META)?.is_some(),
     };
     let occ = occurrences(store, &index, &vars)?;
-    let mut distinct = 0usize;
-    let mut last_game = None;
-    for oc in &occ {
-        if last_game != Some(oc.entry.game) {
-            distinct += 1;
-            last_game = Some(oc.entry.game);
-        }
-    }
+    let distinct = occ
+        .iter()
+        .zip(occ.iter().skip(1))
+        .filter(|(a, b)| a.entry.game != b.entry.game)
+        .count()
+        + usize::from(!occ.is_empty());
     let exact = distinct <= VERIFY_ALL;
+    if !exact {
+        // Many games: results and dates come from the index's columns.
+        index = PositionIndex::load(store.conn())?;
+    }
     // (move, played by the side not to move in `pos`) → stats
     let mut stats: HashMap<(Move, bool), MoveStats> = HashMap::new();
     let mut games = 0;
@@ -431,7 +453,6 @@ pub fn tree(store: &Store, pos: &Position, o: PositionOptions) -> Result<TreeRes
         let mut i = 0;
         while i < occ.len() {
             let game = occ[i].entry.game;
-            let segment = &index.segments[occ[i].segment as usize];
             while i < occ.len() && occ[i].entry.game == game {
                 i += 1;
             }
@@ -443,7 +464,7 @@ pub fn tree(store: &Store, pos: &Position, o: PositionOptions) -> Result<TreeRes
                 if let Some(mv) = mv {
                     let v = &vars[vi];
                     let s = stats.entry((v.back(mv), v.swapped)).or_default();
-                    s.add(game, v.result(segment.result(game)), segment.date(game));
+                    s.add(game, v.result(r.result), r.date);
                 }
             }
         }

@@ -10,7 +10,7 @@ mod write;
 
 pub use codec::{GameRow, fingerprint};
 pub use migrate::SCHEMA_VERSION;
-pub use read::StoredGame;
+pub use read::{GameLine, StoredGame};
 pub use write::{Inserted, KnownSource, SourceRow, Writer};
 
 use std::path::{Path, PathBuf};

@@ -7,6 +7,17 @@ use super::{Store, StoreError};
 use crate::notation::Record;
 use crate::shogi::{Move, Position};
 
+/// A game's main line, for replaying it.
+#[derive(Debug, Clone)]
+pub struct GameLine {
+    pub start: Position,
+    pub moves: Vec<Move>,
+    /// It has variations or bookmarks (the whole record is in [`Store::game`]).
+    pub has_tree: bool,
+    pub date: Option<String>,
+    pub winner: Option<String>,
+}
+
 /// A game from the database: its row and the record rebuilt from it.
 #[derive(Debug, Clone)]
 pub struct StoredGame {
@@ -97,21 +108,45 @@ impl Store {
     }
 
     /// A game's start position and main line, without the rest of the record (for
-    /// replays), and whether it has variations or bookmarks (see [`Store::game`]).
-    pub fn game_line(&self, id: i64) -> Result<Option<(Position, Vec<Move>, bool)>, StoreError> {
-        let row: Option<(Option<String>, String, Vec<u8>, bool)> = self
+    /// replays).
+    pub fn game_line(&self, id: i64) -> Result<Option<GameLine>, StoreError> {
+        type Row = (
+            Option<String>,
+            String,
+            Vec<u8>,
+            bool,
+            Option<String>,
+            Option<String>,
+        );
+        let row: Option<Row> = self
             .conn()
             .prepare_cached(
-                "SELECT start_sfen, handicap, moves, tree IS NOT NULL FROM games WHERE id = ?1",
+                "SELECT start_sfen, handicap, moves, tree IS NOT NULL, date, winner
+                 FROM games WHERE id = ?1",
             )?
-            .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            .query_row([id], |r| {
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                ))
+            })
             .optional()?;
-        let Some((sfen, handicap, moves, tree)) = row else {
+        let Some((sfen, handicap, moves, has_tree, date, winner)) = row else {
             return Ok(None);
         };
         let start = start_position(id, sfen.as_deref(), &handicap)?;
         let moves = decode_moves(&moves)
             .ok_or_else(|| StoreError::Corrupt(id, "bad move list".to_string()))?;
-        Ok(Some((start, moves, tree)))
+        Ok(Some(GameLine {
+            start,
+            moves,
+            has_tree,
+            date,
+            winner,
+        }))
     }
 }

@@ -301,12 +301,28 @@ pub struct PositionIndex {
 }
 
 impl PositionIndex {
+    /// The segments with their per-game results and dates (5 bytes a game: for merges and
+    /// for questions about many games).
     pub fn load(conn: &Connection) -> Result<PositionIndex, StoreError> {
+        PositionIndex::read(conn, true)
+    }
+
+    /// The segments without their per-game columns ([`Segment::result`] and
+    /// [`Segment::date`] then know nothing): quick to load, for questions about few games.
+    pub fn load_light(conn: &Connection) -> Result<PositionIndex, StoreError> {
+        PositionIndex::read(conn, false)
+    }
+
+    fn read(conn: &Connection, columns: bool) -> Result<PositionIndex, StoreError> {
+        let sql = if columns {
+            "SELECT id, first_game, last_game, games, entries, results, dates
+             FROM position_segments ORDER BY id"
+        } else {
+            "SELECT id, first_game, last_game, games, entries, x'', x''
+             FROM position_segments ORDER BY id"
+        };
         let segments = conn
-            .prepare(
-                "SELECT id, first_game, last_game, games, entries, results, dates
-                 FROM position_segments ORDER BY id",
-            )?
+            .prepare(sql)?
             .query_map([], |r| {
                 Ok(Segment {
                     id: r.get(0)?,
@@ -342,30 +358,26 @@ impl PositionIndex {
         key: u64,
         mut f: impl FnMut(usize, Entry),
     ) -> Result<(), StoreError> {
-        let mut stmt = conn.prepare_cached(
-            "SELECT first_key, data FROM position_blocks WHERE segment = ?1 AND first_key <= ?2
-             ORDER BY first_key DESC, id DESC",
+        // The last block starting before the key may end with it; later ones start with it.
+        let mut before = conn.prepare_cached(
+            "SELECT max(first_key) FROM position_blocks WHERE segment = ?1 AND first_key < ?2",
         )?;
-        let mut blocks: Vec<(u64, Vec<u8>)> = Vec::new();
+        let mut blocks = conn.prepare_cached(
+            "SELECT first_key, data FROM position_blocks
+             WHERE segment = ?1 AND first_key >= ?2 AND first_key <= ?3 ORDER BY first_key, id",
+        )?;
         for (si, seg) in self.segments.iter().enumerate() {
-            // The last block starting before the key may end with it; later ones start with it.
-            blocks.clear();
-            let mut rows = stmt.query(params![seg.id, key as i64])?;
+            let from: Option<i64> = before.query_row(params![seg.id, key as i64], |r| r.get(0))?;
+            let mut rows = blocks.query(params![seg.id, from.unwrap_or(key as i64), key as i64])?;
             while let Some(row) = rows.next()? {
                 let first = row.get::<_, i64>(0)? as u64;
                 let data = row
                     .get_ref(1)?
                     .as_blob()
                     .map_err(|_| StoreError::IndexDamaged("a block is not a blob"))?;
-                blocks.push((first, data.to_vec()));
-                if first < key {
-                    break;
-                }
-            }
-            for (first, data) in blocks.iter().rev() {
                 let block =
                     Block::parse(data).ok_or(StoreError::IndexDamaged("a block cannot be read"))?;
-                block.find_each(*first, key, seg.first_game, |e| {
+                block.find_each(first, key, seg.first_game, |e| {
                     if self.removed.is_empty() || !self.removed.contains(&e.game) {
                         f(si, e);
                     }
