@@ -8,16 +8,14 @@
 //! found in a mirrored or flipped variant are turned back into the frame of the position asked
 //! about.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use crate::notation::movetext::japanese;
 use crate::notation::usi::read_usi_line;
 use crate::notation::{Line, read_bytes};
 use crate::shogi::{Color, Move, Position};
-use crate::store::postings::{
-    self, Entry, PositionIndex, RESULT_GOTE, RESULT_SENTE, date_text, key_of,
-};
+use crate::store::postings::{self, PositionIndex, RESULT_GOTE, RESULT_SENTE, date_text, key_of};
 use crate::store::{Store, StoreError};
 
 use super::QueryError;
@@ -167,39 +165,54 @@ fn variants(pos: &Position, o: PositionOptions) -> Vec<Variant> {
 /// An index entry matching a variant.
 #[derive(Debug, Clone, Copy)]
 struct Occurrence {
-    entry: Entry,
+    game: i64,
     segment: u32,
-    variant: u32,
+    variant: u16,
 }
 
 /// The index entries of every variant, by game. Keys hold no hands: the replay compares them.
+/// With `cap`, gives up (`None`) as soon as more than `cap` games are found.
 fn occurrences(
     store: &Store,
     index: &PositionIndex,
     vars: &[Variant],
-) -> Result<Vec<Occurrence>, QueryError> {
+    cap: Option<usize>,
+) -> Result<Option<Vec<Occurrence>>, QueryError> {
     let mut keys: Vec<u64> = vars.iter().map(|v| v.key).collect();
     keys.sort_unstable();
     keys.dedup();
     let mut out = Vec::new();
+    let mut games: HashSet<i64> = HashSet::new();
+    let mut too_many = false;
     for key in keys {
         index.for_each(store.conn(), key, |segment, entry| {
+            if let Some(cap) = cap {
+                games.insert(entry.game);
+                if games.len() > cap {
+                    too_many = true;
+                    return false;
+                }
+            }
             for (vi, v) in vars.iter().enumerate() {
                 if v.key == key {
                     out.push(Occurrence {
-                        entry,
+                        game: entry.game,
                         segment: segment as u32,
-                        variant: vi as u32,
+                        variant: vi as u16,
                     });
                 }
             }
+            true
         })?;
+        if too_many {
+            return Ok(None);
+        }
     }
     // One variant's entries come by segment and game already.
-    if !out.is_sorted_by_key(|oc| (oc.entry.game, oc.variant)) {
-        out.sort_unstable_by_key(|oc| (oc.entry.game, oc.variant));
+    if !out.is_sorted_by_key(|oc| (oc.game, oc.variant)) {
+        out.sort_unstable_by_key(|oc| (oc.game, oc.variant));
     }
-    Ok(out)
+    Ok(Some(out))
 }
 
 /// What replaying a game found: the first ply reaching a variant, and every (variant, move
@@ -302,8 +315,8 @@ pub struct PositionResult {
 fn distinct_games(occ: &[Occurrence]) -> Vec<(i64, u32)> {
     let mut games: Vec<(i64, u32)> = Vec::new();
     for oc in occ {
-        if games.last().is_none_or(|g| g.0 != oc.entry.game) {
-            games.push((oc.entry.game, oc.segment));
+        if games.last().is_none_or(|g| g.0 != oc.game) {
+            games.push((oc.game, oc.segment));
         }
     }
     games
@@ -334,7 +347,7 @@ pub fn find_position(
         ignore_hands: o.ignore_hands,
         variations: store.meta(postings::VARIATIONS_META)?.is_some(),
     };
-    let occ = occurrences(store, &index, &vars)?;
+    let occ = occurrences(store, &index, &vars, None)?.unwrap_or_default();
     let games = distinct_games(&occ);
     let exact = games.len() <= VERIFY_ALL;
     // (date, game, ply), newest first
@@ -434,32 +447,19 @@ pub fn tree(store: &Store, pos: &Position, o: PositionOptions) -> Result<TreeRes
         ignore_hands: o.ignore_hands,
         variations: store.meta(postings::VARIATIONS_META)?.is_some(),
     };
-    let occ = occurrences(store, &index, &vars)?;
-    let distinct = occ
-        .iter()
-        .zip(occ.iter().skip(1))
-        .filter(|(a, b)| a.entry.game != b.entry.game)
-        .count()
-        + usize::from(!occ.is_empty());
-    let exact = distinct <= VERIFY_ALL;
-    if !exact {
-        // Many games: results and dates come from the index's columns.
-        index = PositionIndex::load(store.conn())?;
-    }
     // (move, played by the side not to move in `pos`) → stats
     let mut stats: HashMap<(Move, bool), MoveStats> = HashMap::new();
-    let mut games = 0;
-    if exact {
-        let mut i = 0;
-        while i < occ.len() {
-            let game = occ[i].entry.game;
-            while i < occ.len() && occ[i].entry.game == game {
-                i += 1;
-            }
+    let games;
+    let occ = occurrences(store, &index, &vars, Some(VERIFY_ALL))?;
+    let exact = occ.is_some();
+    if let Some(occ) = occ {
+        // Few games: replay each (which also reads its result and date).
+        let mut n = 0;
+        for (game, _) in distinct_games(&occ) {
             let Some(r) = replay(store, game, check)? else {
                 continue;
             };
-            games += 1;
+            n += 1;
             for (vi, mv) in r.next {
                 if let Some(mv) = mv {
                     let v = &vars[vi];
@@ -468,31 +468,50 @@ pub fn tree(store: &Store, pos: &Position, o: PositionOptions) -> Result<TreeRes
                 }
             }
         }
+        games = n;
     } else {
-        // Many games: count by (variant, move code) in a table, then turn codes into moves.
-        games = distinct;
+        // Many games: count by (variant, move code) in a table as the index hands entries
+        // out, with results and dates from the index's columns; then turn codes into moves.
+        index = PositionIndex::load(store.conn())?;
         let mut slot_of: Vec<u32> = vec![u32::MAX; vars.len() << 14];
         let mut slots: Vec<(usize, u16, MoveStats)> = Vec::new();
-        for oc in &occ {
-            let Some(code) = oc.entry.next.checked_sub(1) else {
-                continue;
-            };
-            let Some(slot) = slot_of.get_mut((oc.variant as usize) << 14 | code as usize) else {
-                continue;
-            };
-            if *slot == u32::MAX {
-                *slot = slots.len() as u32;
-                slots.push((oc.variant as usize, code, MoveStats::default()));
-            }
-            let (vi, _, s) = &mut slots[*slot as usize];
-            let segment = &index.segments[oc.segment as usize];
-            let game = oc.entry.game;
-            s.add(
-                game,
-                vars[*vi].result(segment.result(game)),
-                segment.date(game),
-            );
+        let mut keys: Vec<u64> = vars.iter().map(|v| v.key).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        let mut distinct = 0usize;
+        let mut last = None;
+        for key in keys {
+            index.for_each(store.conn(), key, |si, e| {
+                if last != Some(e.game) {
+                    distinct += 1;
+                    last = Some(e.game);
+                }
+                let Some(code) = e.next.checked_sub(1) else {
+                    return true;
+                };
+                let segment = &index.segments[si];
+                for (vi, v) in vars.iter().enumerate() {
+                    if v.key != key {
+                        continue;
+                    }
+                    let Some(slot) = slot_of.get_mut(vi << 14 | code as usize) else {
+                        continue;
+                    };
+                    if *slot == u32::MAX {
+                        *slot = slots.len() as u32;
+                        slots.push((vi, code, MoveStats::default()));
+                    }
+                    let s = &mut slots[*slot as usize].2;
+                    s.add(
+                        e.game,
+                        v.result(segment.result(e.game)),
+                        segment.date(e.game),
+                    );
+                }
+                true
+            })?;
         }
+        games = distinct;
         for (vi, code, s) in slots {
             let Some(mv) = postings::code_move(code) else {
                 continue;

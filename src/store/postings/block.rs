@@ -98,20 +98,25 @@ impl BitWriter<'_> {
 }
 
 /// Reads the `i`th value of a column of `width`-bit values (0 past the end of the data).
-#[inline]
+#[inline(always)]
 fn get(column: &[u8], i: usize, width: u8) -> u64 {
     if width == 0 {
         return 0;
     }
     let bit = i * width as usize;
     let byte = bit / 8;
-    let mut buf = [0u8; 8];
-    let end = (byte + 8).min(column.len());
-    if byte < end {
-        buf[..end - byte].copy_from_slice(&column[byte..end]);
-    }
-    let word = u64::from_le_bytes(buf) >> (bit % 8);
-    word & ((1u64 << width) - 1)
+    let word = match column.get(byte..byte + 8) {
+        Some(w) => u64::from_le_bytes(w.try_into().expect("8 bytes")),
+        None => {
+            let mut buf = [0u8; 8];
+            let end = (byte + 8).min(column.len());
+            if byte < end {
+                buf[..end - byte].copy_from_slice(&column[byte..end]);
+            }
+            u64::from_le_bytes(buf)
+        }
+    };
+    (word >> (bit % 8)) & ((1u64 << width) - 1)
 }
 
 fn put_varint(out: &mut Vec<u8>, mut v: u64) {
@@ -229,21 +234,34 @@ impl<'a> Block<'a> {
     /// The entries whose key is `key`.
     pub fn find(&self, first_key: u64, key: u64, base: i64) -> Vec<Entry> {
         let mut out = Vec::new();
-        self.find_each(first_key, key, base, |e| out.push(e));
+        self.find_each(first_key, key, base, |e| {
+            out.push(e);
+            true
+        });
         out
     }
 
-    /// Calls `f` with each entry whose key is `key`, in order.
-    pub fn find_each(&self, first_key: u64, key: u64, base: i64, mut f: impl FnMut(Entry)) {
+    /// Calls `f` with each entry whose key is `key`, in order, while it returns true;
+    /// returns false when `f` stopped it.
+    pub fn find_each(
+        &self,
+        first_key: u64,
+        key: u64,
+        base: i64,
+        mut f: impl FnMut(Entry) -> bool,
+    ) -> bool {
         let mut k = first_key;
         for i in 0..self.n {
             k = k.wrapping_add(get(self.columns[0], i, self.widths[0]));
             if k == key {
-                f(self.entry(i, k, base));
+                if !f(self.entry(i, k, base)) {
+                    return false;
+                }
             } else if k > key {
                 break;
             }
         }
+        true
     }
 
     #[inline]

@@ -346,17 +346,20 @@ impl PositionIndex {
     /// removed games left out.
     pub fn lookup(&self, conn: &Connection, key: u64) -> Result<Vec<(usize, Entry)>, StoreError> {
         let mut out = Vec::new();
-        self.for_each(conn, key, |si, e| out.push((si, e)))?;
+        self.for_each(conn, key, |si, e| {
+            out.push((si, e));
+            true
+        })?;
         Ok(out)
     }
 
     /// Calls `f` with every entry with `key` (and its segment's index in `segments`), by
-    /// segment and then by game; removed games left out.
+    /// segment and then by game, while it returns true; removed games left out.
     pub fn for_each(
         &self,
         conn: &Connection,
         key: u64,
-        mut f: impl FnMut(usize, Entry),
+        mut f: impl FnMut(usize, Entry) -> bool,
     ) -> Result<(), StoreError> {
         // The last block starting before the key may end with it; later ones start with it.
         let mut before = conn.prepare_cached(
@@ -377,11 +380,12 @@ impl PositionIndex {
                     .map_err(|_| StoreError::IndexDamaged("a block is not a blob"))?;
                 let block =
                     Block::parse(data).ok_or(StoreError::IndexDamaged("a block cannot be read"))?;
-                block.find_each(first, key, seg.first_game, |e| {
-                    if self.removed.is_empty() || !self.removed.contains(&e.game) {
-                        f(si, e);
-                    }
+                let go_on = block.find_each(first, key, seg.first_game, |e| {
+                    (!self.removed.is_empty() && self.removed.contains(&e.game)) || f(si, e)
                 });
+                if !go_on {
+                    return Ok(());
+                }
             }
         }
         Ok(())
