@@ -23,7 +23,7 @@ const GAME: &str = "\
 
 #[test]
 fn several_moves_a_line_same_square_comments_and_summary() {
-    let r = read_ki2(GAME);
+    let r = ki2(GAME);
     assert_eq!(r.errors, []);
     assert_eq!(
         usi(&r),
@@ -57,7 +57,7 @@ fn detected_from_content_in_every_encoding() {
 #[test]
 fn relative_words_and_other_marks() {
     // Two golds can reach 5h (5b): 右 and 左, from the mover's side, pick them. ☗ and ▽ are side marks too.
-    let r = read_ki2("☗５八金右\n▽５二金左\n▲５八金左\n");
+    let r = ki2("☗５八金右\n▽５二金左\n▲５八金左\n");
     assert_eq!(r.errors.len(), 1, "{:?}", r.errors);
     assert_eq!(usi(&r), ["4i5h", "4a5b"]);
     // The third move is impossible: the gold on 4i already left; the error says where.
@@ -71,7 +71,7 @@ fn relative_words_and_other_marks() {
 
 #[test]
 fn an_ambiguous_move_is_an_error_never_a_guess() {
-    let r = read_ki2("▲５八金\n");
+    let r = ki2("▲５八金\n");
     assert_eq!(usi(&r), Vec::<String>::new());
     assert_eq!(r.errors.len(), 1);
     let e = &r.errors[0];
@@ -87,7 +87,7 @@ fn promotion_declined_with_funari_and_nama() {
         | 銀 ・ ・ ・ ・ ・ ・ 銀 ・|四\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|五\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|六\n\
         | ・ ・ ・ ・ ・ ・ ・ ・ ・|七\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|八\n| ・ ・ ・ ・ 玉 ・ ・ ・ ・|九\n\
         +---------------------------+\n先手の持駒：なし\n";
-    let r = read_ki2(&format!(
+    let r = ki2(&format!(
         "{board}▲２三銀不成　△５二玉　▲９三銀生　△５一玉　▲２二銀成\n"
     ));
     assert_eq!(r.errors, []);
@@ -96,7 +96,7 @@ fn promotion_declined_with_funari_and_nama() {
 
 #[test]
 fn handicap_and_terminal_summaries() {
-    let r = read_ki2("手合割：角落ち\n△６二銀    ▲７六歩\nまで2手で中断\n");
+    let r = ki2("手合割：角落ち\n△６二銀    ▲７六歩\nまで2手で中断\n");
     assert_eq!(r.handicap(), Handicap::Bishop);
     assert_eq!(usi(&r), ["7a6b", "7g7f"]);
     assert_eq!(r.terminal(), Some(TerminalKind::Abort));
@@ -128,7 +128,7 @@ fn handicap_and_terminal_summaries() {
             GameResult::Win(Color::Black),
         ),
     ] {
-        let r = read_ki2(&format!("▲７六歩\n{summary}\n"));
+        let r = ki2(&format!("▲７六歩\n{summary}\n"));
         assert_eq!(
             (r.terminal(), r.result()),
             (Some(kind), result),
@@ -140,7 +140,7 @@ fn handicap_and_terminal_summaries() {
 /// A game that ends before any move (found by fuzzing): the terminal survives writing.
 #[test]
 fn a_terminal_with_no_move() {
-    let r = read_ki2("△投了\n");
+    let r = ki2("△投了\n");
     assert_eq!(r.terminal(), Some(TerminalKind::Resign));
     let text = write_ki2(&r);
     assert_eq!(text, "まで0手で後手の勝ち\n");
@@ -150,13 +150,13 @@ fn a_terminal_with_no_move() {
 
 #[test]
 fn writer_uses_relative_words_and_reads_back() {
-    let r = read_ki2(GAME);
+    let r = ki2(GAME);
     let text = write_ki2(&r);
     assert!(text.contains("▲７六歩"), "{text}");
     assert!(text.contains("△同　歩"), "{text}");
     assert!(text.contains("まで17手で先手の勝ち"), "{text}");
     assert_eq!(read_ki2(&text), r);
-    let r = read_ki2("☗５八金右\n");
+    let r = ki2("☗５八金右\n");
     assert_eq!(write_ki2(&r).trim_end(), "▲５八金右");
     // And through KIF.
     assert_eq!(read_kif(&write_kif(&r)).main, r.main);
@@ -164,7 +164,7 @@ fn writer_uses_relative_words_and_reads_back() {
 
 #[test]
 fn variations_in_ki2() {
-    let r = read_ki2("▲７六歩    △３四歩    ▲２六歩\n\n変化：2手\n△８四歩    ▲６八銀\n");
+    let r = ki2("▲７六歩    △３四歩    ▲２六歩\n\n変化：2手\n△８四歩    ▲６八銀\n");
     assert_eq!(r.errors, []);
     assert_eq!(usi(&r), ["7g7f", "3c3d", "2g2f"]);
     let v = &r.main.moves[1].variations[0];
@@ -173,4 +173,11 @@ fn variations_in_ki2() {
         ["8c8d", "7i6h"]
     );
     assert_eq!(read_ki2(&write_ki2(&r)), r);
+}
+
+/// Reads a KI2 fixture and checks it reads the same from Shift-JIS, EUC-JP and UTF-8 bytes.
+fn ki2(text: &str) -> kifudex::notation::Record {
+    let r = read_ki2(text);
+    crate::kif::same_in_every_encoding(text, "ki2", &r);
+    r
 }

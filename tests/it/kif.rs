@@ -11,7 +11,40 @@ fn usi(r: &Record) -> Vec<String> {
 fn clean(text: &str) -> Record {
     let r = read_kif(text);
     assert_eq!(r.errors, [], "unexpected errors");
+    same_in_every_encoding(text, "kif", &r);
     r
+}
+
+/// Reads a fixture (errors and all) and checks it reads the same in every encoding.
+fn read(text: &str) -> Record {
+    let r = read_kif(text);
+    same_in_every_encoding(text, "kif", &r);
+    r
+}
+
+/// Every fixture is also read from its Shift-JIS (CP932) and EUC-JP bytes, as a file would
+/// hold it, and must give the same record (when the text can be written in that encoding).
+pub fn same_in_every_encoding(text: &str, ext: &str, want: &Record) {
+    let path = std::path::PathBuf::from(format!("fixture.{ext}"));
+    for (enc, name) in [
+        (encoding_rs::SHIFT_JIS, Encoding::ShiftJis),
+        (encoding_rs::EUC_JP, Encoding::EucJp),
+        (encoding_rs::UTF_8, Encoding::Utf8),
+    ] {
+        let (bytes, _, unmappable) = enc.encode(text);
+        if unmappable {
+            continue;
+        }
+        let read = read_bytes(&bytes, Some(&path));
+        assert_eq!(read.encoding, name, "{name:?} detected");
+        if read.games.is_empty() {
+            // Nothing readable: the file as a whole is refused, as the record says.
+            assert!(want.is_blank() && read.error.is_some(), "{name:?}");
+            continue;
+        }
+        assert_eq!(read.games.len(), 1);
+        assert_eq!(&read.games[0], want, "the same record from {name:?} bytes");
+    }
 }
 
 const GAME: &str = "\
@@ -290,7 +323,7 @@ fn quirks_from_real_files() {
          +---------------------------+\n先手の持駒：金\n手数＝0 まで\n",
     );
     assert_eq!(r.start.to_sfen(), "4k4/9/9/9/9/9/9/9/4K4 b G 1");
-    let r = read_kif("1 ７六歩(77)\n2 投了\n3 中断\n");
+    let r = read("1 ７六歩(77)\n2 投了\n3 中断\n");
     assert_eq!(r.terminal(), Some(TerminalKind::Resign));
     assert_eq!(r.errors.len(), 1);
     assert_eq!(
@@ -305,7 +338,7 @@ fn quirks_from_real_files() {
 /// fuzzing the one-pass reader).
 #[test]
 fn a_time_with_too_many_digits_is_refused() {
-    let r = read_kif("   1 ７六歩(77)   ( 99999999999999999999999:01/)\n");
+    let r = read("   1 ７六歩(77)   ( 99999999999999999999999:01/)\n");
     assert_eq!(r.main.moves.len(), 1);
     assert_eq!(r.main.moves[0].time, None);
     assert_eq!(r.errors.len(), 1);
@@ -314,7 +347,7 @@ fn a_time_with_too_many_digits_is_refused() {
 
 #[test]
 fn unreadable_times_are_reported_and_the_move_kept() {
-    let r = read_kif(
+    let r = read(
         "1 ７六歩(77) ( 0:05/00:00:05)\n2 ３四歩(33)  ( 1:02/00:01:2222222222222)\n3 ２六歩(27) (x)\n\
          4 ８四歩(83) ( 0:05/00:00:0.5)\n",
     );
@@ -388,7 +421,7 @@ fn every_terminal_word_and_its_winner() {
 #[test]
 fn illegal_moves_are_kept_and_flagged() {
     // Move 1 drops a second pawn on file 7: 二歩. The game goes on and keeps every move.
-    let r = read_kif(
+    let r = read(
         "後手の持駒：なし\n\
          +---------------------------+\n\
          | ・ ・ ・ ・v玉 ・ ・ ・ ・|一\n\
@@ -412,10 +445,10 @@ fn illegal_moves_are_kept_and_flagged() {
 
 #[test]
 fn an_impossible_move_ends_the_line_with_line_and_column() {
-    let r = read_kif("先手：A\n1 ７六歩(77)\n2 ３四歩(33)\n3 ５五角(88)\n4 ８四歩(83)\n");
+    let r = read("先手：A\n1 ７六歩(77)\n2 ３四歩(33)\n3 ５五角(88)\n4 ８四歩(83)\n");
     assert_eq!(usi(&r), ["7g7f", "3c3d", "8h5e", "8c8d"]);
     // 8h5e is possible on the board (the 7g pawn moved), so it is played; now one that is not:
-    let r = read_kif("先手：A\n1 ７六歩(77)\n2 ３四歩(33)\n  3 ５五角(86)\n4 ８四歩(83)\n");
+    let r = read("先手：A\n1 ７六歩(77)\n2 ３四歩(33)\n  3 ５五角(86)\n4 ８四歩(83)\n");
     assert_eq!(usi(&r), ["7g7f", "3c3d"]);
     assert_eq!(r.errors.len(), 1);
     let e = &r.errors[0];
@@ -423,7 +456,7 @@ fn an_impossible_move_ends_the_line_with_line_and_column() {
     assert_eq!(e.message, "move 3: ５五角(86): there is no piece on ８六");
     assert_eq!(r.sente(), Some("A"));
     // The piece named must be the piece on the origin.
-    let r = read_kif("1 ７六歩(77)\n2 ３四歩(33)\n3 ５五角(87)\n");
+    let r = read("1 ７六歩(77)\n2 ３四歩(33)\n3 ５五角(87)\n");
     assert_eq!(usi(&r), ["7g7f", "3c3d"]);
     assert_eq!(
         r.errors[0].message,
@@ -434,7 +467,7 @@ fn an_impossible_move_ends_the_line_with_line_and_column() {
 #[test]
 fn commented_out_board_is_ignored_as_the_specification_says() {
     // Every '#' line is a comment: the start is the even position, where 2三銀打 is impossible.
-    let r = read_kif(
+    let r = read(
         "# 先手の持駒：銀 金\n# | ・ ・ ・ ・ ・ ・ ・ ・v玉|二\n   1 ２三銀打     ( 0:00/00:00:00)\n",
     );
     assert_eq!(usi(&r), Vec::<String>::new());
