@@ -60,6 +60,10 @@ pub struct Writer<'a> {
 impl<'a> Writer<'a> {
     pub(super) fn new(conn: &'a mut Connection) -> Result<Writer<'a>, StoreError> {
         conn.set_prepared_statement_cache_capacity(64);
+        // A writer touches index pages all over the file: a bigger page cache, and fewer,
+        // larger checkpoints, write each page fewer times.
+        conn.pragma_update(None, "cache_size", -262_144)?;
+        conn.pragma_update(None, "wal_autocheckpoint", 16_384)?;
         Ok(Writer {
             conn,
             players: HashMap::new(),
