@@ -374,12 +374,17 @@ fn errors_of_the_text_itself() {
             "a variation '(' is not closed by ')' before the game ends"
         ]
     );
-    let games = read_psn("(1.P-7f) 1.P-2f");
+    let games = read_psn("(1.P-7f {inside}) 1.P-2f");
     assert_eq!(
         games[0].errors[0].message,
         "a variation '(' before any move: it is ignored"
     );
     assert_eq!(usi(&games[0].main), ["2g2f"]);
+    // The comments of what is not read are not read either (they went to the main line).
+    assert_eq!(games[0].start_comments, Vec::<String>::new());
+    let games = read_psn("1.P-7f P-3x {after the error}");
+    assert_eq!(usi(&games[0].main), ["7g7f"]);
+    assert_eq!(games[0].main.moves[0].comments, Vec::<String>::new());
     let games = read_psn("1.P-7f Resign P-3d");
     assert_eq!(
         games[0].errors[0].message,

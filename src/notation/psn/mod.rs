@@ -458,7 +458,8 @@ impl Reader<'_> {
                 .map(|s| s.to_string())
                 .collect()
         };
-        let Some(open) = self.game.stack.last() else {
+        // The rest of a line that is not read keeps its comments out too.
+        let Some(open) = self.game.stack.last().filter(|o| !o.dead) else {
             return;
         };
         let main = open.path.is_empty();
