@@ -470,11 +470,7 @@ fn parse_source(
                 let at = Some((e.line, e.column));
                 errors.push(problem(&source.path, Some(i), at, e.message.clone()));
             }
-            let mut row = GameRow::new(rec, format);
-            if variations {
-                row.index_variations(rec);
-            }
-            row
+            GameRow::with_positions(rec, format, variations)
         })
         .collect();
     Parsed {

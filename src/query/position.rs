@@ -162,6 +162,14 @@ fn variants(pos: &Position, o: PositionOptions) -> Vec<Variant> {
     out
 }
 
+/// The keys the variants are looked up by, each once.
+fn distinct_keys(vars: &[Variant]) -> Vec<u64> {
+    let mut keys: Vec<u64> = vars.iter().map(|v| v.key).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    keys
+}
+
 /// An index entry matching a variant.
 #[derive(Debug, Clone, Copy)]
 struct Occurrence {
@@ -178,13 +186,10 @@ fn occurrences(
     vars: &[Variant],
     cap: Option<usize>,
 ) -> Result<Option<Vec<Occurrence>>, QueryError> {
-    let mut keys: Vec<u64> = vars.iter().map(|v| v.key).collect();
-    keys.sort_unstable();
-    keys.dedup();
     let mut out = Vec::new();
     let mut games: HashSet<i64> = HashSet::new();
     let mut too_many = false;
-    for key in keys {
+    for key in distinct_keys(vars) {
         index.for_each(store.conn(), key, |segment, entry| {
             if let Some(cap) = cap {
                 games.insert(entry.game);
@@ -475,12 +480,9 @@ pub fn tree(store: &Store, pos: &Position, o: PositionOptions) -> Result<TreeRes
         index = PositionIndex::load(store.conn())?;
         let mut slot_of: Vec<u32> = vec![u32::MAX; vars.len() << 14];
         let mut slots: Vec<(usize, u16, MoveStats)> = Vec::new();
-        let mut keys: Vec<u64> = vars.iter().map(|v| v.key).collect();
-        keys.sort_unstable();
-        keys.dedup();
         let mut distinct = 0usize;
         let mut last = None;
-        for key in keys {
+        for key in distinct_keys(&vars) {
             index.for_each(store.conn(), key, |si, e| {
                 if last != Some(e.game) {
                     distinct += 1;

@@ -35,34 +35,26 @@ impl Move {
         }
     }
 
-    /// The move on the board mirrored left to right (see [`Position::mirror`](super::Position::mirror)).
-    pub fn mirror(self) -> Move {
+    /// The move with each square mapped by `f`.
+    fn map_squares(self, f: impl Fn(Square) -> Square) -> Move {
         match self {
             Move::Board { from, to, promote } => Move::Board {
-                from: from.mirror(),
-                to: to.mirror(),
+                from: f(from),
+                to: f(to),
                 promote,
             },
-            Move::Drop { kind, to } => Move::Drop {
-                kind,
-                to: to.mirror(),
-            },
+            Move::Drop { kind, to } => Move::Drop { kind, to: f(to) },
         }
+    }
+
+    /// The move on the board mirrored left to right (see [`Position::mirror`](super::Position::mirror)).
+    pub fn mirror(self) -> Move {
+        self.map_squares(Square::mirror)
     }
 
     /// The move on the board turned round (see [`Position::flip`](super::Position::flip)).
     pub fn rotate(self) -> Move {
-        match self {
-            Move::Board { from, to, promote } => Move::Board {
-                from: from.rotate(),
-                to: to.rotate(),
-                promote,
-            },
-            Move::Drop { kind, to } => Move::Drop {
-                kind,
-                to: to.rotate(),
-            },
-        }
+        self.map_squares(Square::rotate)
     }
 
     #[inline]

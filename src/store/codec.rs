@@ -58,7 +58,13 @@ pub struct GameRow {
 }
 
 impl GameRow {
+    /// The row of a record, with the postings of its main line.
     pub fn new(rec: &Record, format: Format) -> GameRow {
+        GameRow::with_positions(rec, format, false)
+    }
+
+    /// The row of a record, with the postings of its variations too when `variations`.
+    pub fn with_positions(rec: &Record, format: Format, variations: bool) -> GameRow {
         let date = rec.date();
         let plies = rec.main.moves.len() as u32;
         let mut comments: Vec<(u32, u8, String)> = Vec::new();
@@ -106,24 +112,17 @@ impl GameRow {
             headers: rec.headers.clone(),
             headers_text: encode_headers(&rec.headers),
             comments,
-            positions: positions(rec),
+            positions: positions(rec, variations),
         }
     }
 }
 
-impl GameRow {
-    /// Adds the postings of every variation's positions (a variation's first position is its
-    /// branch point, with the variation's move).
-    pub fn index_variations(&mut self, rec: &Record) {
-        self.positions.clear();
-        walk_line(&rec.main, &rec.start, true, &mut self.positions);
-    }
-}
-
-/// Replays the main line: one posting per position, the start included.
-fn positions(rec: &Record) -> Vec<u64> {
+/// Replays the main line (and with `variations` every variation; a variation's first
+/// position is its branch point, with the variation's move): one posting per position, the
+/// start included.
+fn positions(rec: &Record, variations: bool) -> Vec<u64> {
     let mut out = Vec::with_capacity(rec.main.moves.len() + 1);
-    walk_line(&rec.main, &rec.start, false, &mut out);
+    walk_line(&rec.main, &rec.start, variations, &mut out);
     out
 }
 
@@ -268,7 +267,8 @@ fn totals_are_running(times: &[Option<MoveTime>]) -> bool {
     true
 }
 
-fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+/// An unsigned LEB128 varint (also used by the position blocks).
+pub(crate) fn put_varint(out: &mut Vec<u8>, mut v: u64) {
     while v >= 0x80 {
         out.push(v as u8 | 0x80);
         v >>= 7;
@@ -276,7 +276,7 @@ fn put_varint(out: &mut Vec<u8>, mut v: u64) {
     out.push(v as u8);
 }
 
-fn get_varint(bytes: &mut &[u8]) -> Option<u64> {
+pub(crate) fn get_varint(bytes: &mut &[u8]) -> Option<u64> {
     let mut v = 0u64;
     for shift in (0..64).step_by(7) {
         let (&b, rest) = bytes.split_first()?;

@@ -1,7 +1,7 @@
 //! The SQLite database: opening it, its schema (migrations), the games, players, sources and
 //! errors tables. A database is a directory holding `kifudex.sqlite` (and `text/`, the full-text index derived from it).
 
-mod codec;
+pub(crate) mod codec;
 mod migrate;
 pub mod postings;
 mod read;
@@ -37,6 +37,10 @@ pub enum StoreError {
         "the database hashes positions with version {found} of the hash tables, this kifudex with {known}: re-import into a new database"
     )]
     HashVersion { found: String, known: u32 },
+    #[error(
+        "the database's position index has format {found}, this kifudex writes {known}: re-import into a new database"
+    )]
+    PostingsVersion { found: String, known: u32 },
     #[error("migration {0} failed: {1}")]
     Migration(String, rusqlite::Error),
     #[error("game {0} is damaged in the database: {1}")]
@@ -127,6 +131,14 @@ impl Store {
     /// Records the versions in `meta` on a new database; refuses a database whose positions
     /// were hashed with other tables.
     fn check_meta(&self, write: bool) -> Result<(), StoreError> {
+        if let Some(v) = self.meta("postings_version")?
+            && v != postings::POSTINGS_VERSION.to_string()
+        {
+            return Err(StoreError::PostingsVersion {
+                found: v,
+                known: postings::POSTINGS_VERSION,
+            });
+        }
         match self.meta("hash_version")? {
             Some(v) if v != HASH_VERSION.to_string() => Err(StoreError::HashVersion {
                 found: v,
@@ -139,6 +151,7 @@ impl Store {
                     .prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)")?;
                 put.execute(["schema_version", &SCHEMA_VERSION.to_string()])?;
                 put.execute(["hash_version", &HASH_VERSION.to_string()])?;
+                put.execute(["postings_version", &postings::POSTINGS_VERSION.to_string()])?;
                 put.execute(["created_by", concat!("kifudex ", env!("CARGO_PKG_VERSION"))])?;
                 Ok(())
             }

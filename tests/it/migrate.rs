@@ -49,3 +49,27 @@ d');
         .unwrap();
     assert_eq!(tables, 0);
 }
+
+#[test]
+fn a_position_index_of_another_format_is_refused() {
+    let dir = crate::db::temp_dir("migrate-postings");
+    drop(Store::create(&dir).unwrap());
+    {
+        let conn = rusqlite::Connection::open(dir.join("kifudex.sqlite")).unwrap();
+        let v: String = conn
+            .query_row(
+                "SELECT value FROM meta WHERE key = 'postings_version'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(v, "1");
+        conn.execute(
+            "UPDATE meta SET value = '9' WHERE key = 'postings_version'",
+            [],
+        )
+        .unwrap();
+    }
+    let err = Store::open(&dir).err().expect("refused").to_string();
+    assert!(err.contains("position index has format 9"), "{err}");
+}

@@ -10,6 +10,8 @@
 //! ```
 //! Bits are packed least significant first, each column starting on a byte boundary.
 
+use crate::store::codec::{get_varint, put_varint};
+
 /// The most a block's data holds: a block row then fills one 4 KB SQLite page.
 pub const BLOCK_BYTES: usize = 4000;
 
@@ -117,27 +119,6 @@ fn get(column: &[u8], i: usize, width: u8) -> u64 {
         }
     };
     (word >> (bit % 8)) & ((1u64 << width) - 1)
-}
-
-fn put_varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push(v as u8 | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
-
-fn get_varint(bytes: &mut &[u8]) -> Option<u64> {
-    let mut v = 0u64;
-    for shift in (0..64).step_by(7) {
-        let (&b, rest) = bytes.split_first()?;
-        *bytes = rest;
-        v |= ((b & 0x7f) as u64) << shift;
-        if b < 0x80 {
-            return Some(v);
-        }
-    }
-    None
 }
 
 /// Encodes `entries` (sorted by key, then game; all games ≥ `base`) as one block.

@@ -69,9 +69,14 @@ pub fn result_code(winner: Option<&str>) -> u8 {
 /// A date (YYYY, YYYY-MM or YYYY-MM-DD) as a sortable number YYYYMMDD (0: none).
 pub fn date_code(date: Option<&str>) -> u32 {
     let Some(d) = date else { return 0 };
-    let digits: String = d.chars().filter(char::is_ascii_digit).take(8).collect();
-    let padded = format!("{digits:0<8}");
-    padded.parse().unwrap_or(0)
+    let mut code = 0u32;
+    let mut n = 0;
+    for b in d.bytes().filter(u8::is_ascii_digit).take(8) {
+        code = code * 10 + (b - b'0') as u32;
+        n += 1;
+    }
+    // Missing month and day count as zeros.
+    code * 10u32.pow(8 - n)
 }
 
 /// The date of a [`date_code`], as YYYY[-MM[-DD]].
@@ -112,10 +117,6 @@ impl Batch {
 
     pub fn is_empty(&self) -> bool {
         self.games.is_empty()
-    }
-
-    pub fn games(&self) -> usize {
-        self.games.len()
     }
 }
 
@@ -342,17 +343,6 @@ impl PositionIndex {
         Ok(PositionIndex { segments, removed })
     }
 
-    /// Every entry with `key`, in every segment, with the segment's index in `segments`;
-    /// removed games left out.
-    pub fn lookup(&self, conn: &Connection, key: u64) -> Result<Vec<(usize, Entry)>, StoreError> {
-        let mut out = Vec::new();
-        self.for_each(conn, key, |si, e| {
-            out.push((si, e));
-            true
-        })?;
-        Ok(out)
-    }
-
     /// Calls `f` with every entry with `key` (and its segment's index in `segments`), by
     /// segment and then by game, while it returns true; removed games left out.
     pub fn for_each(
@@ -389,13 +379,6 @@ impl PositionIndex {
             }
         }
         Ok(())
-    }
-
-    /// The segment holding `game`, if any.
-    pub fn segment_of(&self, game: i64) -> Option<&Segment> {
-        self.segments
-            .iter()
-            .find(|s| s.first_game <= game && game <= s.last_game)
     }
 }
 
