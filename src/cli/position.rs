@@ -77,9 +77,28 @@ pub struct PositionArgs {
     json: bool,
 }
 
+/// Opens the database with every stored game in the position index: games an import left
+/// out are indexed now, and games of an import still running are announced as missing.
+fn open_indexed(db: &Path) -> Result<Store> {
+    let mut store = Store::open(db)?;
+    let indexed = store.index_missing()?;
+    if indexed > 0 {
+        eprintln!(
+            "kifudex: indexed the positions of {indexed} games that an interrupted import had left out"
+        );
+    }
+    let missing = store.unindexed_games()?;
+    if missing > 0 {
+        eprintln!(
+            "kifudex: {missing} games of the import now running are not in the position index yet"
+        );
+    }
+    Ok(store)
+}
+
 pub fn run_position(db: &Path, args: &PositionArgs) -> Result<bool> {
     let pos = args.pos.position()?;
-    let store = Store::open(db)?;
+    let store = open_indexed(db)?;
     let started = Instant::now();
     let found = find_position(&store, &pos, args.pos.options(), args.limit)?;
     if args.pos.timing {
@@ -142,7 +161,7 @@ pub struct TreeArgs {
 
 pub fn run_tree(db: &Path, args: &TreeArgs) -> Result<bool> {
     let pos = args.pos.position()?;
-    let store = Store::open(db)?;
+    let store = open_indexed(db)?;
     let started = Instant::now();
     let t = tree(&store, &pos, args.pos.options())?;
     if args.pos.timing {

@@ -28,6 +28,8 @@ pub enum IngestError {
     Store(#[from] StoreError),
     #[error(transparent)]
     Text(#[from] TextError),
+    #[error("the text index stopped")]
+    TextStopped,
     #[error("cannot start {0} import workers: {1}")]
     Pool(usize, String),
 }
@@ -144,7 +146,8 @@ pub fn import(
             message,
         });
     }
-    let (mut text, report) = TextIndex::open_synced(&store.dir().join(TEXT_DIR), &*store)?;
+    let _lock = store.lock_import()?;
+    let (text, report) = TextIndex::open_synced(&store.dir().join(TEXT_DIR), &*store)?;
     if let Some(n) = &report.notice {
         observer.notice(n);
     }
@@ -152,6 +155,12 @@ pub fn import(
         store.set_meta(crate::store::postings::VARIATIONS_META, "1")?;
     }
     let mut writer = store.writer()?;
+    let repaired = writer.index_missing()?;
+    if repaired > 0 {
+        observer.notice(&format!(
+            "indexed the positions of {repaired} games an earlier import had left out"
+        ));
+    }
     let known = writer.known_sources()?;
     let (units, unchanged) = drop_unchanged(units, &known);
     progress.unchanged = unchanged;
@@ -209,11 +218,13 @@ pub fn import(
             });
             drop(tx);
         });
+        // The text index is written by a thread of its own, a commit behind the database.
+        let (text_tx, text_rx) = mpsc::sync_channel::<TextJob>(2);
+        let text_thread = scope.spawn(move || index_text(text, text_rx));
         let mut sink = Sink {
             db: &mut writer,
-            text: &mut text,
+            text: text_tx,
             texts: Vec::new(),
-            text_committed: Instant::now(),
         };
         let done = write_all(
             &mut sink,
@@ -227,16 +238,42 @@ pub fn import(
         if done.is_err() {
             stop.store(true, Ordering::Relaxed);
         }
-        done
+        drop(sink);
+        let text_done = text_thread
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p));
+        // A text index that stopped first closes the channel: its error is the one to tell.
+        match (done, text_done) {
+            (_, Err(e)) => Err(IngestError::from(e)),
+            (done, Ok(())) => done,
+        }
     });
     result?;
-    // One segment per commit is quick to write; one per import is quick to query.
-    writer.merge_segments()?;
+    writer.finish()?;
     drop(writer);
-    text.finish()?;
     progress.seconds = started.elapsed().as_secs_f64();
     observer.progress(&progress);
     Ok(progress)
+}
+
+/// What the writer hands the text thread after each database commit.
+struct TextJob {
+    deleted: Vec<i64>,
+    added: Vec<GameText>,
+}
+
+/// The text thread: applies each commit's games to the index, commits it every
+/// [`TEXT_COMMIT_EVERY`] and when the writer is done.
+fn index_text(mut text: TextIndex, jobs: mpsc::Receiver<TextJob>) -> Result<(), TextError> {
+    let mut committed = Instant::now();
+    for job in jobs {
+        text.apply(&job.deleted, &job.added)?;
+        if committed.elapsed() >= TEXT_COMMIT_EVERY {
+            text.commit()?;
+            committed = Instant::now();
+        }
+    }
+    text.finish()
 }
 
 fn write_all(
@@ -281,11 +318,9 @@ fn write_all(
 /// Where the writer thread writes: the database, and the text index derived from it.
 struct Sink<'s, 'c> {
     db: &'s mut crate::store::Writer<'c>,
-    text: &'s mut TextIndex,
+    text: mpsc::SyncSender<TextJob>,
     /// The text of the games written since the last commit.
     texts: Vec<GameText>,
-    /// When the text index was last committed.
-    text_committed: Instant,
 }
 
 /// The text index commits at most this often during an import (and at its end): a commit
@@ -293,20 +328,20 @@ struct Sink<'s, 'c> {
 const TEXT_COMMIT_EVERY: Duration = Duration::from_secs(10);
 
 impl Sink<'_, '_> {
-    /// Commits the database, then gives the text index what that commit added and deleted
-    /// and commits it too.
+    /// Commits the database, then hands the text thread what that commit added and deleted.
     fn commit(&mut self) -> Result<(), IngestError> {
         self.db.commit()?;
         let deleted = self.db.take_deleted();
         if deleted.is_empty() && self.texts.is_empty() {
             return Ok(());
         }
-        self.text.apply(&deleted, &self.texts)?;
-        self.texts.clear();
-        if self.text_committed.elapsed() >= TEXT_COMMIT_EVERY {
-            self.text.commit()?;
-            self.text_committed = Instant::now();
-        }
+        let job = TextJob {
+            deleted,
+            added: std::mem::take(&mut self.texts),
+        };
+        // A closed channel means the text thread stopped with an error, which the import
+        // reports when it joins the thread.
+        self.text.send(job).map_err(|_| IngestError::TextStopped)?;
         Ok(())
     }
 }

@@ -52,6 +52,8 @@ pub struct GameRow {
     /// Main-line comments, engine lines and file remarks: (ply, kind, text), ply 0 the start,
     /// plies + 1 the terminal; kind [`COMMENT`], [`ENGINE`] or [`REMARK`].
     pub comments: Vec<(u32, u8, String)>,
+    /// `comments` as the column holds them ([`encode_comments`]).
+    pub comments_json: Option<String>,
     /// The position postings of the main line, [`postings::pack`]ed: the start and the
     /// position after every move, each with the move played from it.
     pub positions: Vec<u64>,
@@ -111,6 +113,7 @@ impl GameRow {
             date,
             headers: rec.headers.clone(),
             headers_text: encode_headers(&rec.headers),
+            comments_json: encode_comments(&comments),
             comments,
             positions: positions(rec, variations),
         }
@@ -120,9 +123,21 @@ impl GameRow {
 /// Replays the main line (and with `variations` every variation; a variation's first
 /// position is its branch point, with the variation's move): one posting per position, the
 /// start included.
-fn positions(rec: &Record, variations: bool) -> Vec<u64> {
+pub(super) fn positions(rec: &Record, variations: bool) -> Vec<u64> {
     let mut out = Vec::with_capacity(rec.main.moves.len() + 1);
     walk_line(&rec.main, &rec.start, variations, &mut out);
+    out
+}
+
+/// The postings of a main line without its record: one per position, the start included.
+pub(super) fn line_positions(start: &Position, moves: &[Move]) -> Vec<u64> {
+    let mut out = Vec::with_capacity(moves.len() + 1);
+    let mut pos = start.clone();
+    for &mv in moves {
+        out.push(postings::pack(&pos, Some(mv)));
+        pos.apply(mv);
+    }
+    out.push(postings::pack(&pos, None));
     out
 }
 
@@ -342,6 +357,25 @@ pub(super) struct StoredColumns {
     pub tree: Option<String>,
     pub headers: Vec<(String, String)>,
     pub comments: Vec<(u32, u8, String)>,
+}
+
+/// Comments as the `comments` column holds them: a JSON array of `[ply, kind, text]`, or
+/// `None` for none.
+pub(super) fn encode_comments(comments: &[(u32, u8, String)]) -> Option<String> {
+    (!comments.is_empty()).then(|| serde_json::to_string(comments).expect("plain values"))
+}
+
+/// The comments of a `comments` column value.
+pub(super) fn decode_comments(
+    id: i64,
+    json: Option<&str>,
+) -> Result<Vec<(u32, u8, String)>, StoreError> {
+    match json {
+        None => Ok(Vec::new()),
+        Some(j) => {
+            serde_json::from_str(j).map_err(|e| StoreError::Corrupt(id, format!("comments: {e}")))
+        }
+    }
 }
 
 /// Headers as the `headers` column holds them: `key<TAB>value` lines, with `\\`, `\t` and

@@ -15,6 +15,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0002_positions.sql",
         include_str!("../../migrations/0002_positions.sql"),
     ),
+    (
+        "0003_rows.sql",
+        include_str!("../../migrations/0003_rows.sql"),
+    ),
 ];
 
 /// The schema version this program writes.

@@ -47,8 +47,20 @@ pub enum StoreError {
     Corrupt(i64, String),
     #[error("the position index is damaged ({0}): re-import into a new database")]
     IndexDamaged(&'static str),
+    #[error("another import is running into {0}")]
+    Busy(PathBuf),
+    #[error("cannot lock {0}: {1}")]
+    Lock(PathBuf, std::io::Error),
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
+}
+
+/// The import lock file inside a database directory.
+pub const LOCK_FILE: &str = "import.lock";
+
+/// Held while an import runs (see [`Store::lock_import`]).
+pub struct ImportLock {
+    _file: std::fs::File,
 }
 
 /// An open kifudex database.
@@ -103,6 +115,53 @@ impl Store {
 
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    /// Takes the import lock of the database (a file beside it, released when the guard is
+    /// dropped or the process ends): one import at a time, and nothing else indexes games
+    /// while one runs. `Ok(None)` when an import holds it.
+    pub fn try_lock_import(&self) -> Result<Option<ImportLock>, StoreError> {
+        let path = self.dir.join(LOCK_FILE);
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| StoreError::Lock(path.clone(), e))?;
+        match file.try_lock() {
+            Ok(()) => Ok(Some(ImportLock { _file: file })),
+            Err(std::fs::TryLockError::WouldBlock) => Ok(None),
+            Err(std::fs::TryLockError::Error(e)) => Err(StoreError::Lock(path, e)),
+        }
+    }
+
+    /// The import lock, or [`StoreError::Busy`] when another import holds it.
+    pub fn lock_import(&self) -> Result<ImportLock, StoreError> {
+        self.try_lock_import()?
+            .ok_or_else(|| StoreError::Busy(self.dir.clone()))
+    }
+
+    /// Games whose positions are not in the position index yet: those of an import still
+    /// running, or of one that stopped before writing them ([`Store::index_missing`]).
+    pub fn unindexed_games(&self) -> Result<u64, StoreError> {
+        let covered = postings::covered_through(&self.conn)?;
+        Ok(self
+            .conn
+            .query_row("SELECT count(*) FROM games WHERE id > ?1", [covered], |r| {
+                r.get::<_, i64>(0)
+            })? as u64)
+    }
+
+    /// Indexes the positions of games an import left without them, unless an import is
+    /// running (which indexes its own). Returns how many games it indexed.
+    pub fn index_missing(&mut self) -> Result<usize, StoreError> {
+        let Some(_lock) = self.try_lock_import()? else {
+            return Ok(0);
+        };
+        if self.unindexed_games()? == 0 {
+            return Ok(0);
+        }
+        self.writer()?.index_missing()
     }
 
     /// Starts a write transaction (see [`Writer`]).
@@ -173,9 +232,7 @@ impl Store {
             players: count("SELECT count(*) FROM players")?,
             files: count("SELECT count(*) FROM sources")?,
             errors: count("SELECT count(*) FROM import_errors")?,
-            duplicates: count(
-                "SELECT (SELECT count(*) FROM game_sources) - (SELECT count(*) FROM games)",
-            )?,
+            duplicates: count("SELECT count(*) FROM game_sources")?,
             illegal: count("SELECT count(*) FROM games WHERE illegal_ply IS NOT NULL")?,
             bytes: dir_size(&self.dir),
             text_bytes: dir_size(&self.dir.join(crate::text::index::TEXT_DIR)),
@@ -196,6 +253,7 @@ impl Store {
     /// Merges every position segment into one (dropping removed games), then lets SQLite
     /// update its statistics and folds the write-ahead log back into the file.
     pub fn optimize(&mut self) -> Result<OptimizeReport, StoreError> {
+        self.index_missing()?;
         let before = postings::size(&self.conn)?.segments;
         let ids: Vec<i64> = self
             .conn

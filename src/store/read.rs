@@ -2,7 +2,9 @@
 
 use rusqlite::OptionalExtension;
 
-use super::codec::{StoredColumns, decode_headers, decode_moves, record_from, start_position};
+use super::codec::{
+    StoredColumns, decode_comments, decode_headers, decode_moves, record_from, start_position,
+};
 use super::{Store, StoreError};
 use crate::notation::Record;
 use crate::shogi::{Move, Position};
@@ -46,7 +48,7 @@ impl Store {
             .query_row(
                 "SELECT s.path, g.game_index, g.format, g.date, ps.name, pg.name, g.event,
                         g.opening, g.plies, g.winner, g.start_sfen, g.moves, g.times,
-                        g.terminal, g.tree, g.handicap, g.headers
+                        g.terminal, g.tree, g.handicap, g.headers, g.source_id, g.comments
                  FROM games g JOIN sources s ON s.id = g.source_id
                  LEFT JOIN players ps ON ps.id = g.sente_id
                  LEFT JOIN players pg ON pg.id = g.gote_id
@@ -81,28 +83,34 @@ impl Store {
                                 .get::<_, Option<String>>(16)?
                                 .map(|h| decode_headers(&h))
                                 .unwrap_or_default(),
-                            comments: Vec::new(),
+                            comments: decode_comments(id, r.get_ref(18)?.as_str_or_null()?)
+                                .map_err(|e| {
+                                    rusqlite::Error::FromSqlConversionFailure(
+                                        18,
+                                        rusqlite::types::Type::Text,
+                                        Box::new(e),
+                                    )
+                                })?,
                         },
+                        r.get::<_, i64>(17)?,
                     ))
                 },
             )
             .optional()?;
-        let Some((mut game, mut cols)) = row else {
+        let Some((mut game, cols, source)) = row else {
             return Ok(None);
         };
-        cols.comments = c
+        // The first source is the game's own; game_sources holds the others.
+        let mut sources: Vec<(i64, i64, String)> = c
             .prepare_cached(
-                "SELECT ply, kind, text FROM comments WHERE game_id = ?1 ORDER BY ply, ord",
+                "SELECT s.id, gs.game_index, s.path FROM game_sources gs
+                 JOIN sources s ON s.id = gs.source_id WHERE gs.game_id = ?1",
             )?
             .query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
             .collect::<Result<_, _>>()?;
-        game.sources = c
-            .prepare_cached(
-                "SELECT s.path FROM game_sources gs JOIN sources s ON s.id = gs.source_id
-                 WHERE gs.game_id = ?1 ORDER BY s.id, gs.game_index",
-            )?
-            .query_map([id], |r| r.get(0))?
-            .collect::<Result<_, _>>()?;
+        sources.push((source, game.game_index, game.file.clone()));
+        sources.sort();
+        game.sources = sources.into_iter().map(|s| s.2).collect();
         game.record = record_from(cols)?;
         Ok(Some(game))
     }

@@ -3,7 +3,7 @@
 
 use rusqlite::Connection;
 
-use super::codec::decode_headers;
+use super::codec::{decode_comments, decode_headers};
 use super::{Store, StoreError};
 use crate::text::{GameText, TextSource};
 
@@ -15,14 +15,15 @@ pub(super) fn text_games(
     limit: usize,
 ) -> Result<Vec<GameText>, StoreError> {
     let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-    let mut games: Vec<GameText> = conn
+    let rows: Vec<(GameText, Option<String>)> = conn
         .prepare_cached(
-            "SELECT g.id, ps.name, pg.name, g.event, g.opening, g.title, g.headers FROM games g
+            "SELECT g.id, ps.name, pg.name, g.event, g.opening, g.title, g.headers, g.comments
+             FROM games g
              LEFT JOIN players ps ON ps.id = g.sente_id LEFT JOIN players pg ON pg.id = g.gote_id
              WHERE g.id > ?1 AND g.id <= ?2 ORDER BY g.id LIMIT ?3",
         )?
         .query_map([after, upto, limit], |r| {
-            Ok(GameText {
+            let game = GameText {
                 id: r.get(0)?,
                 sente: r.get(1)?,
                 gote: r.get(2)?,
@@ -34,26 +35,20 @@ pub(super) fn text_games(
                     .map(|h| decode_headers(&h))
                     .unwrap_or_default(),
                 ..GameText::default()
-            })
+            };
+            Ok((game, r.get(7)?))
         })?
         .collect::<Result<_, _>>()?;
-    let Some(last) = games.last().map(|g| g.id) else {
-        return Ok(games);
-    };
-    let at = |games: &[GameText], id: i64| games.binary_search_by_key(&id, |g| g.id).ok();
-    let mut stmt = conn.prepare_cached(
-        "SELECT game_id, ply, kind, text FROM comments WHERE game_id > ?1 AND game_id <= ?2
-         ORDER BY game_id, ply, ord",
-    )?;
-    let mut rows = stmt.query([after, last])?;
-    while let Some(r) = rows.next()? {
-        if let Some(i) = at(&games, r.get(0)?) {
-            games[i].comments.push((r.get(1)?, r.get(2)?, r.get(3)?));
-        }
-    }
-    Ok(games)
+    rows.into_iter()
+        .map(|(mut game, comments)| {
+            game.comments = decode_comments(game.id, comments.as_deref())?
+                .into_iter()
+                .map(|(ply, kind, text)| (ply as i64, kind, text))
+                .collect();
+            Ok(game)
+        })
+        .collect()
 }
-
 impl TextSource for Store {
     type Error = StoreError;
 

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::{GameRow, StoreError, postings};
+use super::{GameRow, StoreError, codec, postings};
 use crate::text::normalize::{name_key, strip_titles};
 
 /// A source already in the database.
@@ -50,11 +50,11 @@ pub struct Writer<'a> {
     deleted: Vec<i64>,
     /// Postings of the games written in the open transaction.
     postings: postings::Batch,
-    /// Position segments this writer wrote (see [`Writer::merge_segments`]).
-    segments: Vec<i64>,
     /// The first 8 bytes of every stored game's fingerprint, with its id (loaded on the
     /// first game), so that a new game needs no lookup.
     fingerprints: Option<HashMap<u64, i64>>,
+    /// Every source's id by path (loaded on the first source).
+    sources: Option<HashMap<String, i64>>,
 }
 
 impl<'a> Writer<'a> {
@@ -70,8 +70,8 @@ impl<'a> Writer<'a> {
             in_tx: false,
             deleted: Vec::new(),
             postings: postings::Batch::default(),
-            segments: Vec::new(),
             fingerprints: None,
+            sources: None,
         })
     }
 
@@ -83,10 +83,13 @@ impl<'a> Writer<'a> {
         Ok(())
     }
 
+    /// Commits the open transaction. The postings gathered so far are written with it as a
+    /// segment once the batch is full; until then the games are committed without them (see
+    /// [`Writer::finish`] and [`Writer::index_missing`]).
     pub fn commit(&mut self) -> Result<(), StoreError> {
         if self.in_tx {
-            if let Some(id) = postings::write_segment(self.conn, &mut self.postings)? {
-                self.segments.push(id);
+            if self.postings.is_full() {
+                postings::write_segment(self.conn, &mut self.postings)?;
             }
             self.conn.execute_batch("COMMIT")?;
             self.in_tx = false;
@@ -94,17 +97,88 @@ impl<'a> Writer<'a> {
         Ok(())
     }
 
-    /// Merges the position segments this writer wrote into one, in a transaction of its own
-    /// (a database is fastest to query with few segments). Returns how many it merged.
-    pub fn merge_segments(&mut self) -> Result<usize, StoreError> {
-        if self.segments.len() < 2 {
+    /// Writes the postings still gathered as a segment, then merges the small segments of
+    /// the database (this writer's last one and those of earlier small imports) into one, each
+    /// step in a transaction of its own. Returns how many segments were merged.
+    pub fn finish(&mut self) -> Result<usize, StoreError> {
+        self.commit()?;
+        if !self.postings.is_empty() {
+            self.begin()?;
+            postings::write_segment(self.conn, &mut self.postings)?;
+            self.commit()?;
+        }
+        let small: Vec<i64> = self
+            .conn
+            .prepare("SELECT id FROM position_segments WHERE entries < ?1 ORDER BY id")?
+            .query_map([(postings::SEGMENT_ENTRIES / 4) as i64], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        if small.len() < 2 {
             return Ok(0);
         }
         self.begin()?;
-        postings::merge(self.conn, &self.segments)?;
+        postings::merge(self.conn, &small)?;
         self.commit()?;
         super::give_back_free_pages(self.conn)?;
-        Ok(std::mem::take(&mut self.segments).len())
+        Ok(small.len())
+    }
+
+    /// Indexes the positions of games committed without them (by an import that stopped
+    /// before it wrote their segment), replaying them from their rows, in a transaction of
+    /// its own. Returns how many games it indexed.
+    pub fn index_missing(&mut self) -> Result<usize, StoreError> {
+        let c = self.conn;
+        let covered = postings::covered_through(c)?;
+        let variations = c
+            .query_row(
+                "SELECT 1 FROM meta WHERE key = ?1",
+                [postings::VARIATIONS_META],
+                |_| Ok(()),
+            )
+            .optional()?
+            .is_some();
+        let mut batch = postings::Batch::default();
+        let mut games = 0;
+        self.begin()?;
+        {
+            let mut stmt = c.prepare(
+                "SELECT id, start_sfen, handicap, moves, tree, winner, date FROM games
+                 WHERE id > ?1 ORDER BY id",
+            )?;
+            let mut rows = stmt.query([covered])?;
+            while let Some(r) = rows.next()? {
+                let id: i64 = r.get(0)?;
+                let tree: Option<String> = r.get(4)?;
+                let positions = match tree.filter(|_| variations) {
+                    Some(kif) => {
+                        let rec = crate::notation::kif::read_kif(&kif);
+                        codec::positions(&rec, true)
+                    }
+                    None => {
+                        let sfen: Option<String> = r.get(1)?;
+                        let handicap: String = r.get(2)?;
+                        let start = codec::start_position(id, sfen.as_deref(), &handicap)?;
+                        let moves = codec::decode_moves(r.get_ref(3)?.as_blob().unwrap_or(&[]))
+                            .ok_or_else(|| StoreError::Corrupt(id, "bad move list".into()))?;
+                        codec::line_positions(&start, &moves)
+                    }
+                };
+                let winner: Option<String> = r.get(5)?;
+                let date: Option<String> = r.get(6)?;
+                batch.add(
+                    id,
+                    &positions,
+                    postings::result_code(winner.as_deref()),
+                    postings::date_code(date.as_deref()),
+                );
+                games += 1;
+                if batch.is_full() {
+                    postings::write_segment(c, &mut batch)?;
+                }
+            }
+        }
+        postings::write_segment(c, &mut batch)?;
+        self.commit()?;
+        Ok(games)
     }
 
     /// The games deleted (by re-imports of changed files) since the last call.
@@ -142,11 +216,18 @@ impl<'a> Writer<'a> {
     /// Writes a source row, replacing what an earlier import read from the same path (its
     /// games, unless another source also holds them, and its errors). Returns its id.
     pub fn put_source(&mut self, row: &SourceRow) -> Result<i64, StoreError> {
-        let existing: Option<i64> = self
-            .conn
-            .prepare_cached("SELECT id FROM sources WHERE path = ?1")?
-            .query_row([&row.path], |r| r.get(0))
-            .optional()?;
+        if self.sources.is_none() {
+            let map = self
+                .conn
+                .prepare("SELECT path, id FROM sources")?
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect::<Result<_, _>>()?;
+            self.sources = Some(map);
+        }
+        let existing = self
+            .sources
+            .as_ref()
+            .and_then(|m| m.get(&row.path).copied());
         let values = params![
             row.path,
             row.size as i64,
@@ -177,12 +258,17 @@ impl<'a> Writer<'a> {
                          games, error) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
                     )?
                     .execute(values)?;
-                Ok(self.conn.last_insert_rowid())
+                let id = self.conn.last_insert_rowid();
+                if let Some(m) = &mut self.sources {
+                    m.insert(row.path.clone(), id);
+                }
+                Ok(id)
             }
         }
     }
 
-    /// Unlinks a source's games and errors; a game no other source holds is deleted.
+    /// Unlinks a source's games and errors: a game first read from it moves to another
+    /// source that holds it, and is deleted when none does.
     fn forget_source_games(&mut self, source: i64) -> Result<(), StoreError> {
         let c = self.conn;
         c.execute("DELETE FROM import_errors WHERE source_id = ?1", [source])?;
@@ -206,6 +292,10 @@ impl<'a> Writer<'a> {
                         "UPDATE games SET source_id = ?2, game_index = ?3 WHERE id = ?1",
                         params![game, s, i],
                     )?;
+                    c.execute(
+                        "DELETE FROM game_sources WHERE source_id = ?1 AND game_index = ?2",
+                        params![s, i],
+                    )?;
                 }
                 None => {
                     let players: (Option<i64>, Option<i64>) = c.query_row(
@@ -213,7 +303,6 @@ impl<'a> Writer<'a> {
                         [game],
                         |r| Ok((r.get(0)?, r.get(1)?)),
                     )?;
-                    c.execute("DELETE FROM comments WHERE game_id = ?1", [game])?;
                     c.execute("DELETE FROM games WHERE id = ?1", [game])?;
                     // A name only this game spelt goes with it.
                     for p in [players.0, players.1].into_iter().flatten() {
@@ -280,9 +369,9 @@ impl<'a> Writer<'a> {
                 c.prepare_cached(
                     "INSERT INTO games (source_id, game_index, format, start_sfen, moves, times,
                      plies, handicap, date, event, opening, title, sente_id, gote_id, terminal,
-                     winner, illegal_ply, illegal_rule, tree, fingerprint, headers)
+                     winner, illegal_ply, illegal_rule, tree, fingerprint, headers, comments)
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,
-                     ?16, ?17, ?18, ?19, ?20, ?21)",
+                     ?16, ?17, ?18, ?19, ?20, ?21, ?22)",
                 )?
                 .execute(params![
                     source,
@@ -306,17 +395,11 @@ impl<'a> Writer<'a> {
                     g.tree,
                     &g.fingerprint[..],
                     g.headers_text,
+                    g.comments_json,
                 ])?;
                 let id = c.last_insert_rowid();
                 if let Some(map) = &mut self.fingerprints {
                     map.insert(short(&g.fingerprint), id);
-                }
-                let mut comment = c.prepare_cached(
-                    "INSERT INTO comments (game_id, ply, ord, kind, text)
-                     VALUES (?1, ?2, ?3, ?4, ?5)",
-                )?;
-                for (i, (ply, kind, text)) in g.comments.iter().enumerate() {
-                    comment.execute(params![id, ply, i as i64, kind, text])?;
                 }
                 self.postings.add(
                     id,
@@ -327,13 +410,14 @@ impl<'a> Writer<'a> {
                 Inserted::New(id)
             }
         };
-        let id = match result {
-            Inserted::New(id) | Inserted::Duplicate(id) => id,
-        };
-        c.prepare_cached(
-            "INSERT OR IGNORE INTO game_sources (source_id, game_index, game_id) VALUES (?1, ?2, ?3)",
-        )?
-        .execute(params![source, index as i64, id])?;
+        // The game's row names its first source; game_sources the others.
+        if let Inserted::Duplicate(id) = result {
+            c.prepare_cached(
+                "INSERT OR IGNORE INTO game_sources (source_id, game_index, game_id)
+                 VALUES (?1, ?2, ?3)",
+            )?
+            .execute(params![source, index as i64, id])?;
+        }
         Ok(result)
     }
 

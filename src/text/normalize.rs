@@ -109,6 +109,11 @@ pub fn fold_each(c: char, mut push: impl FnMut(char)) {
         push(c.to_ascii_lowercase());
         return;
     }
+    // Hiragana, katakana and the unified ideographs are their own NFKC and have no case.
+    if matches!(c as u32, 0x3041..=0x3096 | 0x30A1..=0x30F6 | 0x4E00..=0x9FFF) {
+        push(fold_char(c));
+        return;
+    }
     for c in std::iter::once(c).nfkc() {
         for c in c.to_lowercase() {
             push(fold_char(c));

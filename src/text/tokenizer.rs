@@ -45,57 +45,113 @@ pub enum Mode {
     Query,
 }
 
-/// The tokenizer, in either mode.
+/// The tokenizer, in either mode. It keeps its buffers from one text to the next: indexing
+/// allocates nothing per token.
 #[derive(Clone, Debug)]
 pub struct JapaneseTokenizer {
     mode: Mode,
+    buf: String,
+    units: Vec<Unit>,
+    token: Token,
 }
 
 impl JapaneseTokenizer {
     pub fn new(mode: Mode) -> JapaneseTokenizer {
-        JapaneseTokenizer { mode }
+        JapaneseTokenizer {
+            mode,
+            buf: String::new(),
+            units: Vec::new(),
+            token: Token::default(),
+        }
     }
 }
 
-/// The tokens of one text, computed at once.
-pub struct Tokens {
-    tokens: Vec<Token>,
-    next: usize,
+/// The tokens of one text, made one at a time from its units.
+pub struct Tokens<'a> {
+    mode: Mode,
+    buf: &'a str,
+    units: &'a [Unit],
+    token: &'a mut Token,
+    /// The unit whose tokens come next.
+    k: usize,
+    /// Whether its unigram was dealt with (its bigram comes next).
+    bigram: bool,
 }
 
-impl TokenStream for Tokens {
+impl Tokens<'_> {
+    /// The unit after `k` when the two make a bigram.
+    fn pair(&self, k: usize) -> Option<&Unit> {
+        let u = &self.units[k];
+        self.units.get(k + 1).filter(|n| u.cjk && n.cjk && n.joined)
+    }
+}
+
+impl TokenStream for Tokens<'_> {
     fn advance(&mut self) -> bool {
-        if self.next < self.tokens.len() {
-            self.next += 1;
-            true
-        } else {
-            false
+        while self.k < self.units.len() {
+            let k = self.k;
+            let u = self.units[k];
+            if !self.bigram {
+                self.bigram = true;
+                let bigram_before = k > 0 && u.cjk && u.joined && self.units[k - 1].cjk;
+                let primary = match self.mode {
+                    Mode::Index => true,
+                    Mode::Query => !u.cjk || (!bigram_before && self.pair(k).is_none()),
+                };
+                if primary && u.end - u.start <= MAX_WORD {
+                    let t = &mut *self.token;
+                    t.text.clear();
+                    t.text.push_str(&self.buf[u.start..u.end]);
+                    (t.position, t.offset_from, t.offset_to) = (2 * k, u.from, u.to);
+                    return true;
+                }
+            }
+            self.bigram = false;
+            self.k += 1;
+            if let Some(&n) = self.pair(k) {
+                let t = &mut *self.token;
+                t.text.clear();
+                t.text.push_str(&self.buf[u.start..u.end]);
+                t.text.push_str(&self.buf[n.start..n.end]);
+                (t.position, t.offset_from, t.offset_to) = (2 * k + 1, u.from, n.to);
+                return true;
+            }
         }
+        false
     }
 
     fn token(&self) -> &Token {
-        &self.tokens[self.next - 1]
+        self.token
     }
 
     fn token_mut(&mut self) -> &mut Token {
-        &mut self.tokens[self.next - 1]
+        self.token
     }
 }
 
 impl Tokenizer for JapaneseTokenizer {
-    type TokenStream<'a> = Tokens;
+    type TokenStream<'a> = Tokens<'a>;
 
-    fn token_stream<'a>(&'a mut self, text: &'a str) -> Tokens {
+    fn token_stream<'a>(&'a mut self, text: &'a str) -> Tokens<'a> {
+        units(text, &mut self.buf, &mut self.units);
+        self.token = Token::default();
         Tokens {
-            tokens: tokenize(text, self.mode),
-            next: 0,
+            mode: self.mode,
+            buf: &self.buf,
+            units: &self.units,
+            token: &mut self.token,
+            k: 0,
+            bigram: false,
         }
     }
 }
 
-#[derive(Debug)]
+/// A unit of a text: its folded characters are `buf[start..end]`, its original bytes
+/// `from..to`.
+#[derive(Debug, Clone, Copy)]
 struct Unit {
-    text: String,
+    start: usize,
+    end: usize,
     cjk: bool,
     from: usize,
     to: usize,
@@ -116,9 +172,10 @@ fn is_cjk(c: char) -> bool {
         | 0x20000..=0x3FFFF) // CJK extensions B and later
 }
 
-/// Cuts `text` into units (see the module documentation).
-fn units(text: &str) -> Vec<Unit> {
-    let mut units: Vec<Unit> = Vec::new();
+/// Cuts `text` into units (see the module documentation): their folded text goes to `buf`.
+fn units(text: &str, buf: &mut String, units: &mut Vec<Unit>) {
+    buf.clear();
+    units.clear();
     // Whether the last unit may be continued (a word by letters, any unit by a combining mark).
     let mut open = false;
     for (from, c) in text.char_indices() {
@@ -135,76 +192,55 @@ fn units(text: &str) -> Vec<Unit> {
             open = false;
         }
         for &f in &folded[..n] {
-            // Half-width ｶﾞ folds to か + a combining mark: put them back together.
+            // Half-width ｶﾞ folds to か + a combining mark: put them back together. The last
+            // unit's text ends the buffer.
             if matches!(f, '\u{3099}' | '\u{309A}') {
-                if let Some(last) = units.last_mut().filter(|_| open)
-                    && let Some(prev) = last.text.pop()
+                if let Some(last) = units.last_mut().filter(|u| open && u.end > u.start)
+                    && let Some(prev) = buf.pop()
                 {
                     let composed = unicode_normalization::char::compose(prev, f);
-                    last.text.push(composed.unwrap_or(prev));
+                    buf.push(composed.unwrap_or(prev));
+                    last.end = buf.len();
                     last.to = to;
                 }
                 continue;
             }
-            if is_cjk(f) {
-                units.push(Unit {
-                    text: f.to_string(),
-                    cjk: true,
-                    from,
-                    to,
-                    joined: open,
-                });
-                open = true;
-            } else if f.is_alphanumeric() {
-                match units.last_mut() {
-                    Some(last) if open && !last.cjk => {
-                        last.text.push(f);
-                        last.to = to;
-                    }
-                    _ => {
-                        units.push(Unit {
-                            text: f.to_string(),
-                            cjk: false,
-                            from,
-                            to,
-                            joined: open,
-                        });
-                        open = true;
-                    }
-                }
-            } else {
+            let cjk = is_cjk(f);
+            if !cjk && !f.is_alphanumeric() {
                 open = false;
+                continue;
+            }
+            match units.last_mut() {
+                Some(last) if !cjk && open && !last.cjk => {
+                    buf.push(f);
+                    last.end = buf.len();
+                    last.to = to;
+                }
+                _ => {
+                    let start = buf.len();
+                    buf.push(f);
+                    units.push(Unit {
+                        start,
+                        end: buf.len(),
+                        cjk,
+                        from,
+                        to,
+                        joined: open,
+                    });
+                    open = true;
+                }
             }
         }
     }
-    units
 }
 
 /// The tokens of `text` in a mode.
 pub fn tokenize(text: &str, mode: Mode) -> Vec<Token> {
-    let units = units(text);
-    let mut tokens = Vec::with_capacity(units.len() * 2);
-    let token = |text: String, position: usize, from: usize, to: usize| Token {
-        offset_from: from,
-        offset_to: to,
-        position,
-        text,
-        position_length: 1,
-    };
-    for (k, u) in units.iter().enumerate() {
-        let bigram_before = k > 0 && u.cjk && u.joined && units[k - 1].cjk;
-        let next = units.get(k + 1).filter(|n| u.cjk && n.cjk && n.joined);
-        let primary = match mode {
-            Mode::Index => true,
-            Mode::Query => !u.cjk || (!bigram_before && next.is_none()),
-        };
-        if primary && u.text.len() <= MAX_WORD {
-            tokens.push(token(u.text.clone(), 2 * k, u.from, u.to));
-        }
-        if let Some(n) = next {
-            let text = format!("{}{}", u.text, n.text);
-            tokens.push(token(text, 2 * k + 1, u.from, n.to));
-        }
+    let mut tokenizer = JapaneseTokenizer::new(mode);
+    let mut stream = tokenizer.token_stream(text);
+    let mut tokens = Vec::new();
+    while stream.advance() {
+        tokens.push(stream.token().clone());
     }
     tokens
 }

@@ -442,7 +442,23 @@ fn a_killed_import_is_finished_by_a_rerun() {
         partial, sources,
         "each committed file has its game, and no more"
     );
+    // The import stopped before writing its position segment: the next query that may write
+    // indexes the committed games from their rows.
+    let positions: i64 = c
+        .query_row("SELECT sum(plies + 1) FROM games", [], |r| r.get(0))
+        .unwrap();
     drop(c);
+    let out = kifudex(&db, &["position", "startpos", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(&format!(
+            "indexed the positions of {partial} games that an interrupted import had left out"
+        )),
+        "{}",
+        stderr(&out)
+    );
+    let stats = &json_lines(&kifudex(&db, &["stats", "--json"]))[0];
+    assert_eq!(stats["positions"], positions);
 
     let out = kifudex(&db, &["import", tree.to_str().unwrap(), "--json"]);
     let summary = &json_lines(&out)[0];
@@ -452,6 +468,55 @@ fn a_killed_import_is_finished_by_a_rerun() {
     let stats = &json_lines(&kifudex(&db, &["stats", "--json"]))[0];
     assert_eq!(stats["games"], games);
     assert_eq!(stats["files"], games);
+    let c = rusqlite::Connection::open(db.join("kifudex.sqlite")).unwrap();
+    let positions: i64 = c
+        .query_row("SELECT sum(plies + 1) FROM games", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(stats["positions"], positions);
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn one_import_at_a_time() {
+    let root = temp_dir("db-lock");
+    let files = root.join("files");
+    std::fs::create_dir_all(&files).unwrap();
+    std::fs::write(files.join("a.usi"), "startpos moves 7g7f\n").unwrap();
+    let db = root.join("db");
+    assert!(
+        kifudex(&db, &["import", files.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let lock = std::fs::File::create(db.join("import.lock")).unwrap();
+    lock.try_lock().unwrap();
+    let out = kifudex(&db, &["import", files.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(&format!("another import is running into {}", db.display())),
+        "{}",
+        stderr(&out)
+    );
+    // Queries go on; games the running import has not indexed yet are announced.
+    let c = rusqlite::Connection::open(db.join("kifudex.sqlite")).unwrap();
+    c.execute("DELETE FROM position_blocks", []).unwrap();
+    c.execute("DELETE FROM position_segments", []).unwrap();
+    let out = kifudex(&db, &["position", "startpos", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out)
+            .contains("1 games of the import now running are not in the position index yet"),
+        "{}",
+        stderr(&out)
+    );
+    drop(lock);
+    let out = kifudex(&db, &["position", "startpos", "--json"]);
+    assert!(
+        stderr(&out).contains("indexed the positions of 1 games"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(json_lines(&out).last().unwrap()["total"], 1);
     let _ = std::fs::remove_dir_all(&root);
 }
 

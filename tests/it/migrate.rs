@@ -73,3 +73,62 @@ fn a_position_index_of_another_format_is_refused() {
     let err = Store::open(&dir).err().expect("refused").to_string();
     assert!(err.contains("position index has format 9"), "{err}");
 }
+
+#[test]
+fn schema_2_comments_and_first_sources_move_into_the_games_row() {
+    let dir = crate::db::temp_dir("migrate-2");
+    {
+        let conn = rusqlite::Connection::open(dir.join("kifudex.sqlite")).unwrap();
+        conn.execute_batch(include_str!("../../migrations/0001_games.sql"))
+            .unwrap();
+        conn.execute_batch(include_str!("../../migrations/0002_positions.sql"))
+            .unwrap();
+        conn.execute_batch(
+            "PRAGMA user_version = 2;
+             INSERT INTO meta VALUES ('hash_version', '1');
+             INSERT INTO sources (id, path, size, mtime, content_hash, games)
+               VALUES (1, 'a.kif', 10, 0, '0', 1), (2, 'b.csa', 10, 0, '0', 1);
+             INSERT INTO games (id, source_id, game_index, format, moves, plies, handicap,
+               terminal, fingerprint) VALUES (1, 1, 0, 'kif', x'', 0, '平手', 'resign', x'01');
+             INSERT INTO game_sources VALUES (1, 0, 1), (2, 0, 1);
+             INSERT INTO comments VALUES (1, 1, 1, 0, '投了まで'), (1, 0, 0, 0, '開始'),
+               (1, 0, 2, 1, '評価値 0'), (1, 0, 1, 2, 'a \"quoted\" remark');",
+        )
+        .unwrap();
+    }
+    let mut store = Store::open(&dir).unwrap();
+    let game = store.game(1).unwrap().unwrap();
+    assert_eq!(game.sources, ["a.kif", "b.csa"]);
+    assert_eq!(game.record.start_comments, ["開始"]);
+    let terminal = game.record.main.terminal.as_ref().unwrap();
+    assert_eq!(terminal.comments, ["投了まで"]);
+    assert_eq!(game.record.start_engine, ["評価値 0"]);
+    assert_eq!(game.record.notes.len(), 1);
+    assert_eq!(game.record.notes[0].text, "a \"quoted\" remark");
+    assert_eq!(store.stats().unwrap().duplicates, 1);
+    // The comments view shows the rows as schema 2 stored them.
+    let rows: Vec<(i64, i64, i64, i64, String)> = store
+        .conn()
+        .prepare("SELECT game_id, ply, ord, kind, text FROM comments ORDER BY ply, ord")
+        .unwrap()
+        .query_map([], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+        })
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(
+        rows,
+        vec![
+            (1, 0, 0, 0, "開始".to_string()),
+            (1, 0, 1, 2, "a \"quoted\" remark".to_string()),
+            (1, 0, 2, 1, "評価値 0".to_string()),
+            (1, 1, 3, 0, "投了まで".to_string()),
+        ]
+    );
+    // Its positions were never indexed: the first open that may write indexes them.
+    assert_eq!(store.unindexed_games().unwrap(), 1);
+    assert_eq!(store.index_missing().unwrap(), 1);
+    assert_eq!(store.unindexed_games().unwrap(), 0);
+    assert_eq!(store.stats().unwrap().positions, 1);
+}

@@ -18,6 +18,7 @@ pub mod block;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
 
+use rayon::slice::ParallelSliceMut;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::StoreError;
@@ -92,11 +93,23 @@ pub fn date_text(code: u32) -> Option<String> {
     })
 }
 
+/// A posting waiting in a [`Batch`]: key << 24 | game − first game, and the next move's code.
+/// Packed into 10 bytes: a batch holds up to [`SEGMENT_ENTRIES`] of them.
+#[derive(Debug, Clone, Copy)]
+#[repr(C, packed(2))]
+struct Pending {
+    key_game: u64,
+    next: u16,
+}
+
+/// A batch is written as a segment once it holds this many postings (about 145,000 games):
+/// 160 MB while it gathers. Fewer, bigger segments need no merging after an import.
+pub const SEGMENT_ENTRIES: usize = 16 << 20;
+
 /// Postings of the games written since the last segment.
 #[derive(Debug, Default)]
 pub struct Batch {
-    /// (key << 24 | game − first game, next)
-    entries: Vec<(u64, u16)>,
+    entries: Vec<Pending>,
     first_game: Option<i64>,
     last_game: i64,
     /// (game, result, date code)
@@ -110,13 +123,25 @@ impl Batch {
         let off = (game - first) as u64;
         debug_assert!(off < 1 << 24, "a batch spans fewer than 2^24 games");
         self.last_game = self.last_game.max(game);
-        self.entries
-            .extend(packed.iter().map(|&p| ((p >> 24) << 24 | off, p as u16)));
+        self.entries.extend(packed.iter().map(|&p| Pending {
+            key_game: (p >> 24) << 24 | off,
+            next: p as u16,
+        }));
         self.games.push((game, result, date));
     }
 
     pub fn is_empty(&self) -> bool {
         self.games.is_empty()
+    }
+
+    /// Postings held.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether the batch should be written as a segment now.
+    pub fn is_full(&self) -> bool {
+        self.entries.len() >= SEGMENT_ENTRIES || self.games.len() >= 1 << 23
     }
 }
 
@@ -241,18 +266,20 @@ pub fn write_segment(conn: &Connection, batch: &mut Batch) -> Result<Option<i64>
         return Ok(None);
     };
     let mut entries = std::mem::take(&mut batch.entries);
-    entries.sort_unstable_by_key(|e| e.0);
+    // On all cores: the readers are idle while the last batch of an import is written.
+    entries.par_sort_unstable_by_key(|e| e.key_game);
     let segment = new_segment(conn, first, batch.last_game)?;
     let mut cols = GameColumns::new(first, batch.last_game);
     for &(game, result, date) in &batch.games {
         cols.set(game, result, date);
     }
     let mut sink = BlockSink::new(conn, segment, first);
-    for &(k, next) in &entries {
+    for e in entries {
+        let k = e.key_game;
         sink.push(Entry {
             key: k >> 24,
             game: first + (k & 0xff_ffff) as i64,
-            next,
+            next: e.next,
         })?;
     }
     sink.flush()?;
@@ -508,6 +535,18 @@ pub fn merge(conn: &Connection, ids: &[i64]) -> Result<Option<i64>, StoreError> 
         }
     }
     Ok(Some(segment))
+}
+
+/// The largest game id the segments cover: games with larger ids were committed by an import
+/// that stopped before it wrote their segment (see [`Writer::index_missing`]).
+///
+/// [`Writer::index_missing`]: crate::store::Writer::index_missing
+pub fn covered_through(conn: &Connection) -> Result<i64, StoreError> {
+    Ok(conn.query_row(
+        "SELECT coalesce(max(last_game), 0) FROM position_segments",
+        [],
+        |r| r.get(0),
+    )?)
 }
 
 /// Sizes of the position index.
