@@ -44,7 +44,8 @@ pub struct GameRow {
     pub terminal: Option<&'static str>,
     pub winner: Option<&'static str>,
     pub illegal: Option<(u32, &'static str)>,
-    pub tree: Option<String>,
+    /// The record as KIF, deflated ([`tree_text`]), when it has variations or bookmarks.
+    pub tree: Option<Vec<u8>>,
     pub fingerprint: [u8; 16],
     pub headers: Vec<(String, String)>,
     /// `headers` as the column holds them ([`encode_headers`]).
@@ -108,7 +109,7 @@ impl GameRow {
             illegal: rec
                 .first_illegal()
                 .map(|(ply, rule)| (ply as u32, rule.code())),
-            tree: needs_tree(rec).then(|| write_kif(rec)),
+            tree: needs_tree(rec).then(|| deflate(&write_kif(rec))),
             fingerprint: fingerprint(rec, date.as_deref()),
             date,
             headers: rec.headers.clone(),
@@ -153,6 +154,41 @@ fn walk_line(line: &Line, start: &Position, variations: bool, out: &mut Vec<u64>
         pos.apply(node.mv);
     }
     out.push(postings::pack(&pos, None));
+}
+
+/// The `tree` column of a KIF text: raw deflate (RFC 1951) of its UTF-8, about a fifth of it.
+fn deflate(kif: &str) -> Vec<u8> {
+    use std::io::Write;
+    let mut z = flate2::write::DeflateEncoder::new(
+        Vec::with_capacity(kif.len() / 4),
+        flate2::Compression::default(),
+    );
+    z.write_all(kif.as_bytes()).expect("writing to memory");
+    z.finish().expect("writing to memory")
+}
+
+/// The KIF text of a `tree` column value: a deflated BLOB, or TEXT as schemas 1 and 2 wrote.
+pub(super) fn tree_text(
+    id: i64,
+    value: rusqlite::types::ValueRef<'_>,
+) -> Result<Option<String>, StoreError> {
+    use rusqlite::types::ValueRef;
+    let corrupt = |why: &str| StoreError::Corrupt(id, format!("tree: {why}"));
+    match value {
+        ValueRef::Null => Ok(None),
+        ValueRef::Text(t) => Ok(Some(
+            String::from_utf8(t.to_vec()).map_err(|_| corrupt("not UTF-8"))?,
+        )),
+        ValueRef::Blob(b) => {
+            use std::io::Read;
+            let mut text = String::with_capacity(b.len() * 5);
+            flate2::read::DeflateDecoder::new(b)
+                .read_to_string(&mut text)
+                .map_err(|_| corrupt("cannot be inflated"))?;
+            Ok(Some(text))
+        }
+        _ => Err(corrupt("neither text nor a blob")),
+    }
 }
 
 /// Variations and bookmarks have no columns: a record holding them is also kept whole.

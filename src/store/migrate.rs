@@ -33,12 +33,34 @@ pub fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
             known: SCHEMA_VERSION,
         });
     }
-    for (i, (name, sql)) in MIGRATIONS.iter().enumerate().skip(current as usize) {
-        let tx = conn.transaction()?;
-        tx.execute_batch(sql)
-            .map_err(|e| StoreError::Migration(name.to_string(), e))?;
-        tx.pragma_update(None, "user_version", i as u32 + 1)?;
-        tx.commit()?;
+    if current == SCHEMA_VERSION {
+        return Ok(());
     }
-    Ok(())
+    // A migration may rebuild a table others refer to: foreign keys are checked once it is
+    // done, not statement by statement (the pragma only changes outside a transaction).
+    let enforced: bool = conn.query_row("PRAGMA foreign_keys", [], |r| r.get(0))?;
+    conn.pragma_update(None, "foreign_keys", false)?;
+    let result = (|| {
+        for (i, (name, sql)) in MIGRATIONS.iter().enumerate().skip(current as usize) {
+            let failed = |e| StoreError::Migration(name.to_string(), e);
+            let tx = conn.transaction()?;
+            tx.execute_batch(sql).map_err(failed)?;
+            let broken: Option<String> = tx
+                .prepare("PRAGMA foreign_key_check")?
+                .query_map([], |r| r.get(0))?
+                .next()
+                .transpose()?;
+            if let Some(table) = broken {
+                return Err(failed(rusqlite::Error::SqliteFailure(
+                    rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CONSTRAINT_FOREIGNKEY),
+                    Some(format!("a row of {table} refers to a missing row")),
+                )));
+            }
+            tx.pragma_update(None, "user_version", i as u32 + 1)?;
+            tx.commit()?;
+        }
+        Ok(())
+    })();
+    conn.pragma_update(None, "foreign_keys", enforced)?;
+    result
 }

@@ -4,6 +4,7 @@ use rusqlite::OptionalExtension;
 
 use super::codec::{
     StoredColumns, decode_comments, decode_headers, decode_moves, record_from, start_position,
+    tree_text,
 };
 use super::{Store, StoreError};
 use crate::notation::Record;
@@ -78,7 +79,13 @@ impl Store {
                             moves: r.get(11)?,
                             times: r.get(12)?,
                             terminal: r.get(13)?,
-                            tree: r.get(14)?,
+                            tree: tree_text(id, r.get_ref(14)?).map_err(|e| {
+                                rusqlite::Error::FromSqlConversionFailure(
+                                    14,
+                                    rusqlite::types::Type::Blob,
+                                    Box::new(e),
+                                )
+                            })?,
                             headers: r
                                 .get::<_, Option<String>>(16)?
                                 .map(|h| decode_headers(&h))

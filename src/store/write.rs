@@ -147,8 +147,11 @@ impl<'a> Writer<'a> {
             let mut rows = stmt.query([covered])?;
             while let Some(r) = rows.next()? {
                 let id: i64 = r.get(0)?;
-                let tree: Option<String> = r.get(4)?;
-                let positions = match tree.filter(|_| variations) {
+                let tree = match variations {
+                    true => codec::tree_text(id, r.get_ref(4)?)?,
+                    false => None,
+                };
+                let positions = match tree {
                     Some(kif) => {
                         let rec = crate::notation::kif::read_kif(&kif);
                         codec::positions(&rec, true)
@@ -436,14 +439,16 @@ impl<'a> Writer<'a> {
             self.fingerprints = Some(map);
         }
         let map = self.fingerprints.as_ref().expect("loaded above");
-        if !map.contains_key(&short(fingerprint)) {
+        let Some(&id) = map.get(&short(fingerprint)) else {
             return Ok(None);
-        }
-        Ok(
-            c.prepare_cached("SELECT id FROM games WHERE fingerprint = ?1")?
-                .query_row([&fingerprint[..]], |r| r.get(0))
-                .optional()?,
-        )
+        };
+        // The first 8 bytes matched: the game is stored if all 16 do.
+        let stored: Vec<u8> = c
+            .prepare_cached("SELECT fingerprint FROM games WHERE id = ?1")?
+            .query_row([id], |r| r.get(0))
+            .optional()?
+            .unwrap_or_default();
+        Ok((stored == fingerprint[..]).then_some(id))
     }
 
     /// Records a problem met in a source (in game `index`, at `line`/`column` when known).

@@ -90,7 +90,18 @@ fn schema_2_comments_and_first_sources_move_into_the_games_row() {
                VALUES (1, 'a.kif', 10, 0, '0', 1), (2, 'b.csa', 10, 0, '0', 1);
              INSERT INTO games (id, source_id, game_index, format, moves, plies, handicap,
                terminal, fingerprint) VALUES (1, 1, 0, 'kif', x'', 0, '平手', 'resign', x'01');
+             INSERT INTO games (id, source_id, game_index, format, moves, plies, handicap,
+               tree, fingerprint) VALUES (2, 2, 1, 'kif', x'', 0, '平手',
+               '手合割：平手
+手数----指手---------消費時間--
+   1 ７六歩(77)
+
+変化：1手
+   1 ２六歩(27)
+',
+               x'02');
              INSERT INTO game_sources VALUES (1, 0, 1), (2, 0, 1);
+             UPDATE sqlite_sequence SET seq = 5 WHERE name = 'games';
              INSERT INTO comments VALUES (1, 1, 1, 0, '投了まで'), (1, 0, 0, 0, '開始'),
                (1, 0, 2, 1, '評価値 0'), (1, 0, 1, 2, 'a \"quoted\" remark');",
         )
@@ -106,6 +117,16 @@ fn schema_2_comments_and_first_sources_move_into_the_games_row() {
     assert_eq!(game.record.notes.len(), 1);
     assert_eq!(game.record.notes[0].text, "a \"quoted\" remark");
     assert_eq!(store.stats().unwrap().duplicates, 1);
+    // The table was rebuilt; the ids of deleted games are still not reused.
+    let seq: Vec<i64> = store
+        .conn()
+        .prepare("SELECT seq FROM sqlite_sequence WHERE name = 'games'")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(seq, [5]);
     // The comments view shows the rows as schema 2 stored them.
     let rows: Vec<(i64, i64, i64, i64, String)> = store
         .conn()
@@ -126,9 +147,13 @@ fn schema_2_comments_and_first_sources_move_into_the_games_row() {
             (1, 1, 3, 0, "投了まで".to_string()),
         ]
     );
-    // Its positions were never indexed: the first open that may write indexes them.
-    assert_eq!(store.unindexed_games().unwrap(), 1);
-    assert_eq!(store.index_missing().unwrap(), 1);
+    // A tree stored as text by schema 2 is read as it is (schema 3 deflates new ones).
+    let tree = store.game(2).unwrap().unwrap().record;
+    assert_eq!(tree.main.moves.len(), 1);
+    assert_eq!(tree.main.moves[0].variations.len(), 1);
+    // Their positions were never indexed: the first open that may write indexes them.
+    assert_eq!(store.unindexed_games().unwrap(), 2);
+    assert_eq!(store.index_missing().unwrap(), 2);
     assert_eq!(store.unindexed_games().unwrap(), 0);
-    assert_eq!(store.stats().unwrap().positions, 1);
+    assert_eq!(store.stats().unwrap().positions, 2);
 }
