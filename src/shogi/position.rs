@@ -269,6 +269,46 @@ impl Position {
     pub fn hash(&self) -> u64 {
         self.board_key ^ self.hand_key
     }
+    /// Calls `f` with the board hash ([`Position::board_hash`]) of this position and of each
+    /// position `moves` lead to, each with the move played from it (`None` after the last).
+    /// Only the board is kept up to date (no hands, kings or checks): much quicker than
+    /// playing the moves, for moves a reader already played.
+    pub fn board_hashes(
+        &self,
+        moves: impl IntoIterator<Item = Move>,
+        mut f: impl FnMut(u64, Option<Move>),
+    ) {
+        let mut board = self.board;
+        let mut key = self.board_key;
+        let mut side = self.side;
+        for mv in moves {
+            f(key, Some(mv));
+            // The same steps as `apply`, on the board and its hash alone.
+            match mv {
+                Move::Board { from, to, promote } => {
+                    if let Some(captured) = board[to.index()].take() {
+                        key ^= zobrist::piece_key(captured, to);
+                    }
+                    if let Some(mut p) = board[from.index()].take() {
+                        key ^= zobrist::piece_key(p, from);
+                        if promote && let Some(k) = p.kind.promoted() {
+                            p.kind = k;
+                        }
+                        board[to.index()] = Some(p);
+                        key ^= zobrist::piece_key(p, to);
+                    }
+                }
+                Move::Drop { kind, to } => {
+                    let p = Piece::new(side, kind);
+                    board[to.index()] = Some(p);
+                    key ^= zobrist::piece_key(p, to);
+                }
+            }
+            side = side.opponent();
+            key ^= zobrist::SIDE_TOGGLE;
+        }
+        f(key, None);
+    }
 
     /// The hash of the board and side to move only, for searches that ignore hands.
     #[inline]

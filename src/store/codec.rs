@@ -125,20 +125,24 @@ impl GameRow {
 /// position is its branch point, with the variation's move): one posting per position, the
 /// start included.
 pub(super) fn positions(rec: &Record, variations: bool) -> Vec<u64> {
+    if !variations {
+        let moves = rec.main.moves.iter().map(|n| n.mv);
+        return line_positions(&rec.start, moves);
+    }
     let mut out = Vec::with_capacity(rec.main.moves.len() + 1);
     walk_line(&rec.main, &rec.start, variations, &mut out);
     out
 }
 
 /// The postings of a main line without its record: one per position, the start included.
-pub(super) fn line_positions(start: &Position, moves: &[Move]) -> Vec<u64> {
+pub(super) fn line_positions(
+    start: &Position,
+    moves: impl ExactSizeIterator<Item = Move>,
+) -> Vec<u64> {
     let mut out = Vec::with_capacity(moves.len() + 1);
-    let mut pos = start.clone();
-    for &mv in moves {
-        out.push(postings::pack(&pos, Some(mv)));
-        pos.apply(mv);
-    }
-    out.push(postings::pack(&pos, None));
+    start.board_hashes(moves, |hash, next| {
+        out.push(postings::pack_hash(hash, next));
+    });
     out
 }
 

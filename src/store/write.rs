@@ -162,7 +162,7 @@ impl<'a> Writer<'a> {
                         let start = codec::start_position(id, sfen.as_deref(), &handicap)?;
                         let moves = codec::decode_moves(r.get_ref(3)?.as_blob().unwrap_or(&[]))
                             .ok_or_else(|| StoreError::Corrupt(id, "bad move list".into()))?;
-                        codec::line_positions(&start, &moves)
+                        codec::line_positions(&start, moves.into_iter())
                     }
                 };
                 let winner: Option<String> = r.get(5)?;

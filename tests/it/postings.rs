@@ -54,3 +54,34 @@ fn every_move_has_its_own_14_bit_code() {
     assert_eq!(seen.len(), 81 * 81 * 2 + 7 * 81);
     assert!(seen.iter().all(|&c| c < 1 << 14));
 }
+
+/// The postings a game row carries (board hashes kept from the board alone) are those of
+/// playing its moves in full, on even games and on handicap games.
+#[test]
+fn row_postings_are_those_of_a_full_replay() {
+    use kifudex::notation::{Format, kif::read_kif};
+    use kifudex::shogi::Position;
+    use kifudex::store::{GameRow, postings::pack};
+    use kifudex::synth::{Synth, SynthOptions};
+    let mut synth = Synth::new(SynthOptions {
+        seed: 5,
+        ..SynthOptions::default()
+    });
+    let mut records: Vec<_> = (0..300).map(|_| synth.game()).collect();
+    records.push(read_kif(
+        "手合割：飛車落ち\n手数----指手---------消費時間--\n   1 ３四歩(33)\n   2 ７六歩(77)\n   3 ８八角成(22)\n   4 同　銀(79)\n   5 ５五角打\n",
+    ));
+    let mut drops = 0;
+    for rec in &records {
+        let mut pos: Position = rec.start.clone();
+        let mut want = Vec::new();
+        for node in &rec.main.moves {
+            want.push(pack(&pos, Some(node.mv)));
+            drops += usize::from(matches!(node.mv, Move::Drop { .. }));
+            pos.play(node.mv).expect("a legal game");
+        }
+        want.push(pack(&pos, None));
+        assert_eq!(GameRow::new(rec, Format::Kif).positions, want);
+    }
+    assert!(drops > 100, "the games drop pieces ({drops})");
+}

@@ -48,7 +48,13 @@ pub fn key_of(board_hash: u64) -> u64 {
 /// key << 24 | [`move_code`] + 1 of the move played next (0: none).
 #[inline]
 pub fn pack(pos: &Position, next: Option<Move>) -> u64 {
-    key_of(pos.board_hash()) << 24 | next.map_or(0, |m| move_code(m) as u64 + 1)
+    pack_hash(pos.board_hash(), next)
+}
+
+/// [`pack`] of a position's board hash.
+#[inline]
+pub fn pack_hash(board_hash: u64, next: Option<Move>) -> u64 {
+    key_of(board_hash) << 24 | next.map_or(0, |m| move_code(m) as u64 + 1)
 }
 
 /// Results as segments store them (one byte per game).
