@@ -239,6 +239,8 @@ pub fn import(
             stop.store(true, Ordering::Relaxed);
         }
         drop(sink);
+        // The last postings are written while the text thread commits.
+        let done = done.and_then(|()| Ok(writer.finish().map(drop)?));
         let text_done = text_thread
             .join()
             .unwrap_or_else(|p| std::panic::resume_unwind(p));
@@ -249,7 +251,6 @@ pub fn import(
         }
     });
     result?;
-    writer.finish()?;
     drop(writer);
     progress.seconds = started.elapsed().as_secs_f64();
     observer.progress(&progress);

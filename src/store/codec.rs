@@ -165,7 +165,7 @@ fn deflate(kif: &str) -> Vec<u8> {
     use std::io::Write;
     let mut z = flate2::write::DeflateEncoder::new(
         Vec::with_capacity(kif.len() / 4),
-        flate2::Compression::default(),
+        flate2::Compression::fast(),
     );
     z.write_all(kif.as_bytes()).expect("writing to memory");
     z.finish().expect("writing to memory")

@@ -18,6 +18,7 @@ pub mod block;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
 
+use rayon::iter::{IntoParallelIterator, ParallelIterator};
 use rayon::slice::ParallelSliceMut;
 use rusqlite::{Connection, OptionalExtension, params};
 
@@ -175,14 +176,63 @@ impl GameColumns {
     }
 }
 
-/// Writes blocks of a sorted run of entries.
-struct BlockSink<'c> {
-    conn: &'c Connection,
-    segment: i64,
+/// Cuts a sorted run of entries into blocks, greedily: each holds as many entries as fit
+/// in [`BLOCK_BYTES`].
+struct Cutter {
     base: i64,
     pending: Vec<Entry>,
     /// The widths the pending entries need.
     widths: [u8; 3],
+}
+
+impl Cutter {
+    fn new(base: i64) -> Cutter {
+        Cutter {
+            base,
+            pending: Vec::with_capacity(1024),
+            widths: [0; 3],
+        }
+    }
+
+    /// Adds an entry (in key order); returns the pending block, (first key, data), when
+    /// the entry does not fit in it (the entry then starts the next one).
+    fn push(&mut self, e: Entry) -> Option<(u64, Vec<u8>)> {
+        let delta = self.pending.last().map_or(0, |p| e.key - p.key);
+        let widths = [
+            self.widths[0].max(block::width(delta)),
+            self.widths[1].max(block::width((e.game - self.base) as u64)),
+            self.widths[2].max(block::width(e.next as u64)),
+        ];
+        if block::encoded_len(self.pending.len() + 1, widths) <= BLOCK_BYTES {
+            self.widths = widths;
+            self.pending.push(e);
+            return None;
+        }
+        let full = self.flush();
+        self.widths = [
+            0,
+            block::width((e.game - self.base) as u64),
+            block::width(e.next as u64),
+        ];
+        self.pending.push(e);
+        full
+    }
+
+    /// The pending block, if any, as (first key, data).
+    fn flush(&mut self) -> Option<(u64, Vec<u8>)> {
+        let first = self.pending.first()?.key;
+        let data = block::encode(&self.pending, self.base);
+        self.pending.clear();
+        self.widths = [0; 3];
+        Some((first, data))
+    }
+}
+
+/// Writes blocks of a segment, counting what it wrote.
+struct BlockSink<'c> {
+    conn: &'c Connection,
+    segment: i64,
+    cutter: Cutter,
     entries: u64,
     blocks: u64,
     bytes: u64,
@@ -193,48 +243,40 @@ impl BlockSink<'_> {
         BlockSink {
             conn,
             segment,
-            base,
-            pending: Vec::with_capacity(1024),
-            widths: [0; 3],
+            cutter: Cutter::new(base),
             entries: 0,
             blocks: 0,
             bytes: 0,
         }
     }
 
-    /// Adds an entry (in key order), writing the pending block first when the entry would
-    /// not fit in it.
+    /// Adds an entry (in key order), writing the pending block when the entry does not fit
+    /// in it.
     fn push(&mut self, e: Entry) -> Result<(), StoreError> {
-        let delta = self.pending.last().map_or(0, |p| e.key - p.key);
-        let widths = [
-            self.widths[0].max(block::width(delta)),
-            self.widths[1].max(block::width((e.game - self.base) as u64)),
-            self.widths[2].max(block::width(e.next as u64)),
-        ];
-        if block::encoded_len(self.pending.len() + 1, widths) > BLOCK_BYTES {
-            self.flush()?;
-            return self.push(e);
+        if let Some(block) = self.cutter.push(e) {
+            self.write(block)?;
         }
-        self.widths = widths;
-        self.pending.push(e);
         Ok(())
     }
 
     fn flush(&mut self) -> Result<(), StoreError> {
-        if self.pending.is_empty() {
-            return Ok(());
+        if let Some(block) = self.cutter.flush() {
+            self.write(block)?;
         }
-        let data = block::encode(&self.pending, self.base);
+        Ok(())
+    }
+
+    /// Writes a block cut elsewhere.
+    fn write(&mut self, (first_key, data): (u64, Vec<u8>)) -> Result<(), StoreError> {
         self.conn
             .prepare_cached(
                 "INSERT INTO position_blocks (segment, first_key, data) VALUES (?1, ?2, ?3)",
             )?
-            .execute(params![self.segment, self.pending[0].key as i64, data])?;
-        self.entries += self.pending.len() as u64;
+            .execute(params![self.segment, first_key as i64, data])?;
+        let n = Block::parse(&data).map_or(0, |b| b.len());
+        self.entries += n as u64;
         self.blocks += 1;
         self.bytes += data.len() as u64;
-        self.pending.clear();
-        self.widths = [0; 3];
         Ok(())
     }
 }
@@ -265,6 +307,23 @@ fn finish_segment(sink: BlockSink<'_>, games: usize, cols: GameColumns) -> Resul
     Ok(())
 }
 
+/// `entries` cut into about `n` pieces, each starting with a new key.
+fn split_at_keys(entries: &[Pending], n: usize) -> Vec<&[Pending]> {
+    let step = entries.len().div_ceil(n.max(1)).max(1);
+    let mut pieces = Vec::with_capacity(n);
+    let mut rest = entries;
+    while !rest.is_empty() {
+        let mut at = step.min(rest.len());
+        while at < rest.len() && rest[at].key_game >> 24 == rest[at - 1].key_game >> 24 {
+            at += 1;
+        }
+        let (piece, tail) = rest.split_at(at);
+        pieces.push(piece);
+        rest = tail;
+    }
+    pieces
+}
+
 /// Writes `batch` as a new segment (inside the caller's transaction) and empties it. Returns
 /// the segment's id, or `None` for an empty batch.
 pub fn write_segment(conn: &Connection, batch: &mut Batch) -> Result<Option<i64>, StoreError> {
@@ -279,14 +338,31 @@ pub fn write_segment(conn: &Connection, batch: &mut Batch) -> Result<Option<i64>
     for &(game, result, date) in &batch.games {
         cols.set(game, result, date);
     }
+    // Cut into blocks on all cores, in pieces that start with a new key, then written in
+    // order.
+    let pieces = split_at_keys(&entries, 64);
+    let blocks: Vec<Vec<(u64, Vec<u8>)>> = pieces
+        .into_par_iter()
+        .map(|piece| {
+            let mut cutter = Cutter::new(first);
+            let mut out = Vec::new();
+            for e in piece {
+                let k = e.key_game;
+                let entry = Entry {
+                    key: k >> 24,
+                    game: first + (k & 0xff_ffff) as i64,
+                    next: e.next,
+                };
+                out.extend(cutter.push(entry));
+            }
+            out.extend(cutter.flush());
+            out
+        })
+        .collect();
+    drop(entries);
     let mut sink = BlockSink::new(conn, segment, first);
-    for e in entries {
-        let k = e.key_game;
-        sink.push(Entry {
-            key: k >> 24,
-            game: first + (k & 0xff_ffff) as i64,
-            next: e.next,
-        })?;
+    for block in blocks.into_iter().flatten() {
+        sink.write(block)?;
     }
     sink.flush()?;
     finish_segment(sink, batch.games.len(), cols)?;
