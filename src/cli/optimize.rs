@@ -11,8 +11,16 @@ pub struct OptimizeArgs {}
 
 pub fn run(db: &Path, _args: &OptimizeArgs) -> Result<bool> {
     let mut store = Store::open(db)?;
+    let _lock = store.lock_import()?;
     let before = store.stats()?;
     let report = store.optimize()?;
+    let (mut text, sync) = kifudex::query::open_text(&store)?;
+    if let Some(n) = sync.notice {
+        eprintln!("kifudex: {n}");
+    }
+    let text_before = text.merge_all()?;
+    let text_after = text.segments()?;
+    text.finish()?;
     let after = store.stats()?;
     let merged = if report.merged {
         format!(
@@ -25,9 +33,10 @@ pub fn run(db: &Path, _args: &OptimizeArgs) -> Result<bool> {
         "already merged".to_string()
     };
     outln!(
-        "position index: {merged}, {} postings, {:.1} MB; database {:.1} MB -> {:.1} MB",
+        "position index: {merged}, {} postings, {:.1} MB; text index: {text_before} segment{} -> {text_after}; database {:.1} MB -> {:.1} MB",
         after.positions,
         after.position_bytes as f64 / 1e6,
+        if text_before == 1 { "" } else { "s" },
         before.bytes as f64 / 1e6,
         after.bytes as f64 / 1e6
     );

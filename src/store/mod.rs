@@ -252,8 +252,9 @@ pub struct OptimizeReport {
 impl Store {
     /// Merges every position segment into one (dropping removed games), then lets SQLite
     /// update its statistics and folds the write-ahead log back into the file.
+    /// The caller holds the import lock ([`Store::lock_import`]).
     pub fn optimize(&mut self) -> Result<OptimizeReport, StoreError> {
-        self.index_missing()?;
+        self.writer()?.index_missing()?;
         let before = postings::size(&self.conn)?.segments;
         let ids: Vec<i64> = self
             .conn

@@ -155,6 +155,8 @@ pub struct TextIndex {
     ply: Field,
     fields: [Field; 9],
     writer: Option<IndexWriter>,
+    /// The reader searches use, opened on the first and dropped by each commit.
+    reader: std::sync::Mutex<Option<IndexReader>>,
     state: Payload,
 }
 
@@ -275,6 +277,7 @@ impl TextIndex {
             fields: TextField::ALL.map(|f| field(f.name())),
             index,
             writer: None,
+            reader: std::sync::Mutex::new(None),
             state,
         }
     }
@@ -338,7 +341,24 @@ impl TextIndex {
         let mut commit = writer.prepare_commit()?;
         commit.set_payload(&payload);
         commit.commit()?;
+        *self.reader.lock().unwrap_or_else(|e| e.into_inner()) = None;
         Ok(())
+    }
+
+    /// Merges the committed segments into one (`kifudex optimize`): a search reads every
+    /// segment's term dictionary. Returns how many segments there were.
+    pub fn merge_all(&mut self) -> Result<usize, TextError> {
+        let ids = self.index.searchable_segment_ids()?;
+        if ids.len() > 1 {
+            self.writer()?.merge(&ids).wait()?;
+            *self.reader.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        }
+        Ok(ids.len())
+    }
+
+    /// How many segments the committed index has.
+    pub fn segments(&self) -> Result<usize, TextError> {
+        Ok(self.index.searchable_segment_ids()?.len())
     }
 
     /// Commits, then waits for tantivy's segment merges (end of an import).
@@ -404,12 +424,20 @@ impl TextIndex {
         Ok(report)
     }
 
+    /// The index as last committed. Opening a reader reads every segment's metadata: it is
+    /// kept for the next search until the index commits again.
     fn reader(&self) -> Result<IndexReader, TextError> {
-        Ok(self
+        let mut cached = self.reader.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(r) = &*cached {
+            return Ok(r.clone());
+        }
+        let reader: IndexReader = self
             .index
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)
-            .try_into()?)
+            .try_into()?;
+        *cached = Some(reader.clone());
+        Ok(reader)
     }
 
     /// The ids of the games the index holds (committed).
@@ -453,10 +481,18 @@ impl TextIndex {
             &TopDocs::with_limit(options.limit.max(1)).order_by_score(),
         )?;
         let mut hits = Vec::with_capacity(top.len());
+        // Opening a column reads its block index: once per segment, not per hit.
+        let mut columns = std::collections::HashMap::new();
         for (score, addr) in top {
-            let segment = searcher.segment_reader(addr.segment_ord);
-            let id = segment.fast_fields().i64("id")?.first(addr.doc_id);
-            let ply = segment.fast_fields().i64("ply")?.first(addr.doc_id);
+            let (ids, plies) = match columns.entry(addr.segment_ord) {
+                std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    let fast = searcher.segment_reader(addr.segment_ord).fast_fields();
+                    e.insert((fast.i64("id")?, fast.i64("ply")?))
+                }
+            };
+            let id = ids.first(addr.doc_id);
+            let ply = plies.first(addr.doc_id);
             if let Some(id) = id {
                 hits.push(Hit {
                     id,

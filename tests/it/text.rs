@@ -311,3 +311,42 @@ fn reindex_and_version_mismatch_rebuild() {
     let o = kifudex(&db, &["text", "矢倉"]);
     assert_eq!(stderr(&o), "");
 }
+
+/// `kifudex optimize` merges the text index into one segment; searches find the same.
+#[test]
+fn optimize_merges_the_text_index() {
+    let root = temp_dir("text-optimize");
+    let db = root.join("db");
+    let games = corpus(&root);
+    let later = root.join("later");
+    std::fs::create_dir_all(&later).unwrap();
+    // The second import adds a segment of its own.
+    let moved = std::fs::read_dir(&games)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    std::fs::rename(&moved, later.join(moved.file_name().unwrap())).unwrap();
+    for dir in [&games, &later] {
+        let out = kifudex(&db, &["import", dir.to_str().unwrap()]);
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    let before = found(&db, "四間飛車", &[]);
+    assert!(!before.is_empty());
+    let out = kifudex(&db, &["optimize"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("text index: 2 segments -> 1;"),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(found(&db, "四間飛車", &[]), before);
+    let out = kifudex(&db, &["optimize"]);
+    assert!(
+        stdout(&out).contains("text index: 1 segment -> 1;"),
+        "{}",
+        stdout(&out)
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}
