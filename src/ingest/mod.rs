@@ -455,6 +455,7 @@ fn parse_source(
         encoding: None,
         games: 0,
         error: None,
+        replaces: known.get(&info.display).map(|k| k.id),
     };
     let bytes = match bytes {
         Ok(b) => b,

@@ -3,7 +3,7 @@
 //! row is written in the same transaction as its games, so a killed import leaves either both
 //! or neither, and the next import reads the file again.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use rusqlite::{Connection, OptionalExtension, params};
 
@@ -30,6 +30,9 @@ pub struct SourceRow {
     pub encoding: Option<&'static str>,
     pub games: usize,
     pub error: Option<String>,
+    /// The id of the source an earlier import read from this path, when the caller knows it
+    /// ([`Writer::known_sources`]); otherwise the writer looks for it.
+    pub replaces: Option<i64>,
 }
 
 /// What writing a game did.
@@ -53,8 +56,9 @@ pub struct Writer<'a> {
     /// The first 8 bytes of every stored game's fingerprint, with its id (loaded on the
     /// first game), so that a new game needs no lookup.
     fingerprints: Option<HashMap<u64, i64>>,
-    /// Every source's id by path (loaded on the first source).
-    sources: Option<HashMap<String, i64>>,
+    /// A 64-bit hash of every source's path (loaded on the first source): a new path needs
+    /// no lookup (paths have no index).
+    paths: Option<HashSet<u64>>,
 }
 
 impl<'a> Writer<'a> {
@@ -62,7 +66,7 @@ impl<'a> Writer<'a> {
         conn.set_prepared_statement_cache_capacity(64);
         // A writer touches index pages all over the file: a bigger page cache, and fewer,
         // larger checkpoints, write each page fewer times.
-        conn.pragma_update(None, "cache_size", -262_144)?;
+        conn.pragma_update(None, "cache_size", -196_608)?;
         conn.pragma_update(None, "wal_autocheckpoint", 16_384)?;
         Ok(Writer {
             conn,
@@ -71,7 +75,7 @@ impl<'a> Writer<'a> {
             deleted: Vec::new(),
             postings: postings::Batch::default(),
             fingerprints: None,
-            sources: None,
+            paths: None,
         })
     }
 
@@ -219,18 +223,10 @@ impl<'a> Writer<'a> {
     /// Writes a source row, replacing what an earlier import read from the same path (its
     /// games, unless another source also holds them, and its errors). Returns its id.
     pub fn put_source(&mut self, row: &SourceRow) -> Result<i64, StoreError> {
-        if self.sources.is_none() {
-            let map = self
-                .conn
-                .prepare("SELECT path, id FROM sources")?
-                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-                .collect::<Result<_, _>>()?;
-            self.sources = Some(map);
-        }
-        let existing = self
-            .sources
-            .as_ref()
-            .and_then(|m| m.get(&row.path).copied());
+        let existing = match row.replaces {
+            Some(id) => Some(id),
+            None => self.source_id(&row.path)?,
+        };
         let values = params![
             row.path,
             row.size as i64,
@@ -262,12 +258,37 @@ impl<'a> Writer<'a> {
                     )?
                     .execute(values)?;
                 let id = self.conn.last_insert_rowid();
-                if let Some(m) = &mut self.sources {
-                    m.insert(row.path.clone(), id);
+                if let Some(seen) = &mut self.paths {
+                    seen.insert(path_hash(&row.path));
                 }
                 Ok(id)
             }
         }
+    }
+
+    /// The id of the source read from `path`, if any.
+    fn source_id(&mut self, path: &str) -> Result<Option<i64>, StoreError> {
+        if self.paths.is_none() {
+            let mut seen = HashSet::new();
+            let mut stmt = self.conn.prepare("SELECT path FROM sources")?;
+            let mut rows = stmt.query([])?;
+            while let Some(r) = rows.next()? {
+                seen.insert(path_hash(r.get_ref(0)?.as_str().unwrap_or_default()));
+            }
+            self.paths = Some(seen);
+        }
+        if !self
+            .paths
+            .as_ref()
+            .is_some_and(|s| s.contains(&path_hash(path)))
+        {
+            return Ok(None);
+        }
+        Ok(self
+            .conn
+            .prepare_cached("SELECT id FROM sources WHERE path = ?1")?
+            .query_row([path], |r| r.get(0))
+            .optional()?)
     }
 
     /// Unlinks a source's games and errors: a game first read from it moves to another
@@ -473,6 +494,10 @@ impl<'a> Writer<'a> {
             ])?;
         Ok(())
     }
+}
+
+fn path_hash(path: &str) -> u64 {
+    crate::ingest::content_hash(path.as_bytes())
 }
 
 fn short(fingerprint: &[u8; 16]) -> u64 {

@@ -90,6 +90,7 @@ fn source(path: &str) -> SourceRow {
         encoding: Some("utf-8"),
         games: 1,
         error: None,
+        replaces: None,
     }
 }
 

@@ -109,9 +109,9 @@ struct Pending {
     next: u16,
 }
 
-/// A batch is written as a segment once it holds this many postings (about 145,000 games):
-/// 160 MB while it gathers. Fewer, bigger segments need no merging after an import.
-pub const SEGMENT_ENTRIES: usize = 16 << 20;
+/// A batch is written as a segment once it holds this many postings (about 110,000 games):
+/// 120 MB while it gathers. Fewer, bigger segments need no merging after an import.
+pub const SEGMENT_ENTRIES: usize = 12 << 20;
 
 /// Postings of the games written since the last segment.
 #[derive(Debug, Default)]
