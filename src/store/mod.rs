@@ -75,8 +75,11 @@ impl Store {
     pub fn create(dir: &Path) -> Result<Store, StoreError> {
         std::fs::create_dir_all(dir).map_err(|e| StoreError::CreateDir(dir.to_path_buf(), e))?;
         let mut conn = Connection::open(dir.join(DB_FILE))?;
-        // Merging position segments frees many pages: give them back to the file system
-        // (only takes effect on a new, empty database).
+        // Both only take effect on a new, empty database. Games rows are about 900 bytes:
+        // 8 KB pages waste less of each page than 4 KB ones (position blocks, at most 4,000
+        // bytes, go two to a page).
+        conn.pragma_update(None, "page_size", 8192)?;
+        // Merging position segments frees many pages: give them back to the file system.
         conn.pragma_update(None, "auto_vacuum", "INCREMENTAL")?;
         configure(&conn)?;
         migrate::migrate(&mut conn)?;
