@@ -81,7 +81,11 @@ pub struct PositionArgs {
 /// out are indexed now, and games of an import still running are announced as missing.
 fn open_indexed(db: &Path) -> Result<Store> {
     let mut store = Store::open(db)?;
-    let indexed = store.index_missing()?;
+    // A database whose directory cannot take the lock file is searched as it is.
+    let indexed = match store.index_missing() {
+        Err(kifudex::store::StoreError::Lock(..)) => 0,
+        other => other?,
+    };
     if indexed > 0 {
         eprintln!(
             "kifudex: indexed the positions of {indexed} games that an interrupted import had left out"

@@ -578,4 +578,22 @@ fn variations_are_indexed_when_asked() {
         json_lines(&kifudex(&with, &["stats", "--json"]))[0]["positions"],
         4 + 3
     );
+    // Positions a stopped import never wrote are replayed from the stored record, its
+    // variations included (the tree is kept deflated in the games row).
+    let c = rusqlite::Connection::open(with.join("kifudex.sqlite")).unwrap();
+    c.execute_batch("DELETE FROM position_blocks; DELETE FROM position_segments;")
+        .unwrap();
+    drop(c);
+    let out = kifudex(&with, &["position", in_variation, "--json"]);
+    assert!(
+        stderr(&out).contains("indexed the positions of 1 games"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(total(&with, in_variation), (1, vec![3]));
+    assert_eq!(tree(&with), vec!["3c3d", "8c8d"]);
+    assert_eq!(
+        json_lines(&kifudex(&with, &["stats", "--json"]))[0]["positions"],
+        4 + 3
+    );
 }
