@@ -4,9 +4,10 @@
 //! inputs (sorted within directories), whatever the number of workers.
 //!
 //! The text index follows the database: after each database commit the games it added (and
-//! deleted) go to the index, which commits after the database. An import killed between the
-//! two commits leaves the index behind; the next open of the index catches up
-//! (`TextIndex::sync`).
+//! deleted) go to the text thread, which commits the index after the database. An import
+//! killed between the two commits leaves the index behind; the next open of the index catches
+//! up (`TextIndex::sync`). Position postings follow the same way (see `store::postings`). One
+//! import runs at a time (`Store::lock_import`).
 
 pub mod walk;
 

@@ -6,8 +6,14 @@
 //!   lookup serves searches with and without hands. Keys this short can collide, and hands
 //!   are not in them: candidates are verified by replay (position, hands and all) before they
 //!   are shown.
-//! * Each import commit writes one segment, in the transaction that writes its games; the end
-//!   of an import merges the segments it wrote, and `kifudex optimize` merges them all.
+//! * An import gathers postings in memory and writes them as one segment when
+//!   [`SEGMENT_ENTRIES`] have gathered and at its end, in one of its transactions; the end of
+//!   an import merges the small segments, and `kifudex optimize` merges them all. Like the
+//!   text index, the postings follow the games: games committed by an import that stopped
+//!   before writing their segment have ids above [`covered_through`], and the next writer
+//!   replays them from their rows (`Writer::index_missing`). One sorted pass over a whole
+//!   import costs far less than a segment per commit merged at the end (35 µs a game on the
+//!   writer thread at 100,000 games).
 //! * A segment also keeps, per game, the result and the date, so that trees and newest-first
 //!   orders need no game rows.
 //! * Games deleted later (a changed file re-imported) are listed in `removed_games` until a
