@@ -44,7 +44,7 @@ pub struct GameRow {
     pub terminal: Option<&'static str>,
     pub winner: Option<&'static str>,
     pub illegal: Option<(u32, &'static str)>,
-    /// The record as KIF, deflated ([`tree_text`]), when it has variations or bookmarks.
+    /// The record as KIF, raw-deflated, when it has variations or bookmarks.
     pub tree: Option<Vec<u8>>,
     pub fingerprint: [u8; 16],
     pub headers: Vec<(String, String)>,
@@ -53,7 +53,7 @@ pub struct GameRow {
     /// Main-line comments, engine lines and file remarks: (ply, kind, text), ply 0 the start,
     /// plies + 1 the terminal; kind [`COMMENT`], [`ENGINE`] or [`REMARK`].
     pub comments: Vec<(u32, u8, String)>,
-    /// `comments` as the column holds them ([`encode_comments`]).
+    /// `comments` as the column holds them: a JSON array of `[ply, kind, text]`.
     pub comments_json: Option<String>,
     /// The position postings of the main line, [`postings::pack`]ed: the start and the
     /// position after every move, each with the move played from it.
