@@ -70,6 +70,10 @@ impl Format {
             if t.starts_with("sfen ") || t.starts_with("startpos") || t.starts_with("position ") {
                 return Some(Format::Usi);
             }
+            // KIF's move-list header (`手数----指手----…`) is KIF's alone: no need to read on.
+            if t.starts_with("手数") && t.contains("指手") {
+                return Some(Format::Kif);
+            }
             // The first word, and what follows it (nothing, or a space first).
             let (first, after) = t.split_at(word_end(t));
             // A bare SFEN: nine ranks, then b or w.

@@ -61,6 +61,9 @@ fn reference_detect(text: &str, path: Option<&Path>) -> Option<Format> {
         if t.starts_with("sfen ") || t.starts_with("startpos") || t.starts_with("position ") {
             return Some(Format::Usi);
         }
+        if t.starts_with("手数") && t.contains("指手") {
+            return Some(Format::Kif);
+        }
         let mut words = t.split_whitespace();
         if words.next().is_some_and(|w| w.matches('/').count() == 8)
             && words.next().is_some_and(|w| w == "b" || w == "w")
