@@ -52,8 +52,11 @@ impl Default for ImportOptions {
     fn default() -> ImportOptions {
         ImportOptions {
             jobs: None,
-            batch_games: 4096,
-            batch_time: Duration::from_millis(500),
+            // Each commit writes every index page it touched to the log again: few, big
+            // commits write the date and player indexes fewer times (a third of the writer's
+            // time at 1M games with commits of 4,096 games).
+            batch_games: 32_768,
+            batch_time: Duration::from_secs(2),
             variations: false,
         }
     }
