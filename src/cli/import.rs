@@ -25,7 +25,7 @@ pub struct ImportArgs {
     /// them; a tree counts a variation's move as played).
     #[arg(long)]
     variations: bool,
-    /// Commit after this many games (tuning and tests; default 32768, or every 2 s).
+    /// Commit after this many games (tuning and tests; default 16384, or every 2 s).
     #[arg(long, hide = true, value_name = "GAMES")]
     batch: Option<usize>,
 }

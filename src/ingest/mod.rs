@@ -55,7 +55,7 @@ impl Default for ImportOptions {
             // Each commit writes every index page it touched to the log again: few, big
             // commits write the date and player indexes fewer times (a third of the writer's
             // time at 1M games with commits of 4,096 games).
-            batch_games: 32_768,
+            batch_games: 16_384,
             batch_time: Duration::from_secs(2),
             variations: false,
         }
@@ -328,6 +328,9 @@ struct Sink<'s, 'c> {
     texts: Vec<GameText>,
 }
 
+/// Games in one job of the text thread.
+const TEXT_JOB_GAMES: usize = 2048;
+
 /// The text index commits at most this often during an import (and at its end): a commit
 /// costs file syncs, and an index left behind by a killed import is repaired on the next open.
 const TEXT_COMMIT_EVERY: Duration = Duration::from_secs(10);
@@ -340,13 +343,18 @@ impl Sink<'_, '_> {
         if deleted.is_empty() && self.texts.is_empty() {
             return Ok(());
         }
-        let job = TextJob {
-            deleted,
-            added: std::mem::take(&mut self.texts),
-        };
-        // A closed channel means the text thread stopped with an error, which the import
-        // reports when it joins the thread.
-        self.text.send(job).map_err(|_| IngestError::TextStopped)?;
+        // In pieces, so that the few jobs the channel holds stay small.
+        let mut texts = std::mem::take(&mut self.texts).into_iter().peekable();
+        let mut deleted = Some(deleted);
+        while deleted.is_some() || texts.peek().is_some() {
+            let job = TextJob {
+                deleted: deleted.take().unwrap_or_default(),
+                added: texts.by_ref().take(TEXT_JOB_GAMES).collect(),
+            };
+            // A closed channel means the text thread stopped with an error, which the
+            // import reports when it joins the thread.
+            self.text.send(job).map_err(|_| IngestError::TextStopped)?;
+        }
         Ok(())
     }
 }

@@ -66,7 +66,7 @@ impl<'a> Writer<'a> {
         conn.set_prepared_statement_cache_capacity(64);
         // A writer touches index pages all over the file: a bigger page cache, and fewer,
         // larger checkpoints, write each page fewer times.
-        conn.pragma_update(None, "cache_size", -196_608)?;
+        conn.pragma_update(None, "cache_size", -131_072)?;
         conn.pragma_update(None, "wal_autocheckpoint", 16_384)?;
         Ok(Writer {
             conn,
@@ -87,14 +87,11 @@ impl<'a> Writer<'a> {
         Ok(())
     }
 
-    /// Commits the open transaction. The postings gathered so far are written with it as a
-    /// segment once the batch is full; until then the games are committed without them (see
+    /// Commits the open transaction. Postings are written as a segment when a batch is full
+    /// ([`Writer::put_game`]); until then games are committed without them (see
     /// [`Writer::finish`] and [`Writer::index_missing`]).
     pub fn commit(&mut self) -> Result<(), StoreError> {
         if self.in_tx {
-            if self.postings.is_full() {
-                postings::write_segment(self.conn, &mut self.postings)?;
-            }
             self.conn.execute_batch("COMMIT")?;
             self.in_tx = false;
         }
@@ -431,6 +428,11 @@ impl<'a> Writer<'a> {
                     postings::result_code(g.winner),
                     postings::date_code(g.date.as_deref()),
                 );
+                // A full batch is written at once (in this transaction): memory stays bounded
+                // however many games a transaction holds.
+                if self.postings.is_full() {
+                    postings::write_segment(self.conn, &mut self.postings)?;
+                }
                 Inserted::New(id)
             }
         };
