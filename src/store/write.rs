@@ -44,7 +44,9 @@ pub enum Inserted {
 }
 
 /// Writes to the database inside explicit transactions ([`Writer::begin`], [`Writer::commit`]).
-/// Dropping a writer in a transaction rolls it back.
+/// Dropping a writer in a transaction rolls it back. [`Writer::finish`] writes the position
+/// postings still gathered; a writer dropped without it leaves its last games unindexed until
+/// the next [`Writer::index_missing`].
 pub struct Writer<'a> {
     conn: &'a Connection,
     players: HashMap<String, i64>,
