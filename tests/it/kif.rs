@@ -723,3 +723,26 @@ fn common_move_lines_read_as_the_general_reader_reads_them() {
         assert_eq!(a, b, "{text}");
     }
 }
+
+/// A variation that branches from a move the line does not have is reported and read into
+/// nothing: its moves, comments, bookmarks and end stay out of the main line.
+#[test]
+fn a_variation_at_a_missing_move_keeps_its_comments_to_itself() {
+    let r = read(
+        "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n*本譜のコメント\n   2 ３四歩(33)\n   3 投了\n\n変化：9手\n   9 ２六歩(27)\n*変化のコメント\n&変化のしおり\n  10 投了\n",
+    );
+    assert_eq!(r.main.moves.len(), 2);
+    assert_eq!(r.main.moves[0].comments, ["本譜のコメント"]);
+    assert!(r.main.moves[1].comments.is_empty());
+    assert!(r.main.moves[1].bookmarks.is_empty());
+    assert!(r.start_bookmarks.is_empty());
+    let end = r.main.terminal.as_ref().unwrap();
+    assert_eq!(end.kind, TerminalKind::Resign);
+    assert!(end.comments.is_empty());
+    assert_eq!(r.errors.len(), 1);
+    assert_eq!(r.errors[0].line, 8);
+    assert_eq!(
+        r.errors[0].message,
+        "variation at move 9, but the line it branches from has no move 9"
+    );
+}

@@ -190,9 +190,11 @@ fn read(text: &str, dialect: Dialect) -> Record {
             let mark = b.trim().to_string();
             match stack.last() {
                 Some(open) => {
-                    match line_at(&mut rec.main, &open.path).and_then(|l| l.moves.last_mut()) {
-                        Some(m) => m.bookmarks.push(mark),
-                        None => rec.start_bookmarks.push(mark),
+                    if let Some(l) = line_at(&mut rec.main, &open.path) {
+                        match l.moves.last_mut() {
+                            Some(m) => m.bookmarks.push(mark),
+                            None => rec.start_bookmarks.push(mark),
+                        }
                     }
                 }
                 None => rec.start_bookmarks.push(mark),
@@ -248,9 +250,9 @@ fn read(text: &str, dialect: Dialect) -> Record {
                         "variation at move {ply}, but the line it branches from has no move {ply}"
                     ),
                 ));
-                // Read its moves into nothing.
+                // Read its moves, comments and bookmarks into nothing: a path to no line.
                 stack.push(Open {
-                    path: Vec::new(),
+                    path: vec![(usize::MAX, 0)],
                     first_ply: ply,
                     start: Position::empty(),
                     start_last_to: None,
