@@ -746,3 +746,27 @@ fn a_variation_at_a_missing_move_keeps_its_comments_to_itself() {
         "variation at move 9, but the line it branches from has no move 9"
     );
 }
+
+/// A header value with line breaks (JKF and PSN allow them) is written on one line, so that
+/// the KIF reads back whole.
+#[test]
+fn header_values_with_line_breaks_are_written_on_one_line() {
+    let mut rec = read_kif("手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n");
+    rec.headers
+        .push(("メモ".into(), "一行目\r\n二行目\n三行目\r四行目".into()));
+    rec.headers.push(("棋戦".into(), "第1期\nテスト戦".into()));
+    let kif = write_kif(&rec);
+    let back = read_kif(&kif);
+    assert_eq!(back.errors, []);
+    assert_eq!(
+        back.headers[back.headers.len() - 2..],
+        [
+            (
+                "メモ".to_string(),
+                "一行目 二行目 三行目 四行目".to_string()
+            ),
+            ("棋戦".to_string(), "第1期 テスト戦".to_string()),
+        ]
+    );
+    assert_eq!(back.main.moves.len(), 1);
+}

@@ -49,6 +49,15 @@ pub fn write_ki2(rec: &Record) -> String {
     out
 }
 
+/// `s` with each line break (CR LF, LF or CR) written as a space.
+fn one_line(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.contains(['\n', '\r']) {
+        s.replace("\r\n", " ").replace(['\n', '\r'], " ").into()
+    } else {
+        s.into()
+    }
+}
+
 /// Headers, the start (手合割 or a board diagram), and comments and bookmarks on it.
 fn header_block(rec: &Record) -> String {
     let mut out = String::new();
@@ -67,7 +76,8 @@ fn header_block(rec: &Record) -> String {
                 continue;
             }
         }
-        let _ = writeln!(out, "{key}：{value}");
+        // A KIF header is one line: a value read from JKF or PSN may hold line breaks.
+        let _ = writeln!(out, "{}：{}", one_line(key), one_line(value));
     }
     if handicap == Handicap::Other {
         out.push_str(&board_diagram(&rec.start));
