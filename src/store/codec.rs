@@ -492,6 +492,20 @@ pub(super) fn start_position(
         .map_err(|e| corrupt(&format!("bad start position: {e}")))
 }
 
+/// A stored game's start position and main line, from its `start_sfen`, `handicap` and
+/// `moves` columns.
+pub(super) fn main_line(
+    id: i64,
+    start_sfen: Option<&str>,
+    handicap: &str,
+    moves: &[u8],
+) -> Result<(Position, Vec<Move>), StoreError> {
+    let start = start_position(id, start_sfen, handicap)?;
+    let moves =
+        decode_moves(moves).ok_or_else(|| StoreError::Corrupt(id, "bad move list".to_string()))?;
+    Ok((start, moves))
+}
+
 /// Rebuilds the record a game was stored from.
 pub(super) fn record_from(cols: StoredColumns) -> Result<Record, StoreError> {
     let corrupt = |why: &str| StoreError::Corrupt(cols.id, why.to_string());

@@ -174,11 +174,7 @@ impl Store {
 
     /// A `meta` value.
     pub fn meta(&self, key: &str) -> Result<Option<String>, StoreError> {
-        use rusqlite::OptionalExtension;
-        Ok(self
-            .conn
-            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
-            .optional()?)
+        meta_value(&self.conn, key)
     }
 
     /// Sets a `meta` value.
@@ -308,6 +304,14 @@ pub struct Stats {
     pub bytes: u64,
     /// Size on disk of the text index alone.
     pub text_bytes: u64,
+}
+
+/// A `meta` value (for [`Store::meta`] and the writer).
+pub(crate) fn meta_value(conn: &Connection, key: &str) -> Result<Option<String>, StoreError> {
+    use rusqlite::OptionalExtension;
+    Ok(conn
+        .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+        .optional()?)
 }
 
 /// Returns the database's free pages to the file system (databases are created with

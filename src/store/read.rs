@@ -3,8 +3,7 @@
 use rusqlite::OptionalExtension;
 
 use super::codec::{
-    StoredColumns, decode_comments, decode_headers, decode_moves, record_from, start_position,
-    tree_text,
+    StoredColumns, decode_comments, decode_headers, main_line, record_from, tree_text,
 };
 use super::{Store, StoreError};
 use crate::notation::Record;
@@ -79,34 +78,28 @@ impl Store {
                             moves: r.get(11)?,
                             times: r.get(12)?,
                             terminal: r.get(13)?,
-                            tree: tree_text(id, r.get_ref(14)?).map_err(|e| {
-                                rusqlite::Error::FromSqlConversionFailure(
-                                    14,
-                                    rusqlite::types::Type::Blob,
-                                    Box::new(e),
-                                )
-                            })?,
+                            tree: None,
                             headers: r
                                 .get::<_, Option<String>>(16)?
                                 .map(|h| decode_headers(&h))
                                 .unwrap_or_default(),
-                            comments: decode_comments(id, r.get_ref(18)?.as_str_or_null()?)
-                                .map_err(|e| {
-                                    rusqlite::Error::FromSqlConversionFailure(
-                                        18,
-                                        rusqlite::types::Type::Text,
-                                        Box::new(e),
-                                    )
-                                })?,
+                            comments: Vec::new(),
                         },
                         r.get::<_, i64>(17)?,
+                        // Decoded below, where a damaged value names the game.
+                        (
+                            r.get::<_, rusqlite::types::Value>(14)?,
+                            r.get::<_, Option<String>>(18)?,
+                        ),
                     ))
                 },
             )
             .optional()?;
-        let Some((mut game, cols, source)) = row else {
+        let Some((mut game, mut cols, source, (tree, comments))) = row else {
             return Ok(None);
         };
+        cols.tree = tree_text(id, (&tree).into())?;
+        cols.comments = decode_comments(id, comments.as_deref())?;
         // The first source is the game's own; game_sources holds the others.
         let mut sources: Vec<(i64, i64, String)> = c
             .prepare_cached(
@@ -153,9 +146,7 @@ impl Store {
         let Some((sfen, handicap, moves, has_tree, date, winner)) = row else {
             return Ok(None);
         };
-        let start = start_position(id, sfen.as_deref(), &handicap)?;
-        let moves = decode_moves(&moves)
-            .ok_or_else(|| StoreError::Corrupt(id, "bad move list".to_string()))?;
+        let (start, moves) = main_line(id, sfen.as_deref(), &handicap, &moves)?;
         Ok(Some(GameLine {
             start,
             moves,

@@ -49,6 +49,7 @@ pub(super) fn text_games(
         })
         .collect()
 }
+
 impl TextSource for Store {
     type Error = StoreError;
 

@@ -131,14 +131,7 @@ impl<'a> Writer<'a> {
     pub fn index_missing(&mut self) -> Result<usize, StoreError> {
         let c = self.conn;
         let covered = postings::covered_through(c)?;
-        let variations = c
-            .query_row(
-                "SELECT 1 FROM meta WHERE key = ?1",
-                [postings::VARIATIONS_META],
-                |_| Ok(()),
-            )
-            .optional()?
-            .is_some();
+        let variations = super::meta_value(c, postings::VARIATIONS_META)?.is_some();
         let mut batch = postings::Batch::default();
         let mut games = 0;
         self.begin()?;
@@ -162,9 +155,9 @@ impl<'a> Writer<'a> {
                     None => {
                         let sfen: Option<String> = r.get(1)?;
                         let handicap: String = r.get(2)?;
-                        let start = codec::start_position(id, sfen.as_deref(), &handicap)?;
-                        let moves = codec::decode_moves(r.get_ref(3)?.as_blob().unwrap_or(&[]))
-                            .ok_or_else(|| StoreError::Corrupt(id, "bad move list".into()))?;
+                        let blob = r.get_ref(3)?.as_blob().unwrap_or(&[]);
+                        let (start, moves) =
+                            codec::main_line(id, sfen.as_deref(), &handicap, blob)?;
                         codec::line_positions(&start, moves.into_iter())
                     }
                 };
@@ -500,8 +493,12 @@ impl<'a> Writer<'a> {
     }
 }
 
+/// A path's hash for [`Writer::source_id`] (kept in memory only, never stored).
 fn path_hash(path: &str) -> u64 {
-    crate::ingest::content_hash(path.as_bytes())
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    path.hash(&mut h);
+    h.finish()
 }
 
 fn short(fingerprint: &[u8; 16]) -> u64 {

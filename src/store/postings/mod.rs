@@ -147,11 +147,6 @@ impl Batch {
         self.games.is_empty()
     }
 
-    /// Postings held.
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
     /// Whether the batch should be written as a segment now.
     pub fn is_full(&self) -> bool {
         self.entries.len() >= SEGMENT_ENTRIES || self.games.len() >= 1 << 23
@@ -182,6 +177,13 @@ impl GameColumns {
     }
 }
 
+/// A block cut from a run of entries, ready to write.
+struct CutBlock {
+    first_key: u64,
+    entries: usize,
+    data: Vec<u8>,
+}
+
 /// Cuts a sorted run of entries into blocks, greedily: each holds as many entries as fit
 /// in [`BLOCK_BYTES`].
 struct Cutter {
@@ -200,9 +202,9 @@ impl Cutter {
         }
     }
 
-    /// Adds an entry (in key order); returns the pending block, (first key, data), when
-    /// the entry does not fit in it (the entry then starts the next one).
-    fn push(&mut self, e: Entry) -> Option<(u64, Vec<u8>)> {
+    /// Adds an entry (in key order); returns the pending block when the entry does not fit
+    /// in it (the entry then starts the next one).
+    fn push(&mut self, e: Entry) -> Option<CutBlock> {
         let delta = self.pending.last().map_or(0, |p| e.key - p.key);
         let widths = [
             self.widths[0].max(block::width(delta)),
@@ -224,13 +226,16 @@ impl Cutter {
         full
     }
 
-    /// The pending block, if any, as (first key, data).
-    fn flush(&mut self) -> Option<(u64, Vec<u8>)> {
-        let first = self.pending.first()?.key;
-        let data = block::encode(&self.pending, self.base);
+    /// The pending block, if any.
+    fn flush(&mut self) -> Option<CutBlock> {
+        let block = CutBlock {
+            first_key: self.pending.first()?.key,
+            entries: self.pending.len(),
+            data: block::encode(&self.pending, self.base),
+        };
         self.pending.clear();
         self.widths = [0; 3];
-        Some((first, data))
+        Some(block)
     }
 }
 
@@ -273,16 +278,15 @@ impl BlockSink<'_> {
     }
 
     /// Writes a block cut elsewhere.
-    fn write(&mut self, (first_key, data): (u64, Vec<u8>)) -> Result<(), StoreError> {
+    fn write(&mut self, block: CutBlock) -> Result<(), StoreError> {
         self.conn
             .prepare_cached(
                 "INSERT INTO position_blocks (segment, first_key, data) VALUES (?1, ?2, ?3)",
             )?
-            .execute(params![self.segment, first_key as i64, data])?;
-        let n = Block::parse(&data).map_or(0, |b| b.len());
-        self.entries += n as u64;
+            .execute(params![self.segment, block.first_key as i64, block.data])?;
+        self.entries += block.entries as u64;
         self.blocks += 1;
-        self.bytes += data.len() as u64;
+        self.bytes += block.data.len() as u64;
         Ok(())
     }
 }
@@ -347,7 +351,7 @@ pub fn write_segment(conn: &Connection, batch: &mut Batch) -> Result<Option<i64>
     // Cut into blocks on all cores, in pieces that start with a new key, then written in
     // order.
     let pieces = split_at_keys(&entries, 64);
-    let blocks: Vec<Vec<(u64, Vec<u8>)>> = pieces
+    let blocks: Vec<Vec<CutBlock>> = pieces
         .into_par_iter()
         .map(|piece| {
             let mut cutter = Cutter::new(first);
