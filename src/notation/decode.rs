@@ -35,7 +35,8 @@ pub fn decode(bytes: &[u8]) -> (String, Encoding) {
 /// [`decode`] without copying: UTF-8 input (validated once) is borrowed, not copied.
 pub fn decode_borrowed(bytes: &[u8]) -> (Cow<'_, str>, Encoding) {
     let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    if let Ok(s) = std::str::from_utf8(body) {
+    // simdutf8 validates Japanese text (nearly all multi-byte) several times faster than std.
+    if let Ok(s) = simdutf8::basic::from_utf8(body) {
         return (Cow::Borrowed(s), Encoding::Utf8);
     }
     let (sjis, _, sjis_bad) = SHIFT_JIS.decode(bytes);

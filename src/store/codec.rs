@@ -9,11 +9,11 @@
 //! With flag [`SECONDS`] (every time a whole number of seconds), the unit is the second.
 //! `start_sfen` is NULL when the start is a named handicap's own position (see `handicap`).
 
-use crate::notation::kif::{read_kif, write_kif};
+use crate::notation::kif::read_kif;
 use crate::notation::{Format, Line, MoveNode, MoveTime, Note, Record, Terminal, TerminalKind};
 use crate::shogi::{Handicap, Move, Position, Strictness};
 
-use super::{StoreError, postings};
+use super::{StoreError, postings, tree};
 
 /// Kinds of rows of the comments table.
 pub const COMMENT: u8 = 0;
@@ -44,7 +44,7 @@ pub struct GameRow {
     pub terminal: Option<&'static str>,
     pub winner: Option<&'static str>,
     pub illegal: Option<(u32, &'static str)>,
-    /// The record as KIF, raw-deflated, when it has variations or bookmarks.
+    /// Variations and bookmarks ([`tree`]), when the record has any.
     pub tree: Option<Vec<u8>>,
     pub fingerprint: [u8; 16],
     pub headers: Vec<(String, String)>,
@@ -109,7 +109,7 @@ impl GameRow {
             illegal: rec
                 .first_illegal()
                 .map(|(ply, rule)| (ply as u32, rule.code())),
-            tree: needs_tree(rec).then(|| deflate(&write_kif(rec))),
+            tree: tree::encode(rec),
             fingerprint: fingerprint(rec, date.as_deref()),
             date,
             headers: rec.headers.clone(),
@@ -160,49 +160,64 @@ fn walk_line(line: &Line, start: &Position, variations: bool, out: &mut Vec<u64>
     out.push(postings::pack(&pos, None));
 }
 
-/// The `tree` column of a KIF text: raw deflate (RFC 1951) of its UTF-8, about a fifth of it.
-fn deflate(kif: &str) -> Vec<u8> {
-    use std::io::Write;
-    let mut z = flate2::write::DeflateEncoder::new(
-        Vec::with_capacity(kif.len() / 4),
-        flate2::Compression::fast(),
-    );
-    z.write_all(kif.as_bytes()).expect("writing to memory");
-    z.finish().expect("writing to memory")
+/// A stored `tree` column.
+pub(super) enum StoredTree {
+    /// A whole record as KIF: TEXT (schema 2) or raw-deflated KIF (schema 3's first
+    /// version).
+    Kif(String),
+    /// Variations and bookmarks in [`tree`]'s binary form.
+    Binary(Vec<u8>),
 }
 
-/// The KIF text of a `tree` column value: a deflated BLOB, or TEXT as schemas 1 and 2 wrote.
-pub(super) fn tree_text(
+/// Reads a `tree` column value.
+pub(super) fn stored_tree(
     id: i64,
     value: rusqlite::types::ValueRef<'_>,
-) -> Result<Option<String>, StoreError> {
+) -> Result<Option<StoredTree>, StoreError> {
     use rusqlite::types::ValueRef;
     let corrupt = |why: &str| StoreError::Corrupt(id, format!("tree: {why}"));
     match value {
         ValueRef::Null => Ok(None),
-        ValueRef::Text(t) => Ok(Some(
+        ValueRef::Text(t) => Ok(Some(StoredTree::Kif(
             String::from_utf8(t.to_vec()).map_err(|_| corrupt("not UTF-8"))?,
-        )),
+        ))),
+        ValueRef::Blob(b) if b.first() == Some(&tree::MARKER) => {
+            Ok(Some(StoredTree::Binary(b.to_vec())))
+        }
         ValueRef::Blob(b) => {
             use std::io::Read;
             let mut text = String::with_capacity(b.len() * 5);
             flate2::read::DeflateDecoder::new(b)
                 .read_to_string(&mut text)
                 .map_err(|_| corrupt("cannot be inflated"))?;
-            Ok(Some(text))
+            Ok(Some(StoredTree::Kif(text)))
         }
         _ => Err(corrupt("neither text nor a blob")),
     }
 }
 
-/// Variations and bookmarks have no columns: a record holding them is also kept whole.
-fn needs_tree(rec: &Record) -> bool {
-    !rec.start_bookmarks.is_empty()
-        || rec
-            .main
-            .moves
-            .iter()
-            .any(|m| !m.variations.is_empty() || !m.bookmarks.is_empty())
+/// The postings of a stored game with its variations: its main line with the tree's
+/// variations grafted on, or the KIF record an older schema stored.
+pub(super) fn tree_positions(
+    id: i64,
+    start: Position,
+    moves: Vec<Move>,
+    stored: StoredTree,
+) -> Result<Vec<u64>, StoreError> {
+    let rec = match stored {
+        StoredTree::Kif(kif) => read_kif(&kif),
+        StoredTree::Binary(blob) => {
+            let mut rec = Record {
+                start,
+                ..Record::default()
+            };
+            rec.main.moves = moves.into_iter().map(MoveNode::new).collect();
+            tree::graft(&mut rec, &blob)
+                .map_err(|e| StoreError::Corrupt(id, format!("tree: {e}")))?;
+            rec
+        }
+    };
+    Ok(positions(&rec, true))
 }
 
 /// 16 bytes identifying a game: its start position, main line, terminal and date. The same
@@ -256,22 +271,33 @@ pub(super) fn decode_moves(blob: &[u8]) -> Option<Vec<Move>> {
         .collect()
 }
 
-fn ms(seconds: f64) -> u64 {
-    (seconds * 1000.0).round().max(0.0) as u64
+/// Whole milliseconds, rounded half away from zero; 0 for negatives and NaN. (`f64::round`
+/// is a library call on x86-64 without SSE4.1; this is not.)
+pub(super) fn ms(seconds: f64) -> u64 {
+    let x = seconds * 1000.0;
+    let whole = x as u64;
+    // Exact: a double minus its own truncation loses nothing.
+    if x - whole as f64 >= 0.5 {
+        whole + 1
+    } else {
+        whole
+    }
 }
 
 fn encode_times(line: &Line) -> Option<Vec<u8>> {
     let terminal = line.terminal.as_ref().and_then(|t| t.time);
-    let times: Vec<Option<MoveTime>> = line
+    if terminal.is_none() && line.moves.iter().all(|m| m.time.is_none()) {
+        return None;
+    }
+    // Milliseconds spent and total, converted once.
+    let times: Vec<Option<(u64, Option<u64>)>> = line
         .moves
         .iter()
         .map(|m| m.time)
         .chain(terminal.map(Some))
+        .map(|t| t.map(|t| (ms(t.spent), t.total.map(ms))))
         .collect();
-    if times.iter().all(Option::is_none) {
-        return None;
-    }
-    let has_totals = times.iter().flatten().any(|t| t.total.is_some());
+    let has_totals = times.iter().flatten().any(|t| t.1.is_some());
     let running = has_totals && totals_are_running(&times);
     let mut flags = 0;
     if has_totals && !running {
@@ -283,39 +309,37 @@ fn encode_times(line: &Line) -> Option<Vec<u8>> {
     if terminal.is_some() {
         flags |= TERMINAL;
     }
-    let whole = |s: f64| ms(s).is_multiple_of(1000);
+    let whole = |ms: u64| ms.is_multiple_of(1000);
     let unit = if times
         .iter()
         .flatten()
-        .all(|t| whole(t.spent) && (flags & TOTALS == 0 || t.total.is_none_or(whole)))
+        .all(|t| whole(t.0) && (flags & TOTALS == 0 || t.1.is_none_or(whole)))
     {
         flags |= SECONDS;
         1000
     } else {
         1
     };
-    let mut out = vec![flags];
+    let mut out = Vec::with_capacity(times.len() + 1);
+    out.push(flags);
     for t in &times {
-        put_varint(&mut out, t.map_or(0, |t| ms(t.spent) / unit + 1));
+        put_varint(&mut out, t.map_or(0, |t| t.0 / unit + 1));
         if flags & TOTALS != 0 {
-            put_varint(
-                &mut out,
-                t.and_then(|t| t.total).map_or(0, |s| ms(s) / unit + 1),
-            );
+            put_varint(&mut out, t.and_then(|t| t.1).map_or(0, |ms| ms / unit + 1));
         }
     }
     Some(out)
 }
 
 /// Are the totals, on every move that has a time, each side's running sum?
-fn totals_are_running(times: &[Option<MoveTime>]) -> bool {
+fn totals_are_running(times: &[Option<(u64, Option<u64>)>]) -> bool {
     let mut sums = [0u64; 2];
     for (i, t) in times.iter().enumerate() {
-        let Some(t) = t else {
+        let Some((spent, total)) = t else {
             return false;
         };
-        sums[i % 2] += ms(t.spent);
-        if t.total.map(ms) != Some(sums[i % 2]) {
+        sums[i % 2] += spent;
+        if *total != Some(sums[i % 2]) {
             return false;
         }
     }
@@ -394,7 +418,7 @@ pub(super) struct StoredColumns {
     pub moves: Vec<u8>,
     pub times: Option<Vec<u8>>,
     pub terminal: Option<String>,
-    pub tree: Option<String>,
+    pub tree: Option<StoredTree>,
     pub headers: Vec<(String, String)>,
     pub comments: Vec<(u32, u8, String)>,
 }
@@ -509,7 +533,7 @@ pub(super) fn main_line(
 /// Rebuilds the record a game was stored from.
 pub(super) fn record_from(cols: StoredColumns) -> Result<Record, StoreError> {
     let corrupt = |why: &str| StoreError::Corrupt(cols.id, why.to_string());
-    if let Some(tree) = &cols.tree {
+    if let Some(StoredTree::Kif(tree)) = &cols.tree {
         let mut rec = read_kif(tree);
         rec.headers = cols.headers;
         rec.errors.clear();
@@ -570,5 +594,8 @@ pub(super) fn record_from(cols: StoredColumns) -> Result<Record, StoreError> {
         None => None,
     };
     rec.main = line;
+    if let Some(StoredTree::Binary(blob)) = &cols.tree {
+        tree::graft(&mut rec, blob).map_err(|e| corrupt(&format!("tree: {e}")))?;
+    }
     Ok(rec)
 }

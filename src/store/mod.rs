@@ -6,6 +6,7 @@ mod migrate;
 pub mod postings;
 mod read;
 mod text;
+mod tree;
 mod write;
 
 pub use codec::{GameRow, fingerprint};

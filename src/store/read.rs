@@ -3,7 +3,7 @@
 use rusqlite::OptionalExtension;
 
 use super::codec::{
-    StoredColumns, decode_comments, decode_headers, main_line, record_from, tree_text,
+    StoredColumns, decode_comments, decode_headers, main_line, record_from, stored_tree,
 };
 use super::{Store, StoreError};
 use crate::notation::Record;
@@ -98,7 +98,7 @@ impl Store {
         let Some((mut game, mut cols, source, (tree, comments))) = row else {
             return Ok(None);
         };
-        cols.tree = tree_text(id, (&tree).into())?;
+        cols.tree = stored_tree(id, (&tree).into())?;
         cols.comments = decode_comments(id, comments.as_deref())?;
         // The first source is the game's own; game_sources holds the others.
         let mut sources: Vec<(i64, i64, String)> = c

@@ -143,23 +143,17 @@ impl<'a> Writer<'a> {
             let mut rows = stmt.query([covered])?;
             while let Some(r) = rows.next()? {
                 let id: i64 = r.get(0)?;
+                let sfen: Option<String> = r.get(1)?;
+                let handicap: String = r.get(2)?;
+                let blob = r.get_ref(3)?.as_blob().unwrap_or(&[]);
+                let (start, moves) = codec::main_line(id, sfen.as_deref(), &handicap, blob)?;
                 let tree = match variations {
-                    true => codec::tree_text(id, r.get_ref(4)?)?,
+                    true => codec::stored_tree(id, r.get_ref(4)?)?,
                     false => None,
                 };
                 let positions = match tree {
-                    Some(kif) => {
-                        let rec = crate::notation::kif::read_kif(&kif);
-                        codec::positions(&rec, true)
-                    }
-                    None => {
-                        let sfen: Option<String> = r.get(1)?;
-                        let handicap: String = r.get(2)?;
-                        let blob = r.get_ref(3)?.as_blob().unwrap_or(&[]);
-                        let (start, moves) =
-                            codec::main_line(id, sfen.as_deref(), &handicap, blob)?;
-                        codec::line_positions(&start, moves.into_iter())
-                    }
+                    Some(tree) => codec::tree_positions(id, start, moves, tree)?,
+                    None => codec::line_positions(&start, moves.into_iter()),
                 };
                 let winner: Option<String> = r.get(5)?;
                 let date: Option<String> = r.get(6)?;

@@ -264,3 +264,83 @@ fn import_through_the_library_reports_missing_paths_and_goes_on() {
     assert_eq!(summary.errors, 1);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn variation_trees_come_back_whole_and_older_trees_still_read() {
+    let (dir, mut store) = store("store-trees");
+    // Nested variations with times, comments, engine lines, bookmarks and a terminal of
+    // their own; a bookmark on the start and on a main-line move.
+    let kif = "先手：甲
+後手：乙
+&開始
+手数----指手---------消費時間--
+   1 ７六歩(77)   ( 0:01/00:00:01)
+   2 ３四歩(33)   ( 0:02/00:00:02)
+&角道
+   3 ２六歩(27)   ( 0:03/00:00:04)
+   4 ８四歩(83)   ( 0:04/00:00:06)
+   5 ２五歩(26)   ( 0:05/00:00:09)
+
+変化：2手
+   2 ８四歩(83)   ( 0:07/00:00:07)
+*居飛車
+**評価値 +120
+   3 ２六歩(27)   ( 0:08/00:00:09)
+   4 投了   ( 0:09/00:00:16)
+*変化の終わり
+
+変化：3手
+   3 ６八銀(79)   ( 0:10/00:00:11)
+&銀
+   4 ８五歩(84)   ( 0:11/00:00:18)
+
+変化：4手
+   4 ３二金(41)   ( 0:12/00:00:14)
+";
+    let rec = read_kif(kif);
+    assert!(rec.errors.is_empty(), "{:?}", rec.errors);
+    assert_eq!(rec.main.variation_count(), 3);
+    assert_eq!(rec.start_bookmarks, ["開始"]);
+    let back = round_trip(&mut store, "a.kif", &rec);
+    same(&back, &rec);
+
+    let id: i64 = store
+        .conn()
+        .query_row("SELECT max(id) FROM games", [], |r| r.get(0))
+        .unwrap();
+    let blob: Vec<u8> = store
+        .conn()
+        .query_row("SELECT tree FROM games WHERE id = ?1", [id], |r| r.get(0))
+        .unwrap();
+    assert_eq!(blob[0], 0x07, "the binary tree's marker");
+
+    // Schema 3's first trees (raw-deflated KIF) and schema 2's (KIF text) still read.
+    let kif_text = kifudex::notation::kif::write_kif(&rec);
+    let mut z = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut z, kif_text.as_bytes()).unwrap();
+    let deflated = z.finish().unwrap();
+    for value in [
+        rusqlite::types::Value::Blob(deflated),
+        rusqlite::types::Value::Text(kif_text.clone()),
+    ] {
+        store
+            .conn()
+            .execute("UPDATE games SET tree = ?1 WHERE id = ?2", (&value, id))
+            .unwrap();
+        same(&store.game(id).unwrap().unwrap().record, &rec);
+    }
+
+    // A damaged tree names the game instead of panicking or losing the rest silently.
+    let mut cut = blob.clone();
+    cut.truncate(blob.len() / 2);
+    for bad in [cut, vec![0x07, 0x00, 0x09, 0x00, 0x00, 0x00]] {
+        store
+            .conn()
+            .execute("UPDATE games SET tree = ?1 WHERE id = ?2", (&bad, id))
+            .unwrap();
+        let err = store.game(id).unwrap_err().to_string();
+        assert!(err.contains(&format!("game {id}")), "{err}");
+        assert!(err.contains("tree: "), "{err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
