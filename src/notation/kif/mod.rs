@@ -57,8 +57,8 @@ struct Open {
 
 /// Opens the main line, starting at `start`, with room for the moves of `rest` (the text
 /// from the first move on): a KIF move line takes 16 bytes or more, a KI2 move 8 or more.
-/// Growing the line as it is read would copy it several times; [`read`] gives back what
-/// is left over at the end.
+/// Growing the line as it is read would copy it several times. What is left over is not
+/// given back: shrinking copied every game's moves once more, and records are short-lived.
 fn open_main_line(
     rec: &mut Record,
     stack: &mut Vec<Open>,
@@ -442,7 +442,6 @@ fn read(text: &str, dialect: Dialect) -> Record {
             &mut rec.errors,
         );
     }
-    rec.main.moves.shrink_to_fit();
     rec
 }
 
