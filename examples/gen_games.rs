@@ -1,6 +1,10 @@
 //! Writes a generated collection for benchmarks (see kifudex::synth):
 //!
-//! `cargo run --release --example gen_games -- --games N --out DIR [--seed S] [--formats kifu,kif,ki2]`
+//! `cargo run --release --example gen_games -- --games N --out DIR [--seed S] [--formats kifu,kif,ki2]
+//! [--comments RATE]`
+//!
+//! `--comments` is the share of moves with a comment (default 0.03); `--comments 0` makes the
+//! collection without comments that the database-size target is stated for.
 //!
 //! Files go into sub-directories of 1,000 files each, one game per file, the formats taken in
 //! turn. The same seed writes the same collection.
@@ -15,6 +19,7 @@ fn main() {
     let mut out = PathBuf::from("generated");
     let mut seed = 1u64;
     let mut formats = vec!["kifu".to_string()];
+    let mut comment_rate = SynthOptions::default().comment_rate;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut value = || {
@@ -26,6 +31,13 @@ fn main() {
             "--out" => out = PathBuf::from(value()),
             "--seed" => seed = value().parse().unwrap_or_else(|_| usage("--seed S")),
             "--formats" => formats = value().split(',').map(str::to_string).collect(),
+            "--comments" => {
+                comment_rate = value()
+                    .parse()
+                    .ok()
+                    .filter(|r: &f64| (0.0..=1.0).contains(r))
+                    .unwrap_or_else(|| usage("--comments RATE (0 to 1)"))
+            }
             _ => usage(&format!("unknown argument {a}")),
         }
     }
@@ -37,6 +49,7 @@ fn main() {
     let start = std::time::Instant::now();
     let mut synth = Synth::new(SynthOptions {
         seed,
+        comment_rate,
         ..SynthOptions::default()
     });
     let mut bytes = 0usize;
@@ -70,7 +83,7 @@ fn main() {
 
 fn usage(why: &str) -> ! {
     eprintln!(
-        "gen_games: {why}\nusage: gen_games --games N --out DIR [--seed S] [--formats kifu,kif,ki2,ki2u]"
+        "gen_games: {why}\nusage: gen_games --games N --out DIR [--seed S] [--formats kifu,kif,ki2,ki2u] [--comments RATE]"
     );
     std::process::exit(2)
 }

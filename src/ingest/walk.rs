@@ -76,9 +76,12 @@ fn walk_dir(dir: &Path, units: &mut Vec<Unit>, problems: &mut Vec<(String, Strin
             return;
         }
     };
-    let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
-    paths.sort();
-    for path in paths {
+    // One directory's entries differ only in their names: sorting by the name's bytes is the
+    // order of their paths, without comparing the paths component by component.
+    let mut names: Vec<std::ffi::OsString> = entries.flatten().map(|e| e.file_name()).collect();
+    names.sort_unstable_by(|a, b| a.as_encoded_bytes().cmp(b.as_encoded_bytes()));
+    for name in names {
+        let path = dir.join(name);
         let Ok(m) = std::fs::metadata(&path) else {
             continue;
         };

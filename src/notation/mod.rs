@@ -14,7 +14,8 @@ pub mod usi;
 
 pub use decode::{Encoding, decode, decode_borrowed};
 pub use record::{
-    GameResult, Line, MoveNode, MoveTime, Note, ReadError, Record, Terminal, TerminalKind,
+    EVENT_KEYS, GOTE_KEYS, GameResult, Line, MoveNode, MoveTime, Note, OPENING_KEYS, ReadError,
+    Record, SENTE_KEYS, TITLE_KEYS, Terminal, TerminalKind,
 };
 
 use std::path::Path;

@@ -287,6 +287,17 @@ pub struct Record {
     pub errors: Vec<ReadError>,
 }
 
+/// The header keys [`Record::sente`] looks under, in order.
+pub const SENTE_KEYS: [&str; 5] = ["先手", "下手", "N+", "Sente", "Black"];
+/// The header keys [`Record::gote`] looks under, in order.
+pub const GOTE_KEYS: [&str; 5] = ["後手", "上手", "N-", "Gote", "White"];
+/// The header keys [`Record::event`] looks under, in order.
+pub const EVENT_KEYS: [&str; 4] = ["棋戦", "EVENT", "$EVENT", "Event"];
+/// The header keys [`Record::opening`] looks under, in order.
+pub const OPENING_KEYS: [&str; 4] = ["戦型", "OPENING", "$OPENING", "Opening"];
+/// The header keys [`Record::title`] looks under, in order.
+pub const TITLE_KEYS: [&str; 2] = ["表題", "作品名"];
+
 impl Record {
     /// The first value of the first of `keys` that the headers hold (non-empty).
     pub fn header(&self, keys: &[&str]) -> Option<&str> {
@@ -300,25 +311,25 @@ impl Record {
 
     /// 先手 (or 下手 in a handicap game).
     pub fn sente(&self) -> Option<&str> {
-        self.header(&["先手", "下手", "N+", "Sente", "Black"])
+        self.header(&SENTE_KEYS)
     }
 
     /// 後手 (or 上手 in a handicap game).
     pub fn gote(&self) -> Option<&str> {
-        self.header(&["後手", "上手", "N-", "Gote", "White"])
+        self.header(&GOTE_KEYS)
     }
 
     pub fn event(&self) -> Option<&str> {
-        self.header(&["棋戦", "EVENT", "$EVENT", "Event"])
+        self.header(&EVENT_KEYS)
     }
 
     /// The opening (戦型).
     pub fn opening(&self) -> Option<&str> {
-        self.header(&["戦型", "OPENING", "$OPENING", "Opening"])
+        self.header(&OPENING_KEYS)
     }
 
     pub fn title(&self) -> Option<&str> {
-        self.header(&["表題", "作品名"])
+        self.header(&TITLE_KEYS)
     }
 
     pub fn site(&self) -> Option<&str> {

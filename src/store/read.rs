@@ -3,7 +3,8 @@
 use rusqlite::OptionalExtension;
 
 use super::codec::{
-    StoredColumns, decode_comments, decode_headers, main_line, record_from, stored_tree,
+    HeaderColumns, StoredColumns, decode_comments, decode_headers, main_line, record_from,
+    stored_tree,
 };
 use super::{Store, StoreError};
 use crate::notation::Record;
@@ -48,7 +49,7 @@ impl Store {
             .query_row(
                 "SELECT s.path, g.game_index, g.format, g.date, ps.name, pg.name, g.event,
                         g.opening, g.plies, g.winner, g.start_sfen, g.moves, g.times,
-                        g.terminal, g.tree, g.handicap, g.headers, g.source_id, g.comments
+                        g.terminal, g.tree, g.handicap, g.headers, g.source_id, g.comments, g.title
                  FROM games g JOIN sources s ON s.id = g.source_id
                  LEFT JOIN players ps ON ps.id = g.sente_id
                  LEFT JOIN players pg ON pg.id = g.gote_id
@@ -79,10 +80,7 @@ impl Store {
                             times: r.get(12)?,
                             terminal: r.get(13)?,
                             tree: None,
-                            headers: r
-                                .get::<_, Option<String>>(16)?
-                                .map(|h| decode_headers(&h))
-                                .unwrap_or_default(),
+                            headers: Vec::new(),
                             comments: Vec::new(),
                         },
                         r.get::<_, i64>(17)?,
@@ -91,13 +89,28 @@ impl Store {
                             r.get::<_, rusqlite::types::Value>(14)?,
                             r.get::<_, Option<String>>(18)?,
                         ),
+                        (
+                            r.get::<_, Option<String>>(16)?,
+                            r.get::<_, Option<String>>(19)?,
+                        ),
                     ))
                 },
             )
             .optional()?;
-        let Some((mut game, mut cols, source, (tree, comments))) = row else {
+        let Some((mut game, mut cols, source, (tree, comments), (headers, title))) = row else {
             return Ok(None);
         };
+        if let Some(h) = headers {
+            let columns = HeaderColumns {
+                sente: game.sente.as_deref(),
+                gote: game.gote.as_deref(),
+                event: game.event.as_deref(),
+                opening: game.opening.as_deref(),
+                title: title.as_deref(),
+                handicap: Some(&cols.handicap),
+            };
+            cols.headers = decode_headers(&h, columns);
+        }
         cols.tree = stored_tree(id, (&tree).into())?;
         cols.comments = decode_comments(id, comments.as_deref())?;
         // The first source is the game's own; game_sources holds the others.

@@ -3,7 +3,7 @@
 
 use rusqlite::Connection;
 
-use super::codec::{decode_comments, decode_headers};
+use super::codec::{HeaderColumns, decode_comments, decode_headers};
 use super::{Store, StoreError};
 use crate::text::{GameText, TextSource};
 
@@ -17,25 +17,34 @@ pub(super) fn text_games(
     let limit = i64::try_from(limit).unwrap_or(i64::MAX);
     let rows: Vec<(GameText, Option<String>)> = conn
         .prepare_cached(
-            "SELECT g.id, ps.name, pg.name, g.event, g.opening, g.title, g.headers, g.comments
+            "SELECT g.id, ps.name, pg.name, g.event, g.opening, g.title, g.headers, g.comments,
+                    g.handicap
              FROM games g
              LEFT JOIN players ps ON ps.id = g.sente_id LEFT JOIN players pg ON pg.id = g.gote_id
              WHERE g.id > ?1 AND g.id <= ?2 ORDER BY g.id LIMIT ?3",
         )?
         .query_map([after, upto, limit], |r| {
-            let game = GameText {
+            let mut game = GameText {
                 id: r.get(0)?,
                 sente: r.get(1)?,
                 gote: r.get(2)?,
                 event: r.get(3)?,
                 opening: r.get(4)?,
                 title: r.get(5)?,
-                headers: r
-                    .get::<_, Option<String>>(6)?
-                    .map(|h| decode_headers(&h))
-                    .unwrap_or_default(),
                 ..GameText::default()
             };
+            let handicap: Option<String> = r.get(8)?;
+            if let Some(h) = r.get::<_, Option<String>>(6)? {
+                let columns = HeaderColumns {
+                    sente: game.sente.as_deref(),
+                    gote: game.gote.as_deref(),
+                    event: game.event.as_deref(),
+                    opening: game.opening.as_deref(),
+                    title: game.title.as_deref(),
+                    handicap: handicap.as_deref(),
+                };
+                game.headers = decode_headers(&h, columns);
+            }
             Ok((game, r.get(7)?))
         })?
         .collect::<Result<_, _>>()?;

@@ -344,3 +344,42 @@ fn variation_trees_come_back_whole_and_older_trees_still_read() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn headers_stored_once_with_their_columns_come_back_word_for_word() {
+    let (dir, mut store) = store("store-headers");
+    // 棋戦, 先手, 後手, 表題 and 手合割 are their columns' values and are stored as a
+    // reference; 戦型 has spaces the column trims, the second 先手 differs, `\=` is a real
+    // value and `\a` a real key. Common keys are stored as a code.
+    let mut rec = read_kif("手数----指手---------消費時間--\n   1 ７六歩(77)\n");
+    let pairs = [
+        ("棋戦", "例会"),
+        ("戦型", " 矢倉 "),
+        ("表題", "\\="),
+        ("先手", "甲"),
+        ("先手", "乙"),
+        ("後手", "後手\t花子"),
+        ("作品名", "題"),
+        ("Event", "例会"),
+        ("手合割", "平手"),
+        ("\\a", "x"),
+    ];
+    rec.headers = pairs.map(|(k, v)| (k.to_string(), v.to_string())).to_vec();
+    assert_eq!(rec.title(), Some("\\="));
+    assert_eq!(rec.opening(), Some("矢倉"));
+    let back = round_trip(&mut store, "a.kif", &rec);
+    assert_eq!(back.headers, rec.headers);
+    let stored: String = store
+        .conn()
+        .query_row(
+            "SELECT headers FROM games ORDER BY id DESC LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(
+        stored,
+        "\\c\t\\=\n\\d\t 矢倉 \n\\j\t\\=\n\\f\t\\=\n\\f\t乙\n\\g\t\\=\n作品名\t題\nEvent\t\\=\n\\e\t\\=\n\\\\a\tx"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
