@@ -12,6 +12,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use tantivy::collector::TopDocs;
+use tantivy::indexer::UserOperation;
 use tantivy::query::QueryParser;
 use tantivy::schema::{
     FAST, Field, INDEXED, IndexRecordOption, Schema, TextFieldIndexing, TextOptions,
@@ -301,15 +302,18 @@ impl TextIndex {
     fn add_game(&mut self, game: &GameText) -> Result<(), TextError> {
         let (id, ply, fields) = (self.id, self.ply, self.fields);
         let writer = self.writer()?;
-        for doc in documents(game) {
+        // One message to the indexing thread per game rather than per document: a full
+        // channel made the sender spin and wake once per document.
+        let docs = documents(game).into_iter().map(|doc| {
             let mut d = TantivyDocument::default();
             d.add_i64(id, game.id);
             d.add_i64(ply, doc.ply.unwrap_or(-1));
             for (f, text) in doc.fields {
                 d.add_text(fields[f as usize], text);
             }
-            writer.add_document(d)?;
-        }
+            UserOperation::Add(d)
+        });
+        writer.run(docs)?;
         Ok(())
     }
 

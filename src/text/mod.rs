@@ -116,6 +116,7 @@ impl TextDoc {
 }
 
 /// Header keys that name the place of a game.
+/// Compared ignoring ASCII case (`SITE`, `$SITE`, `Site`).
 const SITE_KEYS: &[&str] = &["場所", "site", "$site", "対局場所"];
 
 /// Joins the values of one field.
@@ -147,7 +148,7 @@ pub fn documents(game: &GameText) -> Vec<TextDoc> {
     let site: Vec<&str> = game
         .headers
         .iter()
-        .filter(|(k, _)| SITE_KEYS.contains(&k.to_lowercase().as_str()))
+        .filter(|(k, _)| SITE_KEYS.iter().any(|s| s.eq_ignore_ascii_case(k)))
         .map(|(_, v)| v.as_str())
         .collect();
     put(&mut fields, TextField::Site, site.join(SEPARATOR));

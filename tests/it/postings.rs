@@ -85,3 +85,60 @@ fn row_postings_are_those_of_a_full_replay() {
     }
     assert!(drops > 100, "the games drop pieces ({drops})");
 }
+
+#[test]
+fn a_big_segment_holds_every_posting_under_its_key_in_game_order() {
+    use kifudex::store::Store;
+    use kifudex::store::postings::{Batch, PositionIndex, write_segment};
+    use std::collections::BTreeMap;
+
+    // More postings than the radix sort's threshold (65,536), over keys that repeat within
+    // and across games.
+    let dir = super::db::temp_dir("postings-big-segment");
+    let store = Store::create(&dir).unwrap();
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut random = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let pool: Vec<u64> = (0..30_000).map(|_| random() >> 24).collect();
+    let mut batch = Batch::default();
+    let mut want: BTreeMap<u64, Vec<(i64, u16)>> = BTreeMap::new();
+    for game in 1..=900i64 {
+        let packed: Vec<u64> = (0..100)
+            .map(|_| {
+                let key = pool[(random() % pool.len() as u64) as usize];
+                key << 24 | random() % 13_691
+            })
+            .collect();
+        for &p in &packed {
+            want.entry(p >> 24).or_default().push((game, p as u16));
+        }
+        batch.add(game, &packed, 0, 0);
+    }
+    write_segment(store.conn(), &mut batch).unwrap();
+    let index = PositionIndex::load(store.conn()).unwrap();
+    assert_eq!(index.segments.len(), 1);
+    assert_eq!(index.segments[0].entries, 90_000);
+    for (&key, expected) in want.iter().step_by(7) {
+        let mut got = Vec::new();
+        index
+            .for_each(store.conn(), key, |_, e| {
+                got.push((e.game, e.next));
+                true
+            })
+            .unwrap();
+        // Within a key, by game; a game's postings of one key in any order.
+        assert!(
+            got.windows(2).all(|w| w[0].0 <= w[1].0),
+            "key {key:#x}: {got:?}"
+        );
+        let mut expected = expected.clone();
+        expected.sort();
+        got.sort();
+        assert_eq!(got, expected, "key {key:#x}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
