@@ -110,7 +110,7 @@ fn a_big_segment_holds_every_posting_under_its_key_in_game_order() {
         let packed: Vec<u64> = (0..100)
             .map(|_| {
                 let key = pool[(random() % pool.len() as u64) as usize];
-                key << 24 | random() % 13_691
+                (key << 24) | (random() % 13_691)
             })
             .collect();
         for &p in &packed {
