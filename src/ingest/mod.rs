@@ -62,8 +62,9 @@ impl Default for ImportOptions {
     }
 }
 
-/// How far ahead of the writer the workers may read, in units.
-const REORDER_WINDOW: usize = 256;
+/// How far ahead of the writer the workers may read, in batches of units
+/// ([`walk::batches`]).
+const REORDER_WINDOW: usize = 16;
 
 /// Where an import stands; also its summary at the end.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
@@ -181,15 +182,17 @@ pub fn import(
         .build()
         .map_err(|e| IngestError::Pool(jobs, e.to_string()))?;
 
-    // Workers take units in order from a shared counter and send (unit number, results);
-    // the writer puts them back in order, so ids do not depend on scheduling. The channel is
-    // bounded: memory stays flat however big the collection.
+    // Workers take batches of units in order from a shared counter and send (batch number,
+    // results); the writer puts them back in order, so ids do not depend on scheduling. The
+    // channel is bounded: memory stays flat however big the collection.
+    let batches = walk::batches(&units);
     let (tx, rx) = mpsc::sync_channel::<(usize, Vec<Parsed>)>(4 * jobs.max(1));
     let next = AtomicUsize::new(0);
     let written = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let result = std::thread::scope(|scope| {
         let units = &units;
+        let batches = &batches;
         let known = &known;
         let next = &next;
         let written = &written;
@@ -202,7 +205,7 @@ pub fn import(
                     s.spawn(move |_| {
                         loop {
                             let i = next.fetch_add(1, Ordering::Relaxed);
-                            if i >= units.len() || stop.load(Ordering::Relaxed) {
+                            if i >= batches.len() || stop.load(Ordering::Relaxed) {
                                 break;
                             }
                             // Stay within a window of the writer, so that one slow unit
@@ -212,7 +215,10 @@ pub fn import(
                             {
                                 std::thread::sleep(Duration::from_millis(1));
                             }
-                            let parsed = parse_unit(&units[i], known, options.variations);
+                            let parsed = units[batches[i].clone()]
+                                .iter()
+                                .flat_map(|u| parse_unit(u, known, options.variations))
+                                .collect();
                             if tx.send((i, parsed)).is_err() {
                                 break;
                             }

@@ -45,6 +45,32 @@ impl Unit {
             Unit::Zip { entries, .. } => entries.len(),
         }
     }
+
+    /// The bytes it holds (uncompressed), as listed.
+    pub fn bytes(&self) -> u64 {
+        match self {
+            Unit::File { info, .. } => info.size,
+            Unit::Zip { entries, .. } => entries.iter().map(|(_, i)| i.size).sum(),
+        }
+    }
+}
+
+/// Consecutive units a worker reads and hands over together: up to 32 files or about 256 KB.
+/// One message (and one wake-up of the writer) per small file cost more than reading it.
+pub fn batches(units: &[Unit]) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let (mut start, mut bytes) = (0, 0u64);
+    for (i, u) in units.iter().enumerate() {
+        bytes += u.bytes();
+        if i + 1 - start >= 32 || bytes >= 256 << 10 {
+            out.push(start..i + 1);
+            (start, bytes) = (i + 1, 0);
+        }
+    }
+    if start < units.len() {
+        out.push(start..units.len());
+    }
+    out
 }
 
 /// Archive entries per unit: enough to pay for opening the archive, few enough to spread a
