@@ -106,8 +106,23 @@ impl<'a> Writer<'a> {
     pub fn finish(&mut self) -> Result<usize, StoreError> {
         self.commit()?;
         if !self.postings.is_empty() {
+            // While the segment is sorted, another connection copies what the WAL holds into
+            // the database: closing then has only the segment left to copy.
+            let path = self.conn.path().map(std::path::PathBuf::from);
+            let checkpoint = path.map(|p| {
+                std::thread::spawn(move || {
+                    // An optimisation only: whatever goes wrong, closing checkpoints anyway.
+                    if let Ok(c) = Connection::open(p) {
+                        let _ = c.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
+                    }
+                })
+            });
             self.begin()?;
-            postings::write_segment(self.conn, &mut self.postings)?;
+            let written = postings::write_segment(self.conn, &mut self.postings);
+            if let Some(t) = checkpoint {
+                let _ = t.join();
+            }
+            written?;
             self.commit()?;
         }
         let small: Vec<i64> = self
