@@ -46,6 +46,10 @@ pub struct ImportOptions {
     pub batch_time: Duration,
     /// Index the positions of variations too.
     pub variations: bool,
+    /// Postings a segment of the position index holds (the default,
+    /// [`SEGMENT_ENTRIES`](crate::store::postings::SEGMENT_ENTRIES), is about 110,000 games;
+    /// tests ask for small ones to write several).
+    pub segment_entries: usize,
 }
 
 impl Default for ImportOptions {
@@ -58,6 +62,7 @@ impl Default for ImportOptions {
             batch_games: 16_384,
             batch_time: Duration::from_secs(2),
             variations: false,
+            segment_entries: crate::store::postings::SEGMENT_ENTRIES,
         }
     }
 }
@@ -160,6 +165,7 @@ pub fn import(
         store.set_meta(crate::store::postings::VARIATIONS_META, "1")?;
     }
     let mut writer = store.writer()?;
+    writer.segment_entries(options.segment_entries);
     let repaired = writer.index_missing()?;
     if repaired > 0 {
         observer.notice(&format!(

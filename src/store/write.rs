@@ -61,6 +61,11 @@ pub struct Writer<'a> {
     /// A 64-bit hash of every source's path (loaded on the first source): a new path needs
     /// no lookup (paths have no index).
     paths: Option<HashSet<u64>>,
+    /// A full batch being sorted and cut beside the writer; its segment is written by a
+    /// later transaction ([`Writer::store_prepared`]).
+    preparing: Option<std::thread::JoinHandle<Option<postings::PreparedSegment>>>,
+    /// Postings a segment holds ([`postings::SEGMENT_ENTRIES`]; see [`Writer::segment_entries`]).
+    segment_entries: usize,
 }
 
 impl<'a> Writer<'a> {
@@ -78,7 +83,15 @@ impl<'a> Writer<'a> {
             postings: postings::Batch::default(),
             fingerprints: None,
             paths: None,
+            preparing: None,
+            segment_entries: postings::SEGMENT_ENTRIES,
         })
+    }
+
+    /// Writes segments of `n` postings instead of [`postings::SEGMENT_ENTRIES`] (for tests of
+    /// imports that write several).
+    pub fn segment_entries(&mut self, n: usize) {
+        self.segment_entries = n.max(1);
     }
 
     pub fn begin(&mut self) -> Result<(), StoreError> {
@@ -89,13 +102,31 @@ impl<'a> Writer<'a> {
         Ok(())
     }
 
-    /// Commits the open transaction. Postings are written as a segment when a batch is full
-    /// ([`Writer::put_game`]); until then games are committed without them (see
-    /// [`Writer::finish`] and [`Writer::index_missing`]).
+    /// Commits the open transaction, with the segment of a full batch when it is ready.
+    /// Postings are written as a segment when a batch is full ([`Writer::put_game`]); until
+    /// then games are committed without them (see [`Writer::finish`] and
+    /// [`Writer::index_missing`]).
     pub fn commit(&mut self) -> Result<(), StoreError> {
+        if self.in_tx && self.preparing.as_ref().is_some_and(|t| t.is_finished()) {
+            self.store_prepared()?;
+        }
         if self.in_tx {
             self.conn.execute_batch("COMMIT")?;
             self.in_tx = false;
+        }
+        Ok(())
+    }
+
+    /// Waits for the batch being prepared, if any, and writes its segment (in the open
+    /// transaction). Segments are written in game order, so that the games above the last
+    /// segment are the ones without postings (see [`Writer::index_missing`]).
+    fn store_prepared(&mut self) -> Result<(), StoreError> {
+        let Some(t) = self.preparing.take() else {
+            return Ok(());
+        };
+        let prepared = t.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+        if let Some(p) = prepared {
+            p.store(self.conn)?;
         }
         Ok(())
     }
@@ -104,6 +135,10 @@ impl<'a> Writer<'a> {
     /// the database (this writer's last one and those of earlier small imports) into one, each
     /// step in a transaction of its own. Returns how many segments were merged.
     pub fn finish(&mut self) -> Result<usize, StoreError> {
+        if self.preparing.is_some() {
+            self.begin()?;
+            self.store_prepared()?;
+        }
         self.commit()?;
         if !self.postings.is_empty() {
             // While the segment is sorted, another connection copies what the WAL holds into
@@ -128,7 +163,7 @@ impl<'a> Writer<'a> {
         let small: Vec<i64> = self
             .conn
             .prepare("SELECT id FROM position_segments WHERE entries < ?1 ORDER BY id")?
-            .query_map([(postings::SEGMENT_ENTRIES / 4) as i64], |r| r.get(0))?
+            .query_map([(self.segment_entries / 4) as i64], |r| r.get(0))?
             .collect::<Result<_, _>>()?;
         if small.len() < 2 {
             return Ok(0);
@@ -179,7 +214,7 @@ impl<'a> Writer<'a> {
                     postings::date_code(date.as_deref()),
                 );
                 games += 1;
-                if batch.is_full() {
+                if batch.is_full(self.segment_entries) {
                     postings::write_segment(c, &mut batch)?;
                 }
             }
@@ -432,10 +467,12 @@ impl<'a> Writer<'a> {
                     postings::result_code(g.winner),
                     postings::date_code(g.date.as_deref()),
                 );
-                // A full batch is written at once (in this transaction): memory stays bounded
-                // however many games a transaction holds.
-                if self.postings.is_full() {
-                    postings::write_segment(self.conn, &mut self.postings)?;
+                // A full batch is sorted and cut beside the writer, and written by a later
+                // transaction; the one before it first, so that memory stays bounded.
+                if self.postings.is_full(self.segment_entries) {
+                    self.store_prepared()?;
+                    let mut batch = std::mem::take(&mut self.postings);
+                    self.preparing = Some(std::thread::spawn(move || batch.prepare()));
                 }
                 Inserted::New(id)
             }

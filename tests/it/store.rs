@@ -383,3 +383,67 @@ fn headers_stored_once_with_their_columns_come_back_word_for_word() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn segments_prepared_beside_the_writer_index_every_position_in_game_order() {
+    use kifudex::store::postings::{PositionIndex, key_of};
+    use kifudex::synth::{Synth, SynthOptions};
+
+    // Small segments, so that full batches are sorted beside the writer and written by
+    // later transactions.
+    let (dir, mut store) = store("store-segments");
+    let files = dir.join("games");
+    std::fs::create_dir_all(&files).unwrap();
+    let mut synth = Synth::new(SynthOptions {
+        seed: 5,
+        ..SynthOptions::default()
+    });
+    for i in 0..400 {
+        let text = kifudex::notation::kif::write_kif(&synth.game());
+        std::fs::write(files.join(format!("g{i:03}.kifu")), text).unwrap();
+    }
+    let options = ImportOptions {
+        batch_games: 40,
+        segment_entries: 3_000,
+        ..ImportOptions::default()
+    };
+    let summary = import(&mut store, &[files], &options, &mut Quiet).unwrap();
+    assert_eq!(summary.games, 400);
+
+    let index = PositionIndex::load(store.conn()).unwrap();
+    assert!(
+        index.segments.len() > 5,
+        "{} segments",
+        index.segments.len()
+    );
+    // In game order, one after the other, covering every game.
+    let mut next = 1;
+    for s in &index.segments {
+        assert_eq!(s.first_game, next);
+        next = s.last_game + 1;
+    }
+    assert_eq!(next, 401);
+    let mut total = 0;
+    for id in 1..=400 {
+        let line = store.game_line(id).unwrap().unwrap();
+        total += line.moves.len() as i64 + 1;
+        if id % 37 != 0 {
+            continue;
+        }
+        let mut pos = line.start.clone();
+        for (ply, &mv) in line.moves.iter().enumerate() {
+            let mut found = false;
+            index
+                .for_each(store.conn(), key_of(pos.board_hash()), |_, e| {
+                    found |= e.game == id;
+                    !found
+                })
+                .unwrap();
+            assert!(found, "game {id}, ply {ply}");
+            pos.play(mv).unwrap();
+        }
+    }
+    let entries: i64 = index.segments.iter().map(|s| s.entries).sum();
+    assert_eq!(entries, total);
+    let _ = std::fs::remove_dir_all(&dir);
+}

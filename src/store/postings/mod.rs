@@ -172,9 +172,10 @@ impl Batch {
         self.games.is_empty()
     }
 
-    /// Whether the batch should be written as a segment now.
-    pub fn is_full(&self) -> bool {
-        self.len >= SEGMENT_ENTRIES || self.games.len() >= 1 << 23
+    /// Whether the batch should be written as a segment now, with segments of `limit`
+    /// postings ([`SEGMENT_ENTRIES`] unless a test asks for small ones).
+    pub fn is_full(&self, limit: usize) -> bool {
+        self.len >= limit || self.games.len() >= 1 << 23
     }
 }
 
@@ -342,57 +343,91 @@ fn finish_segment(sink: BlockSink<'_>, games: usize, cols: GameColumns) -> Resul
     Ok(())
 }
 
+/// A batch sorted and cut into blocks, ready to be written as a segment
+/// ([`PreparedSegment::store`]). Preparing needs no database, so it can run beside the
+/// writer.
+pub struct PreparedSegment {
+    first: i64,
+    last: i64,
+    games: usize,
+    cols: GameColumns,
+    blocks: Vec<Vec<CutBlock>>,
+}
+
+impl Batch {
+    /// Takes the batch's postings, sorted and cut into blocks, leaving it empty; `None` for
+    /// an empty batch.
+    pub fn prepare(&mut self) -> Option<PreparedSegment> {
+        let batch = std::mem::take(self);
+        let first = batch.first_game?;
+        let mut cols = GameColumns::new(first, batch.last_game);
+        for &(game, result, date) in &batch.games {
+            cols.set(game, result, date);
+        }
+        // Sorted and cut into blocks on all cores, in groups of buckets (a bucket starts
+        // with a new key), to be written in order.
+        let blocks: Vec<Vec<CutBlock>> = batch
+            .buckets
+            .par_chunks(64)
+            // One task a group, so that every core takes some.
+            .with_max_len(1)
+            .map(|group| {
+                let mut cutter = Cutter::new(first);
+                let mut out = Vec::new();
+                let mut run: Vec<Pending> = Vec::new();
+                for bucket in group {
+                    run.clear();
+                    for chunk in bucket {
+                        run.extend_from_slice(chunk);
+                    }
+                    run.sort_unstable_by_key(|e| e.key_game);
+                    for e in &run {
+                        let k = e.key_game;
+                        let entry = Entry {
+                            key: k >> 24,
+                            game: first + (k & 0xff_ffff) as i64,
+                            next: e.next,
+                        };
+                        out.extend(cutter.push(entry));
+                    }
+                }
+                out.extend(cutter.flush());
+                out
+            })
+            .collect();
+        Some(PreparedSegment {
+            first,
+            last: batch.last_game,
+            games: batch.games.len(),
+            cols,
+            blocks,
+        })
+    }
+}
+
+impl PreparedSegment {
+    /// The last game it holds.
+    pub fn last_game(&self) -> i64 {
+        self.last
+    }
+
+    /// Writes it as a new segment (inside the caller's transaction); returns its id.
+    pub fn store(self, conn: &Connection) -> Result<i64, StoreError> {
+        let segment = new_segment(conn, self.first, self.last)?;
+        let mut sink = BlockSink::new(conn, segment, self.first);
+        for block in self.blocks.into_iter().flatten() {
+            sink.write(block)?;
+        }
+        sink.flush()?;
+        finish_segment(sink, self.games, self.cols)?;
+        Ok(segment)
+    }
+}
+
 /// Writes `batch` as a new segment (inside the caller's transaction) and empties it. Returns
 /// the segment's id, or `None` for an empty batch.
 pub fn write_segment(conn: &Connection, batch: &mut Batch) -> Result<Option<i64>, StoreError> {
-    let Some(first) = batch.first_game else {
-        return Ok(None);
-    };
-    let buckets = std::mem::take(&mut batch.buckets);
-    let segment = new_segment(conn, first, batch.last_game)?;
-    let mut cols = GameColumns::new(first, batch.last_game);
-    for &(game, result, date) in &batch.games {
-        cols.set(game, result, date);
-    }
-    // Sorted and cut into blocks on all cores, in groups of buckets (a bucket starts with a
-    // new key), then written in order.
-    let blocks: Vec<Vec<CutBlock>> = buckets
-        .par_chunks(64)
-        // One task a group, so that every core takes some.
-        .with_max_len(1)
-        .map(|group| {
-            let mut cutter = Cutter::new(first);
-            let mut out = Vec::new();
-            let mut run: Vec<Pending> = Vec::new();
-            for bucket in group {
-                run.clear();
-                for chunk in bucket {
-                    run.extend_from_slice(chunk);
-                }
-                run.sort_unstable_by_key(|e| e.key_game);
-                for e in &run {
-                    let k = e.key_game;
-                    let entry = Entry {
-                        key: k >> 24,
-                        game: first + (k & 0xff_ffff) as i64,
-                        next: e.next,
-                    };
-                    out.extend(cutter.push(entry));
-                }
-            }
-            out.extend(cutter.flush());
-            out
-        })
-        .collect();
-    drop(buckets);
-    let mut sink = BlockSink::new(conn, segment, first);
-    for block in blocks.into_iter().flatten() {
-        sink.write(block)?;
-    }
-    sink.flush()?;
-    finish_segment(sink, batch.games.len(), cols)?;
-    *batch = Batch::default();
-    Ok(Some(segment))
+    batch.prepare().map(|p| p.store(conn)).transpose()
 }
 
 /// A segment as queries see it.
