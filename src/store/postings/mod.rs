@@ -6,9 +6,10 @@
 //!   lookup serves searches with and without hands. Keys this short can collide, and hands
 //!   are not in them: candidates are verified by replay (position, hands and all) before they
 //!   are shown.
-//! * An import gathers postings in memory and writes them as one segment when
-//!   [`SEGMENT_ENTRIES`] have gathered and at its end, in one of its transactions; the end of
-//!   an import merges the small segments, and `kifudex optimize` merges them all. Like the
+//! * An import gathers postings in memory (in buckets by key, [`Batch`]) and writes them as
+//!   one segment when [`SEGMENT_ENTRIES`] have gathered and at its end. A full batch is
+//!   sorted and cut beside the writer and written by one of its later transactions; the end
+//!   of an import merges the small segments, and `kifudex optimize` merges them all. Like the
 //!   text index, the postings follow the games: games committed by an import that stopped
 //!   before writing their segment have ids above [`covered_through`], and the next writer
 //!   replays them from their rows (`Writer::index_missing`). One sorted pass over a whole
