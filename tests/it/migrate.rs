@@ -3,15 +3,23 @@
 
 use kifudex::store::{SCHEMA_VERSION, Store};
 
+/// A database as an older kifudex left it: `migrations` applied by hand, then `rows`.
+fn old_database(name: &str, migrations: &[&str], rows: &str) -> std::path::PathBuf {
+    let dir = crate::db::temp_dir(name);
+    let conn = rusqlite::Connection::open(dir.join("kifudex.sqlite")).unwrap();
+    for sql in migrations {
+        conn.execute_batch(sql).unwrap();
+    }
+    conn.execute_batch(rows).unwrap();
+    dir
+}
+
 #[test]
 fn schema_1_headers_move_into_the_games_row() {
-    let dir = crate::db::temp_dir("migrate-1");
-    {
-        let conn = rusqlite::Connection::open(dir.join("kifudex.sqlite")).unwrap();
-        conn.execute_batch(include_str!("../../migrations/0001_games.sql"))
-            .unwrap();
-        conn.execute_batch(
-            "PRAGMA user_version = 1;
+    let dir = old_database(
+        "migrate-1",
+        &[include_str!("../../migrations/0001_games.sql")],
+        "PRAGMA user_version = 1;
              INSERT INTO meta VALUES ('hash_version', '1');
              INSERT INTO sources (id, path, size, mtime, content_hash, games)
                VALUES (1, 'a.kif', 10, 0, '0', 1);
@@ -21,9 +29,7 @@ fn schema_1_headers_move_into_the_games_row() {
              INSERT INTO headers VALUES (1, 2, 'メモ', 'a	b\\c
 d');
              INSERT INTO headers VALUES (1, 1, '後手', '藤井聡太');",
-        )
-        .unwrap();
-    }
+    );
     let store = Store::open(&dir).unwrap();
     let version: u32 = store
         .conn()
@@ -76,15 +82,13 @@ fn a_position_index_of_another_format_is_refused() {
 
 #[test]
 fn schema_2_comments_and_first_sources_move_into_the_games_row() {
-    let dir = crate::db::temp_dir("migrate-2");
-    {
-        let conn = rusqlite::Connection::open(dir.join("kifudex.sqlite")).unwrap();
-        conn.execute_batch(include_str!("../../migrations/0001_games.sql"))
-            .unwrap();
-        conn.execute_batch(include_str!("../../migrations/0002_positions.sql"))
-            .unwrap();
-        conn.execute_batch(
-            "PRAGMA user_version = 2;
+    let dir = old_database(
+        "migrate-2",
+        &[
+            include_str!("../../migrations/0001_games.sql"),
+            include_str!("../../migrations/0002_positions.sql"),
+        ],
+        "PRAGMA user_version = 2;
              INSERT INTO meta VALUES ('hash_version', '1');
              INSERT INTO sources (id, path, size, mtime, content_hash, games)
                VALUES (1, 'a.kif', 10, 0, '0', 1), (2, 'b.csa', 10, 0, '0', 1);
@@ -104,9 +108,7 @@ fn schema_2_comments_and_first_sources_move_into_the_games_row() {
              UPDATE sqlite_sequence SET seq = 5 WHERE name = 'games';
              INSERT INTO comments VALUES (1, 1, 1, 0, '投了まで'), (1, 0, 0, 0, '開始'),
                (1, 0, 2, 1, '評価値 0'), (1, 0, 1, 2, 'a \"quoted\" remark');",
-        )
-        .unwrap();
-    }
+    );
     let mut store = Store::open(&dir).unwrap();
     let game = store.game(1).unwrap().unwrap();
     assert_eq!(game.sources, ["a.kif", "b.csa"]);
