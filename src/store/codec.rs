@@ -271,17 +271,22 @@ pub(super) fn decode_moves(blob: &[u8]) -> Option<Vec<Move>> {
         .collect()
 }
 
-/// Whole milliseconds, rounded half away from zero; 0 for negatives and NaN. (`f64::round`
-/// is a library call on x86-64 without SSE4.1; this is not.)
+/// The longest time stored, in milliseconds (about 285,000 years): sums and `+ 1` of the
+/// encodings stay far from overflowing whatever a record claims.
+const MAX_MS: u64 = 1 << 53;
+
+/// Whole milliseconds, rounded half away from zero; 0 for negatives and NaN, at most
+/// [`MAX_MS`]. (`f64::round` is a library call on x86-64 without SSE4.1; this is not.)
 pub(super) fn ms(seconds: f64) -> u64 {
     let x = seconds * 1000.0;
     let whole = x as u64;
     // Exact: a double minus its own truncation loses nothing.
-    if x - whole as f64 >= 0.5 {
-        whole + 1
+    let rounded = if x - whole as f64 >= 0.5 {
+        whole.saturating_add(1)
     } else {
         whole
-    }
+    };
+    rounded.min(MAX_MS)
 }
 
 fn encode_times(line: &Line) -> Option<Vec<u8>> {

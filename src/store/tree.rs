@@ -38,7 +38,7 @@ const VARIATIONS: u8 = 32;
 const PRESENT: u8 = 64;
 
 /// Whether a record holds anything beyond its main line's columns.
-pub(super) fn needed(rec: &Record) -> bool {
+fn needed(rec: &Record) -> bool {
     !rec.start_bookmarks.is_empty()
         || rec
             .main

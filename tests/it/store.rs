@@ -171,6 +171,19 @@ fn games_come_back_as_they_went_in() {
     });
     same(&round_trip(&mut store, "b.kif", &frac), &frac);
 
+    // An absurd time is stored capped, not overflowed (the date makes it another game).
+    let mut huge = frac.clone();
+    huge.headers.push(("開始日時".into(), "2020/01/01".into()));
+    huge.main.moves[1].time = Some(MoveTime {
+        spent: 1e30,
+        total: None,
+    });
+    let back = round_trip(&mut store, "b2.kif", &huge);
+    assert_eq!(
+        back.main.moves[1].time.map(|t| t.spent),
+        Some((1u64 << 53) as f64 / 1000.0)
+    );
+
     // Variations and bookmarks: kept whole.
     let tree = "手数----指手---------消費時間--
    1 ７六歩(77)

@@ -407,11 +407,6 @@ impl Batch {
 }
 
 impl PreparedSegment {
-    /// The last game it holds.
-    pub fn last_game(&self) -> i64 {
-        self.last
-    }
-
     /// Writes it as a new segment (inside the caller's transaction); returns its id.
     pub fn store(self, conn: &Connection) -> Result<i64, StoreError> {
         let segment = new_segment(conn, self.first, self.last)?;
