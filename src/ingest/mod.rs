@@ -241,6 +241,7 @@ pub fn import(
             db: &mut writer,
             text: text_tx,
             texts: Vec::new(),
+            commit_text: false,
         };
         let done = write_all(
             &mut sink,
@@ -277,6 +278,8 @@ pub fn import(
 struct TextJob {
     deleted: Vec<i64>,
     added: Vec<GameText>,
+    /// Commit the index after this job.
+    commit: bool,
 }
 
 /// The text thread: applies each commit's games to the index, commits it every
@@ -285,7 +288,7 @@ fn index_text(mut text: TextIndex, jobs: mpsc::Receiver<TextJob>) -> Result<(), 
     let mut committed = Instant::now();
     for job in jobs {
         text.apply(&job.deleted, &job.added)?;
-        if committed.elapsed() >= TEXT_COMMIT_EVERY {
+        if job.commit || committed.elapsed() >= TEXT_COMMIT_EVERY {
             text.commit()?;
             committed = Instant::now();
         }
@@ -306,6 +309,7 @@ fn write_all(
     let mut next_unit = 0;
     let mut batch_games = 0;
     let mut batch_start = Instant::now();
+    let (mut read, mut cut_early) = (0, false);
     for (i, parsed) in rx {
         pending.insert(i, parsed);
         while let Some(parsed) = pending.remove(&next_unit) {
@@ -318,6 +322,10 @@ fn write_all(
                 }
                 batch_games += write_source(sink, p, progress, observer)?.max(1);
                 progress.files += 1;
+                read += 1;
+                if !cut_early && sink.cut_early(read, progress.total_files - progress.files)? {
+                    cut_early = true;
+                }
                 if batch_games >= options.batch_games || batch_start.elapsed() >= options.batch_time
                 {
                     sink.commit()?;
@@ -338,6 +346,8 @@ struct Sink<'s, 'c> {
     text: mpsc::SyncSender<TextJob>,
     /// The text of the games written since the last commit.
     texts: Vec<GameText>,
+    /// Whether the text index commits after the games of the next database commit.
+    commit_text: bool,
 }
 
 /// Games in one job of the text thread.
@@ -359,15 +369,38 @@ impl Sink<'_, '_> {
         let mut texts = std::mem::take(&mut self.texts).into_iter().peekable();
         let mut deleted = Some(deleted);
         while deleted.is_some() || texts.peek().is_some() {
+            let added: Vec<GameText> = texts.by_ref().take(TEXT_JOB_GAMES).collect();
             let job = TextJob {
                 deleted: deleted.take().unwrap_or_default(),
-                added: texts.by_ref().take(TEXT_JOB_GAMES).collect(),
+                commit: self.commit_text && texts.peek().is_none(),
+                added,
             };
             // A closed channel means the text thread stopped with an error, which the
             // import reports when it joins the thread.
             self.text.send(job).map_err(|_| IngestError::TextStopped)?;
         }
+        self.commit_text = false;
         Ok(())
+    }
+
+    /// What is sorted and written after the last game (the last segment of postings, and
+    /// the text index's last segment) runs while nothing else does. Once what is left to
+    /// read (`left` sources, after `read`) looks like a quarter of what is gathered, both
+    /// are cut: the gathered part is then written beside the reading, and only the rest at
+    /// the end. Returns whether it cut.
+    fn cut_early(&mut self, read: usize, left: usize) -> Result<bool, IngestError> {
+        let (gathered, added) = self.db.postings();
+        // A cut that made a segment small enough to be merged at the end would cost more.
+        if read == 0 || left == 0 || !self.db.segment_kept(gathered) {
+            return Ok(false);
+        }
+        let expected = added as f64 / read as f64 * left as f64;
+        if expected * 4.0 > gathered as f64 {
+            return Ok(false);
+        }
+        self.db.cut()?;
+        self.commit_text = true;
+        Ok(true)
     }
 }
 

@@ -5,7 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, OptionalExtension, Statement, params};
 
 use super::{GameRow, StoreError, codec, postings};
 use crate::text::normalize::{name_key, strip_titles};
@@ -66,6 +66,33 @@ pub struct Writer<'a> {
     preparing: Option<std::thread::JoinHandle<Option<postings::PreparedSegment>>>,
     /// Postings a segment holds ([`postings::SEGMENT_ENTRIES`]; see [`Writer::segment_entries`]).
     segment_entries: usize,
+    /// The two inserts every source and game makes, prepared once: the statement cache
+    /// hashes the SQL on each lookup and resets and clears the statement on each return.
+    insert_source: Option<Statement<'a>>,
+    insert_game: Option<Statement<'a>>,
+    /// Postings added by this writer.
+    added: usize,
+}
+
+const INSERT_SOURCE: &str = "INSERT INTO sources (path, size, mtime, content_hash, format,
+    encoding, games, error) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+
+const INSERT_GAME: &str = "INSERT INTO games (source_id, game_index, format, start_sfen, moves,
+    times, plies, handicap, date, event, opening, title, sente_id, gote_id, terminal, winner,
+    illegal_ply, illegal_rule, tree, fingerprint, headers, comments)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
+    ?19, ?20, ?21, ?22)";
+
+/// `slot`'s statement, prepared on first use.
+fn held<'s, 'a>(
+    conn: &'a Connection,
+    slot: &'s mut Option<Statement<'a>>,
+    sql: &str,
+) -> Result<&'s mut Statement<'a>, StoreError> {
+    if slot.is_none() {
+        *slot = Some(conn.prepare(sql)?);
+    }
+    Ok(slot.as_mut().expect("prepared above"))
 }
 
 impl<'a> Writer<'a> {
@@ -85,7 +112,35 @@ impl<'a> Writer<'a> {
             paths: None,
             preparing: None,
             segment_entries: postings::SEGMENT_ENTRIES,
+            insert_source: None,
+            insert_game: None,
+            added: 0,
         })
+    }
+
+    /// Ends the batch of postings gathered so far: it is sorted and cut beside the writer,
+    /// and written as a segment by a later transaction (the one before it first, so that
+    /// memory stays bounded). A full batch is cut by [`Writer::put_game`]; an importer cuts
+    /// one early so that the last, sorted after the last game, is small.
+    pub fn cut(&mut self) -> Result<(), StoreError> {
+        if self.postings.is_empty() {
+            return Ok(());
+        }
+        self.store_prepared()?;
+        let mut batch = std::mem::take(&mut self.postings);
+        self.preparing = Some(std::thread::spawn(move || batch.prepare()));
+        Ok(())
+    }
+
+    /// Postings gathered since the last cut, and added by this writer in all.
+    pub fn postings(&self) -> (usize, usize) {
+        (self.postings.len(), self.added)
+    }
+
+    /// Whether a segment of `n` postings is big enough that [`Writer::finish`] leaves it
+    /// unmerged.
+    pub fn segment_kept(&self, n: usize) -> bool {
+        n >= self.segment_entries / 4
     }
 
     /// Writes segments of `n` postings instead of [`postings::SEGMENT_ENTRIES`] (for tests of
@@ -287,12 +342,7 @@ impl<'a> Writer<'a> {
                 Ok(id)
             }
             None => {
-                self.conn
-                    .prepare_cached(
-                        "INSERT INTO sources (path, size, mtime, content_hash, format, encoding,
-                         games, error) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                    )?
-                    .execute(values)?;
+                held(self.conn, &mut self.insert_source, INSERT_SOURCE)?.execute(values)?;
                 let id = self.conn.last_insert_rowid();
                 if let Some(seen) = &mut self.paths {
                     seen.insert(path_hash(&row.path));
@@ -426,14 +476,7 @@ impl<'a> Writer<'a> {
             None => {
                 let sente = g.sente.as_deref().map(|n| self.player(n)).transpose()?;
                 let gote = g.gote.as_deref().map(|n| self.player(n)).transpose()?;
-                c.prepare_cached(
-                    "INSERT INTO games (source_id, game_index, format, start_sfen, moves, times,
-                     plies, handicap, date, event, opening, title, sente_id, gote_id, terminal,
-                     winner, illegal_ply, illegal_rule, tree, fingerprint, headers, comments)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,
-                     ?16, ?17, ?18, ?19, ?20, ?21, ?22)",
-                )?
-                .execute(params![
+                held(c, &mut self.insert_game, INSERT_GAME)?.execute(params![
                     source,
                     index as i64,
                     g.format,
@@ -467,12 +510,9 @@ impl<'a> Writer<'a> {
                     postings::result_code(g.winner),
                     postings::date_code(g.date.as_deref()),
                 );
-                // A full batch is sorted and cut beside the writer, and written by a later
-                // transaction; the one before it first, so that memory stays bounded.
+                self.added += g.positions.len();
                 if self.postings.is_full(self.segment_entries) {
-                    self.store_prepared()?;
-                    let mut batch = std::mem::take(&mut self.postings);
-                    self.preparing = Some(std::thread::spawn(move || batch.prepare()));
+                    self.cut()?;
                 }
                 Inserted::New(id)
             }
