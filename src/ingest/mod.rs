@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use crate::notation::read_bytes;
 use crate::store::{GameRow, Inserted, KnownSource, SourceRow, Store, StoreError};
 use crate::text::{GameText, TextError, TextIndex, index::TEXT_DIR};
-use walk::{SourceInfo, Unit};
+use walk::{Content, SourceInfo, Unit};
 
 /// What can stop an import (a bad file never does).
 #[derive(Debug, thiserror::Error)]
@@ -129,6 +129,8 @@ pub trait Observer {
 /// A source read and parsed by a worker, ready for the writer.
 struct Parsed {
     source: SourceRow,
+    /// Left unread: an earlier import read it as it is.
+    unchanged: bool,
     /// Known source whose content turned out unchanged (only its mtime changed).
     touch: Option<i64>,
     games: Vec<GameRow>,
@@ -173,10 +175,7 @@ pub fn import(
         ));
     }
     let known = writer.known_sources()?;
-    let (units, unchanged) = drop_unchanged(units, &known);
-    progress.unchanged = unchanged;
-    progress.files = unchanged;
-    progress.total_files = unchanged + units.iter().map(Unit::sources).sum::<usize>();
+    progress.total_files = units.iter().map(Unit::sources).sum::<usize>();
     observer.progress(&progress);
 
     let jobs = options.jobs.unwrap_or_else(|| {
@@ -188,11 +187,11 @@ pub fn import(
         .build()
         .map_err(|e| IngestError::Pool(jobs, e.to_string()))?;
 
-    // Workers take batches of units in order from a shared counter and send (batch number,
-    // results); the writer puts them back in order, so ids do not depend on scheduling. The
+    // Workers take batches of units in order from a shared counter and send what they read
+    // in parts; the writer puts them back in order, so ids do not depend on scheduling. The
     // channel is bounded: memory stays flat however big the collection.
     let batches = walk::batches(&units);
-    let (tx, rx) = mpsc::sync_channel::<(usize, Vec<Parsed>)>(4 * jobs.max(1));
+    let (tx, rx) = mpsc::sync_channel::<Part>(4 * jobs.max(1));
     let next = AtomicUsize::new(0);
     let written = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
@@ -221,11 +220,7 @@ pub fn import(
                             {
                                 std::thread::sleep(Duration::from_millis(1));
                             }
-                            let parsed = units[batches[i].clone()]
-                                .iter()
-                                .flat_map(|u| parse_unit(u, known, options.variations))
-                                .collect();
-                            if tx.send((i, parsed)).is_err() {
+                            if !read_batch(&units[batches[i].clone()], i, known, options, &tx) {
                                 break;
                             }
                         }
@@ -274,6 +269,49 @@ pub fn import(
     Ok(progress)
 }
 
+/// What a worker read of a batch: all of it (`last`), or the part that passed
+/// [`walk::HAND_OVER_BYTES`].
+struct Part {
+    batch: usize,
+    part: usize,
+    last: bool,
+    parsed: Vec<Parsed>,
+}
+
+/// Reads and parses batch `batch` and sends it in parts; false when the writer is gone.
+fn read_batch(
+    units: &[Unit],
+    batch: usize,
+    known: &HashMap<String, KnownSource>,
+    options: &ImportOptions,
+    tx: &mpsc::SyncSender<Part>,
+) -> bool {
+    let (mut part, mut parsed, mut bytes) = (0, Vec::new(), 0);
+    for (n, unit) in units.iter().enumerate() {
+        for p in parse_unit(unit, known, options.variations) {
+            bytes += p.source.size;
+            parsed.push(p);
+        }
+        let last = n + 1 == units.len();
+        if last || bytes >= walk::HAND_OVER_BYTES {
+            let parsed = std::mem::take(&mut parsed);
+            if tx
+                .send(Part {
+                    batch,
+                    part,
+                    last,
+                    parsed,
+                })
+                .is_err()
+            {
+                return false;
+            }
+            (part, bytes) = (part + 1, 0);
+        }
+    }
+    true
+}
+
 /// What the writer hands the text thread after each database commit.
 struct TextJob {
     deleted: Vec<i64>,
@@ -298,24 +336,35 @@ fn index_text(mut text: TextIndex, jobs: mpsc::Receiver<TextJob>) -> Result<(), 
 
 fn write_all(
     sink: &mut Sink<'_, '_>,
-    rx: mpsc::Receiver<(usize, Vec<Parsed>)>,
+    rx: mpsc::Receiver<Part>,
     written: &AtomicUsize,
     options: &ImportOptions,
     progress: &mut Progress,
     observer: &mut dyn Observer,
     started: Instant,
 ) -> Result<(), IngestError> {
-    let mut pending: BTreeMap<usize, Vec<Parsed>> = BTreeMap::new();
-    let mut next_unit = 0;
+    let mut pending: BTreeMap<(usize, usize), Part> = BTreeMap::new();
+    let (mut next_batch, mut next_part) = (0, 0);
     let mut batch_games = 0;
     let mut batch_start = Instant::now();
     let (mut read, mut cut_early) = (0, false);
-    for (i, parsed) in rx {
-        pending.insert(i, parsed);
-        while let Some(parsed) = pending.remove(&next_unit) {
-            next_unit += 1;
-            written.store(next_unit, Ordering::Relaxed);
-            for p in parsed {
+    for part in rx {
+        pending.insert((part.batch, part.part), part);
+        while let Some(part) = pending.remove(&(next_batch, next_part)) {
+            if part.last {
+                (next_batch, next_part) = (next_batch + 1, 0);
+                written.store(next_batch, Ordering::Relaxed);
+            } else {
+                next_part += 1;
+            }
+            for p in part.parsed {
+                if p.unchanged {
+                    progress.unchanged += 1;
+                    progress.files += 1;
+                    progress.seconds = started.elapsed().as_secs_f64();
+                    observer.progress(progress);
+                    continue;
+                }
                 if batch_games == 0 {
                     sink.db.begin()?;
                     batch_start = Instant::now();
@@ -458,9 +507,10 @@ fn write_source(
     Ok(games)
 }
 
-/// Leaves out the sources an earlier import read with the same size and time (files) or the
-/// same size and CRC (archive entries); returns the rest and how many were left out.
-fn drop_unchanged(units: Vec<Unit>, known: &HashMap<String, KnownSource>) -> (Vec<Unit>, usize) {
+/// Reads, decodes, parses and replays every source of a unit, except those an earlier
+/// import read with the same size and time (files) or the same size and CRC (archive
+/// entries).
+fn parse_unit(unit: &Unit, known: &HashMap<String, KnownSource>, variations: bool) -> Vec<Parsed> {
     let unchanged = |info: &SourceInfo| {
         known.get(&info.display).is_some_and(|k| {
             k.size == info.size
@@ -470,36 +520,15 @@ fn drop_unchanged(units: Vec<Unit>, known: &HashMap<String, KnownSource>) -> (Ve
                 }
         })
     };
-    let mut skipped = 0;
-    let mut out = Vec::with_capacity(units.len());
-    for unit in units {
-        match unit {
-            Unit::File { ref info, .. } if unchanged(info) => skipped += 1,
-            Unit::File { .. } => out.push(unit),
-            Unit::Zip { path, entries } => {
-                let before = entries.len();
-                let entries: Vec<_> = entries.into_iter().filter(|(_, i)| !unchanged(i)).collect();
-                skipped += before - entries.len();
-                if !entries.is_empty() {
-                    out.push(Unit::Zip { path, entries });
-                }
-            }
-        }
-    }
-    (out, skipped)
-}
-
-/// Reads, decodes, parses and replays every source of a unit.
-fn parse_unit(unit: &Unit, known: &HashMap<String, KnownSource>, variations: bool) -> Vec<Parsed> {
-    walk::read_unit(unit)
+    walk::read_unit(unit, unchanged)
         .into_iter()
-        .map(|(info, bytes)| parse_source(info, bytes, known, variations))
+        .map(|(info, content)| parse_source(info, content, known, variations))
         .collect()
 }
 
 fn parse_source(
     info: SourceInfo,
-    bytes: Result<Vec<u8>, String>,
+    content: Content,
     known: &HashMap<String, KnownSource>,
     variations: bool,
 ) -> Parsed {
@@ -514,14 +543,24 @@ fn parse_source(
         error: None,
         replaces: known.get(&info.display).map(|k| k.id),
     };
-    let bytes = match bytes {
-        Ok(b) => b,
-        Err(e) => {
+    let bytes = match content {
+        Content::Bytes(b) => b,
+        Content::Unchanged => {
+            return Parsed {
+                source,
+                unchanged: true,
+                touch: None,
+                games: Vec::new(),
+                errors: Vec::new(),
+            };
+        }
+        Content::Failed(e) => {
             let message = format!("cannot read: {e}");
             source.error = Some(message.clone());
             let errors = vec![problem(&source.path, None, None, message)];
             return Parsed {
                 source,
+                unchanged: false,
                 touch: None,
                 games: Vec::new(),
                 errors,
@@ -539,6 +578,7 @@ fn parse_source(
     {
         return Parsed {
             touch: Some(k.id),
+            unchanged: false,
             source,
             games: Vec::new(),
             errors: Vec::new(),
@@ -569,6 +609,7 @@ fn parse_source(
         .collect();
     Parsed {
         source,
+        unchanged: false,
         touch: None,
         games,
         errors,

@@ -5,8 +5,6 @@ use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use rayon::iter::{IntoParallelIterator, ParallelIterator};
-
 /// Extensions a directory walk takes (case-insensitive). A file named on the command line is
 /// read whatever its name.
 pub const RECORD_EXTENSIONS: &[&str] = &[
@@ -28,10 +26,9 @@ pub struct SourceInfo {
 /// A unit of work for one worker: a file, or some entries of one archive.
 #[derive(Debug, Clone)]
 pub enum Unit {
-    File {
-        path: PathBuf,
-        info: SourceInfo,
-    },
+    /// A file's size and time are learnt when a worker opens it (a walk that asked for
+    /// them spent most of its time there, before any file was read).
+    File { path: PathBuf, display: String },
     Zip {
         path: PathBuf,
         entries: Vec<(usize, SourceInfo)>,
@@ -45,24 +42,23 @@ impl Unit {
             Unit::Zip { entries, .. } => entries.len(),
         }
     }
-
-    /// The bytes it holds (uncompressed), as listed.
-    pub fn bytes(&self) -> u64 {
-        match self {
-            Unit::File { info, .. } => info.size,
-            Unit::Zip { entries, .. } => entries.iter().map(|(_, i)| i.size).sum(),
-        }
-    }
 }
 
-/// Consecutive units a worker reads and hands over together: up to 32 files or about 256 KB.
-/// One message (and one wake-up of the writer) per small file cost more than reading it.
+/// Bytes of records a worker reads before it hands them over: one message (and one wake-up
+/// of the writer) per small file cost more than reading it.
+pub const HAND_OVER_BYTES: u64 = 256 << 10;
+
+/// Consecutive units a worker takes together: up to 32 files, or archive entries of about
+/// [`HAND_OVER_BYTES`]. A worker hands over what it read of a batch whenever that passes
+/// [`HAND_OVER_BYTES`] (file sizes are not known before).
 pub fn batches(units: &[Unit]) -> Vec<std::ops::Range<usize>> {
     let mut out = Vec::new();
     let (mut start, mut bytes) = (0, 0u64);
     for (i, u) in units.iter().enumerate() {
-        bytes += u.bytes();
-        if i + 1 - start >= 32 || bytes >= 256 << 10 {
+        if let Unit::Zip { entries, .. } = u {
+            bytes += entries.iter().map(|(_, e)| e.size).sum::<u64>();
+        }
+        if i + 1 - start >= 32 || bytes >= HAND_OVER_BYTES {
             out.push(start..i + 1);
             (start, bytes) = (i + 1, 0);
         }
@@ -104,27 +100,39 @@ fn walk_dir(dir: &Path, units: &mut Vec<Unit>, problems: &mut Vec<(String, Strin
             return;
         }
     };
+    // The kind of each entry comes with the listing; only links (and archives, whose time
+    // their entries take) need a stat.
+    let mut found: Vec<(std::ffi::OsString, Option<std::fs::FileType>)> = entries
+        .flatten()
+        .map(|e| (e.file_name(), e.file_type().ok()))
+        .collect();
     // One directory's entries differ only in their names: sorting by the name's bytes is the
     // order of their paths, without comparing the paths component by component.
-    let mut names: Vec<std::ffi::OsString> = entries.flatten().map(|e| e.file_name()).collect();
-    names.sort_unstable_by(|a, b| a.as_encoded_bytes().cmp(b.as_encoded_bytes()));
-    // The stat calls, on all cores (a walk of 100,000 files spent most of its time there).
-    let found: Vec<(PathBuf, Option<std::fs::Metadata>)> = names
-        .into_par_iter()
-        .map(|name| {
-            let path = dir.join(name);
-            let m = std::fs::metadata(&path).ok();
-            (path, m)
-        })
-        .collect();
-    for (path, m) in found {
-        let Some(m) = m else {
-            continue;
+    found.sort_unstable_by(|a, b| a.0.as_encoded_bytes().cmp(b.0.as_encoded_bytes()));
+    for (name, kind) in found {
+        let path = dir.join(name);
+        let (is_dir, is_file) = match kind {
+            Some(k) if !k.is_symlink() => (k.is_dir(), k.is_file()),
+            _ => match std::fs::metadata(&path) {
+                Ok(m) => (m.is_dir(), m.is_file()),
+                Err(_) => continue,
+            },
         };
-        if m.is_dir() {
+        if is_dir {
             walk_dir(&path, units, problems);
-        } else if is_zip(&path) || has_record_extension(&path) {
-            add_file(&path, &m, units, problems);
+        } else if is_file && is_zip(&path) {
+            match std::fs::metadata(&path) {
+                Ok(m) => add_file(&path, &m, units, problems),
+                Err(e) => problems.push((
+                    path.to_string_lossy().into_owned(),
+                    format!("cannot read: {e}"),
+                )),
+            }
+        } else if is_file && has_record_extension(&path) {
+            units.push(Unit::File {
+                display: path.to_string_lossy().into_owned(),
+                path,
+            });
         }
     }
 }
@@ -161,12 +169,7 @@ fn add_file(
     if !is_zip(path) {
         units.push(Unit::File {
             path: path.to_path_buf(),
-            info: SourceInfo {
-                display,
-                size: m.len(),
-                mtime: mtime(m),
-                crc: None,
-            },
+            display,
         });
         return;
     }
@@ -222,11 +225,33 @@ fn entry_name(raw: &[u8]) -> String {
     }
 }
 
-/// Reads the bytes of each source of a unit, in order: (source, bytes or why not).
-pub fn read_unit(unit: &Unit) -> Vec<(SourceInfo, Result<Vec<u8>, String>)> {
+/// What a worker found in a source.
+#[derive(Debug)]
+pub enum Content {
+    Bytes(Vec<u8>),
+    /// Left unread: an earlier import read it with the same size and time (a file) or the
+    /// same size and CRC (an archive entry).
+    Unchanged,
+    /// Why it could not be read.
+    Failed(String),
+}
+
+/// Reads each source of a unit, in order, except those `unchanged` says an earlier import
+/// read as they are.
+pub fn read_unit(
+    unit: &Unit,
+    unchanged: impl Fn(&SourceInfo) -> bool,
+) -> Vec<(SourceInfo, Content)> {
     match unit {
-        Unit::File { path, info } => {
-            vec![(info.clone(), std::fs::read(path).map_err(|e| e.to_string()))]
+        Unit::File { path, display } => {
+            let mut info = SourceInfo {
+                display: display.clone(),
+                size: 0,
+                mtime: 0,
+                crc: None,
+            };
+            let content = read_file(path, &mut info, unchanged);
+            vec![(info, content)]
         }
         Unit::Zip { path, entries } => {
             let archive = File::open(path)
@@ -237,13 +262,16 @@ pub fn read_unit(unit: &Unit) -> Vec<(SourceInfo, Result<Vec<u8>, String>)> {
                 Err(e) => {
                     return entries
                         .iter()
-                        .map(|(_, info)| (info.clone(), Err(e.clone())))
+                        .map(|(_, info)| (info.clone(), Content::Failed(e.clone())))
                         .collect();
                 }
             };
             entries
                 .iter()
                 .map(|(i, info)| {
+                    if unchanged(info) {
+                        return (info.clone(), Content::Unchanged);
+                    }
                     let bytes =
                         archive
                             .by_index(*i)
@@ -253,9 +281,36 @@ pub fn read_unit(unit: &Unit) -> Vec<(SourceInfo, Result<Vec<u8>, String>)> {
                                 f.read_to_end(&mut buf).map_err(|e| e.to_string())?;
                                 Ok(buf)
                             });
-                    (info.clone(), bytes)
+                    let content = bytes.map_or_else(Content::Failed, Content::Bytes);
+                    (info.clone(), content)
                 })
                 .collect()
         }
+    }
+}
+
+/// Opens a file, fills in its size and time, and reads it unless it is `unchanged`.
+fn read_file(
+    path: &Path,
+    info: &mut SourceInfo,
+    unchanged: impl Fn(&SourceInfo) -> bool,
+) -> Content {
+    let mut file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) => return Content::Failed(e.to_string()),
+    };
+    let m = match file.metadata() {
+        Ok(m) => m,
+        Err(e) => return Content::Failed(e.to_string()),
+    };
+    (info.size, info.mtime) = (m.len(), mtime(&m));
+    if unchanged(info) {
+        return Content::Unchanged;
+    }
+    // One byte more than the size, so that the read that finds the end needs no new room.
+    let mut buf = Vec::with_capacity(m.len().min(1 << 30) as usize + 1);
+    match file.read_to_end(&mut buf) {
+        Ok(_) => Content::Bytes(buf),
+        Err(e) => Content::Failed(e.to_string()),
     }
 }

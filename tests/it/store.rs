@@ -521,3 +521,54 @@ fn an_import_cuts_its_last_segment_early_so_that_little_is_left_for_the_end() {
     assert_eq!(spans, vec![(1, 400, total)]);
     assert_eq!(text_segments, 1);
 }
+
+#[test]
+fn big_files_read_in_parts_are_written_in_file_order() {
+    use kifudex::synth::{Synth, SynthOptions};
+
+    // Files of about 100 KB (a long comment each): a worker hands over what it read of a
+    // batch of 32 files every 256 KB, so a batch arrives in parts, from two workers.
+    let (dir, mut store) = store("store-parts");
+    let files = dir.join("games");
+    std::fs::create_dir_all(&files).unwrap();
+    let mut synth = Synth::new(SynthOptions {
+        seed: 3,
+        ..SynthOptions::default()
+    });
+    let mut names = Vec::new();
+    for i in 0..40 {
+        let mut rec = synth.game();
+        rec.start_comments
+            .push(format!("{i} {}", "長考".repeat(17_000)));
+        let name = format!("g{i:02}.kifu");
+        std::fs::write(files.join(&name), kifudex::notation::kif::write_kif(&rec)).unwrap();
+        names.push(files.join(&name).to_string_lossy().into_owned());
+    }
+    let options = ImportOptions {
+        jobs: Some(2),
+        ..ImportOptions::default()
+    };
+    let summary = import(&mut store, std::slice::from_ref(&files), &options, &mut Quiet).unwrap();
+    assert_eq!((summary.games, summary.files), (40, 40));
+    let stored: Vec<(i64, String, String)> = store
+        .conn()
+        .prepare(
+            "SELECT g.id, s.path, g.comments ->> '$[0][2]' FROM games g
+             JOIN sources s ON s.id = g.source_id ORDER BY g.id",
+        )
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    for (i, (id, path, comment)) in stored.iter().enumerate() {
+        assert_eq!((*id, path), (i as i64 + 1, &names[i]));
+        assert!(comment.starts_with(&format!("{i} 長考")), "game {id}");
+    }
+    assert_eq!(stored.len(), 40);
+
+    // Read again: every file is unchanged, none is read.
+    let again = import(&mut store, &[files], &options, &mut Quiet).unwrap();
+    assert_eq!((again.games, again.unchanged, again.files), (0, 40, 40));
+    let _ = std::fs::remove_dir_all(&dir);
+}
