@@ -33,7 +33,7 @@ pub const SCHEMA_VERSION: u32 = 1;
 /// Games read from the database at a time while catching up.
 const PAGE: usize = 2048;
 
-/// Memory for tantivy's indexing thread: at 3% of moves commented, about 250,000 games
+/// Memory for tantivy's indexing thread: at 3% of moves commented, about 270,000 games
 /// before it writes a segment of its own accord.
 const WRITER_MEMORY: usize = 128 << 20;
 
