@@ -231,14 +231,13 @@ pub fn import(
         });
         // The text index is written by a thread of its own, a commit behind the database.
         // Its channel holds enough (8 jobs of up to 2,048 games) for reading and writing to
-        // go on while it commits (about a second at 80,000 games).
+        // go on while it commits (a second or more for 100,000 games).
         let (text_tx, text_rx) = mpsc::sync_channel::<TextJob>(8);
         let text_thread = scope.spawn(move || index_text(text, text_rx));
         let mut sink = Sink {
             db: &mut writer,
             text: text_tx,
             texts: Vec::new(),
-            commit_text: false,
         };
         let done = write_all(
             &mut sink,
@@ -318,8 +317,6 @@ fn read_batch(
 struct TextJob {
     deleted: Vec<i64>,
     added: Vec<GameText>,
-    /// Commit the index after this job.
-    commit: bool,
 }
 
 /// The text thread: applies each commit's games to the index, commits it every
@@ -328,7 +325,7 @@ fn index_text(mut text: TextIndex, jobs: mpsc::Receiver<TextJob>) -> Result<(), 
     let mut committed = Instant::now();
     for job in jobs {
         text.apply(&job.deleted, &job.added)?;
-        if job.commit || committed.elapsed() >= TEXT_COMMIT_EVERY {
+        if committed.elapsed() >= TEXT_COMMIT_EVERY {
             text.commit()?;
             committed = Instant::now();
         }
@@ -349,7 +346,6 @@ fn write_all(
     let (mut next_batch, mut next_part) = (0, 0);
     let mut batch_games = 0;
     let mut batch_start = Instant::now();
-    let (mut read, mut cut_early) = (0, false);
     for part in rx {
         pending.insert((part.batch, part.part), part);
         while let Some(part) = pending.remove(&(next_batch, next_part)) {
@@ -373,10 +369,6 @@ fn write_all(
                 }
                 batch_games += write_source(sink, p, progress, observer)?.max(1);
                 progress.files += 1;
-                read += 1;
-                if !cut_early && sink.cut_early(read, progress.total_files - progress.files)? {
-                    cut_early = true;
-                }
                 if batch_games >= options.batch_games || batch_start.elapsed() >= options.batch_time
                 {
                     sink.commit()?;
@@ -397,15 +389,12 @@ struct Sink<'s, 'c> {
     text: mpsc::SyncSender<TextJob>,
     /// The text of the games written since the last commit.
     texts: Vec<GameText>,
-    /// Whether the text index commits after the games of the next database commit.
-    commit_text: bool,
 }
 
 /// Games in one job of the text thread.
 const TEXT_JOB_GAMES: usize = 2048;
 
-/// The text index commits at most this often during an import (and at its end, and at the
-/// early cut): each commit makes a segment, and tantivy merges eight of them, which at
+/// The text index commits at most this often during an import (and at its end): each commit makes a segment, and tantivy merges eight of them, which at
 /// 1,000,000 games cost 10 CPU-seconds when it committed every 10 s. An index left behind
 /// by a killed import is repaired on the next open.
 const TEXT_COMMIT_EVERY: Duration = Duration::from_secs(30);
@@ -422,38 +411,15 @@ impl Sink<'_, '_> {
         let mut texts = std::mem::take(&mut self.texts).into_iter().peekable();
         let mut deleted = Some(deleted);
         while deleted.is_some() || texts.peek().is_some() {
-            let added: Vec<GameText> = texts.by_ref().take(TEXT_JOB_GAMES).collect();
             let job = TextJob {
                 deleted: deleted.take().unwrap_or_default(),
-                commit: self.commit_text && texts.peek().is_none(),
-                added,
+                added: texts.by_ref().take(TEXT_JOB_GAMES).collect(),
             };
             // A closed channel means the text thread stopped with an error, which the
             // import reports when it joins the thread.
             self.text.send(job).map_err(|_| IngestError::TextStopped)?;
         }
-        self.commit_text = false;
         Ok(())
-    }
-
-    /// What is sorted and written after the last game (the last segment of postings, and
-    /// the text index's last segment) runs while nothing else does. Once what is left to
-    /// read (`left` sources, after `read`) looks like a quarter of what is gathered, both
-    /// are cut: the gathered part is then written beside the reading, and only the rest at
-    /// the end. Returns whether it cut.
-    fn cut_early(&mut self, read: usize, left: usize) -> Result<bool, IngestError> {
-        let (gathered, added) = self.db.postings();
-        // A cut that made a segment small enough to be merged at the end would cost more.
-        if read == 0 || left == 0 || !self.db.segment_kept(gathered) {
-            return Ok(false);
-        }
-        let expected = added as f64 / read as f64 * left as f64;
-        if expected * 4.0 > gathered as f64 {
-            return Ok(false);
-        }
-        self.db.cut()?;
-        self.commit_text = true;
-        Ok(true)
     }
 }
 

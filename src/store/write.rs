@@ -70,8 +70,6 @@ pub struct Writer<'a> {
     /// hashes the SQL on each lookup and resets and clears the statement on each return.
     insert_source: Option<Statement<'a>>,
     insert_game: Option<Statement<'a>>,
-    /// Postings added by this writer.
-    added: usize,
 }
 
 const INSERT_SOURCE: &str = "INSERT INTO sources (path, size, mtime, content_hash, format,
@@ -114,15 +112,13 @@ impl<'a> Writer<'a> {
             segment_entries: postings::SEGMENT_ENTRIES,
             insert_source: None,
             insert_game: None,
-            added: 0,
         })
     }
 
     /// Ends the batch of postings gathered so far: it is sorted and cut beside the writer,
     /// and written as a segment by a later transaction (the one before it first, so that
-    /// memory stays bounded). A full batch is cut by [`Writer::put_game`]; an importer cuts
-    /// one early so that the last, sorted after the last game, is small.
-    pub fn cut(&mut self) -> Result<(), StoreError> {
+    /// memory stays bounded).
+    fn cut(&mut self) -> Result<(), StoreError> {
         if self.postings.is_empty() {
             return Ok(());
         }
@@ -130,17 +126,6 @@ impl<'a> Writer<'a> {
         let mut batch = std::mem::take(&mut self.postings);
         self.preparing = Some(std::thread::spawn(move || batch.prepare()));
         Ok(())
-    }
-
-    /// Postings gathered since the last cut, and added by this writer in all.
-    pub fn postings(&self) -> (usize, usize) {
-        (self.postings.len(), self.added)
-    }
-
-    /// Whether a segment of `n` postings is big enough that [`Writer::finish`] leaves it
-    /// unmerged.
-    pub fn segment_kept(&self, n: usize) -> bool {
-        n >= self.segment_entries / 4
     }
 
     /// Writes segments of `n` postings instead of [`postings::SEGMENT_ENTRIES`] (for tests of
@@ -510,7 +495,6 @@ impl<'a> Writer<'a> {
                     postings::result_code(g.winner),
                     postings::date_code(g.date.as_deref()),
                 );
-                self.added += g.positions.len();
                 if self.postings.is_full(self.segment_entries) {
                     self.cut()?;
                 }

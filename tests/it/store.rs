@@ -462,67 +462,6 @@ fn segments_prepared_beside_the_writer_index_every_position_in_game_order() {
 }
 
 #[test]
-fn an_import_cuts_its_last_segment_early_so_that_little_is_left_for_the_end() {
-    use kifudex::store::postings::PositionIndex;
-    use kifudex::synth::{Synth, SynthOptions};
-    use kifudex::text::TextIndex;
-
-    let import_with = |name: &str, segment_entries: usize| {
-        let (dir, mut store) = store(name);
-        let files = dir.join("games");
-        std::fs::create_dir_all(&files).unwrap();
-        let mut synth = Synth::new(SynthOptions {
-            seed: 8,
-            ..SynthOptions::default()
-        });
-        for i in 0..400 {
-            let text = kifudex::notation::kif::write_kif(&synth.game());
-            std::fs::write(files.join(format!("g{i:03}.kifu")), text).unwrap();
-        }
-        let options = ImportOptions {
-            batch_games: 10,
-            segment_entries,
-            ..ImportOptions::default()
-        };
-        let summary = import(&mut store, &[files], &options, &mut Quiet).unwrap();
-        assert_eq!(summary.games, 400);
-        let index = PositionIndex::load(store.conn()).unwrap();
-        let spans: Vec<(i64, i64, i64)> = index
-            .segments
-            .iter()
-            .map(|s| (s.first_game, s.last_game, s.entries))
-            .collect();
-        let total: i64 = (1..=400)
-            .map(|id| store.game_line(id).unwrap().unwrap().moves.len() as i64 + 1)
-            .sum();
-        let (text, _) = TextIndex::open(&store.dir().join("text")).unwrap();
-        let text_segments = text.segments().unwrap();
-        drop(text);
-        let _ = std::fs::remove_dir_all(&dir);
-        (spans, total, text_segments)
-    };
-
-    // Nothing fills a segment of 100,000 postings: the gathered postings are cut once
-    // what is left to read looks like a quarter of them, and the text index commits there too.
-    let (spans, total, text_segments) = import_with("store-early-cut", 100_000);
-    assert_eq!(spans.len(), 2, "{spans:?}");
-    let (first, second) = (spans[0], spans[1]);
-    assert_eq!(
-        (first.0, second.0, second.1),
-        (1, first.1 + 1, 400),
-        "{spans:?}"
-    );
-    assert!((310..=330).contains(&first.1), "{spans:?}");
-    assert_eq!(first.2 + second.2, total);
-    assert_eq!(text_segments, 2);
-
-    // Postings too few to make a segment the end would keep unmerged: no early cut.
-    let (spans, total, text_segments) = import_with("store-no-early-cut", 1 << 30);
-    assert_eq!(spans, vec![(1, 400, total)]);
-    assert_eq!(text_segments, 1);
-}
-
-#[test]
 fn big_files_read_in_parts_are_written_in_file_order() {
     use kifudex::synth::{Synth, SynthOptions};
 
@@ -548,7 +487,13 @@ fn big_files_read_in_parts_are_written_in_file_order() {
         jobs: Some(2),
         ..ImportOptions::default()
     };
-    let summary = import(&mut store, std::slice::from_ref(&files), &options, &mut Quiet).unwrap();
+    let summary = import(
+        &mut store,
+        std::slice::from_ref(&files),
+        &options,
+        &mut Quiet,
+    )
+    .unwrap();
     assert_eq!((summary.games, summary.files), (40, 40));
     let stored: Vec<(i64, String, String)> = store
         .conn()

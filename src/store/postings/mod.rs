@@ -173,11 +173,6 @@ impl Batch {
         self.games.is_empty()
     }
 
-    /// Postings gathered.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
     /// Whether the batch should be written as a segment now, with segments of `limit`
     /// postings ([`SEGMENT_ENTRIES`] unless a test asks for small ones).
     pub fn is_full(&self, limit: usize) -> bool {
