@@ -230,8 +230,8 @@ pub fn import(
             drop(tx);
         });
         // The text index is written by a thread of its own, a commit behind the database.
-        // Its channel holds enough (8 jobs of up to 2,048 games) for reading and writing to
-        // go on while it commits (a second or more for 100,000 games).
+        // Its channel holds 8 jobs of up to 2,048 games, so that reading and writing go on
+        // for a while when it commits (a second or more for a segment of 100,000 games).
         let (text_tx, text_rx) = mpsc::sync_channel::<TextJob>(8);
         let text_thread = scope.spawn(move || index_text(text, text_rx));
         let mut sink = Sink {
@@ -394,9 +394,10 @@ struct Sink<'s, 'c> {
 /// Games in one job of the text thread.
 const TEXT_JOB_GAMES: usize = 2048;
 
-/// The text index commits at most this often during an import (and at its end): each commit makes a segment, and tantivy merges eight of them, which at
-/// 1,000,000 games cost 10 CPU-seconds when it committed every 10 s. An index left behind
-/// by a killed import is repaired on the next open.
+/// The text index commits at most this often during an import (and at its end): each commit
+/// makes a segment, and tantivy merges eight of them, which at 1,000,000 games cost 10
+/// CPU-seconds when it committed every 10 s. An index left behind by a killed import is
+/// repaired on the next open.
 const TEXT_COMMIT_EVERY: Duration = Duration::from_secs(30);
 
 impl Sink<'_, '_> {

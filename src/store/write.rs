@@ -115,19 +115,6 @@ impl<'a> Writer<'a> {
         })
     }
 
-    /// Ends the batch of postings gathered so far: it is sorted and cut beside the writer,
-    /// and written as a segment by a later transaction (the one before it first, so that
-    /// memory stays bounded).
-    fn cut(&mut self) -> Result<(), StoreError> {
-        if self.postings.is_empty() {
-            return Ok(());
-        }
-        self.store_prepared()?;
-        let mut batch = std::mem::take(&mut self.postings);
-        self.preparing = Some(std::thread::spawn(move || batch.prepare()));
-        Ok(())
-    }
-
     /// Writes segments of `n` postings instead of [`postings::SEGMENT_ENTRIES`] (for tests of
     /// imports that write several).
     pub fn segment_entries(&mut self, n: usize) {
@@ -495,8 +482,12 @@ impl<'a> Writer<'a> {
                     postings::result_code(g.winner),
                     postings::date_code(g.date.as_deref()),
                 );
+                // A full batch is sorted and cut beside the writer, and written by a later
+                // transaction; the one before it first, so that memory stays bounded.
                 if self.postings.is_full(self.segment_entries) {
-                    self.cut()?;
+                    self.store_prepared()?;
+                    let mut batch = std::mem::take(&mut self.postings);
+                    self.preparing = Some(std::thread::spawn(move || batch.prepare()));
                 }
                 Inserted::New(id)
             }
