@@ -307,10 +307,32 @@ fn read_file(
     if unchanged(info) {
         return Content::Unchanged;
     }
-    // One byte more than the size, so that the read that finds the end needs no new room.
-    let mut buf = Vec::with_capacity(m.len().min(1 << 30) as usize + 1);
-    match file.read_to_end(&mut buf) {
-        Ok(_) => Content::Bytes(buf),
+    match read_sized(&mut file, m.len()) {
+        Ok(buf) => Content::Bytes(buf),
         Err(e) => Content::Failed(e.to_string()),
     }
+}
+
+/// Reads the `size` bytes `fstat` gave. `read_to_end` would ask the size again (a second
+/// `statx` and an `lseek`) and read once more to find the end: three system calls of the
+/// seven a file took. A file that reports no size (a pipe, a /proc file) is read to its end.
+fn read_sized(file: &mut File, size: u64) -> std::io::Result<Vec<u8>> {
+    if size == 0 {
+        let mut buf = Vec::new();
+        file.read_to_end(&mut buf)?;
+        return Ok(buf);
+    }
+    let mut buf = vec![0; size.min(1 << 30) as usize];
+    let mut filled = 0;
+    while filled < buf.len() {
+        match file.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    // A file that shrank since fstat ends early.
+    buf.truncate(filled);
+    Ok(buf)
 }
