@@ -40,6 +40,16 @@ pub fn decode_borrowed(bytes: &[u8]) -> (Cow<'_, str>, Encoding) {
         return (Cow::Borrowed(s), Encoding::Utf8);
     }
     let (sjis, _, sjis_bad) = SHIFT_JIS.decode(bytes);
+    // A CP932 record read as EUC-JP breaks on most of its characters: when even the best
+    // score EUC-JP could reach is no more than the least CP932 can have, neither text needs
+    // scoring (nor EUC-JP decoding). `decode` reads a BOM as UTF-8 or UTF-16, which the
+    // bounds know nothing of.
+    let bom = [&b"\xEF\xBB\xBF"[..], b"\xFF\xFE", b"\xFE\xFF"]
+        .iter()
+        .any(|b| bytes.starts_with(b));
+    if !sjis_bad && !bom && euc_ceiling(bytes) <= cp932_floor(&sjis) {
+        return (sjis, Encoding::ShiftJis);
+    }
     let (euc, _, euc_bad) = EUC_JP.decode(bytes);
     if plausibility(&euc, euc_bad) > plausibility(&sjis, sjis_bad) {
         (euc, Encoding::EucJp)
@@ -82,6 +92,53 @@ fn plausibility(text: &str, bad: bool) -> i64 {
         i += len;
     }
     if bad { s - 1000 } else { s }
+}
+
+/// The most [`plausibility`] could give the EUC-JP decoding of `bytes`. A byte in
+/// 0x80–0xA0 (other than 0x8E and 0x8F) or 0xFF is an error wherever it stands, as a lead or
+/// after one; every other byte above 0x7F is at best half of a character worth 3. Counted
+/// without following the decoder, so that the counts run many bytes at a time.
+fn euc_ceiling(bytes: &[u8]) -> i64 {
+    let errors = count(bytes, |x| {
+        (x.wrapping_sub(0x80) <= 0x20) & (x.wrapping_sub(0x8E) > 1) | (x == 0xFF)
+    }) as i64;
+    let high = count(bytes, |x| x >= 0x80) as i64;
+    3 * ((high - errors) / 2) - 50 * errors - if errors > 0 { 1000 } else { 0 }
+}
+
+/// The least [`plausibility`] CP932 `text` (decoded without errors) can have: -10 for every
+/// control character (0x80 reads as U+0080) and -4 for every half-width katakana (or
+/// full-width Latin letter, which shares their first two UTF-8 bytes and adds nothing);
+/// every other character adds nothing or more.
+fn cp932_floor(text: &str) -> i64 {
+    let b = text.as_bytes();
+    let controls = count(b, |x| {
+        (x < 0x20) & (x != b'\n') & (x != b'\r') & (x != b'\t') | (x == 0x7F)
+    });
+    // U+0080–U+009F are C2 80–C2 9F; U+FF40–U+FF9F are EF BD 80–EF BE 9F.
+    let c1 = count_pairs(b, |x, y| (x == 0xC2) & (y < 0xA0));
+    let kana = count_pairs(b, |x, y| (x == 0xEF) & (y.wrapping_sub(0xBD) < 2));
+    -10 * (controls + c1) as i64 - 4 * kana as i64
+}
+
+/// How many bytes `f` holds for, in runs of 255 counted in single bytes (which the compiler
+/// turns into vector code without AVX).
+#[inline]
+fn count(b: &[u8], f: impl Fn(u8) -> bool) -> usize {
+    b.chunks(255)
+        .map(|c| c.iter().fold(0u8, |n, &x| n + f(x) as u8) as usize)
+        .sum()
+}
+
+/// How many pairs of neighbouring bytes `f` holds for, as [`count`] counts.
+#[inline]
+fn count_pairs(b: &[u8], f: impl Fn(u8, u8) -> bool) -> usize {
+    let n = b.len().saturating_sub(1);
+    b[..n]
+        .chunks(255)
+        .zip(b.get(1..).unwrap_or_default().chunks(255))
+        .map(|(p, q)| p.iter().zip(q).fold(0u8, |n, (&x, &y)| n + f(x, y) as u8) as usize)
+        .sum()
 }
 
 /// Whether the eight bytes of `w` are all printable ASCII (0x20–0x7E), which add nothing to

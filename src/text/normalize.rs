@@ -47,6 +47,19 @@ const VARIANTS: &[(char, char)] = &[
     ('桒', '桑'),
 ];
 
+/// One bit per value of `c % 1024` for the characters of [`VARIANTS`]: most characters are
+/// known to be no old form by one test instead of a search of the list.
+const VARIANT_BITS: [u64; 16] = {
+    let mut bits = [0u64; 16];
+    let mut i = 0;
+    while i < VARIANTS.len() {
+        let k = VARIANTS[i].0 as usize % 1024;
+        bits[k / 64] |= 1 << (k % 64);
+        i += 1;
+    }
+    bits
+};
+
 /// Titles and ranks that records add to names (after [`fold`]): a search may name them, or not.
 const TITLES: &[&str] = &[
     "十七世名人",
@@ -109,9 +122,8 @@ pub fn fold_each(c: char, mut push: impl FnMut(char)) {
         push(c.to_ascii_lowercase());
         return;
     }
-    // Hiragana, katakana and the unified ideographs are their own NFKC and have no case.
-    if matches!(c as u32, 0x3041..=0x3096 | 0x30A1..=0x30F6 | 0x4E00..=0x9FFF) {
-        push(fold_char(c));
+    if let Some(f) = fold_cjk(c) {
+        push(f);
         return;
     }
     for c in std::iter::once(c).nfkc() {
@@ -121,10 +133,18 @@ pub fn fold_each(c: char, mut push: impl FnMut(char)) {
     }
 }
 
+/// [`fold_each`] of hiragana, katakana and the unified ideographs, which are their own NFKC,
+/// have no case and fold to one character; `None` for any other character.
+#[inline]
+pub fn fold_cjk(c: char) -> Option<char> {
+    matches!(c as u32, 0x3041..=0x3096 | 0x30A1..=0x30F6 | 0x4E00..=0x9FFF).then(|| fold_char(c))
+}
+
 fn fold_char(c: char) -> char {
     match c {
         // Katakana ァ..ヶ to hiragana ぁ..ゖ.
         '\u{30A1}'..='\u{30F6}' => char::from_u32(c as u32 - 0x60).unwrap_or(c),
+        _ if VARIANT_BITS[(c as usize % 1024) / 64] & 1 << (c as usize % 64) == 0 => c,
         _ => VARIANTS
             .iter()
             .find(|(old, _)| *old == c)

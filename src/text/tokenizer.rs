@@ -24,7 +24,7 @@
 
 use tantivy::tokenizer::{Token, TokenStream, Tokenizer};
 
-use super::normalize::fold_each;
+use super::normalize::{fold_cjk, fold_each};
 
 /// Bump when the tokens made from a text change: the index is then rebuilt.
 pub const TOKENIZER_VERSION: u32 = 1;
@@ -180,6 +180,46 @@ fn units(text: &str, buf: &mut String, units: &mut Vec<Unit>) {
     let mut open = false;
     for (from, c) in text.char_indices() {
         let to = from + c.len_utf8();
+        // Most characters are kana or kanji, each a unit of its own, or ASCII.
+        if let Some(f) = fold_cjk(c) {
+            let start = buf.len();
+            buf.push(f);
+            units.push(Unit {
+                start,
+                end: buf.len(),
+                cjk: true,
+                from,
+                to,
+                joined: open,
+            });
+            open = true;
+            continue;
+        }
+        if c.is_ascii() {
+            if !c.is_ascii_alphanumeric() {
+                open = false;
+                continue;
+            }
+            buf.push(c.to_ascii_lowercase());
+            match units.last_mut() {
+                Some(last) if open && !last.cjk => {
+                    last.end = buf.len();
+                    last.to = to;
+                }
+                _ => {
+                    units.push(Unit {
+                        start: buf.len() - 1,
+                        end: buf.len(),
+                        cjk: false,
+                        from,
+                        to,
+                        joined: open,
+                    });
+                    open = true;
+                }
+            }
+            continue;
+        }
         let mut folded = [char::default(); 8];
         let mut n = 0;
         fold_each(c, |f| {
