@@ -568,14 +568,14 @@ fn parse_source(
     let format = read.format.unwrap_or(crate::notation::Format::Kif);
     let games = read
         .games
-        .iter()
+        .into_iter()
         .enumerate()
-        .map(|(i, rec)| {
-            for e in &rec.errors {
+        .map(|(i, mut rec)| {
+            for e in std::mem::take(&mut rec.errors) {
                 let at = Some((e.line, e.column));
-                errors.push(problem(&source.path, Some(i), at, e.message.clone()));
+                errors.push(problem(&source.path, Some(i), at, e.message));
             }
-            GameRow::with_positions(rec, format, variations)
+            GameRow::from_record(rec, format, variations)
         })
         .collect();
     Parsed {

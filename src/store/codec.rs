@@ -68,31 +68,21 @@ impl GameRow {
 
     /// The row of a record, with the postings of its variations too when `variations`.
     pub fn with_positions(rec: &Record, format: Format, variations: bool) -> GameRow {
+        GameRow::from_record(rec.clone(), format, variations)
+    }
+
+    /// [`GameRow::with_positions`] of a record no longer needed: its headers and comments
+    /// move into the row instead of being copied (what the importer does with every game).
+    pub fn from_record(mut rec: Record, format: Format, variations: bool) -> GameRow {
         let date = rec.date();
         let plies = rec.main.moves.len() as u32;
-        let mut comments: Vec<(u32, u8, String)> = Vec::new();
-        let mut add = |ply: u32, kind: u8, texts: &[String]| {
-            comments.extend(texts.iter().map(|c| (ply, kind, c.clone())));
-        };
-        add(0, COMMENT, &rec.start_comments);
-        add(0, ENGINE, &rec.start_engine);
-        for (i, node) in rec.main.moves.iter().enumerate() {
-            add(i as u32 + 1, COMMENT, &node.comments);
-            add(i as u32 + 1, ENGINE, &node.engine);
-        }
-        if let Some(t) = &rec.main.terminal {
-            add(plies + 1, COMMENT, &t.comments);
-        }
-        for note in &rec.notes {
-            comments.push((note.after as u32, REMARK, note.text.clone()));
-        }
         let own = |s: Option<&str>| s.map(str::to_string);
         let handicap = rec.handicap();
         // detect() compares board, hands and side to move; the move number is the last
         // thing that could differ.
         let start_sfen = (handicap == Handicap::Other || rec.start.move_number() != 1)
             .then(|| rec.start.to_sfen());
-        GameRow {
+        let mut row = GameRow {
             format: format.name(),
             start_sfen,
             moves: encode_moves(&rec.main.moves),
@@ -109,15 +99,36 @@ impl GameRow {
             illegal: rec
                 .first_illegal()
                 .map(|(ply, rule)| (ply as u32, rule.code())),
-            tree: tree::encode(rec),
-            fingerprint: fingerprint(rec, date.as_deref()),
+            tree: tree::encode(&rec),
+            fingerprint: fingerprint(&rec, date.as_deref()),
             date,
-            headers: rec.headers.clone(),
-            headers_text: encode_headers(&rec.headers, HeaderColumns::of(rec)),
-            comments_json: encode_comments(&comments),
-            comments,
-            positions: positions(rec, variations),
+            headers: Vec::new(),
+            headers_text: encode_headers(&rec.headers, HeaderColumns::of(&rec)),
+            comments_json: None,
+            comments: Vec::new(),
+            positions: positions(&rec, variations),
+        };
+        // Everything above that reads the headers and comments is done: they move.
+        let mut comments: Vec<(u32, u8, String)> = Vec::new();
+        let mut add = |ply: u32, kind: u8, texts: &mut Vec<String>| {
+            comments.extend(texts.drain(..).map(|c| (ply, kind, c)));
+        };
+        add(0, COMMENT, &mut rec.start_comments);
+        add(0, ENGINE, &mut rec.start_engine);
+        for (i, node) in rec.main.moves.iter_mut().enumerate() {
+            add(i as u32 + 1, COMMENT, &mut node.comments);
+            add(i as u32 + 1, ENGINE, &mut node.engine);
         }
+        if let Some(t) = &mut rec.main.terminal {
+            add(plies + 1, COMMENT, &mut t.comments);
+        }
+        for note in rec.notes.drain(..) {
+            comments.push((note.after as u32, REMARK, note.text));
+        }
+        row.comments_json = encode_comments(&comments);
+        row.comments = comments;
+        row.headers = std::mem::take(&mut rec.headers);
+        row
     }
 }
 

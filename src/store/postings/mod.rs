@@ -116,6 +116,47 @@ struct Pending {
     next: u16,
 }
 
+/// Buckets at least this long are sorted by radix, shorter ones by comparison.
+const RADIX_MIN: usize = 768;
+
+/// Sorts a bucket's postings by key, then game. They arrive in game order (the order games
+/// are added), so a stable sort by the key bits the bucket leaves free does it: three
+/// counting passes over 28 bits, where a comparison sort of the 2,900 entries a bucket holds
+/// at 100,000 games compares each about 12 times. Postings of one position repeated in a
+/// game stay in ply order.
+fn sort_bucket(run: &mut Vec<Pending>, scratch: &mut Vec<Pending>) {
+    if run.len() < RADIX_MIN {
+        run.sort_by_key(|e| e.key_game);
+        return;
+    }
+    scratch.clear();
+    scratch.extend_from_slice(run);
+    // The game takes the low 24 bits, the bucket the top BUCKET_BITS.
+    const FREE_LOW: u32 = 24;
+    const FREE_HIGH: u32 = 64 - BUCKET_BITS;
+    let mut shift = FREE_LOW;
+    while shift < FREE_HIGH {
+        let bits = (FREE_HIGH - shift).min(10);
+        let mask = (1u64 << bits) - 1;
+        let digit = |e: &Pending| ((e.key_game >> shift) & mask) as usize;
+        let mut starts = [0u32; 1 << 10];
+        for e in run.iter() {
+            starts[digit(e)] += 1;
+        }
+        let mut sum = 0;
+        for c in &mut starts[..1 << bits] {
+            (*c, sum) = (sum, sum + *c);
+        }
+        for e in run.iter() {
+            let d = digit(e);
+            scratch[starts[d] as usize] = *e;
+            starts[d] += 1;
+        }
+        std::mem::swap(run, scratch);
+        shift += bits;
+    }
+}
+
 /// A batch is written as a segment once it holds this many postings (about 110,000 games):
 /// 120 MB while it gathers. Fewer, bigger segments need no merging after an import.
 pub const SEGMENT_ENTRIES: usize = 12 << 20;
@@ -376,12 +417,13 @@ impl Batch {
                 let mut cutter = Cutter::new(first);
                 let mut out = Vec::new();
                 let mut run: Vec<Pending> = Vec::new();
+                let mut scratch: Vec<Pending> = Vec::new();
                 for bucket in group {
                     run.clear();
                     for chunk in bucket {
                         run.extend_from_slice(chunk);
                     }
-                    run.sort_unstable_by_key(|e| e.key_game);
+                    sort_bucket(&mut run, &mut scratch);
                     for e in &run {
                         let k = e.key_game;
                         let entry = Entry {
