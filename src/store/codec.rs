@@ -111,7 +111,10 @@ impl GameRow {
         // Everything above that reads the headers and comments is done: they move.
         let mut comments: Vec<(u32, u8, String)> = Vec::new();
         let mut add = |ply: u32, kind: u8, texts: &mut Vec<String>| {
-            comments.extend(texts.drain(..).map(|c| (ply, kind, c)));
+            // Most moves have none: the test costs less than an empty drain.
+            if !texts.is_empty() {
+                comments.extend(std::mem::take(texts).into_iter().map(|c| (ply, kind, c)));
+            }
         };
         add(0, COMMENT, &mut rec.start_comments);
         add(0, ENGINE, &mut rec.start_engine);
