@@ -180,43 +180,24 @@ fn units(text: &str, buf: &mut String, units: &mut Vec<Unit>) {
     let mut open = false;
     for (from, c) in text.char_indices() {
         let to = from + c.len_utf8();
-        // Most characters are kana or kanji, each a unit of its own, or ASCII.
+        // Most characters are kana or kanji, each a unit of its own, or ASCII: they skip
+        // the general folding below.
         if let Some(f) = fold_cjk(c) {
-            let start = buf.len();
-            buf.push(f);
-            units.push(Unit {
-                start,
-                end: buf.len(),
-                cjk: true,
-                from,
-                to,
-                joined: open,
-            });
-            open = true;
+            put(buf, units, &mut open, f, true, from, to);
             continue;
         }
         if c.is_ascii() {
-            if !c.is_ascii_alphanumeric() {
-                open = false;
-                continue;
-            }
-            buf.push(c.to_ascii_lowercase());
-            match units.last_mut() {
-                Some(last) if open && !last.cjk => {
-                    last.end = buf.len();
-                    last.to = to;
-                }
-                _ => {
-                    units.push(Unit {
-                        start: buf.len() - 1,
-                        end: buf.len(),
-                        cjk: false,
-                        from,
-                        to,
-                        joined: open,
-                    });
-                    open = true;
-                }
+            match c.is_ascii_alphanumeric() {
+                true => put(
+                    buf,
+                    units,
+                    &mut open,
+                    c.to_ascii_lowercase(),
+                    false,
+                    from,
+                    to,
+                ),
+                false => open = false,
             }
             continue;
         }
@@ -250,26 +231,40 @@ fn units(text: &str, buf: &mut String, units: &mut Vec<Unit>) {
                 open = false;
                 continue;
             }
-            match units.last_mut() {
-                Some(last) if !cjk && open && !last.cjk => {
-                    buf.push(f);
-                    last.end = buf.len();
-                    last.to = to;
-                }
-                _ => {
-                    let start = buf.len();
-                    buf.push(f);
-                    units.push(Unit {
-                        start,
-                        end: buf.len(),
-                        cjk,
-                        from,
-                        to,
-                        joined: open,
-                    });
-                    open = true;
-                }
-            }
+            put(buf, units, &mut open, f, cjk, from, to);
+        }
+    }
+}
+
+/// Adds folded character `f` (from the original bytes `from..to`): to the last unit when both
+/// are letters or digits of one word, else as a unit of its own.
+#[inline]
+fn put(
+    buf: &mut String,
+    units: &mut Vec<Unit>,
+    open: &mut bool,
+    f: char,
+    cjk: bool,
+    from: usize,
+    to: usize,
+) {
+    let start = buf.len();
+    buf.push(f);
+    match units.last_mut() {
+        Some(last) if !cjk && *open && !last.cjk => {
+            last.end = buf.len();
+            last.to = to;
+        }
+        _ => {
+            units.push(Unit {
+                start,
+                end: buf.len(),
+                cjk,
+                from,
+                to,
+                joined: *open,
+            });
+            *open = true;
         }
     }
 }
