@@ -28,6 +28,10 @@ pub struct ImportArgs {
     /// Commit after this many games (tuning and tests; default 16384, or every 2 s).
     #[arg(long, hide = true, value_name = "GAMES")]
     batch: Option<usize>,
+    /// Build the date and player indexes at the end when at least this many new files are
+    /// imported, and no fewer than the games stored (tuning and tests; default 10000).
+    #[arg(long, hide = true, value_name = "FILES")]
+    defer_indexes_from: Option<usize>,
 }
 
 /// Problems printed one by one; the rest are counted (all are in the import_errors table).
@@ -96,6 +100,9 @@ pub fn run(db: &Path, args: &ImportArgs) -> Result<bool> {
     };
     if let Some(b) = args.batch {
         options.batch_games = b.max(1);
+    }
+    if let Some(n) = args.defer_indexes_from {
+        options.defer_indexes_from = n;
     }
     let summary = import(&mut store, &args.paths, &options, &mut report)?;
     if let Some(bar) = &report.bar {

@@ -50,6 +50,10 @@ pub struct ImportOptions {
     /// [`SEGMENT_ENTRIES`](crate::store::postings::SEGMENT_ENTRIES), is about 110,000 games;
     /// tests ask for small ones to write several).
     pub segment_entries: usize,
+    /// An import of at least this many new files, and of no fewer than the games already
+    /// stored, drops the games' date and player indexes and builds them at its end
+    /// (see `store::indexes`).
+    pub defer_indexes_from: usize,
 }
 
 impl Default for ImportOptions {
@@ -63,6 +67,7 @@ impl Default for ImportOptions {
             batch_time: Duration::from_secs(2),
             variations: false,
             segment_entries: crate::store::postings::SEGMENT_ENTRIES,
+            defer_indexes_from: 10_000,
         }
     }
 }
@@ -166,6 +171,7 @@ pub fn import(
     if options.variations {
         store.set_meta(crate::store::postings::VARIATIONS_META, "1")?;
     }
+    let stored = store.game_count()?;
     let mut writer = store.writer()?;
     writer.segment_entries(options.segment_entries);
     let repaired = writer.index_missing()?;
@@ -176,6 +182,10 @@ pub fn import(
     }
     let known = writer.known_sources()?;
     progress.total_files = units.iter().map(Unit::sources).sum::<usize>();
+    let new_files = progress.total_files.saturating_sub(known.len());
+    if new_files >= options.defer_indexes_from && new_files as u64 >= stored {
+        writer.defer_game_indexes()?;
+    }
     observer.progress(&progress);
 
     let jobs = options.jobs.unwrap_or_else(|| {
@@ -252,8 +262,13 @@ pub fn import(
             stop.store(true, Ordering::Relaxed);
         }
         drop(sink);
-        // The last postings are written while the text thread commits.
-        let done = done.and_then(|()| Ok(writer.finish().map(drop)?));
+        // The last postings, and the games indexes a bulk import left out (or a killed one
+        // before it), are written while the text thread commits.
+        let done = done.and_then(|()| {
+            writer.finish()?;
+            writer.build_game_indexes()?;
+            Ok(())
+        });
         let text_done = text_thread
             .join()
             .unwrap_or_else(|p| std::panic::resume_unwind(p));

@@ -2,6 +2,7 @@
 //! errors tables. A database is a directory holding `kifudex.sqlite` (and `text/`, the full-text index derived from it).
 
 pub(crate) mod codec;
+mod indexes;
 mod migrate;
 pub mod postings;
 mod read;
@@ -110,7 +111,28 @@ impl Store {
             dir: dir.to_path_buf(),
         };
         store.check_meta(false)?;
+        store.restore_game_indexes();
         Ok(store)
+    }
+
+    /// Builds the games indexes a killed bulk import left out ([`indexes`]), unless an import
+    /// is running (it builds them at its end). Best effort: queries are right without them,
+    /// so a database that cannot be written (or locked) now is searched as it is.
+    fn restore_game_indexes(&self) {
+        if !indexes::missing(&self.conn).is_ok_and(|m| !m.is_empty()) {
+            return;
+        }
+        if let Ok(Some(_lock)) = self.try_lock_import() {
+            let _ = indexes::restore(&self.conn);
+        }
+    }
+
+    /// The games the database holds.
+    pub fn game_count(&self) -> Result<u64, StoreError> {
+        let n: i64 = self
+            .conn
+            .query_row("SELECT count(*) FROM games", [], |r| r.get(0))?;
+        Ok(n as u64)
     }
 
     pub fn conn(&self) -> &Connection {

@@ -158,6 +158,22 @@ impl<'a> Writer<'a> {
         Ok(())
     }
 
+    /// Drops the games indexes for a bulk import, which builds them at its end
+    /// ([`Writer::build_game_indexes`]; see [`super::indexes`]).
+    pub fn defer_game_indexes(&mut self) -> Result<(), StoreError> {
+        self.commit()?;
+        self.begin()?;
+        super::indexes::drop_all(self.conn)?;
+        self.commit()
+    }
+
+    /// Builds the games indexes the database lacks (after [`Writer::defer_game_indexes`], or
+    /// left out by a killed import); returns how many it built.
+    pub fn build_game_indexes(&mut self) -> Result<usize, StoreError> {
+        self.commit()?;
+        super::indexes::restore(self.conn)
+    }
+
     /// Writes the postings still gathered as a segment, then merges the small segments of
     /// the database (this writer's last one and those of earlier small imports) into one, each
     /// step in a transaction of its own. Returns how many segments were merged.

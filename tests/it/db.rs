@@ -398,6 +398,9 @@ fn a_killed_import_is_finished_by_a_rerun() {
             "10",
             "--jobs",
             "1",
+            // A bulk import: the games indexes are dropped now and built at the end.
+            "--defer-indexes-from",
+            "1",
         ])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
@@ -423,6 +426,10 @@ fn a_killed_import_is_finished_by_a_rerun() {
     assert_eq!(stats.status.code(), Some(0), "{}", stderr(&stats));
     let search = kifudex(&db, &["search", "--limit", "1", "--json"]);
     assert_eq!(search.status.code(), Some(0), "{}", stderr(&search));
+    // Queries leave the missing indexes to the import that holds the lock.
+    if child.try_wait().unwrap().is_none() {
+        assert_eq!(game_indexes(&db), Vec::<String>::new());
+    }
     child.kill().unwrap();
     child.wait().unwrap();
     assert!(seen > 0, "the import committed games while it ran");
@@ -442,8 +449,13 @@ fn a_killed_import_is_finished_by_a_rerun() {
         partial, sources,
         "each committed file has its game, and no more"
     );
+    assert_eq!(
+        game_indexes(&db),
+        Vec::<String>::new(),
+        "the killed bulk import had dropped the games indexes"
+    );
     // The import stopped before writing its position segment: the next query that may write
-    // indexes the committed games from their rows.
+    // indexes the committed games from their rows (and builds the games indexes).
     let positions: i64 = c
         .query_row("SELECT sum(plies + 1) FROM games", [], |r| r.get(0))
         .unwrap();
@@ -459,6 +471,10 @@ fn a_killed_import_is_finished_by_a_rerun() {
     );
     let stats = &json_lines(&kifudex(&db, &["stats", "--json"]))[0];
     assert_eq!(stats["positions"], positions);
+    assert_eq!(
+        game_indexes(&db),
+        ["games_date", "games_gote", "games_sente"]
+    );
 
     let out = kifudex(&db, &["import", tree.to_str().unwrap(), "--json"]);
     let summary = &json_lines(&out)[0];
@@ -473,6 +489,71 @@ fn a_killed_import_is_finished_by_a_rerun() {
         .query_row("SELECT sum(plies + 1) FROM games", [], |r| r.get(0))
         .unwrap();
     assert_eq!(stats["positions"], positions);
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// The games table's date and player indexes the database holds, by name.
+fn game_indexes(db: &Path) -> Vec<String> {
+    let c = rusqlite::Connection::open(db.join("kifudex.sqlite")).unwrap();
+    c.busy_timeout(std::time::Duration::from_secs(5)).unwrap();
+    let mut stmt = c
+        .prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'games'
+             ORDER BY name",
+        )
+        .unwrap();
+    stmt.query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+/// The schema as `sqlite_master` holds it.
+fn schema(db: &Path) -> Vec<(String, Option<String>)> {
+    let c = rusqlite::Connection::open(db.join("kifudex.sqlite")).unwrap();
+    let mut stmt = c
+        .prepare("SELECT name, sql FROM sqlite_master ORDER BY name")
+        .unwrap();
+    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+/// An import that at least doubles the database builds the date and player indexes at its end:
+/// the schema and the answers are those of an import that kept them up game by game. One
+/// that finds them missing (an earlier bulk import was killed) builds them too.
+#[test]
+fn a_bulk_import_builds_the_games_indexes_at_its_end() {
+    let root = temp_dir("db-bulk");
+    let tree = fixture_tree(&root);
+    let tree_arg = tree.to_str().unwrap();
+    let (kept, bulk) = (root.join("kept"), root.join("bulk"));
+    let out = kifudex(&kept, &["import", tree_arg, "--defer-indexes-from", "1000"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let out = kifudex(&bulk, &["import", tree_arg, "--defer-indexes-from", "1"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(schema(&bulk), schema(&kept));
+    assert_eq!(
+        game_indexes(&bulk),
+        ["games_date", "games_gote", "games_sente"]
+    );
+    for args in [
+        &["search", "--player", "羽生", "--json"][..],
+        &["search", "--since", "2019", "--json"],
+        &["search", "--gote", "渡辺", "--json"],
+    ] {
+        assert_eq!(stdout(&kifudex(&bulk, args)), stdout(&kifudex(&kept, args)));
+    }
+
+    // A killed bulk import leaves them out; the next import builds them, bulk or not.
+    let c = rusqlite::Connection::open(kept.join("kifudex.sqlite")).unwrap();
+    c.execute_batch("DROP INDEX games_date; DROP INDEX games_gote;")
+        .unwrap();
+    drop(c);
+    let out = kifudex(&kept, &["import", tree_arg, "--defer-indexes-from", "1000"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(schema(&kept), schema(&bulk));
     let _ = std::fs::remove_dir_all(&root);
 }
 
