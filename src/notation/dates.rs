@@ -45,7 +45,7 @@ pub fn normalize_date(value: &str) -> Option<String> {
             let (n, digits) = parts.number()?;
             if digits == 8 {
                 let (y, m, d) = (n / 10000, n / 100 % 100, n % 100);
-                return valid(y, m, d).then(|| format!("{y:04}-{m:02}-{d:02}"));
+                return valid(y, m, d).then(|| iso(y, Some(m), Some(d)));
             }
             if digits != 4 {
                 return None;
@@ -57,15 +57,32 @@ pub fn normalize_date(value: &str) -> Option<String> {
         return None;
     }
     let Some(month) = parts.next_after(&['/', '-', '.', '年']) else {
-        return Some(format!("{year:04}"));
+        return Some(iso(year, None, None));
     };
     if !(1..=12).contains(&month) {
-        return Some(format!("{year:04}"));
+        return Some(iso(year, None, None));
     }
     match parts.next_after(&['/', '-', '.', '月']) {
-        Some(day) if valid(year, month, day) => Some(format!("{year:04}-{month:02}-{day:02}")),
-        _ => Some(format!("{year:04}-{month:02}")),
+        Some(day) if valid(year, month, day) => Some(iso(year, Some(month), Some(day))),
+        _ => Some(iso(year, Some(month), None)),
     }
+}
+
+/// `YYYY`, `YYYY-MM` or `YYYY-MM-DD` of a year of four digits, a month and a day of at most
+/// two (every game row has one: written digit by digit, not through `format!`).
+fn iso(year: u32, month: Option<u32>, day: Option<u32>) -> String {
+    fn push(out: &mut String, n: u32, width: u32) {
+        for p in (0..width).rev() {
+            out.push(char::from(b'0' + (n / 10u32.pow(p) % 10) as u8));
+        }
+    }
+    let mut out = String::with_capacity(10);
+    push(&mut out, year, 4);
+    for part in [month, day].into_iter().flatten() {
+        out.push('-');
+        push(&mut out, part, 2);
+    }
+    out
 }
 
 fn valid(y: u32, m: u32, d: u32) -> bool {

@@ -77,6 +77,8 @@ impl GameRow {
         let date = rec.date();
         let plies = rec.main.moves.len() as u32;
         let own = |s: Option<&str>| s.map(str::to_string);
+        // Each column's header is looked up once (a lookup trims every header it passes).
+        let columns = HeaderColumns::of(&rec);
         let handicap = rec.handicap();
         // detect() compares board, hands and side to move; the move number is the last
         // thing that could differ.
@@ -89,11 +91,11 @@ impl GameRow {
             times: encode_times(&rec.main),
             plies,
             handicap: handicap.kif_name(),
-            event: own(rec.event()),
-            opening: own(rec.opening()),
-            title: own(rec.title()),
-            sente: own(rec.sente()),
-            gote: own(rec.gote()),
+            event: own(columns.event),
+            opening: own(columns.opening),
+            title: own(columns.title),
+            sente: own(columns.sente),
+            gote: own(columns.gote),
             terminal: rec.terminal().map(TerminalKind::code),
             winner: rec.result().code(),
             illegal: rec
@@ -103,7 +105,7 @@ impl GameRow {
             fingerprint: fingerprint(&rec, date.as_deref()),
             date,
             headers: Vec::new(),
-            headers_text: encode_headers(&rec.headers, HeaderColumns::of(&rec)),
+            headers_text: encode_headers(&rec.headers, columns),
             comments_json: None,
             comments: Vec::new(),
             positions: positions(&rec, variations),

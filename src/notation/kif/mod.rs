@@ -544,26 +544,29 @@ fn play_text(
         open.dead = true;
         return;
     }
-    // A terminal word is no move; it is looked for only when the text is not a move.
+    // No terminal word reads as a move (none starts with a square or 同): it is looked for
+    // first, so that the usual last line (投了) costs no failed move and its message.
     let (m, used) = match parsed {
         Some(mv) => (mv, text.len()),
-        None => match parse_japanese_move(text) {
-            Ok(parsed) => parsed,
-            Err(e) => {
-                if let Some(kind) = terminal_word(text.trim_end_matches('+')) {
-                    line.terminal = Some(Terminal {
-                        kind,
-                        time,
-                        comments: Vec::new(),
-                    });
-                } else {
+        None => {
+            if let Some(kind) = terminal_word(text.trim_end_matches('+')) {
+                line.terminal = Some(Terminal {
+                    kind,
+                    time,
+                    comments: Vec::new(),
+                });
+                return;
+            }
+            match parse_japanese_move(text) {
+                Ok(parsed) => parsed,
+                Err(e) => {
                     let message = format!("move {ply}: {text}: {e}");
                     rec.errors.push(ReadError::new(n, column(), message));
                     open.dead = true;
+                    return;
                 }
-                return;
             }
-        },
+        }
     };
     // Resolution errors name the move already; the others get it added.
     let rest = text[used..].trim();
