@@ -161,7 +161,6 @@ impl<'a> Writer<'a> {
     /// Drops the games indexes for a bulk import, which builds them at its end
     /// ([`Writer::build_game_indexes`]; see [`super::indexes`]).
     pub fn defer_game_indexes(&mut self) -> Result<(), StoreError> {
-        self.commit()?;
         self.begin()?;
         super::indexes::drop_all(self.conn)?;
         self.commit()
