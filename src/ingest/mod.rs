@@ -277,7 +277,6 @@ pub fn import(
         // before it), are written while the text thread commits.
         let done = done.and_then(|()| {
             writer.finish()?;
-            writer.build_game_indexes()?;
             Ok(())
         });
         let text_done = text_thread

@@ -159,7 +159,7 @@ impl<'a> Writer<'a> {
     }
 
     /// Drops the games indexes for a bulk import, which builds them at its end
-    /// ([`Writer::build_game_indexes`]; see [`super::indexes`]).
+    /// ([`Writer::finish`]; see [`super::indexes`]).
     pub fn defer_game_indexes(&mut self) -> Result<(), StoreError> {
         self.begin()?;
         super::indexes::drop_all(self.conn)?;
@@ -167,24 +167,24 @@ impl<'a> Writer<'a> {
     }
 
     /// Builds the games indexes the database lacks (after [`Writer::defer_game_indexes`], or
-    /// left out by a killed import); returns how many it built.
-    pub fn build_game_indexes(&mut self) -> Result<usize, StoreError> {
-        self.commit()?;
-        super::indexes::restore(self.conn)
-    }
-
-    /// Writes the postings still gathered as a segment, then merges the small segments of
-    /// the database (this writer's last one and those of earlier small imports) into one, each
-    /// step in a transaction of its own. Returns how many segments were merged.
+    /// left out by a killed import) and writes the postings still gathered as a segment; then
+    /// merges the small segments of the database (this writer's last one and those of earlier
+    /// small imports) into one. Each step has a transaction of its own. Returns how many
+    /// segments were merged.
     pub fn finish(&mut self) -> Result<usize, StoreError> {
         if self.preparing.is_some() {
             self.begin()?;
             self.store_prepared()?;
         }
         self.commit()?;
-        if !self.postings.is_empty() {
-            // While the segment is sorted, another connection copies what the WAL holds into
-            // the database: closing then has only the segment left to copy.
+        if self.postings.is_empty() {
+            super::indexes::restore(self.conn)?;
+        } else {
+            // The last segment is sorted beside the writer while it builds the indexes (each
+            // a scan of the games on one core), and another connection copies what the WAL
+            // holds into the database: closing then has only the rest to copy.
+            let mut batch = std::mem::take(&mut self.postings);
+            let preparing = std::thread::spawn(move || batch.prepare());
             let path = self.conn.path().map(std::path::PathBuf::from);
             let checkpoint = path.map(|p| {
                 std::thread::spawn(move || {
@@ -194,13 +194,19 @@ impl<'a> Writer<'a> {
                     }
                 })
             });
-            self.begin()?;
-            let written = postings::write_segment(self.conn, &mut self.postings);
+            let built = super::indexes::restore(self.conn);
+            let prepared = preparing
+                .join()
+                .unwrap_or_else(|p| std::panic::resume_unwind(p));
             if let Some(t) = checkpoint {
                 let _ = t.join();
             }
-            written?;
-            self.commit()?;
+            built?;
+            if let Some(p) = prepared {
+                self.begin()?;
+                p.store(self.conn)?;
+                self.commit()?;
+            }
         }
         let small: Vec<i64> = self
             .conn
