@@ -76,80 +76,107 @@ const ZIP_CHUNK: usize = 64;
 /// The units of work for `paths`, in a stable order, and the paths that could not be used
 /// (with why).
 pub fn units(paths: &[PathBuf]) -> (Vec<Unit>, Vec<(String, String)>) {
-    let mut units = Vec::new();
-    let mut problems = Vec::new();
+    let mut found = Found::default();
     for path in paths {
         let display = path.to_string_lossy().into_owned();
         match std::fs::metadata(path) {
-            Err(e) => problems.push((display, format!("cannot read: {e}"))),
-            Ok(m) if m.is_dir() => walk_dir(path, &mut units, &mut problems),
-            Ok(m) => add_file(path, &m, &mut units, &mut problems),
+            Err(e) => found.problems.push((display, format!("cannot read: {e}"))),
+            Ok(m) if m.is_dir() => found.append(walk_dir(path)),
+            Ok(m) => add_file(path, &m, &mut found.units, &mut found.problems),
         }
     }
-    (units, problems)
+    (found.units, found.problems)
 }
 
-fn walk_dir(dir: &Path, units: &mut Vec<Unit>, problems: &mut Vec<(String, String)>) {
+/// What a walk found, in path order.
+#[derive(Default)]
+struct Found {
+    units: Vec<Unit>,
+    problems: Vec<(String, String)>,
+}
+
+impl Found {
+    fn append(&mut self, mut other: Found) {
+        self.units.append(&mut other.units);
+        self.problems.append(&mut other.problems);
+    }
+}
+
+/// Walks a directory; its entries are looked at on all cores (a tree of 100,000 files took
+/// a tenth of a second on one, before any file was read), and found in path order.
+fn walk_dir(dir: &Path) -> Found {
+    use rayon::prelude::*;
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
         Err(e) => {
-            problems.push((
+            let mut found = Found::default();
+            found.problems.push((
                 dir.to_string_lossy().into_owned(),
                 format!("cannot list: {e}"),
             ));
-            return;
+            return found;
         }
     };
     // The kind of each entry comes with the listing; only links (and archives, whose time
     // their entries take) need a stat.
-    let mut found: Vec<(std::ffi::OsString, Option<std::fs::FileType>)> = entries
+    let mut entries: Vec<(std::ffi::OsString, Option<std::fs::FileType>)> = entries
         .flatten()
         .map(|e| (e.file_name(), e.file_type().ok()))
         .collect();
     // One directory's entries differ only in their names: sorting by the name's bytes is the
     // order of their paths, without comparing the paths component by component.
-    found.sort_unstable_by(|a, b| a.0.as_encoded_bytes().cmp(b.0.as_encoded_bytes()));
-    for (name, kind) in found {
-        let path = dir.join(name);
-        let (is_dir, is_file) = match kind {
-            Some(k) if !k.is_symlink() => (k.is_dir(), k.is_file()),
-            _ => match std::fs::metadata(&path) {
-                Ok(m) => (m.is_dir(), m.is_file()),
-                Err(_) => continue,
-            },
-        };
-        if is_dir {
-            walk_dir(&path, units, problems);
-        } else if is_file && is_zip(&path) {
-            match std::fs::metadata(&path) {
-                Ok(m) => add_file(&path, &m, units, problems),
-                Err(e) => problems.push((
-                    path.to_string_lossy().into_owned(),
-                    format!("cannot read: {e}"),
-                )),
-            }
-        } else if is_file && has_record_extension(&path) {
-            units.push(Unit::File {
-                display: path.to_string_lossy().into_owned(),
-                path,
-            });
+    entries.sort_unstable_by(|a, b| a.0.as_encoded_bytes().cmp(b.0.as_encoded_bytes()));
+    // Folded in runs and joined in order (rayon keeps the order of an indexed iterator).
+    entries
+        .into_par_iter()
+        .fold(Found::default, |mut found, (name, kind)| {
+            visit(dir.join(name), kind, &mut found);
+            found
+        })
+        .reduce(Found::default, |mut a, b| {
+            a.append(b);
+            a
+        })
+}
+
+/// Adds what a directory entry holds.
+fn visit(path: PathBuf, kind: Option<std::fs::FileType>, found: &mut Found) {
+    let (is_dir, is_file) = match kind {
+        Some(k) if !k.is_symlink() => (k.is_dir(), k.is_file()),
+        _ => match std::fs::metadata(&path) {
+            Ok(m) => (m.is_dir(), m.is_file()),
+            Err(_) => return,
+        },
+    };
+    if is_dir {
+        found.append(walk_dir(&path));
+    } else if is_file && is_zip(&path) {
+        match std::fs::metadata(&path) {
+            Ok(m) => add_file(&path, &m, &mut found.units, &mut found.problems),
+            Err(e) => found.problems.push((
+                path.to_string_lossy().into_owned(),
+                format!("cannot read: {e}"),
+            )),
         }
+    } else if is_file && has_record_extension(&path) {
+        found.units.push(Unit::File {
+            display: path.to_string_lossy().into_owned(),
+            path,
+        });
     }
 }
 
-fn extension(path: &Path) -> String {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or("")
-        .to_ascii_lowercase()
+fn extension(path: &Path) -> &str {
+    path.extension().and_then(|e| e.to_str()).unwrap_or("")
 }
 
 fn is_zip(path: &Path) -> bool {
-    extension(path) == "zip"
+    extension(path).eq_ignore_ascii_case("zip")
 }
 
 fn has_record_extension(path: &Path) -> bool {
-    RECORD_EXTENSIONS.contains(&extension(path).as_str())
+    let e = extension(path);
+    RECORD_EXTENSIONS.iter().any(|r| r.eq_ignore_ascii_case(e))
 }
 
 fn mtime(m: &std::fs::Metadata) -> i64 {

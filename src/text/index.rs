@@ -312,7 +312,10 @@ impl TextIndex {
         // One message to the indexing thread per game rather than per document: a full
         // channel made the sender spin and wake once per document.
         let docs = documents(game).into_iter().map(|doc| {
-            let mut d = TantivyDocument::default();
+            // Room for what the document holds (the default, 1 KB, is several times more:
+            // fresh memory for every document, since the indexing thread frees them).
+            let bytes = 32 + doc.fields.iter().map(|(_, t)| t.len() + 16).sum::<usize>();
+            let mut d = TantivyDocument::with_capacity(bytes);
             d.add_i64(id, game.id);
             d.add_i64(ply, doc.ply.unwrap_or(-1));
             for (f, text) in doc.fields {

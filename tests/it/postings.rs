@@ -33,6 +33,53 @@ fn a_block_reads_back_every_entry_and_finds_a_key() {
 }
 
 #[test]
+fn a_block_packs_each_column_least_significant_bit_first_from_a_byte_boundary() {
+    let entries = [
+        Entry {
+            key: 10,
+            game: 5,
+            next: 3,
+        },
+        Entry {
+            key: 13,
+            game: 6,
+            next: 0,
+        },
+    ];
+    // n = 2; widths 2 (key deltas 0, 3), 1 (games 0, 1), 2 (moves 3, 0); then the columns.
+    assert_eq!(encode(&entries, 5), [2, 2, 1, 2, 0b1100, 0b10, 0b0011]);
+}
+
+#[test]
+fn a_block_holds_40_bit_key_steps_and_an_empty_column() {
+    let mut entries = Vec::new();
+    let mut key = 0u64;
+    for i in 0..300u64 {
+        // Steps up to the widest a key can take, every move code 0 (a width of 0 bits).
+        key += if i % 7 == 0 {
+            (1 << 40) - 1
+        } else {
+            i * 1_000_003 % (1 << 33)
+        };
+        entries.push(Entry {
+            key,
+            game: 7 + (i as i64 * 40_503) % 16_000_000,
+            next: 0,
+        });
+    }
+    entries.sort();
+    let data = encode(&entries, 7);
+    // 300 needs a two-byte count.
+    assert_eq!(&data[2..5], &[40, 24, 0]);
+    assert_eq!(data.len(), encoded_len(300, [40, 24, 0]));
+    let back: Vec<Entry> = Block::parse(&data)
+        .unwrap()
+        .entries(entries[0].key, 7)
+        .collect();
+    assert_eq!(back, entries);
+}
+
+#[test]
 fn every_move_has_its_own_14_bit_code() {
     let mut seen = std::collections::HashSet::new();
     for from in Square::all() {

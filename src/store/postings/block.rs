@@ -71,34 +71,6 @@ pub fn width(max: u64) -> u8 {
     (64 - max.leading_zeros()) as u8
 }
 
-struct BitWriter<'a> {
-    out: &'a mut Vec<u8>,
-    acc: u64,
-    bits: u32,
-}
-
-impl BitWriter<'_> {
-    fn put(&mut self, value: u64, width: u8) {
-        if width == 0 {
-            return;
-        }
-        // Widths are at most 40 bits, so 24 pending bits + 40 never overflow.
-        self.acc |= value << self.bits;
-        self.bits += width as u32;
-        while self.bits >= 8 {
-            self.out.push(self.acc as u8);
-            self.acc >>= 8;
-            self.bits -= 8;
-        }
-    }
-
-    fn finish(self) {
-        if self.bits > 0 {
-            self.out.push(self.acc as u8);
-        }
-    }
-}
-
 /// Reads the `i`th value of a column of `width`-bit values (0 past the end of the data).
 #[inline(always)]
 fn get(column: &[u8], i: usize, width: u8) -> u64 {
@@ -133,34 +105,56 @@ pub fn encode(entries: &[Entry], base: i64) -> Vec<u8> {
         mm = mm.max(e.next as u64);
     }
     let widths = [width(mk), width(mg), width(mm)];
-    let mut out = Vec::with_capacity(8 + entries.len() * 8);
+    let len = encoded_len(entries.len(), widths);
+    // Eight bytes of slack: every value is or-ed in with one unaligned 64-bit word.
+    let mut out = Vec::with_capacity(len + 8);
     put_varint(&mut out, entries.len() as u64);
     out.extend_from_slice(&widths);
-    let column = |value: &dyn Fn(usize) -> u64, w: u8, out: &mut Vec<u8>| {
-        let mut bw = BitWriter {
-            out,
-            acc: 0,
-            bits: 0,
-        };
-        for i in 0..entries.len() {
-            bw.put(value(i), w);
-        }
-        bw.finish();
-    };
-    column(
-        &|i| {
-            if i == 0 {
-                0
-            } else {
-                entries[i].key - entries[i - 1].key
-            }
-        },
-        widths[0],
+    let mut at = out.len();
+    out.resize(len + 8, 0);
+    let mut prev = first;
+    at = put_column(
         &mut out,
+        at,
+        widths[0],
+        entries.iter().map(|e| {
+            let d = e.key - prev;
+            prev = e.key;
+            d
+        }),
     );
-    column(&|i| (entries[i].game - base) as u64, widths[1], &mut out);
-    column(&|i| entries[i].next as u64, widths[2], &mut out);
+    at = put_column(
+        &mut out,
+        at,
+        widths[1],
+        entries.iter().map(|e| (e.game - base) as u64),
+    );
+    at = put_column(
+        &mut out,
+        at,
+        widths[2],
+        entries.iter().map(|e| e.next as u64),
+    );
+    debug_assert_eq!(at, len);
+    out.truncate(len);
     out
+}
+
+/// Packs `values` of `width` bits from byte `at` of `out` (zeroed, with 8 bytes to spare
+/// past the column); returns where the next column starts.
+fn put_column(out: &mut [u8], at: usize, width: u8, values: impl Iterator<Item = u64>) -> usize {
+    if width == 0 {
+        return at;
+    }
+    let mut bit = at * 8;
+    for v in values {
+        // A value is at most 40 bits and starts at most 7 bits into its first byte.
+        let byte = bit / 8;
+        let word: &mut [u8; 8] = (&mut out[byte..byte + 8]).try_into().expect("8 bytes");
+        *word = (u64::from_le_bytes(*word) | v << (bit % 8)).to_le_bytes();
+        bit += width as usize;
+    }
+    bit.div_ceil(8)
 }
 
 /// A block read back: its columns, decoded on demand.

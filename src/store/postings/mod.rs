@@ -259,6 +259,32 @@ struct Cutter {
     pending: Vec<Entry>,
     /// The widths the pending entries need.
     widths: [u8; 3],
+    /// The largest values of those widths.
+    limits: [u64; 3],
+    /// How many entries fit in a block at these widths.
+    room: usize,
+}
+
+/// The largest value of `width` bits.
+fn limit(width: u8) -> u64 {
+    u64::MAX.checked_shr(64 - width as u32).unwrap_or(0)
+}
+
+/// The most entries a block holds at `widths`.
+fn room(widths: [u8; 3]) -> usize {
+    let bits: usize = widths.iter().map(|&w| w as usize).sum();
+    if bits == 0 {
+        return usize::MAX;
+    }
+    // A first guess without the rounding of each column to whole bytes, then put right.
+    let mut n = BLOCK_BYTES * 8 / bits;
+    while n > 0 && block::encoded_len(n, widths) > BLOCK_BYTES {
+        n -= 1;
+    }
+    while block::encoded_len(n + 1, widths) <= BLOCK_BYTES {
+        n += 1;
+    }
+    n
 }
 
 impl Cutter {
@@ -267,29 +293,54 @@ impl Cutter {
             base,
             pending: Vec::with_capacity(1024),
             widths: [0; 3],
+            limits: [0; 3],
+            room: room([0; 3]),
         }
+    }
+
+    /// Sets the widths of the pending block.
+    fn set_widths(&mut self, widths: [u8; 3], room: usize) {
+        self.widths = widths;
+        self.limits = widths.map(limit);
+        self.room = room;
     }
 
     /// Adds an entry (in key order); returns the pending block when the entry does not fit
     /// in it (the entry then starts the next one).
+    #[inline(always)]
     fn push(&mut self, e: Entry) -> Option<CutBlock> {
         let delta = self.pending.last().map_or(0, |p| e.key - p.key);
-        let widths = [
-            self.widths[0].max(block::width(delta)),
-            self.widths[1].max(block::width((e.game - self.base) as u64)),
-            self.widths[2].max(block::width(e.next as u64)),
-        ];
-        if block::encoded_len(self.pending.len() + 1, widths) <= BLOCK_BYTES {
-            self.widths = widths;
-            self.pending.push(e);
-            return None;
+        let (game, next) = ((e.game - self.base) as u64, e.next as u64);
+        let [lk, lg, lm] = self.limits;
+        if delta <= lk && game <= lg && next <= lm {
+            // Most entries: the widths stay, and so does the room.
+            if self.pending.len() < self.room {
+                self.pending.push(e);
+                return None;
+            }
+        } else {
+            let [wk, wg, wm] = self.widths;
+            let widths = [
+                wk.max(block::width(delta)),
+                wg.max(block::width(game)),
+                wm.max(block::width(next)),
+            ];
+            let room = room(widths);
+            if self.pending.len() < room {
+                self.set_widths(widths, room);
+                self.pending.push(e);
+                return None;
+            }
         }
+        self.push_cut(e, game, next)
+    }
+
+    /// Cuts the pending block, and starts the next with `e`.
+    #[cold]
+    fn push_cut(&mut self, e: Entry, game: u64, next: u64) -> Option<CutBlock> {
         let full = self.flush();
-        self.widths = [
-            0,
-            block::width((e.game - self.base) as u64),
-            block::width(e.next as u64),
-        ];
+        let widths = [0, block::width(game), block::width(next)];
+        self.set_widths(widths, room(widths));
         self.pending.push(e);
         full
     }
@@ -302,7 +353,7 @@ impl Cutter {
             data: block::encode(&self.pending, self.base),
         };
         self.pending.clear();
-        self.widths = [0; 3];
+        self.set_widths([0; 3], room([0; 3]));
         Some(block)
     }
 }
