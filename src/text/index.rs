@@ -26,7 +26,7 @@ use tantivy::{
 };
 
 use super::tokenizer::{self, JapaneseTokenizer, Mode, TOKENIZER_VERSION};
-use super::{GameText, TextDoc, TextError, TextField, TextSource, documents};
+use super::{GameText, TextDoc, TextError, TextField, TextSource, each_document};
 
 /// The index directory inside a database directory.
 pub const TEXT_DIR: &str = "text";
@@ -311,17 +311,18 @@ impl TextIndex {
         let writer = self.writer()?;
         // One message to the indexing thread per game rather than per document: a full
         // channel made the sender spin and wake once per document.
-        let docs = documents(game).into_iter().map(|doc| {
+        let mut docs = Vec::new();
+        each_document(game, |doc_ply, texts| {
             // Room for what the document holds (the default, 1 KB, is several times more:
             // fresh memory for every document, since the indexing thread frees them).
-            let bytes = 32 + doc.fields.iter().map(|(_, t)| t.len() + 16).sum::<usize>();
+            let bytes = 32 + texts.iter().map(|(_, t)| t.len() + 16).sum::<usize>();
             let mut d = TantivyDocument::with_capacity(bytes);
             d.add_i64(id, game.id);
-            d.add_i64(ply, doc.ply.unwrap_or(-1));
-            for (f, text) in doc.fields {
+            d.add_i64(ply, doc_ply.unwrap_or(-1));
+            for &(f, text) in texts {
                 d.add_text(fields[f as usize], text);
             }
-            UserOperation::Add(d)
+            docs.push(UserOperation::Add(d));
         });
         writer.run(docs)?;
         Ok(())

@@ -126,76 +126,117 @@ const SEPARATOR: &str = " / ";
 /// order.
 pub fn documents(game: &GameText) -> Vec<TextDoc> {
     let mut docs = Vec::new();
-    let mut fields = Vec::new();
-    let players: Vec<&str> = [&game.sente, &game.gote]
-        .into_iter()
-        .flatten()
-        .map(String::as_str)
-        .collect();
-    let put = |fields: &mut Vec<(TextField, String)>, f: TextField, text: String| {
-        if !text.trim().is_empty() {
-            fields.push((f, text));
-        }
-    };
-    put(&mut fields, TextField::Players, players.join(SEPARATOR));
-    for (f, v) in [
+    each_document(game, |ply, fields| {
+        docs.push(TextDoc {
+            ply,
+            fields: fields.iter().map(|&(f, t)| (f, t.to_string())).collect(),
+        });
+    });
+    docs
+}
+
+/// Calls `f` with each document of a game, as [`documents`] makes them (its ply and its
+/// fields), without a string of its own for each field: what indexing needs.
+pub fn each_document(game: &GameText, mut f: impl FnMut(Option<i64>, &[(TextField, &str)])) {
+    let mut doc = DocBuf::default();
+    doc.put(
+        TextField::Players,
+        [&game.sente, &game.gote]
+            .into_iter()
+            .flatten()
+            .map(String::as_str),
+        SEPARATOR,
+    );
+    for (field, v) in [
         (TextField::Event, &game.event),
         (TextField::Opening, &game.opening),
         (TextField::Title, &game.title),
     ] {
-        put(&mut fields, f, v.clone().unwrap_or_default());
+        doc.put(field, v.as_deref().into_iter(), SEPARATOR);
     }
-    let site: Vec<&str> = game
-        .headers
-        .iter()
-        .filter(|(k, _)| SITE_KEYS.iter().any(|s| s.eq_ignore_ascii_case(k)))
-        .map(|(_, v)| v.as_str())
-        .collect();
-    put(&mut fields, TextField::Site, site.join(SEPARATOR));
+    let site = || {
+        game.headers
+            .iter()
+            .filter(|(k, _)| SITE_KEYS.iter().any(|s| s.eq_ignore_ascii_case(k)))
+            .map(|(_, v)| v.as_str())
+    };
+    doc.put(TextField::Site, site(), SEPARATOR);
     // The other headers' values: a value already in a field above is not indexed twice.
-    let typed: Vec<&str> = [
+    let typed = [
         &game.sente,
         &game.gote,
         &game.event,
         &game.opening,
         &game.title,
-    ]
-    .into_iter()
-    .flatten()
-    .map(String::as_str)
-    .chain(site.iter().copied())
-    .collect();
-    let values: Vec<&str> = game
+    ];
+    let is_typed =
+        |v: &str| typed.iter().any(|t| t.as_deref() == Some(v)) || site().any(|s| s == v);
+    let values = game
         .headers
         .iter()
         .map(|(_, v)| v.as_str())
-        .filter(|v| !typed.contains(v))
-        .collect();
-    put(&mut fields, TextField::Header, values.join(SEPARATOR));
-    docs.push(TextDoc { ply: None, fields });
+        .filter(|v| !is_typed(v));
+    doc.put(TextField::Header, values, SEPARATOR);
+    doc.emit(None, &mut f);
 
     let mut i = 0;
     while i < game.comments.len() {
         let ply = game.comments[i].0;
-        let mut texts: [Vec<&str>; 3] = Default::default();
-        while i < game.comments.len() && game.comments[i].0 == ply {
-            let (_, kind, text) = &game.comments[i];
-            texts[(*kind as usize).min(2)].push(text);
-            i += 1;
-        }
-        let mut fields = Vec::new();
-        for (kind, f) in [TextField::Comment, TextField::Engine, TextField::Remark]
+        let end = i + game.comments[i..]
+            .iter()
+            .take_while(|(p, _, _)| *p == ply)
+            .count();
+        let group = &game.comments[i..end];
+        for (kind, field) in [TextField::Comment, TextField::Engine, TextField::Remark]
             .into_iter()
             .enumerate()
         {
-            put(&mut fields, f, texts[kind].join("\n"));
+            let texts = group
+                .iter()
+                .filter(|(_, k, _)| (*k as usize).min(2) == kind)
+                .map(|(_, _, t)| t.as_str());
+            doc.put(field, texts, "\n");
         }
-        if !fields.is_empty() {
-            docs.push(TextDoc {
-                ply: Some(ply),
-                fields,
-            });
+        doc.emit(Some(ply), &mut f);
+        i = end;
+    }
+}
+
+/// The fields of the document being made: their texts one after the other in `text`.
+#[derive(Default)]
+struct DocBuf {
+    text: String,
+    fields: Vec<(TextField, std::ops::Range<usize>)>,
+}
+
+impl DocBuf {
+    /// Adds a field of `parts` joined by `separator`, unless that is blank.
+    fn put<'a>(&mut self, field: TextField, parts: impl Iterator<Item = &'a str>, separator: &str) {
+        let start = self.text.len();
+        for (n, part) in parts.enumerate() {
+            if n > 0 {
+                self.text.push_str(separator);
+            }
+            self.text.push_str(part);
+        }
+        if self.text[start..].trim().is_empty() {
+            self.text.truncate(start);
+        } else {
+            self.fields.push((field, start..self.text.len()));
         }
     }
-    docs
+
+    /// Hands the document to `f`, if it has a field, and starts the next.
+    fn emit(&mut self, ply: Option<i64>, f: &mut impl FnMut(Option<i64>, &[(TextField, &str)])) {
+        let mut fields = [(TextField::Players, ""); TextField::ALL.len()];
+        let n = self.fields.len();
+        for (slot, (field, range)) in fields.iter_mut().zip(&self.fields) {
+            *slot = (*field, &self.text[range.clone()]);
+        }
+        if n > 0 || ply.is_none() {
+            f(ply, &fields[..n]);
+        }
+        self.text.clear();
+        self.fields.clear();
+    }
 }

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use kifudex::text::tokenizer::{Mode, tokenize};
-use kifudex::text::{SearchOptions, TextIndex};
+use kifudex::text::{GameText, SearchOptions, TextDoc, TextField, TextIndex, documents};
 use serde_json::Value;
 
 use crate::db::{json_lines, kifudex, stderr, stdout, temp_dir};
@@ -21,6 +21,67 @@ fn tokens(text: &str, mode: Mode) -> Vec<(String, usize)> {
 
 fn owned(v: &[(&str, usize)]) -> Vec<(String, usize)> {
     v.iter().map(|&(t, p)| (t.to_string(), p)).collect()
+}
+
+#[test]
+fn a_game_makes_one_document_and_one_per_commented_position() {
+    let s = |t: &str| t.to_string();
+    let game = GameText {
+        id: 7,
+        sente: Some(s("羽生善治")),
+        gote: Some(s("藤井聡太")),
+        event: Some(s("第1期竜王戦")),
+        opening: None,
+        title: Some(s("  ")),
+        headers: vec![
+            (s("先手"), s("羽生善治")),
+            (s("棋戦"), s("第1期竜王戦")),
+            (s("場所"), s("東京都")),
+            (s("SITE"), s("Tokyo")),
+            (s("備考"), s("東京都")),
+            (s("手合割"), s("平手")),
+            (s("持ち時間"), s("")),
+        ],
+        comments: vec![
+            (0, 2, s("棋譜提供")),
+            (3, 0, s("定跡")),
+            (3, 1, s("評価値 +50")),
+            (3, 0, s("急戦")),
+            (5, 0, s(" ")),
+            (8, 3, s("メモ")),
+        ],
+    };
+    let doc = |ply: Option<i64>, fields: &[(TextField, &str)]| TextDoc {
+        ply,
+        fields: fields.iter().map(|&(f, t)| (f, t.to_string())).collect(),
+    };
+    assert_eq!(
+        documents(&game),
+        vec![
+            // A blank title is no field; a value already in a field above is not a header
+            // value again (the site's values included); the values keep their file order.
+            doc(
+                None,
+                &[
+                    (TextField::Players, "羽生善治 / 藤井聡太"),
+                    (TextField::Event, "第1期竜王戦"),
+                    (TextField::Site, "東京都 / Tokyo"),
+                    (TextField::Header, "平手 / "),
+                ],
+            ),
+            doc(Some(0), &[(TextField::Remark, "棋譜提供")]),
+            // Comments of one ply joined by line, engine lines in their own field.
+            doc(
+                Some(3),
+                &[
+                    (TextField::Comment, "定跡\n急戦"),
+                    (TextField::Engine, "評価値 +50")
+                ],
+            ),
+            // A blank comment makes no document; an unknown kind counts as a remark.
+            doc(Some(8), &[(TextField::Remark, "メモ")]),
+        ]
+    );
 }
 
 #[test]
