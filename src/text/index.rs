@@ -32,7 +32,25 @@ use super::{GameText, TextDoc, TextError, TextField, TextSource, each_document};
 pub const TEXT_DIR: &str = "text";
 
 /// Bump when the fields or what goes into them change: the index is then rebuilt.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
+
+/// A document's game and ply share one column ([`doc_key`]): the ply takes the low bits.
+const PLY_BITS: u32 = 24;
+const PLY_MASK: i64 = (1 << PLY_BITS) - 1;
+
+/// The `doc` column's value: the game id above the ply + 1 (0 for the game's own document).
+/// A ply past the 16 millionth counts as the last one the column holds.
+fn doc_key(id: i64, ply: Option<i64>) -> i64 {
+    id << PLY_BITS | ply.map_or(0, |p| (p + 1).clamp(1, PLY_MASK))
+}
+
+/// The game id and ply of a `doc` column value.
+fn doc_of(key: i64) -> (i64, Option<i64>) {
+    (
+        key >> PLY_BITS,
+        Some((key & PLY_MASK) - 1).filter(|&p| p >= 0),
+    )
+}
 
 /// Games read from the database at a time while catching up.
 const PAGE: usize = 2048;
@@ -157,8 +175,7 @@ impl Highlighter {
 pub struct TextIndex {
     dir: PathBuf,
     index: Index,
-    id: Field,
-    ply: Field,
+    doc: Field,
     fields: [Field; 9],
     writer: Option<IndexWriter>,
     /// The reader searches use, opened on the first and dropped by each commit.
@@ -170,8 +187,8 @@ fn schema() -> Schema {
     let mut b = Schema::builder();
     // Not indexed: a term per document, there only for the rare deletion, cost about 7% of
     // the indexing thread's instructions; deletions read the column instead (`delete_games`).
-    b.add_i64_field("id", FAST);
-    b.add_i64_field("ply", FAST);
+    // One column for game and ply: each column costs a lookup by name for every document.
+    b.add_i64_field("doc", FAST);
     let indexing = TextFieldIndexing::default()
         .set_tokenizer(tokenizer::NAME)
         .set_index_option(IndexRecordOption::WithFreqsAndPositions);
@@ -280,8 +297,7 @@ impl TextIndex {
         let field = |name: &str| schema.get_field(name).expect("field of our schema");
         TextIndex {
             dir: dir.to_path_buf(),
-            id: field("id"),
-            ply: field("ply"),
+            doc: field("doc"),
             fields: TextField::ALL.map(|f| field(f.name())),
             index,
             writer: None,
@@ -307,7 +323,7 @@ impl TextIndex {
     }
 
     fn add_game(&mut self, game: &GameText) -> Result<(), TextError> {
-        let (id, ply, fields) = (self.id, self.ply, self.fields);
+        let (doc, fields) = (self.doc, self.fields);
         let writer = self.writer()?;
         // One message to the indexing thread per game rather than per document: a full
         // channel made the sender spin and wake once per document.
@@ -317,8 +333,7 @@ impl TextIndex {
             // fresh memory for every document, since the indexing thread frees them).
             let bytes = 32 + texts.iter().map(|(_, t)| t.len() + 16).sum::<usize>();
             let mut d = TantivyDocument::with_capacity(bytes);
-            d.add_i64(id, game.id);
-            d.add_i64(ply, doc_ply.unwrap_or(-1));
+            d.add_i64(doc, doc_key(game.id, doc_ply));
             for &(f, text) in texts {
                 d.add_text(fields[f as usize], text);
             }
@@ -336,9 +351,13 @@ impl TextIndex {
         }
         let gone: Arc<HashSet<i64>> = Arc::new(ids.iter().copied().collect());
         let predicate = FunctionPredicate::from(move |segment: &SegmentReader| {
-            let column = segment.fast_fields().i64("id")?;
+            let column = segment.fast_fields().i64("doc")?;
             let gone = Arc::clone(&gone);
-            Ok(move |doc: DocId| column.first(doc).is_some_and(|id| gone.contains(&id)))
+            Ok(move |doc: DocId| {
+                column
+                    .first(doc)
+                    .is_some_and(|k| gone.contains(&doc_of(k).0))
+            })
         });
         self.writer()?
             .delete_query(Box::new(DocPredicateQuery::from(predicate)))?;
@@ -470,12 +489,9 @@ impl TextIndex {
         let searcher = self.reader()?.searcher();
         let mut out = Vec::new();
         for segment in searcher.segment_readers() {
-            let ids = segment.fast_fields().i64("id")?;
-            let plies = segment.fast_fields().i64("ply")?;
+            let keys = segment.fast_fields().i64("doc")?;
             for doc in segment.doc_ids_alive() {
-                if plies.first(doc) == Some(-1)
-                    && let Some(id) = ids.first(doc)
-                {
+                if let Some((id, None)) = keys.first(doc).map(doc_of) {
                     out.push(id);
                 }
             }
@@ -509,21 +525,15 @@ impl TextIndex {
         // Opening a column reads its block index: once per segment, not per hit.
         let mut columns = std::collections::HashMap::new();
         for (score, addr) in top {
-            let (ids, plies) = match columns.entry(addr.segment_ord) {
+            let keys = match columns.entry(addr.segment_ord) {
                 std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
                 std::collections::hash_map::Entry::Vacant(e) => {
                     let fast = searcher.segment_reader(addr.segment_ord).fast_fields();
-                    e.insert((fast.i64("id")?, fast.i64("ply")?))
+                    e.insert(fast.i64("doc")?)
                 }
             };
-            let id = ids.first(addr.doc_id);
-            let ply = plies.first(addr.doc_id);
-            if let Some(id) = id {
-                hits.push(Hit {
-                    id,
-                    ply: ply.filter(|&p| p >= 0),
-                    score,
-                });
+            if let Some((id, ply)) = keys.first(addr.doc_id).map(doc_of) {
+                hits.push(Hit { id, ply, score });
             }
         }
         let mut generators = Vec::new();
