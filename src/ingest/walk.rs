@@ -17,7 +17,8 @@ pub struct SourceInfo {
     /// The path as stored: the walked path, or `archive.zip!entry/name.kif`.
     pub display: String,
     pub size: u64,
-    /// Seconds since 1970 (0 when unknown).
+    /// Seconds since 1970 (0 when unknown, and for a file whose time was the second it was
+    /// read: it could have changed again within that second).
     pub mtime: i64,
     /// For an archive entry: its CRC-32 from the archive's directory.
     pub crc: Option<u32>,
@@ -179,6 +180,13 @@ fn has_record_extension(path: &Path) -> bool {
     RECORD_EXTENSIONS.iter().any(|r| r.eq_ignore_ascii_case(e))
 }
 
+/// Seconds since 1970.
+fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
 fn mtime(m: &std::fs::Metadata) -> i64 {
     m.modified()
         .ok()
@@ -333,6 +341,12 @@ fn read_file(
     (info.size, info.mtime) = (m.len(), mtime(&m));
     if unchanged(info) {
         return Content::Unchanged;
+    }
+    // A file whose time is this second (or later) could change again within it, keeping its
+    // time and perhaps its size: its time is not kept, so that the next import reads it again
+    // (and finds by its content hash whether it changed).
+    if info.mtime >= now() {
+        info.mtime = 0;
     }
     match read_sized(&mut file, m.len()) {
         Ok(buf) => Content::Bytes(buf),

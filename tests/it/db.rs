@@ -645,3 +645,68 @@ fn a_name_only_a_replaced_game_spelt_goes_with_it() {
     assert!(names.contains(&"丁野太".to_string()) && names.contains(&"丙川".to_string()));
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// A file's time has whole seconds: one changed again within the second it was read could
+/// keep its time and size. Such a file's time is not kept (0), so the next import reads it
+/// again; once its time is in the past, it is kept.
+#[test]
+fn a_file_changed_within_the_second_it_was_read_is_read_again() {
+    use std::time::{Duration, SystemTime};
+    let root = temp_dir("db-racy");
+    let files = root.join("files");
+    std::fs::create_dir_all(&files).unwrap();
+    let file = files.join("a.kif");
+    let write = |text: &str, time: SystemTime| {
+        std::fs::write(&file, text).unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(&file)
+            .unwrap()
+            .set_modified(time)
+            .unwrap();
+    };
+    // A time ahead of the clock stands for "this very second", without a race in the test.
+    let ahead = SystemTime::now() + Duration::from_secs(3600);
+    write(YAGURA_KIF, ahead);
+    let db = root.join("db");
+    let dir = files.to_str().unwrap();
+    let import = || json_lines(&kifudex(&db, &["import", dir, "--json"]))[0].clone();
+    assert_eq!(import()["games"], 1);
+    let stored_mtime = || -> i64 {
+        rusqlite::Connection::open(db.join("kifudex.sqlite"))
+            .unwrap()
+            .query_row("SELECT mtime FROM sources", [], |r| r.get(0))
+            .unwrap()
+    };
+    assert_eq!(stored_mtime(), 0);
+
+    // Same size, same time, another date.
+    let edited = YAGURA_KIF.replace("2019/04/08", "2019/04/09");
+    assert_eq!(edited.len(), YAGURA_KIF.len());
+    write(&edited, ahead);
+    let again = import();
+    assert_eq!(
+        (again["games"].clone(), again["unchanged"].clone()),
+        (1.into(), 0.into())
+    );
+    let dates: Vec<Value> = json_lines(&kifudex(&db, &["search", "--json"]))
+        .iter()
+        .map(|g| g["date"].clone())
+        .collect();
+    assert_eq!(dates, vec![Value::from("2019-04-09")]);
+
+    // In the past, the same bytes: read once more, found unchanged, and the time is kept.
+    let past = SystemTime::now() - Duration::from_secs(3600);
+    write(&edited, past);
+    let settled = import();
+    assert_eq!(
+        (settled["games"].clone(), settled["unchanged"].clone()),
+        (0.into(), 1.into())
+    );
+    let secs = past
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64;
+    assert_eq!(stored_mtime(), secs);
+    let _ = std::fs::remove_dir_all(&root);
+}
