@@ -186,6 +186,16 @@ fn units(text: &str, buf: &mut String, units: &mut Vec<Unit>) {
             put(buf, units, &mut open, f, true, from, to);
             continue;
         }
+        // Full-width ASCII (７, Ａ, ！) folds to ASCII, and the usual Japanese punctuation (、。
+        // 「」・ and the ideographic space) only ends a run: they skip it too.
+        let c = match c as u32 {
+            0xFF01..=0xFF5E => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+            0x3000..=0x3003 | 0x3008..=0x3011 | 0x3014..=0x301F | 0x30FB => {
+                open = false;
+                continue;
+            }
+            _ => c,
+        };
         if c.is_ascii() {
             match c.is_ascii_alphanumeric() {
                 true => put(

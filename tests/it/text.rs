@@ -85,6 +85,26 @@ fn a_game_makes_one_document_and_one_per_commented_position() {
 }
 
 #[test]
+fn full_width_ascii_and_japanese_punctuation_tokenize_as_their_folded_forms() {
+    let chars = (0xFF01..=0xFF5E)
+        .chain(0x3000..=0x303F)
+        .chain([0x30FB])
+        .filter_map(char::from_u32);
+    for c in chars {
+        for mode in [Mode::Index, Mode::Query] {
+            let text = format!("銀{c}Ab7将{c}{c}");
+            let folded = kifudex::text::normalize::fold(&text);
+            assert_eq!(
+                tokens(&text, mode),
+                tokens(&folded, mode),
+                "{c} (U+{:04X})",
+                c as u32
+            );
+        }
+    }
+}
+
+#[test]
 fn tokenizer_units_bigrams_and_positions() {
     assert_eq!(
         tokens("右四間", Mode::Index),
