@@ -55,6 +55,10 @@ pub struct ImportOptions {
     /// (see `store::indexes`), unless the database would then hold more than
     /// [`DEFER_INDEXES_UP_TO`] games.
     pub defer_indexes_from: usize,
+    /// Bytes the write-ahead log may grow to before the writer copies what is left of it
+    /// into the database and starts it again (the default is
+    /// [`LOG_LIMIT`](crate::store::LOG_LIMIT); see `store::checkpoint`).
+    pub log_limit: u64,
 }
 
 /// The most games a database may hold at the end of an import that builds the games indexes
@@ -76,6 +80,7 @@ impl Default for ImportOptions {
             variations: false,
             segment_entries: crate::store::postings::SEGMENT_ENTRIES,
             defer_indexes_from: 10_000,
+            log_limit: crate::store::LOG_LIMIT,
         }
     }
 }
@@ -182,6 +187,7 @@ pub fn import(
     let stored = store.game_count()?;
     let mut writer = store.writer()?;
     writer.segment_entries(options.segment_entries);
+    writer.log_limit(options.log_limit);
     let repaired = writer.index_missing()?;
     if repaired > 0 {
         observer.notice(&format!(

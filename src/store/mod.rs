@@ -1,6 +1,7 @@
 //! The SQLite database: opening it, its schema (migrations), the games, players, sources and
 //! errors tables. A database is a directory holding `kifudex.sqlite` (and `text/`, the full-text index derived from it).
 
+mod checkpoint;
 pub(crate) mod codec;
 mod indexes;
 mod migrate;
@@ -10,6 +11,7 @@ mod text;
 mod tree;
 mod write;
 
+pub use checkpoint::LOG_LIMIT;
 pub use codec::{GameRow, fingerprint};
 pub use migrate::SCHEMA_VERSION;
 pub use read::{GameLine, StoredGame};

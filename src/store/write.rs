@@ -7,6 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use rusqlite::{Connection, OptionalExtension, Statement, params};
 
+use super::checkpoint::Checkpointer;
 use super::{GameRow, StoreError, codec, postings};
 use crate::text::normalize::{name_key, strip_titles};
 
@@ -70,6 +71,11 @@ pub struct Writer<'a> {
     /// hashes the SQL on each lookup and resets and clears the statement on each return.
     insert_source: Option<Statement<'a>>,
     insert_game: Option<Statement<'a>>,
+    /// Copies the log into the database beside the writer (see [`super::checkpoint`]).
+    checkpointer: Option<Checkpointer>,
+    page_size: i64,
+    /// Bytes of log after which the writer finishes a checkpoint itself.
+    log_limit: u64,
 }
 
 const INSERT_SOURCE: &str = "INSERT INTO sources (path, size, mtime, content_hash, format,
@@ -99,7 +105,15 @@ impl<'a> Writer<'a> {
         // A writer touches index pages all over the file: a bigger page cache, and fewer,
         // larger checkpoints, write each page fewer times.
         conn.pragma_update(None, "cache_size", -131_072)?;
-        conn.pragma_update(None, "wal_autocheckpoint", 16_384)?;
+        let checkpointer = conn
+            .path()
+            .filter(|p| !p.is_empty())
+            .and_then(|p| Checkpointer::start(std::path::Path::new(p)));
+        // With a checkpointer beside it, SQLite's own checkpoints (which stop the writer until
+        // the disk has the data) are off.
+        let autocheckpoint = if checkpointer.is_some() { 0 } else { 16_384 };
+        conn.pragma_update(None, "wal_autocheckpoint", autocheckpoint)?;
+        let page_size = conn.query_row("PRAGMA page_size", [], |r| r.get(0))?;
         Ok(Writer {
             conn,
             players: HashMap::new(),
@@ -112,6 +126,9 @@ impl<'a> Writer<'a> {
             segment_entries: postings::SEGMENT_ENTRIES,
             insert_source: None,
             insert_game: None,
+            checkpointer,
+            page_size,
+            log_limit: super::checkpoint::LOG_LIMIT,
         })
     }
 
@@ -119,6 +136,12 @@ impl<'a> Writer<'a> {
     /// imports that write several).
     pub fn segment_entries(&mut self, n: usize) {
         self.segment_entries = n.max(1);
+    }
+
+    /// Lets the write-ahead log grow to `bytes` instead of [`super::checkpoint::LOG_LIMIT`]
+    /// before the writer copies what is left of it and starts it again.
+    pub fn log_limit(&mut self, bytes: u64) {
+        self.log_limit = bytes;
     }
 
     pub fn begin(&mut self) -> Result<(), StoreError> {
@@ -140,6 +163,22 @@ impl<'a> Writer<'a> {
         if self.in_tx {
             self.conn.execute_batch("COMMIT")?;
             self.in_tx = false;
+            if let Some(c) = &self.checkpointer {
+                c.committed();
+            }
+        }
+        // The checkpointer has copied most of a long log: the rest is copied here, so that
+        // the next transaction starts the log again from its beginning.
+        if let Some(c) = &self.checkpointer
+            && c.log_is_long(self.page_size, self.log_limit)
+        {
+            // Busy when a round of the checkpointer is under way: the next commit tries again.
+            let busy: i64 = self
+                .conn
+                .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| r.get(0))?;
+            if busy == 0 {
+                c.log_was_copied();
+            }
         }
         Ok(())
     }

@@ -517,3 +517,65 @@ fn big_files_read_in_parts_are_written_in_file_order() {
     assert_eq!((again.games, again.unchanged, again.files), (0, 40, 40));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The log is copied into the database beside the writer (store::checkpoint), and started
+/// again once it passes the import's limit: it stays near that limit however much the
+/// import writes.
+#[test]
+fn the_log_stays_near_its_limit_while_an_import_writes_much_more() {
+    use kifudex::synth::{Synth, SynthOptions};
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+    let (dir, mut store) = store("store-log");
+    let files = dir.join("games");
+    std::fs::create_dir_all(&files).unwrap();
+    let mut synth = Synth::new(SynthOptions {
+        seed: 9,
+        ..SynthOptions::default()
+    });
+    for i in 0..6000 {
+        let text = kifudex::notation::kif::write_kif(&synth.game());
+        std::fs::write(files.join(format!("g{i:04}.kifu")), text).unwrap();
+    }
+    let wal = dir.join("db").join("kifudex.sqlite-wal");
+    let (done, largest) = (AtomicBool::new(false), AtomicU64::new(0));
+    let summary = std::thread::scope(|s| {
+        s.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                // The file keeps its largest size until the database is closed.
+                let size = std::fs::metadata(&wal).map_or(0, |m| m.len());
+                largest.fetch_max(size, Ordering::Relaxed);
+                std::thread::sleep(std::time::Duration::from_millis(2));
+            }
+        });
+        let options = ImportOptions {
+            batch_games: 25,
+            segment_entries: 20_000,
+            log_limit: 256 << 10,
+            ..ImportOptions::default()
+        };
+        let summary = import(
+            &mut store,
+            std::slice::from_ref(&files),
+            &options,
+            &mut Quiet,
+        );
+        done.store(true, Ordering::Relaxed);
+        summary.unwrap()
+    });
+    assert_eq!(summary.games, 6000);
+    let size = std::fs::metadata(dir.join("db").join("kifudex.sqlite"))
+        .unwrap()
+        .len();
+    let largest = largest.load(Ordering::Relaxed);
+    // Kept whole, the log would hold at least what the database holds. The writer copies the
+    // rest itself at its next commit once the checkpointer has found the log long (and again
+    // at the one after when a round of the checkpointer was under way): commits of 25 games
+    // and segments of 20,000 postings go past a limit this small several times over.
+    assert!(size > 9 << 20, "the import wrote {size} bytes");
+    assert!(
+        largest < 5 << 20,
+        "the log grew to {largest} bytes for a limit of 256 KB and {size} bytes written"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
