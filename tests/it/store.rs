@@ -94,6 +94,32 @@ fn source(path: &str) -> SourceRow {
     }
 }
 
+/// Writes `n` generated games (seed `seed`), each changed by `edit` first, as KIFU files
+/// `g0000.kifu`, `g0001.kifu` … into `dir/games`; returns the folder and the files' paths.
+fn synth_files(
+    dir: &std::path::Path,
+    seed: u64,
+    n: usize,
+    mut edit: impl FnMut(usize, &mut Record),
+) -> (std::path::PathBuf, Vec<String>) {
+    use kifudex::synth::{Synth, SynthOptions};
+    let files = dir.join("games");
+    std::fs::create_dir_all(&files).unwrap();
+    let mut synth = Synth::new(SynthOptions {
+        seed,
+        ..SynthOptions::default()
+    });
+    let mut paths = Vec::new();
+    for i in 0..n {
+        let mut rec = synth.game();
+        edit(i, &mut rec);
+        let path = files.join(format!("g{i:04}.kifu"));
+        std::fs::write(&path, kifudex::notation::kif::write_kif(&rec)).unwrap();
+        paths.push(path.to_string_lossy().into_owned());
+    }
+    (files, paths)
+}
+
 /// Stores a record and reads it back.
 fn round_trip(store: &mut Store, path: &str, rec: &Record) -> Record {
     let row = GameRow::new(rec, Format::Kif);
@@ -400,21 +426,11 @@ fn headers_stored_once_with_their_columns_come_back_word_for_word() {
 #[test]
 fn segments_prepared_beside_the_writer_index_every_position_in_game_order() {
     use kifudex::store::postings::{PositionIndex, key_of};
-    use kifudex::synth::{Synth, SynthOptions};
 
     // Small segments, so that full batches are sorted beside the writer and written by
     // later transactions.
     let (dir, mut store) = store("store-segments");
-    let files = dir.join("games");
-    std::fs::create_dir_all(&files).unwrap();
-    let mut synth = Synth::new(SynthOptions {
-        seed: 5,
-        ..SynthOptions::default()
-    });
-    for i in 0..400 {
-        let text = kifudex::notation::kif::write_kif(&synth.game());
-        std::fs::write(files.join(format!("g{i:03}.kifu")), text).unwrap();
-    }
+    let (files, _) = synth_files(&dir, 5, 400, |_, _| {});
     let options = ImportOptions {
         batch_games: 40,
         segment_entries: 3_000,
@@ -463,26 +479,13 @@ fn segments_prepared_beside_the_writer_index_every_position_in_game_order() {
 
 #[test]
 fn big_files_read_in_parts_are_written_in_file_order() {
-    use kifudex::synth::{Synth, SynthOptions};
-
     // Files of about 100 KB (a long comment each): a worker hands over what it read of a
     // batch of 32 files every 256 KB, so a batch arrives in parts, from two workers.
     let (dir, mut store) = store("store-parts");
-    let files = dir.join("games");
-    std::fs::create_dir_all(&files).unwrap();
-    let mut synth = Synth::new(SynthOptions {
-        seed: 3,
-        ..SynthOptions::default()
-    });
-    let mut names = Vec::new();
-    for i in 0..40 {
-        let mut rec = synth.game();
+    let (files, names) = synth_files(&dir, 3, 40, |i, rec| {
         rec.start_comments
             .push(format!("{i} {}", "長考".repeat(17_000)));
-        let name = format!("g{i:02}.kifu");
-        std::fs::write(files.join(&name), kifudex::notation::kif::write_kif(&rec)).unwrap();
-        names.push(files.join(&name).to_string_lossy().into_owned());
-    }
+    });
     let options = ImportOptions {
         jobs: Some(2),
         ..ImportOptions::default()
@@ -523,20 +526,10 @@ fn big_files_read_in_parts_are_written_in_file_order() {
 /// import writes.
 #[test]
 fn the_log_stays_near_its_limit_while_an_import_writes_much_more() {
-    use kifudex::synth::{Synth, SynthOptions};
     use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
     let (dir, mut store) = store("store-log");
-    let files = dir.join("games");
-    std::fs::create_dir_all(&files).unwrap();
-    let mut synth = Synth::new(SynthOptions {
-        seed: 9,
-        ..SynthOptions::default()
-    });
-    for i in 0..6000 {
-        let text = kifudex::notation::kif::write_kif(&synth.game());
-        std::fs::write(files.join(format!("g{i:04}.kifu")), text).unwrap();
-    }
+    let (files, _) = synth_files(&dir, 9, 6000, |_, _| {});
     let wal = dir.join("db").join("kifudex.sqlite-wal");
     let (done, largest) = (AtomicBool::new(false), AtomicU64::new(0));
     let summary = std::thread::scope(|s| {
