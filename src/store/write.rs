@@ -78,6 +78,10 @@ pub struct Writer<'a> {
     log_limit: u64,
 }
 
+/// Pages of log after which SQLite checkpoints on a writer's connection when no
+/// [`Checkpointer`] runs beside it: fewer, larger checkpoints write each page fewer times.
+const AUTOCHECKPOINT: i64 = 16_384;
+
 const INSERT_SOURCE: &str = "INSERT INTO sources (path, size, mtime, content_hash, format,
     encoding, games, error) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
 
@@ -111,7 +115,11 @@ impl<'a> Writer<'a> {
             .and_then(|p| Checkpointer::start(std::path::Path::new(p)));
         // With a checkpointer beside it, SQLite's own checkpoints (which stop the writer until
         // the disk has the data) are off.
-        let autocheckpoint = if checkpointer.is_some() { 0 } else { 16_384 };
+        let autocheckpoint = if checkpointer.is_some() {
+            0
+        } else {
+            AUTOCHECKPOINT
+        };
         conn.pragma_update(None, "wal_autocheckpoint", autocheckpoint)?;
         let page_size = conn.query_row("PRAGMA page_size", [], |r| r.get(0))?;
         Ok(Writer {
@@ -630,6 +638,12 @@ impl Drop for Writer<'_> {
     fn drop(&mut self) {
         if self.in_tx {
             let _ = self.conn.execute_batch("ROLLBACK");
+        }
+        // The connection outlives the writer: it checkpoints as SQLite does again.
+        if self.checkpointer.take().is_some() {
+            let _ = self
+                .conn
+                .pragma_update(None, "wal_autocheckpoint", AUTOCHECKPOINT);
         }
     }
 }
