@@ -29,7 +29,7 @@ pub struct ImportArgs {
     #[arg(long, hide = true, value_name = "GAMES")]
     batch: Option<usize>,
     /// Build the date and player indexes at the end when at least this many new files are
-    /// imported, no fewer than the games stored, and at most 250,000 games are then stored
+    /// imported, no fewer than the games stored, and at most 2,000,000 games are then stored
     /// (tuning and tests; default 10000).
     #[arg(long, hide = true, value_name = "FILES")]
     defer_indexes_from: Option<usize>,

@@ -62,11 +62,12 @@ pub struct ImportOptions {
 }
 
 /// The most games a database may hold at the end of an import that builds the games indexes
-/// at its end. The build reads the whole table once per index, on one core, after the rest
-/// is done: at 100,000 games it takes 0.4 s, mostly while the text index makes its last commit,
-/// and saves 0.6 CPU-s; at 1,000,000 it takes 5 s that nothing hides, against 6.6 CPU-s
-/// saved over two cores (measured on the 2-core machine of the README's figures).
-pub const DEFER_INDEXES_UP_TO: u64 = 250_000;
+/// at its end. The build reads the whole table once per index, on one core, beside the last
+/// segment's sort and the text index's last commit: at 100,000 games it takes 0.4 s and saves
+/// 0.6 CPU-s; at 1,000,000 it takes 5 s and saves 14–16 CPU-s (the indexes' random inserts
+/// had grown to a seventh of the import's CPU): 53–56 s against 63–65 s, alternated on the
+/// 2-core machine of the README's figures. Larger imports were not measured.
+pub const DEFER_INDEXES_UP_TO: u64 = 2_000_000;
 
 impl Default for ImportOptions {
     fn default() -> ImportOptions {
