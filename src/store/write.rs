@@ -228,26 +228,14 @@ impl<'a> Writer<'a> {
             super::indexes::restore(self.conn)?;
         } else {
             // The last segment is sorted beside the writer while it builds the indexes (each
-            // a scan of the games on one core), and another connection copies what the WAL
-            // holds into the database: closing then has only the rest to copy.
+            // a scan of the games on one core), and the checkpointer copies what the last
+            // commit added to the log.
             let mut batch = std::mem::take(&mut self.postings);
             let preparing = std::thread::spawn(move || batch.prepare());
-            let path = self.conn.path().map(std::path::PathBuf::from);
-            let checkpoint = path.map(|p| {
-                std::thread::spawn(move || {
-                    // An optimisation only: whatever goes wrong, closing checkpoints anyway.
-                    if let Ok(c) = Connection::open(p) {
-                        let _ = c.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
-                    }
-                })
-            });
             let built = super::indexes::restore(self.conn);
             let prepared = preparing
                 .join()
                 .unwrap_or_else(|p| std::panic::resume_unwind(p));
-            if let Some(t) = checkpoint {
-                let _ = t.join();
-            }
             built?;
             if let Some(p) = prepared {
                 self.begin()?;
