@@ -5,9 +5,10 @@
 //! every commit writes each index page it touched to the log again: at 100,000 games that is
 //! about 0.6 CPU-s, a twentieth of the import, and at 1,000,000 a seventh. Built at the end,
 //! they cost a scan of the whole table each, on one core (0.4 s at 100,000 games, 5 s at
-//! 1,000,000): the importer decides which way to go (`ingest::DEFER_INDEXES_UP_TO`). An import killed before its end
-//! leaves them missing: [`restore`] puts them back, and the next command that finds the
-//! import lock free calls it (queries are right without them, only slower).
+//! 1,000,000): the importer decides which way to go (`ingest::DEFER_INDEXES_UP_TO`). An
+//! import killed before its end leaves them missing: [`restore`] puts them back, and the next
+//! command that finds the import lock free calls it (queries are right without them, only
+//! slower).
 
 use rusqlite::Connection;
 

@@ -197,8 +197,8 @@ fn units(text: &str, buf: &mut String, units: &mut Vec<Unit>) {
             _ => c,
         };
         if c.is_ascii() {
-            match c.is_ascii_alphanumeric() {
-                true => put(
+            if c.is_ascii_alphanumeric() {
+                put(
                     buf,
                     units,
                     &mut open,
@@ -206,8 +206,9 @@ fn units(text: &str, buf: &mut String, units: &mut Vec<Unit>) {
                     false,
                     from,
                     to,
-                ),
-                false => open = false,
+                );
+            } else {
+                open = false;
             }
             continue;
         }
