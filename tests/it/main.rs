@@ -49,3 +49,8 @@ impl Rng {
         (self.next_u64() % n as u64) as usize
     }
 }
+
+/// A connection of its own on a store's database file (the store speaks no SQL to others).
+pub fn sql(store: &kifudex::store::Store) -> rusqlite::Connection {
+    rusqlite::Connection::open(store.dir().join(kifudex::store::DB_FILE)).expect("open the file")
+}
