@@ -315,7 +315,64 @@ pub struct PlayerGame {
     pub opening: Option<String>,
 }
 
+/// Counts over the games a selection picks (`kifudex stats` with a filter).
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct SelectionStats {
+    pub games: u64,
+    /// Positions of their main lines, the start included.
+    pub positions: u64,
+    /// Distinct players.
+    pub players: u64,
+    /// Distinct files they were first read from.
+    pub files: u64,
+    pub sente_wins: u64,
+    pub gote_wins: u64,
+    pub draws: u64,
+    pub first_date: Option<String>,
+    pub last_date: Option<String>,
+}
+
 impl Store {
+    /// Counts over the games a selection picks.
+    pub fn selection_stats(&self, sel: &Selection) -> Result<SelectionStats, StoreError> {
+        let mut params = Vec::new();
+        let where_sql = sel.where_sql(&mut params);
+        let p = || rusqlite::params_from_iter(params.iter());
+        let mut st = self.conn.query_row(
+            &format!(
+                "SELECT count(*), coalesce(sum(g.plies + 1), 0), count(DISTINCT g.source_id),
+                        count(*) FILTER (WHERE g.winner = 'sente'),
+                        count(*) FILTER (WHERE g.winner = 'gote'),
+                        count(*) FILTER (WHERE g.winner = 'draw'),
+                        min(g.date), max(g.date)
+                 FROM games g {where_sql}"
+            ),
+            p(),
+            |r| {
+                Ok(SelectionStats {
+                    games: r.get::<_, i64>(0)? as u64,
+                    positions: r.get::<_, i64>(1)? as u64,
+                    players: 0,
+                    files: r.get::<_, i64>(2)? as u64,
+                    sente_wins: r.get::<_, i64>(3)? as u64,
+                    gote_wins: r.get::<_, i64>(4)? as u64,
+                    draws: r.get::<_, i64>(5)? as u64,
+                    first_date: r.get(6)?,
+                    last_date: r.get(7)?,
+                })
+            },
+        )?;
+        st.players = self.conn.query_row(
+            &format!(
+                "SELECT count(*) FROM (SELECT g.sente_id AS p FROM games g {where_sql}
+                 UNION SELECT g.gote_id FROM games g {where_sql}) WHERE p IS NOT NULL"
+            ),
+            p(),
+            |r| r.get::<_, i64>(0),
+        )? as u64;
+        Ok(st)
+    }
+
     /// The ids of the games a selection picks; with `within`, only among those games (for a
     /// few candidates: looked up by id instead of scanning).
     pub fn select_games(
