@@ -89,7 +89,7 @@ pub fn answer(store: &Store, path: &str, p: &Params) -> Result<String, ApiError>
         "/api/tree" => tree(store, p)?,
         "/api/position" => position(store, p)?,
         "/api/search" => search(store, p)?,
-        "/api/text" => text(store, p)?,
+        "/api/text" => return text(store, p),
         _ => match path.strip_prefix("/api/game/") {
             Some(id) => game(store, id, p)?,
             None => return Err(ApiError::NotFound(format!("no API call {path}"))),
@@ -300,8 +300,9 @@ fn search(store: &Store, p: &Params) -> Result<Value, ApiError> {
     Ok(json!({ "games": found.rows, "total": found.total }))
 }
 
-/// `/api/text`: full-text search over comments and game fields.
-fn text(store: &Store, p: &Params) -> Result<Value, ApiError> {
+/// `/api/text`: full-text search over comments and game fields. Written from the hits
+/// themselves (not through a `Value`), so that scores print as the CLI prints them.
+fn text(store: &Store, p: &Params) -> Result<String, ApiError> {
     p.only(&[&["q", "limit", "engine"]])?;
     let Some(q) = p.get("q") else {
         return Err(ApiError::BadRequest(
@@ -315,7 +316,8 @@ fn text(store: &Store, p: &Params) -> Result<Value, ApiError> {
         engine: p.flag("engine")?,
     };
     let hits = query::text_search(store, &index, &options)?;
-    Ok(json!({ "hits": hits }))
+    let hits = serde_json::to_string(&hits).map_err(|e| ApiError::Internal(e.to_string()))?;
+    Ok(format!("{{\"hits\":{hits}}}"))
 }
 
 /// `/api/game/ID`: the game's facts, its moves with times and comments, and the position at
