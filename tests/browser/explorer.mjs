@@ -101,6 +101,7 @@ try {
     `${games} vs ${hits.map((h) => h.id)}`);
   await page.click("#games tbody tr");
   await page.waitForSelector("#viewer:not([hidden]) #vmoves li.cur");
+  check("the explorer is hidden while the viewer shows", !(await page.isVisible("#explorer")));
   const startPly = Number(await page.evaluate(() => document.body.dataset.gply));
   check("the viewer opens at the ply that reaches the position", startPly === hits[0].ply, `${startPly}`);
   for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowRight");

@@ -5,10 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 root=../..
-if ! command -v chromium >/dev/null; then
-  echo "browser test: installing Debian's chromium"
+# The browser, and a Japanese font for the screenshots (the pieces are kanji).
+if ! command -v chromium >/dev/null || [ ! -d /usr/share/fonts/opentype/ipafont-gothic ]; then
+  echo "browser test: installing Debian's chromium and fonts-ipafont-gothic"
   apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-ipafont-gothic >/dev/null
 fi
 if [ ! -d node_modules/playwright-core ]; then
   npm ci --no-audit --no-fund --silent
