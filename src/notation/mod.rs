@@ -11,6 +11,7 @@ pub mod movetext;
 pub mod psn;
 pub mod record;
 pub mod usi;
+pub mod write;
 
 pub use decode::{Encoding, decode, decode_borrowed};
 pub use record::{
