@@ -10,6 +10,7 @@ macro_rules! outln {
 }
 
 mod convert;
+mod filter;
 mod import;
 mod optimize;
 mod output;

@@ -7,6 +7,7 @@ mod indexes;
 mod migrate;
 pub mod postings;
 mod read;
+mod select;
 mod text;
 mod tree;
 mod write;
@@ -15,6 +16,7 @@ pub use checkpoint::LOG_LIMIT;
 pub use codec::{GameRow, fingerprint};
 pub use migrate::SCHEMA_VERSION;
 pub use read::{GameLine, StoredGame};
+pub use select::{Cond, GameSet, GameSummary, PlayerGame, PlayerName, Selection, Side, TextColumn};
 pub use write::{Inserted, KnownSource, SourceRow, Writer};
 
 use std::path::{Path, PathBuf};
@@ -135,10 +137,6 @@ impl Store {
             .conn
             .query_row("SELECT count(*) FROM games", [], |r| r.get(0))?;
         Ok(n as u64)
-    }
-
-    pub fn conn(&self) -> &Connection {
-        &self.conn
     }
 
     pub fn dir(&self) -> &Path {

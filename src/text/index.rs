@@ -13,7 +13,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use tantivy::collector::TopDocs;
+use tantivy::collector::{FilterCollector, TopDocs};
 use tantivy::indexer::UserOperation;
 use tantivy::query::QueryParser;
 use tantivy::query::doc_predicate_query::{DocPredicateQuery, FunctionPredicate};
@@ -85,14 +85,31 @@ pub struct SyncReport {
     pub deleted: usize,
 }
 
+/// Which games a search may find (by game id).
+pub type GamePredicate = Arc<dyn Fn(i64) -> bool + Send + Sync>;
+
 /// How to search.
-#[derive(Debug, Clone)]
+#[derive(Clone, Default)]
 pub struct SearchOptions {
     /// tantivy query syntax: words, "phrases", AND / OR / NOT, `field:word`.
     pub query: String,
     pub limit: usize,
     /// Search engine lines too when the query names no field.
     pub engine: bool,
+    /// Only documents of the games it accepts (checked as documents are collected, so the
+    /// best `limit` are those of the games taken).
+    pub games: Option<GamePredicate>,
+}
+
+impl std::fmt::Debug for SearchOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SearchOptions")
+            .field("query", &self.query)
+            .field("limit", &self.limit)
+            .field("engine", &self.engine)
+            .field("games", &self.games.as_ref().map(|_| "…"))
+            .finish()
+    }
 }
 
 /// A document found: a game (`ply` `None`) or a position of it.
@@ -517,10 +534,19 @@ impl TextIndex {
         let query = parser
             .parse_query(&options.query)
             .map_err(|e| TextError::Query(e.to_string()))?;
-        let top = searcher.search(
-            &query,
-            &TopDocs::with_limit(options.limit.max(1)).order_by_score(),
-        )?;
+        let collector = TopDocs::with_limit(options.limit.max(1)).order_by_score();
+        let top = match &options.games {
+            None => searcher.search(&query, &collector)?,
+            Some(games) => {
+                let games = Arc::clone(games);
+                let filter = FilterCollector::new(
+                    "doc".to_string(),
+                    move |key: i64| games(doc_of(key).0),
+                    collector,
+                );
+                searcher.search(&query, &filter)?
+            }
+        };
         let mut hits = Vec::with_capacity(top.len());
         // Opening a column reads its block index: once per segment, not per hit.
         let mut columns = std::collections::HashMap::new();
