@@ -20,7 +20,7 @@ use std::path::Path;
 
 use super::spill::{PosRow, Spill};
 use super::{ExportError, Pending};
-use crate::shogi::{Color, Move, Position};
+use crate::shogi::{Color, Move, Position, Strictness};
 use crate::store::Store;
 
 /// Which moves go into the book.
@@ -91,6 +91,9 @@ impl BookMove {
     }
 }
 
+/// A position kept in the book: its side to move, a game and ply that reach it, its moves.
+type Entry = (Color, (i64, u32), Vec<BookMove>);
+
 /// Writes a book of the games `ids` to `out`.
 pub fn write_book(
     store: &Store,
@@ -107,7 +110,9 @@ pub fn write_book(
     }
     let spill_dir = out.with_file_name(format!(
         ".{}.spill",
-        out.file_name().map(|n| n.to_string_lossy()).unwrap_or_default()
+        out.file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default()
     ));
     // Every position of every game (a position's count takes in the games that reach it
     // late too), with the side to move in the low bit of the ply.
@@ -141,7 +146,7 @@ pub fn write_book(
         progress(i + 1);
     }
     // Positions kept: hash → (side to move, where a game reaches it, moves).
-    let mut kept: HashMap<u64, (Color, (i64, u32), Vec<BookMove>)> = HashMap::new();
+    let mut kept: HashMap<u64, Entry> = HashMap::new();
     spill
         .sorted(|rows| {
             for group in rows.chunk_by(|a, b| a.hash == b.hash) {
@@ -194,7 +199,7 @@ pub fn write_book(
     for (_, hash) in &entries {
         let (side, _, moves) = &kept[hash];
         let sfen = &sfens[hash];
-        let pos = Position::from_sfen(sfen).map_err(|e| {
+        let pos = Position::from_sfen_with(sfen, Strictness::PiecesOnly).map_err(|e| {
             ExportError::Io(out.to_path_buf(), std::io::Error::other(e.to_string()))
         })?;
         writeln!(file.writer(), "sfen {sfen}").map_err(bad)?;
@@ -227,7 +232,10 @@ fn without_move_number(sfen: &str) -> &str {
 }
 
 /// The moves of one position (its rows, sorted by game then ply) that the options keep.
-fn position_entry(rows: &[PosRow], opts: &BookOptions) -> Option<(Color, (i64, u32), Vec<BookMove>)> {
+fn position_entry(
+    rows: &[PosRow],
+    opts: &BookOptions,
+) -> Option<(Color, (i64, u32), Vec<BookMove>)> {
     let first = rows.iter().min_by_key(|r| r.ply >> 1)?;
     if first.ply >> 1 >= opts.max_ply {
         return None;

@@ -36,7 +36,13 @@ const NAME_BYTES: usize = 120;
 /// A file name for a game: `2019-04-08_羽生善治_渡邉明_123.kif`. Only characters every file
 /// system takes: no separators, no control or reserved characters, no leading dot, limited
 /// length; the id makes it unique and keeps it clear of reserved names (CON, NUL …).
-pub fn file_name(date: Option<&str>, sente: Option<&str>, gote: Option<&str>, id: i64, ext: &str) -> String {
+pub fn file_name(
+    date: Option<&str>,
+    sente: Option<&str>,
+    gote: Option<&str>,
+    id: i64,
+    ext: &str,
+) -> String {
     let part = |s: Option<&str>, max: usize| -> String {
         let mut out = String::new();
         for c in s.unwrap_or("").chars() {
@@ -62,7 +68,11 @@ pub fn file_name(date: Option<&str>, sente: Option<&str>, gote: Option<&str>, id
     let date = part(date, 10);
     let each = (NAME_BYTES - 40) / 2;
     let mut fields: Vec<String> = Vec::new();
-    fields.push(if date.is_empty() { "nodate".into() } else { date });
+    fields.push(if date.is_empty() {
+        "nodate".into()
+    } else {
+        date
+    });
     for p in [part(sente, each), part(gote, each)] {
         if !p.is_empty() {
             fields.push(p);
@@ -89,7 +99,9 @@ pub fn export_files(
         // One sentence per kind of loss: counts are per game, so the sentence without them.
         let kinds: Vec<Dropped> = dropped.iter().map(Dropped::kind).collect();
         for m in messages(&kinds, opts.to) {
-            *lost.entry(m.replace(": 0 are not written", ": not written")).or_default() += 1;
+            *lost
+                .entry(m.replace(": 0 are not written", ": not written"))
+                .or_default() += 1;
         }
     };
     if opts.one_file {

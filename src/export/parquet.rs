@@ -143,9 +143,14 @@ impl Table {
             return Ok(());
         }
         let writer = self.writer.as_mut().expect("open until closed");
-        let mut group = writer.next_row_group().map_err(|e| ExportError::Parquet(self.path.clone(), e.to_string()))?;
+        let mut group = writer
+            .next_row_group()
+            .map_err(|e| ExportError::Parquet(self.path.clone(), e.to_string()))?;
         for column in &self.columns {
-            let Some(mut col) = group.next_column().map_err(|e| ExportError::Parquet(self.path.clone(), e.to_string()))? else {
+            let Some(mut col) = group
+                .next_column()
+                .map_err(|e| ExportError::Parquet(self.path.clone(), e.to_string()))?
+            else {
                 break;
             };
             let r = match column {
@@ -153,18 +158,23 @@ impl Table {
                 Column::I32(v) => col.typed::<Int32Type>().write_batch(v, None, None),
                 Column::OptI32(v) => {
                     let (values, defs) = split(v);
-                    col.typed::<Int32Type>().write_batch(&values, Some(&defs), None)
+                    col.typed::<Int32Type>()
+                        .write_batch(&values, Some(&defs), None)
                 }
                 Column::Str(v) => col.typed::<ByteArrayType>().write_batch(v, None, None),
                 Column::OptStr(v) => {
                     let (values, defs) = split(v);
-                    col.typed::<ByteArrayType>().write_batch(&values, Some(&defs), None)
+                    col.typed::<ByteArrayType>()
+                        .write_batch(&values, Some(&defs), None)
                 }
             };
             r.map_err(|e| ExportError::Parquet(self.path.clone(), e.to_string()))?;
-            col.close().map_err(|e| ExportError::Parquet(self.path.clone(), e.to_string()))?;
+            col.close()
+                .map_err(|e| ExportError::Parquet(self.path.clone(), e.to_string()))?;
         }
-        group.close().map_err(|e| ExportError::Parquet(self.path.clone(), e.to_string()))?;
+        group
+            .close()
+            .map_err(|e| ExportError::Parquet(self.path.clone(), e.to_string()))?;
         for c in &mut self.columns {
             c.clear();
         }
@@ -283,8 +293,12 @@ pub fn write_parquet(
                 crate::store::codec::REMARK => "remark",
                 _ => "comment",
             };
-            let [Column::I64(a), Column::I32(b), Column::Str(c), Column::Str(d)] =
-                &mut comments.columns[..]
+            let [
+                Column::I64(a),
+                Column::I32(b),
+                Column::Str(c),
+                Column::Str(d),
+            ] = &mut comments.columns[..]
             else {
                 unreachable!("the comments table's columns")
             };

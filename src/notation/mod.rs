@@ -45,6 +45,20 @@ impl Format {
         }
     }
 
+    /// The format of a [`Format::name`].
+    pub fn from_name(name: &str) -> Option<Format> {
+        [
+            Format::Kif,
+            Format::Ki2,
+            Format::Csa,
+            Format::Jkf,
+            Format::Usi,
+            Format::Psn,
+        ]
+        .into_iter()
+        .find(|f| f.name() == name)
+    }
+
     /// The format the text is in, judged from its content first and the extension second.
     pub fn detect(text: &str, path: Option<&Path>) -> Option<Format> {
         let mut kif_moves = 0;
