@@ -5,6 +5,7 @@ mod csa;
 mod csa_write;
 mod db;
 mod decode;
+mod export;
 mod filter;
 mod handicap;
 mod hash;
