@@ -81,6 +81,9 @@ pub struct GameFilter {
     pub terminal: Option<String>,
     /// A glob over the path of a file the game was read from, as given to import.
     pub source: Option<String>,
+    /// A text query (tantivy's syntax, as `kifudex text` takes it): games with a comment,
+    /// header or name that matches.
+    pub text: Option<String>,
 }
 
 /// The terminal words a user may type, with the stored codes.
@@ -131,6 +134,7 @@ impl GameFilter {
             "max-plies" | "max_plies" => self.max_plies = Some(number(value)?),
             "terminal" => self.terminal = v,
             "source" => self.source = v,
+            "text" => self.text = v,
             _ => return Ok(false),
         }
         Ok(true)
@@ -258,6 +262,15 @@ impl GameFilter {
         }
         if let Some(glob) = &self.source {
             conds.push(Cond::Source(glob.clone()));
+        }
+        if let Some(text) = &self.text {
+            let (index, _) = super::text::open_text(store)?;
+            let ids = index.matching_games(text, false)?;
+            conds.push(if ids.is_empty() {
+                Cond::Nothing
+            } else {
+                Cond::Ids(ids)
+            });
         }
         // A name or word that matches nothing selects no game (rather than being ignored).
         for c in &mut conds {
