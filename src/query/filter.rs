@@ -338,7 +338,11 @@ pub fn date_arg(name: &str, value: &str) -> Result<String, QueryError> {
     }
     if let Some(&d) = n.get(2) {
         let days = match n[1] {
-            2 if n[0] % 4 == 0 && (n[0] % 100 != 0 || n[0] % 400 == 0) => 29,
+            2 if n[0].is_multiple_of(4)
+                && (!n[0].is_multiple_of(100) || n[0].is_multiple_of(400)) =>
+            {
+                29
+            }
             2 => 28,
             4 | 6 | 9 | 11 => 30,
             _ => 31,
