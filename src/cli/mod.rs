@@ -91,7 +91,18 @@ enum Command {
 /// Parses the command line, runs the command and maps failures to exit status 1
 /// (clap itself exits with 2 on bad usage).
 pub fn run() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let moves_apart = e.kind() == clap::error::ErrorKind::UnknownArgument
+                && std::env::args().any(|a| a == "moves");
+            let _ = e.print();
+            if moves_apart {
+                eprintln!("hint: quote the position as one argument: 'startpos moves 7g7f 3c3d'");
+            }
+            return ExitCode::from(e.exit_code() as u8);
+        }
+    };
     let result = match cli.command {
         Command::Convert(args) => convert::run(&args),
         Command::Export(args) => export::run_export(&cli.db, &args),

@@ -27,11 +27,12 @@ pub struct PosArgs {
         conflicts_with = "file"
     )]
     pos: Option<String>,
-    /// Take the position from a record (or a KIF board diagram) instead.
+    /// Take the position from a record (or a KIF board diagram) instead; `-` reads standard
+    /// input.
     #[arg(long, value_name = "F")]
     file: Option<PathBuf>,
     /// With --file: the position after this many moves of the main line (default: the last).
-    #[arg(long, value_name = "N", requires = "file")]
+    #[arg(long, value_name = "N", requires = "file", conflicts_with = "pos")]
     ply: Option<usize>,
     /// Same board and side to move, whatever the hands.
     #[arg(long)]
@@ -104,19 +105,22 @@ pub struct PositionArgs {
     csv: bool,
 }
 
-/// Opens the database with every stored game in the position index: games an import left
-/// out are indexed now, and games of an import still running are announced as missing.
+/// Opens the database (read-only) with every stored game in the position index: games an
+/// interrupted import left out are indexed now (the one write, and only then), and games of
+/// an import still running are announced as missing.
 fn open_indexed(db: &Path) -> Result<Store> {
-    let mut store = Store::open(db)?;
-    // A database whose directory cannot take the lock file is searched as it is.
-    let indexed = match store.index_missing() {
-        Err(kifudex::store::StoreError::Lock(..)) => 0,
-        other => other?,
-    };
-    if indexed > 0 {
-        eprintln!(
-            "kifudex: indexed the positions of {indexed} games that an interrupted import had left out"
-        );
+    let mut store = Store::open_read_only(db)?;
+    if store.unindexed_games()? > 0 {
+        // A database that cannot be written (or locked) now is searched as it is.
+        let indexed = Store::open(db).and_then(|mut w| w.index_missing());
+        if let Ok(n) = indexed
+            && n > 0
+        {
+            eprintln!(
+                "kifudex: indexed the positions of {n} games that an interrupted import had left out"
+            );
+            store = Store::open_read_only(db)?;
+        }
     }
     let missing = store.unindexed_games()?;
     if missing > 0 {

@@ -27,7 +27,7 @@ pub struct SearchArgs {
 }
 
 pub fn run(db: &Path, args: &SearchArgs) -> Result<bool> {
-    let store = Store::open(db)?;
+    let store = Store::open_read_only(db)?;
     let found = search(&store, &args.filter.filter(), Some(args.limit))?;
     let style = if args.json {
         Style::Json

@@ -21,7 +21,7 @@ pub struct ShowArgs {
     #[arg(long, default_value = "kifu")]
     to: Target,
     /// Print the board after this many moves of the main line (0: the start).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", conflicts_with = "to")]
     ply: Option<usize>,
     /// Print the board as a KIF board diagram (after the last move unless --ply says).
     #[arg(long)]
@@ -29,7 +29,7 @@ pub struct ShowArgs {
 }
 
 pub fn run(db: &Path, args: &ShowArgs) -> Result<bool> {
-    let store = Store::open(db)?;
+    let store = Store::open_read_only(db)?;
     let Some(game) = store.game(args.id)? else {
         bail!("no game with id {} in {}", args.id, db.display());
     };

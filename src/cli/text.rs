@@ -32,7 +32,7 @@ pub struct TextArgs {
 }
 
 pub fn run(db: &Path, args: &TextArgs) -> Result<bool> {
-    let store = Store::open(db)?;
+    let store = Store::open_read_only(db)?;
     let (index, report) = open_text(&store)?;
     if let Some(n) = &report.notice {
         eprintln!("kifudex: {n}");

@@ -23,6 +23,9 @@ pub enum QueryError {
     /// The question itself is wrong (a bad date, an unknown handicap …).
     #[error("{0}")]
     BadArgument(String),
+    /// An input the question names (a record file) cannot be read or holds no position.
+    #[error("{0}")]
+    Input(String),
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error(transparent)]

@@ -52,7 +52,8 @@ pub struct PositionOptions {
 }
 
 /// Reads a position given as an SFEN, `sfen …`, `startpos [moves …]` or `position …`; with
-/// moves, the position after them.
+/// moves, the position after them. A move that is not legal where it is played is an error
+/// naming its ply. The one parser of positions for `perft`, `position`, `tree` and the API.
 pub fn parse_position(text: &str) -> Result<Position, QueryError> {
     let t = text.trim();
     if t.is_empty() {
@@ -69,43 +70,74 @@ pub fn parse_position(text: &str) -> Result<Position, QueryError> {
         )));
     }
     let mut pos = rec.start.clone();
-    for node in &rec.main.moves {
+    for (i, node) in rec.main.moves.iter().enumerate() {
+        if !pos.is_legal(node.mv) {
+            return Err(QueryError::BadArgument(format!(
+                "cannot read the position {t:?}: move {} ({}) is not legal in its position",
+                i + 1,
+                node.mv.usi()
+            )));
+        }
         pos.apply(node.mv);
     }
     Ok(pos)
 }
 
-/// The position in a record file after `ply` main-line moves (after the last one when `ply`
-/// is `None`); a KIF board diagram without moves gives its board.
+/// The position in a record file (`-`: standard input) after `ply` main-line moves (after
+/// the last one when `ply` is `None`); a KIF board diagram without moves gives its board.
+/// A file that cannot be read, holds no game, or whose record stops at a move it cannot read
+/// (unless `ply` asks for a position before it) is an error naming the file and line.
 pub fn position_from_file(path: &Path, ply: Option<usize>) -> Result<Position, QueryError> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| QueryError::BadArgument(format!("cannot read {}: {e}", path.display())))?;
-    let read = read_bytes(&bytes, Some(path));
+    let stdin = path == Path::new("-");
+    let name = if stdin {
+        "standard input".to_string()
+    } else {
+        path.display().to_string()
+    };
+    let bytes = if stdin {
+        let mut b = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut b)
+            .map_err(|e| QueryError::Input(format!("cannot read {name}: {e}")))?;
+        b
+    } else {
+        std::fs::read(path).map_err(|e| QueryError::Input(format!("cannot read {name}: {e}")))?
+    };
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(QueryError::Input(format!("{name}: the file is empty")));
+    }
+    let read = read_bytes(&bytes, (!stdin).then_some(path));
     let Some(rec) = read.games.first() else {
         let why = read.error.unwrap_or_else(|| "it holds no game".to_string());
-        return Err(QueryError::BadArgument(format!(
-            "{}: {why}",
-            path.display()
-        )));
+        return Err(QueryError::Input(format!("{name}: {why}")));
     };
-    if rec.is_blank()
-        && let Some(e) = rec.errors.first()
-    {
-        return Err(QueryError::BadArgument(format!(
-            "{}:{}:{}: {}",
-            path.display(),
-            e.line,
-            e.column,
-            e.message
+    let moves = &rec.main.moves;
+    if let Some(e) = rec.errors.first() {
+        let at = format!("{name}:{}:{}: {}", e.line, e.column, e.message);
+        if rec.is_blank() {
+            return Err(QueryError::Input(at));
+        }
+        match ply {
+            Some(p) if p <= moves.len() => {}
+            _ => {
+                return Err(QueryError::Input(format!(
+                    "{at}; the record stops after move {n}: give --ply {n} or less for a position it reached",
+                    n = moves.len()
+                )));
+            }
+        }
+    } else if rec.is_blank() {
+        return Err(QueryError::Input(format!(
+            "{name}: holds no game (no moves and no board)"
         )));
     }
-    let moves = &rec.main.moves;
     let ply = ply.unwrap_or(moves.len());
     if ply > moves.len() {
         return Err(QueryError::BadArgument(format!(
-            "{} has {} moves in its main line: there is no ply {ply}",
-            path.display(),
-            moves.len()
+            "{name} has {} in its main line: there is no ply {ply}",
+            match moves.len() {
+                1 => "1 move".to_string(),
+                n => format!("{n} moves"),
+            }
         )));
     }
     let mut pos = rec.start.clone();

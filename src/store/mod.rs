@@ -119,6 +119,40 @@ impl Store {
         Ok(store)
     }
 
+    /// Opens an existing database to read it only: SQLite is asked for a read-only
+    /// connection, so nothing is written (a database on a read-only mount, or in a folder the
+    /// user cannot write, answers every query). A database of an older schema is brought up
+    /// to date first through [`Store::open`] (the one write a query may need).
+    pub fn open_read_only(dir: &Path) -> Result<Store, StoreError> {
+        let file = dir.join(DB_FILE);
+        if !file.is_file() {
+            return Err(StoreError::Missing(dir.to_path_buf()));
+        }
+        let conn = Connection::open_with_flags(
+            &file,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        conn.busy_timeout(std::time::Duration::from_secs(30))?;
+        conn.pragma_update(None, "cache_size", -65536)?;
+        let version: u32 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        if version < SCHEMA_VERSION {
+            drop(conn);
+            return Store::open(dir);
+        }
+        if version > SCHEMA_VERSION {
+            return Err(StoreError::TooNew {
+                found: version,
+                known: SCHEMA_VERSION,
+            });
+        }
+        let store = Store {
+            conn,
+            dir: dir.to_path_buf(),
+        };
+        store.check_meta(false)?;
+        Ok(store)
+    }
+
     /// Builds the games indexes a killed bulk import left out ([`indexes`]), unless an import
     /// is running (it builds them at its end). Best effort: queries are right without them,
     /// so a database that cannot be written (or locked) now is searched as it is.

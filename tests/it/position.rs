@@ -436,7 +436,7 @@ fn a_bad_position_is_a_clear_error() {
         assert!(err.contains(says), "{pos}: {err}");
     }
     let out = kifudex(&db, &["position", "--file", "/nonexistent/x.kif"]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("cannot read /nonexistent/x.kif"));
     std::fs::write(files.join("b.usi"), "startpos moves 7g7f 3c3d\n").unwrap();
     let out = kifudex(
