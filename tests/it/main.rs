@@ -16,6 +16,7 @@ mod perft;
 mod position;
 mod postings;
 mod psn;
+mod results;
 mod rules;
 mod sfen;
 mod store;
