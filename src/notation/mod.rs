@@ -224,6 +224,10 @@ pub fn read_bytes(bytes: &[u8], path: Option<&Path>) -> ReadFile {
         ),
         _ => (games, error),
     };
+    let mut games = games;
+    for g in &mut games {
+        g.check_declaration();
+    }
     ReadFile {
         encoding,
         format,

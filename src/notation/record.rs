@@ -285,6 +285,9 @@ pub struct Record {
     pub notes: Vec<Note>,
     /// Problems found while reading. Reading went on after each.
     pub errors: Vec<ReadError>,
+    /// The main line ends with an entering-king win (`%KACHI`, 入玉勝ち) that kifudex's own
+    /// check of the 27-point rule refuses (see [`Record::check_declaration`]).
+    pub invalid_declaration: bool,
 }
 
 /// The header keys [`Record::sente`] looks under, in order.
@@ -419,12 +422,36 @@ impl Record {
             && self.start == Position::startpos()
     }
 
-    /// The first main-line move that broke a rule: (1-based ply, rule).
+    /// The first main-line move that broke a rule: (1-based ply, rule). A refused
+    /// declaration counts at its own ply, after the last move.
     pub fn first_illegal(&self) -> Option<(usize, Rule)> {
         self.main
             .moves
             .iter()
             .enumerate()
             .find_map(|(i, m)| m.violations.first().map(|r| (i + 1, r)))
+            .or_else(|| {
+                self.invalid_declaration
+                    .then(|| (self.main.moves.len() + 1, Rule::InvalidDeclaration))
+            })
+    }
+
+    /// Checks an entering-king win of the main line against the CSA 27-point rule and sets
+    /// [`Record::invalid_declaration`]; the terminal and the winner stay what the record says.
+    /// The rule counts a full set of pieces each: handicap games are not checked.
+    pub fn check_declaration(&mut self) {
+        self.invalid_declaration = false;
+        if self.terminal() != Some(TerminalKind::EnteringKingWin)
+            || !matches!(self.handicap(), Handicap::Even | Handicap::Other)
+        {
+            return;
+        }
+        let mut p = self.start.clone();
+        for node in &self.main.moves {
+            if p.play(node.mv).is_err() {
+                return;
+            }
+        }
+        self.invalid_declaration = !p.can_declare_win();
     }
 }

@@ -468,8 +468,9 @@ fn every_terminal_with_its_winner() {
         // Gote, to move, fouled: Sente wins.
         ("%-ILLEGAL_ACTION", IllegalLoss, sente),
         ("%JISHOGI", Impasse, GameResult::Draw),
-        // A declaration in this opening is wrong: the declaring side to move loses.
-        ("%KACHI", IllegalLoss, sente),
+        // A declaration in this opening is wrong, but the record's word is the result (the
+        // game is flagged: see kachi_is_the_declarers_win_and_a_wrong_one_is_flagged).
+        ("%KACHI", EnteringKingWin, gote),
         ("%HIKIWAKE", EnteringKingDraw, GameResult::Draw),
         ("%MATTA", Takeback, GameResult::Unknown),
         // The side to move is mated.
@@ -539,20 +540,55 @@ fn declaration(hand: usize) -> String {
 }
 
 #[test]
-fn kachi_wins_only_when_the_declaration_is_right() {
+fn kachi_is_the_declarers_win_and_a_wrong_one_is_flagged() {
+    use kifudex::shogi::Rule;
     // 26 + 2 = 28 points: enough for Sente.
     let r = clean(&(declaration(2) + "%KACHI\n"));
     assert_eq!(r.terminal(), Some(TerminalKind::EnteringKingWin));
     assert_eq!(r.result(), GameResult::Win(Color::Black));
-    // 27 points: Sente needs 28, so the declaration loses (反則負け).
+    assert_eq!(r.first_illegal(), None);
+    // 27 points: Sente needs 28. The record says Sente won, and so it stays; the declaration
+    // is flagged at its ply (the first, no move being played).
     let r = clean(&(declaration(1) + "%KACHI\n"));
-    assert_eq!(r.terminal(), Some(TerminalKind::IllegalLoss));
-    assert_eq!(r.result(), GameResult::Win(Color::White));
-    // Floodgate's summary, when there is one, has the last word.
+    assert_eq!(r.terminal(), Some(TerminalKind::EnteringKingWin));
+    assert_eq!(r.result(), GameResult::Win(Color::Black));
+    assert_eq!(r.first_illegal(), Some((1, Rule::InvalidDeclaration)));
+    assert_eq!(Rule::InvalidDeclaration.code(), "invalid_declaration");
+    // Floodgate's summary, when there is one, is the server's ruling.
     let r = clean(&(declaration(1) + "%KACHI\n'summary:kachi:a win:b lose\n"));
     assert_eq!(r.terminal(), Some(TerminalKind::EnteringKingWin));
+    assert_eq!(r.first_illegal(), None);
     let r = clean(&(declaration(2) + "%KACHI\n'summary:illegal kachi:a lose:b win\n"));
     assert_eq!(r.terminal(), Some(TerminalKind::IllegalLoss));
+    assert_eq!(r.result(), GameResult::Win(Color::White));
+}
+
+/// The same declarations in KIF (入玉勝ち on a move line) and as a まで summary.
+#[test]
+fn a_kif_entering_king_win_is_checked_the_same_way() {
+    use kifudex::notation::kif::{read_ki2, read_kif};
+    use kifudex::shogi::Rule;
+    let board = |hand: &str| {
+        format!(
+            "後手の持駒：なし\n  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n\
+             | ・ ・ ・ ・ ・ 角 角 飛 飛|\n| ・ ・ ・ ・ 玉 金 金 金 金|\n| ・ ・ ・ ・ ・ ・ ・ 銀 銀|\n\
+             | ・ ・ ・ ・ ・ ・ ・ ・ ・|\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|\n\
+             | ・ ・ ・ ・ ・ ・ ・ ・ ・|\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|\n| ・ ・ ・ ・v玉 ・ ・ ・ ・|\n\
+             +---------------------------+\n先手の持駒：{hand}\n"
+        )
+    };
+    for (hand, flagged) in [("歩二", false), ("歩", true)] {
+        let r = read_kif(&(board(hand) + "1 入玉勝ち\n"));
+        assert_eq!(r.errors, []);
+        assert_eq!(r.terminal(), Some(TerminalKind::EnteringKingWin), "{hand}");
+        assert_eq!(r.result(), GameResult::Win(Color::Black), "{hand}");
+        let expected = flagged.then_some((1, Rule::InvalidDeclaration));
+        assert_eq!(r.first_illegal(), expected, "{hand}");
+        let r = read_ki2(&(board(hand) + "まで0手で先手の入玉勝ち\n"));
+        assert_eq!(r.errors, []);
+        assert_eq!(r.result(), GameResult::Win(Color::Black), "{hand}");
+        assert_eq!(r.first_illegal(), expected, "{hand}");
+    }
 }
 
 #[test]

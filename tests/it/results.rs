@@ -201,7 +201,11 @@ fn summaries_and_words_read_back_as_written() {
             if let Some(t) = &mut nearest_rec.main.terminal {
                 t.kind = nearest(kind);
             }
-            assert_eq!(back.result(), nearest_rec.result(), "KIF {kind} after {plies}");
+            assert_eq!(
+                back.result(),
+                nearest_rec.result(),
+                "KIF {kind} after {plies}"
+            );
         }
     }
 }

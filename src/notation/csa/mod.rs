@@ -5,7 +5,7 @@
 //! (`'*` on a position, `'**` engine output, other `'` lines kept as notes, Floodgate's
 //! `'summary:`), every `%` terminal, and several games in one file separated by `/` lines.
 
-use crate::shogi::{Color, Handicap, Move, PieceKind, Position, Square};
+use crate::shogi::{Color, Move, PieceKind, Position, Square};
 
 use crate::notation::record::{
     MoveTime, Note, ReadError, Record, Terminal, TerminalKind, push_move,
@@ -486,9 +486,10 @@ impl Game {
         Some(self.rec)
     }
 
-    /// A `%KACHI` declaration wins only when it is right: Floodgate's summary says so, or the
-    /// final position meets the CSA 27-point rule; a wrong one loses (反則負け). With no `%`
-    /// terminal, a Floodgate summary gives it.
+    /// A `%KACHI` declaration is the declarer's win unless Floodgate's summary rules it
+    /// illegal (反則負け then); one the CSA 27-point rule refuses is flagged
+    /// ([`Record::invalid_declaration`]), its result kept. With no `%` terminal, a Floodgate
+    /// summary gives the end.
     fn settle_result(&mut self) {
         let Some(play) = &self.play else { return };
         let to_move = play.pos.side_to_move();
@@ -497,21 +498,13 @@ impl Game {
             .as_deref()
             .and_then(|s| summary_terminal(s, to_move));
         match &mut self.rec.main.terminal {
-            Some(t) if self.kachi => {
-                let right = match summary {
-                    Some(kind) => kind == TerminalKind::EnteringKingWin,
-                    // The point rule counts a full set each: it is not checked in handicap games.
-                    None => {
-                        !matches!(
-                            Handicap::detect(&self.rec.start),
-                            Handicap::Even | Handicap::Other
-                        ) || play.pos.can_declare_win()
-                    }
-                };
-                if !right {
-                    t.kind = TerminalKind::IllegalLoss;
-                }
-            }
+            // The server's ruling, when the log has it, is the result; otherwise the record's
+            // word is, and kifudex's own check only flags a declaration it would refuse.
+            Some(t) if self.kachi => match summary {
+                Some(TerminalKind::IllegalLoss) => t.kind = TerminalKind::IllegalLoss,
+                Some(TerminalKind::EnteringKingWin) => {}
+                _ => self.rec.check_declaration(),
+            },
             None if !play.dead => {
                 if let Some(kind) = summary {
                     self.rec.main.terminal = Some(Terminal {

@@ -422,6 +422,7 @@ fn read(text: &str, dialect: Dialect) -> Record {
             &mut rec.errors,
         );
     }
+    rec.check_declaration();
     rec
 }
 
