@@ -316,18 +316,70 @@ fn the_side_to_move_comes_from_the_first_move_when_no_line_gives_it() {
     assert_eq!(usi(&r), ["3c3d", "7g7f"]);
 }
 
+/// Shogi Wars exports have no `PI` line: the even start is the normal case, no problem.
 #[test]
-fn a_game_with_no_start_position_is_read_from_the_even_start_with_an_error() {
-    let r = one("N+a\n+7776FU\n");
-    assert_eq!(usi(&r), ["7g7f"]);
+fn a_game_with_no_start_position_is_read_from_the_even_start() {
+    let r = clean("N+a\nN-b\n+7776FU,T3\n-3334FU,T2\n%TORYO\n");
+    assert_eq!(usi(&r), ["7g7f", "3c3d"]);
+    assert_eq!(
+        r.start.to_sfen(),
+        kifudex::shogi::Position::startpos().to_sfen()
+    );
+    assert_eq!(r.result(), GameResult::Win(Color::White));
+}
+
+/// A GPS/WCSC client log: the server's `#` messages confirm the end, or give it when no `%`
+/// line does; none is an error.
+#[test]
+fn server_protocol_lines_confirm_or_give_the_end() {
+    use TerminalKind::*;
+    let moves = "N+a\nN-b\nPI\n+\n+7776FU\nT1\n-3334FU\nT1\n";
+    for (tail, kind, winner) in [
+        (
+            "%TORYO\n#RESIGN\n#LOSE\n",
+            Resign,
+            GameResult::Win(Color::White),
+        ),
+        ("#RESIGN\n#WIN\n", Resign, GameResult::Win(Color::White)),
+        ("#TIME_UP\n#LOSE\n", TimeUp, GameResult::Win(Color::White)),
+        (
+            "#ILLEGAL_MOVE\n#WIN\n",
+            IllegalMove,
+            GameResult::Win(Color::White),
+        ),
+        ("#SENNICHITE\n#DRAW\n", Repetition, GameResult::Draw),
+        ("#OUTE_SENNICHITE\n#LOSE\n", Repetition, GameResult::Draw),
+        ("#MAX_MOVES\n#CENSORED\n", MaxMoves, GameResult::Draw),
+        ("#CHUDAN\n", Abort, GameResult::Unknown),
+        ("%CHUDAN\n#CHUDAN\n", Abort, GameResult::Unknown),
+    ] {
+        let r = clean(&format!("{moves}{tail}"));
+        assert_eq!((r.terminal(), r.result()), (Some(kind), winner), "{tail}");
+        assert_eq!(r.main.moves.len(), 2, "{tail}");
+    }
+    // After a right declaration the server answers #JISHOGI.
+    let r = clean(&(declaration(2) + "%KACHI\n#JISHOGI\n#WIN\n"));
+    assert_eq!(r.terminal(), Some(EnteringKingWin));
+    let r = clean(&(declaration(2) + "#JISHOGI\n#WIN\n"));
+    assert_eq!(r.terminal(), Some(EnteringKingWin));
+    // Anything else after `#` is named.
+    let r = one(&format!("{moves}#HELLO\n"));
     assert_eq!(
         r.errors,
         [ReadError::new(
-            2,
+            9,
             1,
-            "no start position (PI, P1–P9 or P+/P-) before the moves: read from the even-game start"
+            "'#HELLO' is no CSA server message (like #RESIGN); ignored"
         )]
     );
+}
+
+/// Engine output whose `'` was lost (`** 1248 -7667NG …`) is engine output all the same.
+#[test]
+fn engine_lines_without_their_quote_are_engine_output() {
+    let r = clean("PI\n+\n+7776FU\n** 1248 -3334FU +2726FU\n-3334FU\n'** -30 +2726FU\n");
+    assert_eq!(r.main.moves[0].engine, [" 1248 -3334FU +2726FU"]);
+    assert_eq!(r.main.moves[1].engine, [" -30 +2726FU"]);
 }
 
 #[test]

@@ -297,6 +297,9 @@ impl Game {
             b'+' | b'-' => self.play_move(s, n, raw),
             b'T' => self.time(s, n, raw),
             b'%' => self.terminal(s, n, raw),
+            b'#' => self.server_line(s, n, raw),
+            // An engine line that lost its `'` (`** 1248 -7667NG …`).
+            b'*' if b.get(1) == Some(&b'*') => self.comment(s),
             _ => {
                 let col = column(raw, s);
                 self.error(n, col, format!("'{s}' is no CSA statement; ignored"));
@@ -334,9 +337,9 @@ impl Game {
 
     /// The start position, built when the first move, time or terminal comes (or at the end).
     /// `first` is the colour of the first move, which gives the side to move when no line does.
-    fn begin(&mut self, n: usize, first: Option<Color>, has_moves: bool) {
+    fn begin(&mut self, n: usize, first: Option<Color>) {
         if self.play.is_none() {
-            let (start, ok) = self.setup.build(n, first, has_moves, &mut self.rec.errors);
+            let (start, ok) = self.setup.build(n, first, &mut self.rec.errors);
             self.rec.start = start.clone();
             self.play = Some(Play {
                 pos: start,
@@ -347,7 +350,7 @@ impl Game {
     }
 
     fn play_move(&mut self, s: &str, n: usize, raw: &str) {
-        self.begin(n, sign(s.as_bytes()[0]), true);
+        self.begin(n, sign(s.as_bytes()[0]));
         let Some(play) = self.play.as_mut().filter(|p| !p.dead) else {
             return;
         };
@@ -445,7 +448,7 @@ impl Game {
 
     fn terminal(&mut self, s: &str, n: usize, raw: &str) {
         let col = column(raw, s);
-        self.begin(n, None, true);
+        self.begin(n, None);
         let Some(play) = self.play.as_ref().filter(|p| !p.dead) else {
             return;
         };
@@ -475,12 +478,52 @@ impl Game {
         });
     }
 
+    /// A CSA server-protocol line a client wrote into its log (`#RESIGN`, `#WIN` …): it
+    /// confirms the end, or gives it when no `%` line did. `#WIN`, `#LOSE`, `#DRAW` and
+    /// `#CENSORED` speak for the log's owner, whose side the log does not say: they are read
+    /// and add nothing.
+    fn server_line(&mut self, s: &str, n: usize, raw: &str) {
+        use TerminalKind::*;
+        let kind = match &s[1..] {
+            "RESIGN" => Resign,
+            "TIME_UP" => TimeUp,
+            "ILLEGAL_MOVE" => IllegalMove,
+            "SENNICHITE" | "OUTE_SENNICHITE" => Repetition,
+            // The server's answer to a right %KACHI.
+            "JISHOGI" => EnteringKingWin,
+            "MAX_MOVES" => MaxMoves,
+            "CHUDAN" => Abort,
+            "WIN" | "LOSE" | "DRAW" | "CENSORED" => return,
+            _ => {
+                let col = column(raw, s);
+                self.error(
+                    n,
+                    col,
+                    format!("'{s}' is no CSA server message (like #RESIGN); ignored"),
+                );
+                return;
+            }
+        };
+        if self.rec.main.terminal.is_some() {
+            return;
+        }
+        self.begin(n, None);
+        if self.play.as_ref().is_some_and(|p| !p.dead) {
+            self.rec.main.terminal = Some(Terminal {
+                kind,
+                time: None,
+                comments: Vec::new(),
+            });
+            self.kachi = kind == EnteringKingWin;
+        }
+    }
+
     fn finish(mut self) -> Option<Record> {
         if !self.any {
             return None;
         }
         if self.play.is_none() {
-            self.begin(self.last_line, None, false);
+            self.begin(self.last_line, None);
         }
         self.settle_result();
         Some(self.rec)
