@@ -223,3 +223,24 @@ fn a_shift_jis_summary_reads_the_same() {
         (Some(TerminalKind::TimeUp), SENTE)
     );
 }
+
+/// Quirks of real KIF files: `同　銀　(31)` with full-width spaces around the piece, and
+/// Kifu for Windows' `盤面回転` line; both read with no problem, in UTF-8 and Shift-JIS.
+#[test]
+fn full_width_spaces_around_the_piece_and_a_turned_board() {
+    let text = "盤面回転\n先手：甲\n手数----指手---------消費時間--\n\
+                1 ７六歩(77)\n2 ３四歩(33)\n3 ２二角成(88)\n4 同　銀　(31)   ( 0:01/00:00:01)\n5 投了\n";
+    let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode(text);
+    for bytes in [text.as_bytes(), &sjis[..]] {
+        let read = read_bytes(bytes, None);
+        let r = &read.games[0];
+        no_errors(r, "同　銀　(31)");
+        let moves: Vec<String> = r.main.moves.iter().map(|m| m.mv.usi()).collect();
+        assert_eq!(moves, ["7g7f", "3c3d", "8h2b+", "3a2b"]);
+        assert_eq!(r.main.moves[3].time.map(|t| t.spent), Some(1.0));
+        assert_eq!(
+            (r.terminal(), r.result()),
+            (Some(TerminalKind::Resign), SENTE)
+        );
+    }
+}

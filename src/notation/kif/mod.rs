@@ -346,6 +346,8 @@ fn read(text: &str, dialect: Dialect) -> Record {
                 side_given = true;
                 continue;
             }
+            // Kifu for Windows' display setting (the board shown from Gote's side): no game data.
+            "盤面回転" => continue,
             "先手番" | "下手番" => {
                 side = Color::Black;
                 side_given = true;
@@ -524,6 +526,17 @@ fn play_text(
                 }
             }
         }
+    };
+    // `同　銀　(31)`: a full-width space between the move and its origin. Read without it.
+    let (m, used) = match text[used..].trim() {
+        r if r.starts_with('(') && text.contains('　') => {
+            let compact: String = text.chars().filter(|&c| c != '　').collect();
+            match parse_japanese_move(&compact) {
+                Ok((whole, end)) if compact[end..].trim().is_empty() => (whole, text.len()),
+                _ => (m, used),
+            }
+        }
+        _ => (m, used),
     };
     // Resolution errors name the move already; the others get it added.
     let rest = text[used..].trim();
