@@ -240,7 +240,7 @@ fn full_width_spaces_around_the_piece_and_a_turned_board() {
         assert_eq!(r.main.moves[3].time.map(|t| t.spent), Some(1.0));
         assert_eq!(
             (r.terminal(), r.result()),
-            (Some(TerminalKind::Resign), SENTE)
+            (Some(TerminalKind::Resign), GOTE)
         );
     }
 }
