@@ -6,6 +6,35 @@ use std::fmt;
 
 use crate::shogi::{Color, Handicap, Move, Position, Rule, Violations};
 
+/// How bad a problem is. An *error* is something the file holds that kifudex could not keep
+/// (a move that cannot be applied, a broken board, an unreadable file); a *warning* is a line
+/// skipped although it holds no game data, or a default kifudex had to assume. Imports and
+/// conversions fail on errors only.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Severity {
+    #[default]
+    Error,
+    Warning,
+}
+
+impl Severity {
+    /// The name used in JSON output and the database.
+    pub fn code(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+
+    pub fn from_code(code: &str) -> Option<Severity> {
+        match code {
+            "error" => Some(Severity::Error),
+            "warning" => Some(Severity::Warning),
+            _ => None,
+        }
+    }
+}
+
 /// A problem found while reading, with where it is. Reading goes on after most of them.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("line {line}, column {column}: {message}")]
@@ -15,15 +44,30 @@ pub struct ReadError {
     /// 1-based column (in characters) where the problem starts.
     pub column: usize,
     pub message: String,
+    pub severity: Severity,
 }
 
 impl ReadError {
+    /// An error: something the file holds that kifudex could not keep.
     pub fn new(line: usize, column: usize, message: impl Into<String>) -> ReadError {
         ReadError {
             line,
             column,
             message: message.into(),
+            severity: Severity::Error,
         }
+    }
+
+    /// A warning: a line skipped that holds no game data, or a default assumed.
+    pub fn warning(line: usize, column: usize, message: impl Into<String>) -> ReadError {
+        ReadError {
+            severity: Severity::Warning,
+            ..ReadError::new(line, column, message)
+        }
+    }
+
+    pub fn is_warning(&self) -> bool {
+        self.severity == Severity::Warning
     }
 }
 
@@ -283,7 +327,8 @@ pub struct Record {
     pub main: Line,
     /// The file's remarks that are neither comments on a position nor engine output.
     pub notes: Vec<Note>,
-    /// Problems found while reading. Reading went on after each.
+    /// Problems found while reading, errors and warnings (see [`Severity`]). Reading went on
+    /// after each.
     pub errors: Vec<ReadError>,
     /// The main line ends with an entering-king win (`%KACHI`, 入玉勝ち) that kifudex's own
     /// check of the 27-point rule refuses (see [`Record::check_declaration`]).
@@ -411,6 +456,11 @@ impl Record {
         .into_iter()
         .flatten()
         .find_map(super::dates::normalize_date)
+    }
+
+    /// Whether a problem of the reading is an error (not only warnings).
+    pub fn has_errors(&self) -> bool {
+        self.errors.iter().any(|e| !e.is_warning())
     }
 
     /// Nothing was read: no header, no move, no terminal, no comment, the usual start.

@@ -6,7 +6,7 @@ use rusqlite::Connection;
 use super::StoreError;
 
 /// Every migration, in order; the database's `user_version` is how many have been applied.
-const MIGRATIONS: &[(&str, &str)] = &[
+pub const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0001_games.sql",
         include_str!("../../migrations/0001_games.sql"),
@@ -18,6 +18,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0003_rows.sql",
         include_str!("../../migrations/0003_rows.sql"),
+    ),
+    (
+        "0004_error_severity.sql",
+        include_str!("../../migrations/0004_error_severity.sql"),
     ),
 ];
 

@@ -9,6 +9,7 @@ use rusqlite::{Connection, OptionalExtension, Statement, params};
 
 use super::checkpoint::Checkpointer;
 use super::{GameRow, StoreError, codec, postings};
+use crate::notation::Severity;
 use crate::text::normalize::{name_key, strip_titles};
 
 /// A source already in the database.
@@ -586,25 +587,28 @@ impl<'a> Writer<'a> {
         Ok((stored == fingerprint[..]).then_some(id))
     }
 
-    /// Records a problem met in a source (in game `index`, at `line`/`column` when known).
+    /// Records a problem met in a source (in game `index`, at `line`/`column` when known),
+    /// an error or a warning.
     pub fn put_error(
         &mut self,
         source: i64,
         index: Option<usize>,
         at: Option<(usize, usize)>,
         message: &str,
+        severity: Severity,
     ) -> Result<(), StoreError> {
         self.conn
             .prepare_cached(
-                "INSERT INTO import_errors (source_id, game_index, line, col, message)
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                "INSERT INTO import_errors (source_id, game_index, line, col, message, severity)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             )?
             .execute(params![
                 source,
                 index.map(|i| i as i64),
                 at.map(|(l, _)| l as i64),
                 at.map(|(_, c)| c as i64),
-                message
+                message,
+                severity.code()
             ])?;
         Ok(())
     }

@@ -159,3 +159,69 @@ fn schema_2_comments_and_first_sources_move_into_the_games_row() {
     assert_eq!(store.unindexed_games().unwrap(), 0);
     assert_eq!(store.stats().unwrap().positions, 2);
 }
+
+/// A database as it was just before the migration named `name`: every earlier migration of
+/// the list applied, then `rows`.
+pub fn database_before(dir_name: &str, name: &str, rows: &str) -> std::path::PathBuf {
+    let at = kifudex::store::MIGRATIONS
+        .iter()
+        .position(|(n, _)| *n == name)
+        .unwrap_or_else(|| panic!("no migration {name}"));
+    let sql: Vec<&str> = kifudex::store::MIGRATIONS[..at]
+        .iter()
+        .map(|(_, s)| *s)
+        .collect();
+    old_database(
+        dir_name,
+        &sql,
+        &format!("PRAGMA user_version = {at};\n{rows}"),
+    )
+}
+
+/// Problems recorded before errors and warnings were told apart stay errors; new ones are
+/// either, and `stats` counts both.
+#[test]
+fn problems_recorded_before_severities_stay_errors() {
+    let dir = database_before(
+        "migrate-severity",
+        "0004_error_severity.sql",
+        "INSERT INTO meta VALUES ('hash_version', '1');
+         INSERT INTO sources (id, path, size, mtime, content_hash, games)
+           VALUES (1, 'a.kif', 10, 0, '0', 0);
+         INSERT INTO import_errors (source_id, game_index, line, col, message)
+           VALUES (1, 0, 3, 1, 'move 2: ２三銀打: black has no silver in hand to drop');",
+    );
+    let out = crate::db::kifudex(&dir, &["stats", "--json"]);
+    let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (stats["errors"].as_u64(), stats["warnings"].as_u64()),
+        (Some(1), Some(0))
+    );
+    // A file with a warning only: import exits 0, and stats counts it.
+    let file = dir.join("w.csa");
+    std::fs::write(&file, "V9\nPI\n+\n+7776FU\n%TORYO\n").unwrap();
+    let out = crate::db::kifudex(&dir, &["import", "--json", file.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (summary["errors"].as_u64(), summary["warnings"].as_u64()),
+        (Some(0), Some(1))
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "kifudex: {}:1:1: warning: 'V9' is no CSA version kifudex knows (V2, V2.1, V2.2, V3.0); read as V3.0\n",
+            file.display()
+        )
+    );
+    let out = crate::db::kifudex(&dir, &["stats", "--json"]);
+    let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (stats["errors"].as_u64(), stats["warnings"].as_u64()),
+        (Some(1), Some(1))
+    );
+}

@@ -244,3 +244,35 @@ fn full_width_spaces_around_the_piece_and_a_turned_board() {
         );
     }
 }
+
+/// `parse` puts errors and warnings in their own arrays; `parse` and `convert` succeed when
+/// there are only warnings.
+#[test]
+fn warnings_are_not_errors_in_parse_and_convert() {
+    let dir = crate::db::temp_dir("warnings-cli");
+    let file = dir.join("w.kif");
+    std::fs::write(&file, "手合割：謎の手合\n1 ７六歩(77)\n2 投了\n").unwrap();
+    let path = file.to_str().unwrap();
+    let out = crate::db::kifudex(&dir.join("db"), &["parse", path]);
+    assert!(out.status.success());
+    let game: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(game["errors"], serde_json::json!([]));
+    assert_eq!(
+        game["warnings"],
+        serde_json::json!([{"line": 1, "column": 5, "message": "unknown handicap (手合割) '謎の手合' and no board diagram: read as 平手"}])
+    );
+    let out = crate::db::kifudex(&dir.join("db"), &["convert", path, "--to", "csa"]);
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "kifudex: {path}: warning: line 1, column 5: unknown handicap (手合割) '謎の手合' and no board diagram: read as 平手\n"
+        )
+    );
+    // An error still fails both.
+    std::fs::write(&file, "1 ７六歩(77)\n2 ３三銀打\n").unwrap();
+    let out = crate::db::kifudex(&dir.join("db"), &["parse", path]);
+    assert!(!out.status.success());
+    let out = crate::db::kifudex(&dir.join("db"), &["convert", path, "--to", "csa"]);
+    assert!(!out.status.success());
+}

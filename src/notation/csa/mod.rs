@@ -242,6 +242,12 @@ impl Game {
         self.rec.errors.push(ReadError::new(line, column, message));
     }
 
+    fn warning(&mut self, line: usize, column: usize, message: impl Into<String>) {
+        self.rec
+            .errors
+            .push(ReadError::warning(line, column, message));
+    }
+
     fn statement(&mut self, s: &str, n: usize, raw: &str) {
         self.any = true;
         self.last_line = n;
@@ -251,7 +257,7 @@ impl Game {
             b'V' => {
                 if !matches!(&s[1..], "2" | "2.1" | "2.2" | "3.0") {
                     let col = column(raw, s);
-                    self.error(
+                    self.warning(
                         n,
                         col,
                         format!("'{s}' is no CSA version kifudex knows (V2, V2.1, V2.2, V3.0); read as V3.0"),
@@ -272,7 +278,7 @@ impl Game {
                 }
                 None => {
                     let col = column(raw, s);
-                    self.error(
+                    self.warning(
                         n,
                         col,
                         format!("the header '{s}' has no ':' between key and value; ignored"),
@@ -467,7 +473,7 @@ impl Game {
                 return;
             }
             let message = format!("'{s}' comes after the game ended ({}); ignored", t.kind);
-            self.error(n, col, message);
+            self.warning(n, col, message);
             return;
         }
         self.kachi = &s[1..] == "KACHI";
@@ -496,7 +502,7 @@ impl Game {
             "WIN" | "LOSE" | "DRAW" | "CENSORED" => return,
             _ => {
                 let col = column(raw, s);
-                self.error(
+                self.warning(
                     n,
                     col,
                     format!("'{s}' is no CSA server message (like #RESIGN); ignored"),

@@ -407,7 +407,7 @@ fn read(text: &str, dialect: Dialect) -> Record {
     if let Some((line, column, name)) = unknown_handicap
         && board_rows.len() != 9
     {
-        rec.errors.push(ReadError::new(
+        rec.errors.push(ReadError::warning(
             line,
             column,
             format!("unknown handicap (手合割) '{name}' and no board diagram: read as 平手"),
