@@ -18,6 +18,7 @@ mod postings;
 mod psn;
 mod results;
 mod rules;
+mod serve;
 mod sfen;
 mod store;
 mod text;
