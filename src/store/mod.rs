@@ -7,6 +7,7 @@ mod indexes;
 mod migrate;
 pub mod postings;
 mod read;
+mod rekey;
 mod text;
 mod tree;
 mod write;
