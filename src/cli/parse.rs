@@ -89,6 +89,7 @@ fn game_json(game: &Record, positions: bool) -> Value {
         "comments": game.start_comments.len() + game.main.comment_count(),
         "engine_lines": game.start_engine.len() + game.main.engine_line_count(),
         "notes": game.notes.len(),
+        "incomplete": game.incomplete,
         "illegal": game.first_illegal().map(|(ply, rule)| json!({"ply": ply, "rule": rule.code()})),
         "errors": problems(game, false),
         "warnings": problems(game, true),

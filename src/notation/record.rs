@@ -333,6 +333,9 @@ pub struct Record {
     /// The main line ends with an entering-king win (`%KACHI`, 入玉勝ち) that kifudex's own
     /// check of the 27-point rule refuses (see [`Record::check_declaration`]).
     pub invalid_declaration: bool,
+    /// The main line stops at a move that could not be applied: the game went on in the file
+    /// but not here.
+    pub incomplete: bool,
 }
 
 /// The header keys [`Record::sente`] looks under, in order.

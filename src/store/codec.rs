@@ -45,6 +45,8 @@ pub struct GameRow {
     pub terminal: Option<&'static str>,
     pub winner: Option<&'static str>,
     pub illegal: Option<(u32, &'static str)>,
+    /// The main line stops at a move that could not be applied.
+    pub incomplete: bool,
     /// Variations and bookmarks ([`tree`]), when the record has any.
     pub tree: Option<Vec<u8>>,
     pub fingerprint: [u8; 16],
@@ -102,6 +104,7 @@ impl GameRow {
             illegal: rec
                 .first_illegal()
                 .map(|(ply, rule)| (ply as u32, rule.code())),
+            incomplete: rec.incomplete,
             tree: tree::encode(&rec),
             fingerprint: fingerprint(&rec, date.as_deref()),
             date,

@@ -27,6 +27,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0005_game_key.sql",
         include_str!("../../migrations/0005_game_key.sql"),
     ),
+    (
+        "0006_incomplete.sql",
+        include_str!("../../migrations/0006_incomplete.sql"),
+    ),
 ];
 
 /// A step of a migration that SQL cannot take (a value the program computes), run right after

@@ -88,9 +88,9 @@ const INSERT_SOURCE: &str = "INSERT INTO sources (path, size, mtime, content_has
 
 const INSERT_GAME: &str = "INSERT INTO games (source_id, game_index, format, start_sfen, moves,
     times, plies, handicap, date, event, opening, title, sente_id, gote_id, terminal, winner,
-    illegal_ply, illegal_rule, tree, fingerprint, headers, comments)
+    illegal_ply, illegal_rule, tree, fingerprint, headers, comments, incomplete)
     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
-    ?19, ?20, ?21, ?22)";
+    ?19, ?20, ?21, ?22, ?23)";
 
 /// `slot`'s statement, prepared on first use.
 fn held<'s, 'a>(
@@ -528,6 +528,7 @@ impl<'a> Writer<'a> {
                     &g.fingerprint[..],
                     g.headers_text,
                     g.comments_json,
+                    g.incomplete,
                 ])?;
                 let id = c.last_insert_rowid();
                 if let Some(map) = &mut self.fingerprints {

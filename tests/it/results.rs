@@ -276,3 +276,112 @@ fn warnings_are_not_errors_in_parse_and_convert() {
     let out = crate::db::kifudex(&dir.join("db"), &["convert", path, "--to", "csa"]);
     assert!(!out.status.success());
 }
+
+/// An empty file, or a JKF object with no record in it, is no game: an error, and nothing
+/// stored that later files could be counted as duplicates of.
+#[test]
+fn a_file_with_no_game_is_an_error() {
+    let dir = crate::db::temp_dir("no-game");
+    let files = dir.join("files");
+    std::fs::create_dir_all(&files).unwrap();
+    std::fs::write(files.join("empty.kif"), b"").unwrap();
+    std::fs::write(files.join("blank.kif"), b"\r\n\r\n").unwrap();
+    std::fs::write(files.join("none.jkf"), br#"{"header": {}, "moves": [{}]}"#).unwrap();
+    for name in ["empty.kif", "blank.kif", "none.jkf"] {
+        let read = read_bytes(&std::fs::read(files.join(name)).unwrap(), None);
+        assert_eq!(
+            read.error.as_deref(),
+            Some("no game in this file"),
+            "{name}"
+        );
+        assert!(read.games.is_empty(), "{name}");
+    }
+    let out = crate::db::kifudex(
+        &dir.join("db"),
+        &["import", "--json", files.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (
+            summary["games"].as_u64(),
+            summary["errors"].as_u64(),
+            summary["failed_files"].as_u64()
+        ),
+        (Some(0), Some(3), Some(3))
+    );
+    let mut lines: Vec<String> = String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    lines.sort();
+    let at = |name: &str| {
+        format!(
+            "kifudex: {}: no game in this file",
+            files.join(name).display()
+        )
+    };
+    assert_eq!(lines, [at("blank.kif"), at("empty.kif"), at("none.jkf")]);
+}
+
+/// A game whose main line stops at a move that cannot be applied is marked incomplete, in
+/// `parse`, in the database, in `search` (table and JSON) and by `show`; a variation that
+/// stops does not make the game incomplete.
+#[test]
+fn a_game_cut_short_by_a_bad_move_is_marked_incomplete() {
+    let dir = crate::db::temp_dir("incomplete");
+    let files = dir.join("files");
+    std::fs::create_dir_all(&files).unwrap();
+    let cut = files.join("cut.kif");
+    std::fs::write(
+        &cut,
+        "先手：甲\n後手：乙\n1 ７六歩(77)\n2 ３四歩(33)\n3 ５五角打\n4 ８四歩(83)\n",
+    )
+    .unwrap();
+    let whole = files.join("whole.kif");
+    std::fs::write(
+        &whole,
+        "先手：丙\n後手：丁\n1 ７六歩(77)\n2 投了\n\n変化：1手\n1 ５五角打\n",
+    )
+    .unwrap();
+    let db = dir.join("db");
+    let out = crate::db::kifudex(
+        &db,
+        &["parse", cut.to_str().unwrap(), whole.to_str().unwrap()],
+    );
+    let games = crate::db::json_lines(&out);
+    assert_eq!(games[0]["incomplete"], true);
+    assert_eq!(games[0]["moves"], serde_json::json!(["7g7f", "3c3d"]));
+    assert_eq!(
+        games[0]["errors"][0]["message"],
+        "move 3: ５五角打: black has no bishop in hand to drop"
+    );
+    assert_eq!(games[1]["incomplete"], false);
+    let out = crate::db::kifudex(&db, &["import", files.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let rows = crate::db::json_lines(&crate::db::kifudex(&db, &["search", "--json"]));
+    let mut marks: Vec<(String, bool)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["sente"].as_str().unwrap().to_string(),
+                r["incomplete"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    marks.sort();
+    assert_eq!(marks, [("丙".to_string(), false), ("甲".to_string(), true)]);
+    let table = crate::db::stdout(&crate::db::kifudex(&db, &["search", "--sente", "甲"]));
+    assert!(table.contains(" 2 (incomplete) "), "{table}");
+    let id = rows.iter().find(|r| r["sente"] == "甲").unwrap()["id"]
+        .as_i64()
+        .unwrap();
+    let out = crate::db::kifudex(&db, &["show", &id.to_string()]);
+    assert_eq!(
+        crate::db::stderr(&out),
+        format!(
+            "kifudex: game {id} is incomplete: its record stops at move 3, which could not be applied (see the import errors of {})\n",
+            cut.display()
+        )
+    );
+}

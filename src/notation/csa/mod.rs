@@ -347,6 +347,8 @@ impl Game {
         if self.play.is_none() {
             let (start, ok) = self.setup.build(n, first, &mut self.rec.errors);
             self.rec.start = start.clone();
+            // A broken board: whatever moves follow are not read.
+            self.rec.incomplete = !ok;
             self.play = Some(Play {
                 pos: start,
                 dead: !ok,
@@ -390,6 +392,7 @@ impl Game {
             }
             Err(e) => {
                 play.dead = true;
+                self.rec.incomplete = true;
                 self.rec.errors.push(ReadError::new(
                     n,
                     column(raw, s),

@@ -522,6 +522,7 @@ fn play_text(
                     let message = format!("move {ply}: {text}: {e}");
                     rec.errors.push(ReadError::new(n, column(), message));
                     open.dead = true;
+                    rec.incomplete |= open.path.is_empty();
                     return;
                 }
             }
@@ -544,6 +545,7 @@ fn play_text(
         rec.errors
             .push(ReadError::new(n, column(), format!("move {ply}: {e}")));
         open.dead = true;
+        rec.incomplete |= open.path.is_empty();
     };
     let extra = !rest.is_empty() && rest != "+";
     // The common move is resolved here, apart from the general path, so that it stays a
