@@ -116,7 +116,7 @@ fn every_version_line_and_none() {
     assert_eq!(usi(&r).len(), 4);
     assert_eq!(
         r.errors,
-        [ReadError::new(
+        [ReadError::warning(
             1,
             1,
             "'V9.9' is no CSA version kifudex knows (V2, V2.1, V2.2, V3.0); read as V3.0"
@@ -366,7 +366,7 @@ fn server_protocol_lines_confirm_or_give_the_end() {
     let r = one(&format!("{moves}#HELLO\n"));
     assert_eq!(
         r.errors,
-        [ReadError::new(
+        [ReadError::warning(
             9,
             1,
             "'#HELLO' is no CSA server message (like #RESIGN); ignored"
@@ -574,7 +574,7 @@ fn a_move_after_the_end_is_an_error() {
     let r = ended("%TORYO\n%CHUDAN");
     assert_eq!(
         r.errors,
-        [ReadError::new(
+        [ReadError::warning(
             8,
             1,
             "'%CHUDAN' comes after the game ended (resign); ignored"
@@ -811,7 +811,7 @@ fn statements_that_are_not_csa() {
     assert_eq!(
         r.errors,
         [
-            ReadError::new(
+            ReadError::warning(
                 2,
                 1,
                 "the header '$EVENT' has no ':' between key and value; ignored"

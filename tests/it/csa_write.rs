@@ -291,6 +291,7 @@ fn csa_and_kif_round_trips_over_the_shared_corpus() {
                     continue;
                 }
                 original.errors.clear();
+                original.incomplete = false;
                 let csa = read_csa(&write_csa(&original, CsaVersion::V3_0));
                 let mut back = read_kif(&write_kif(&csa[0]));
                 // 手合割 is the start position in CSA; the KIF writer names a handicap again.
