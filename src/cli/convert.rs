@@ -59,7 +59,8 @@ pub fn run(args: &ConvertArgs) -> Result<bool> {
             String::new()
         };
         for e in &g.errors {
-            eprintln!("kifudex: {}{which}: {e}", args.file);
+            let warning = if e.is_warning() { "warning: " } else { "" };
+            eprintln!("kifudex: {}{which}: {warning}{e}", args.file);
         }
     }
     let bytes = encode(games, args.to, args.csa_version);
@@ -70,7 +71,7 @@ pub fn run(args: &ConvertArgs) -> Result<bool> {
             std::io::stdout().write_all(&bytes)?;
         }
     }
-    Ok(games.iter().all(|g| g.errors.is_empty()))
+    Ok(games.iter().all(|g| !g.has_errors()))
 }
 
 /// The games in the target format, as the bytes to write (the first game only, unless the

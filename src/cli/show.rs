@@ -34,6 +34,14 @@ pub fn run(db: &Path, args: &ShowArgs) -> Result<bool> {
         bail!("no game with id {} in {}", args.id, db.display());
     };
     let rec = &game.record;
+    if game.incomplete {
+        eprintln!(
+            "kifudex: game {} is incomplete: its record stops at move {}, which could not be applied (see the import errors of {})",
+            game.id,
+            rec.main.moves.len() + 1,
+            game.file
+        );
+    }
     let mut out = std::io::stdout().lock();
     if args.board || args.ply.is_some() {
         let plies = rec.main.moves.len();

@@ -19,6 +19,7 @@ mod perft;
 mod position;
 mod postings;
 mod psn;
+mod results;
 mod rules;
 mod serve;
 mod sfen;
