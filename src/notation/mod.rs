@@ -14,8 +14,8 @@ pub mod usi;
 
 pub use decode::{Encoding, decode, decode_borrowed};
 pub use record::{
-    EVENT_KEYS, GOTE_KEYS, GameResult, Line, MoveNode, MoveTime, Note, OPENING_KEYS, ReadError,
-    Record, SENTE_KEYS, TITLE_KEYS, Terminal, TerminalKind,
+    EVENT_KEYS, GOTE_KEYS, GameResult, Line, MAX_VARIATION_DEPTH, MoveNode, MoveTime, Note,
+    OPENING_KEYS, ReadError, Record, SENTE_KEYS, TITLE_KEYS, Terminal, TerminalKind,
 };
 
 use std::path::Path;

@@ -1,0 +1,213 @@
+//! Hostile and huge inputs (issue 19): deep nesting, loops in the walk, files that are no
+//! files. Every input is generated here; none is kept in the repository.
+
+use std::path::Path;
+
+use kifudex::notation::{Line, MAX_VARIATION_DEPTH, Record, jkf, kif, psn, usi};
+
+use crate::db::{json_lines, kifudex, stderr, stdout, temp_dir};
+
+/// The move of ply `p` in every line of the generated trees: the two rooks shuffle, so that
+/// the position at a ply is the same whichever way it was reached.
+fn shuffle_kif(p: usize) -> &'static str {
+    ["８二飛(72)", "３八飛(28)", "７二飛(82)", "２八飛(38)"][p % 4]
+}
+
+fn shuffle_usi(p: usize) -> &'static str {
+    ["7b8b", "2h3h", "8b7b", "3h2h"][p % 4]
+}
+
+/// A KIF record whose variations nest `depth` deep: the main line has `depth + 1` moves, and
+/// the variation at ply `k` (two moves, `k` and `k + 1`) holds the one at ply `k + 1`.
+fn nested_kif(depth: usize) -> String {
+    let mut s = String::from("手合割：平手\n手数----指手---------消費時間--\n");
+    for p in 1..=depth + 1 {
+        s += &format!("{p:>4} {}\n", shuffle_kif(p));
+    }
+    for k in 2..=depth + 1 {
+        s += &format!("\n変化：{k}手\n");
+        for p in k..=(k + 1).min(depth + 1) {
+            s += &format!("{p:>4} {}\n", shuffle_kif(p));
+        }
+    }
+    s
+}
+
+/// The same tree as JKF, its forks nested `depth` deep.
+fn nested_jkf(depth: usize) -> String {
+    let entry = |p: usize| {
+        let u = shuffle_usi(p).as_bytes();
+        let (fx, fy, tx, ty) = (u[0] - b'0', u[1] - b'a' + 1, u[2] - b'0', u[3] - b'a' + 1);
+        format!(
+            r#""move":{{"color":{},"from":{{"x":{fx},"y":{fy}}},"to":{{"x":{tx},"y":{ty}}},"piece":"HI"}}"#,
+            1 - p % 2
+        )
+    };
+    // From the deepest fork out: the fork at ply k holds moves k and k + 1, the latter with
+    // the fork at ply k + 1.
+    let mut inner = String::new();
+    for k in (2..=depth + 1).rev() {
+        let next = if inner.is_empty() {
+            format!("{{{}}}", entry(k + 1))
+        } else {
+            format!("{{{},\"forks\":[[{inner}]]}}", entry(k + 1))
+        };
+        inner = format!("{{{}}},{next}", entry(k));
+    }
+    let mut main = vec![format!("{{{}}}", entry(1))];
+    main.push(format!("{{{},\"forks\":[[{inner}]]}}", entry(2)));
+    for p in 3..=depth + 1 {
+        main.push(format!("{{{}}}", entry(p)));
+    }
+    format!(r#"{{"header":{{}},"moves":[{{}},{}]}}"#, main.join(","))
+}
+
+/// How deep a line's variations nest (a variation of the line itself is at depth 1).
+fn depth_of(line: &Line) -> usize {
+    let mut deepest = 0;
+    let mut stack: Vec<(&Line, usize)> = vec![(line, 0)];
+    while let Some((l, d)) = stack.pop() {
+        deepest = deepest.max(d);
+        for m in &l.moves {
+            for v in &m.variations {
+                stack.push((v, d + 1));
+            }
+        }
+    }
+    deepest
+}
+
+/// The moves of the innermost variation chain, checked against the shuffle.
+fn check_chain(rec: &Record, plies: usize) {
+    assert_eq!(rec.main.moves.len(), plies);
+    for (i, m) in rec.main.moves.iter().enumerate() {
+        assert_eq!(m.mv.usi(), shuffle_usi(i + 1), "main line ply {}", i + 1);
+    }
+    // Follow the chain: the variation at depth d begins with the move of ply d + 1 and
+    // holds the next one on its second move.
+    let mut line = &rec.main;
+    let mut depth = 0;
+    while let Some(v) = line.moves.get(1).and_then(|m| m.variations.first()) {
+        depth += 1;
+        assert_eq!(v.moves[0].mv.usi(), shuffle_usi(depth + 1), "depth {depth}");
+        line = v;
+    }
+    assert_eq!(depth, MAX_VARIATION_DEPTH);
+}
+
+#[test]
+fn kif_variations_nested_ten_thousand_deep_are_cut_at_the_limit() {
+    let depth = 10_000;
+    let text = nested_kif(depth);
+    let rec = kif::read_kif(&text);
+    assert_eq!(depth_of(&rec.main), MAX_VARIATION_DEPTH);
+    check_chain(&rec, depth + 1);
+    // The variation at ply 102 would be the 101st level: one error, at its 変化 line.
+    let line = 2 + (depth + 1) + MAX_VARIATION_DEPTH * 4 + 2;
+    assert_eq!(
+        rec.errors
+            .iter()
+            .map(|e| (e.line, e.message.as_str()))
+            .collect::<Vec<_>>(),
+        vec![(
+            line,
+            "variation at move 102 nested more than 100 deep: it and the variations within it are not read"
+        )]
+    );
+    assert!(
+        text.lines()
+            .nth(line - 1)
+            .unwrap()
+            .starts_with("変化：102手")
+    );
+    // Every writer, and every reader of what they wrote, goes through the deepest tree.
+    let back = kif::read_kif(&kif::write_kif(&rec));
+    assert!(back.errors.is_empty(), "{:?}", back.errors);
+    assert_eq!(back.main, rec.main);
+    let back = jkf::read_jkf(&jkf::write_jkf(&rec)).unwrap();
+    assert!(back.errors.is_empty(), "{:?}", back.errors);
+    assert_eq!(depth_of(&back.main), MAX_VARIATION_DEPTH);
+    let back = kif::read_ki2(&kif::write_ki2(&rec));
+    assert_eq!(depth_of(&back.main), MAX_VARIATION_DEPTH);
+    let back = psn::read_psn(&psn::write_psn(&rec));
+    assert_eq!(depth_of(&back[0].main), MAX_VARIATION_DEPTH);
+    assert_eq!(usi::write_usi(&rec).lines().count(), 1);
+    let csa = kifudex::notation::csa::write_csa(&rec, kifudex::notation::csa::CsaVersion::V2_2);
+    assert_eq!(
+        kifudex::notation::csa::read_csa(&csa)[0].main.moves.len(),
+        depth + 1
+    );
+}
+
+#[test]
+fn jkf_forks_nested_a_thousand_deep_are_cut_at_the_limit() {
+    let text = nested_jkf(1000);
+    let rec = jkf::read_jkf(&text).unwrap();
+    check_chain(&rec, 1001);
+    assert_eq!(rec.errors.len(), 1, "{:?}", rec.errors);
+    assert_eq!(
+        rec.errors[0].message,
+        "move 102: forks nested more than 100 deep: they and the forks within them are not read"
+    );
+    let back = kif::read_kif(&kif::write_kif(&rec));
+    assert!(back.errors.is_empty(), "{:?}", back.errors);
+    assert_eq!(back.main, rec.main);
+}
+
+/// Runs kifudex in `dir` with its database there.
+fn run(dir: &Path, args: &[&str]) -> std::process::Output {
+    kifudex(&dir.join("db"), args)
+}
+
+#[test]
+fn deep_trees_import_show_and_convert_without_a_crash() {
+    let dir = temp_dir("hostile-deep");
+    let tree = dir.join("tree");
+    std::fs::create_dir_all(&tree).unwrap();
+    // 300 levels: more than the 256 the stored tree holds.
+    std::fs::write(tree.join("a-deep.kifu"), nested_kif(300)).unwrap();
+    std::fs::write(tree.join("b-deep.jkf"), nested_jkf(1000)).unwrap();
+    std::fs::write(tree.join("c-deeper.kifu"), nested_kif(10_000)).unwrap();
+    let out = run(
+        &dir,
+        &["import", tree.to_str().unwrap(), "--variations", "--json"],
+    );
+    let summary = &json_lines(&out)[0];
+    assert_eq!(summary["games"], 3, "{}", stderr(&out));
+    // Each file's cut is reported once, where it is.
+    assert_eq!(summary["errors"], 3, "{}", stderr(&out));
+    let err = stderr(&out);
+    for at in [
+        "a-deep.kifu:705:1: variation at move 102 nested more than 100 deep",
+        "b-deep.jkf:1:15800: move 102: forks nested more than 100 deep",
+        "c-deeper.kifu:10405:1: variation at move 102 nested more than 100 deep",
+    ] {
+        assert_eq!(err.matches(at).count(), 1, "{at}: {err}");
+    }
+    for id in ["1", "2", "3"] {
+        for to in ["kifu", "jkf", "ki2u", "csa", "psn", "usi"] {
+            let out = run(&dir, &["show", id, "--to", to]);
+            assert!(out.status.success(), "show --to {to}: {}", stderr(&out));
+        }
+    }
+    let out = run(&dir, &["show", "1", "--to", "jkf"]);
+    let back = jkf::read_jkf(&stdout(&out)).unwrap();
+    assert_eq!(depth_of(&back.main), MAX_VARIATION_DEPTH);
+    for to in ["kif", "ki2", "csa", "jkf", "usi", "psn"] {
+        for file in ["b-deep.jkf", "c-deeper.kifu"] {
+            let out = run(
+                &dir,
+                &["convert", tree.join(file).to_str().unwrap(), "--to", to],
+            );
+            // Written whole, with the cut reported (status 1: the file had an error).
+            assert_eq!(
+                out.status.code(),
+                Some(1),
+                "{file} --to {to}: {}",
+                stderr(&out)
+            );
+            assert!(stderr(&out).contains("nested more than 100 deep"));
+            assert!(out.stdout.len() > 1000, "{file} --to {to}");
+        }
+    }
+}
