@@ -165,6 +165,9 @@ pub fn import(
 ) -> Result<Progress, IngestError> {
     let started = Instant::now();
     let mut progress = Progress::default();
+    // Taken before the walk: of two imports started together, the first to ask runs first
+    // (a walk of a big tree takes a while), and the other waits for it whole.
+    let _lock = store.lock_import()?;
     let (units, problems) = walk::units(paths);
     for (path, message) in problems {
         progress.errors += 1;
@@ -177,7 +180,6 @@ pub fn import(
             message,
         });
     }
-    let _lock = store.lock_import()?;
     let (text, report) = TextIndex::open_synced(&store.dir().join(TEXT_DIR), &*store)?;
     if let Some(n) = &report.notice {
         observer.notice(n);

@@ -76,17 +76,71 @@ const ZIP_CHUNK: usize = 64;
 
 /// The units of work for `paths`, in a stable order, and the paths that could not be used
 /// (with why).
+///
+/// Each directory is walked once, known by its device and inode: a symbolic link back to a
+/// directory already walked (`sub/self -> .`, `sub/up -> ..`) is not followed again. Links
+/// to directories are followed after the walk of the real tree, in path order, so that what
+/// is found, and under which path, does not depend on which worker got there first. Anything
+/// that is neither a regular file nor a directory (a FIFO, a socket, a device) is never
+/// opened: named on the command line, or met in a tree under a record's name, it is skipped
+/// with a word.
 pub fn units(paths: &[PathBuf]) -> (Vec<Unit>, Vec<(String, String)>) {
     let mut found = Found::default();
+    let seen = Seen::default();
     for path in paths {
         let display = path.to_string_lossy().into_owned();
         match std::fs::metadata(path) {
             Err(e) => found.problems.push((display, format!("cannot read: {e}"))),
-            Ok(m) if m.is_dir() => found.append(walk_dir(path)),
-            Ok(m) => add_file(path, &m, &mut found.units, &mut found.problems),
+            Ok(m) if m.is_dir() => {
+                if seen.first(&m) {
+                    found.append(walk_dir(path, &seen));
+                }
+            }
+            Ok(m) if m.is_file() => add_file(path, &m, &mut found.units, &mut found.problems),
+            Ok(m) => found.problems.push((display, not_a_file(&m))),
+        }
+    }
+    // Links to directories, in the order found; those they hold come after them.
+    let mut next = 0;
+    while next < found.links.len() {
+        let link = found.links[next].clone();
+        next += 1;
+        if let Ok(m) = std::fs::metadata(&link)
+            && seen.first(&m)
+        {
+            found.append(walk_dir(&link, &seen));
         }
     }
     (found.units, found.problems)
+}
+
+/// Why a path that is neither a regular file nor a directory is skipped.
+fn not_a_file(m: &std::fs::Metadata) -> String {
+    use std::os::unix::fs::FileTypeExt;
+    let t = m.file_type();
+    let kind = if t.is_fifo() {
+        "a named pipe (FIFO)"
+    } else if t.is_socket() {
+        "a socket"
+    } else if t.is_block_device() || t.is_char_device() {
+        "a device"
+    } else {
+        "not a regular file"
+    };
+    format!("{kind}, not a record file: skipped")
+}
+
+/// The directories walked, by device and inode.
+#[derive(Default)]
+struct Seen(std::sync::Mutex<std::collections::HashSet<(u64, u64)>>);
+
+impl Seen {
+    /// Whether the directory `m` describes is met for the first time (it is noted).
+    fn first(&self, m: &std::fs::Metadata) -> bool {
+        use std::os::unix::fs::MetadataExt;
+        let mut seen = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        seen.insert((m.dev(), m.ino()))
+    }
 }
 
 /// What a walk found, in path order.
@@ -94,18 +148,21 @@ pub fn units(paths: &[PathBuf]) -> (Vec<Unit>, Vec<(String, String)>) {
 struct Found {
     units: Vec<Unit>,
     problems: Vec<(String, String)>,
+    /// Symbolic links to directories, followed once the real tree is walked.
+    links: Vec<PathBuf>,
 }
 
 impl Found {
     fn append(&mut self, mut other: Found) {
         self.units.append(&mut other.units);
         self.problems.append(&mut other.problems);
+        self.links.append(&mut other.links);
     }
 }
 
 /// Walks a directory; its entries are looked at on all cores (a tree of 100,000 files took
 /// a tenth of a second on one, before any file was read), and found in path order.
-fn walk_dir(dir: &Path) -> Found {
+fn walk_dir(dir: &Path, seen: &Seen) -> Found {
     use rayon::prelude::*;
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
@@ -131,7 +188,7 @@ fn walk_dir(dir: &Path) -> Found {
     entries
         .into_par_iter()
         .fold(Found::default, |mut found, (name, kind)| {
-            visit(dir.join(name), kind, &mut found);
+            visit(dir.join(name), kind, seen, &mut found);
             found
         })
         .reduce(Found::default, |mut a, b| {
@@ -141,16 +198,30 @@ fn walk_dir(dir: &Path) -> Found {
 }
 
 /// Adds what a directory entry holds.
-fn visit(path: PathBuf, kind: Option<std::fs::FileType>, found: &mut Found) {
-    let (is_dir, is_file) = match kind {
-        Some(k) if !k.is_symlink() => (k.is_dir(), k.is_file()),
+fn visit(path: PathBuf, kind: Option<std::fs::FileType>, seen: &Seen, found: &mut Found) {
+    let link = kind.is_none_or(|k| k.is_symlink());
+    let meta = match kind {
+        Some(k) if !k.is_symlink() && (k.is_file() || k.is_dir()) => None,
         _ => match std::fs::metadata(&path) {
-            Ok(m) => (m.is_dir(), m.is_file()),
+            Ok(m) => Some(m),
+            // A dangling link.
             Err(_) => return,
         },
     };
-    if is_dir {
-        found.append(walk_dir(&path));
+    let (is_dir, is_file) = match (&meta, kind) {
+        (Some(m), _) => (m.is_dir(), m.is_file()),
+        (None, Some(k)) => (k.is_dir(), k.is_file()),
+        (None, None) => return,
+    };
+    if is_dir && link {
+        found.links.push(path);
+    } else if is_dir {
+        // A real directory is reached once by the walk; it is noted for the links.
+        if let Ok(m) = std::fs::metadata(&path)
+            && seen.first(&m)
+        {
+            found.append(walk_dir(&path, seen));
+        }
     } else if is_file && is_zip(&path) {
         match std::fs::metadata(&path) {
             Ok(m) => add_file(&path, &m, &mut found.units, &mut found.problems),
@@ -164,6 +235,13 @@ fn visit(path: PathBuf, kind: Option<std::fs::FileType>, found: &mut Found) {
             display: path.to_string_lossy().into_owned(),
             path,
         });
+    } else if !is_file
+        && (is_zip(&path) || has_record_extension(&path))
+        && let Some(m) = meta
+    {
+        found
+            .problems
+            .push((path.to_string_lossy().into_owned(), not_a_file(&m)));
     }
 }
 
@@ -330,7 +408,8 @@ fn read_file(
     info: &mut SourceInfo,
     unchanged: impl Fn(&SourceInfo) -> bool,
 ) -> Content {
-    let mut file = match File::open(path) {
+    // Opened without waiting: a path that became a FIFO since the walk must not block.
+    let mut file = match open_nonblocking(path) {
         Ok(f) => f,
         Err(e) => return Content::Failed(e.to_string()),
     };
@@ -338,6 +417,9 @@ fn read_file(
         Ok(m) => m,
         Err(e) => return Content::Failed(e.to_string()),
     };
+    if !m.is_file() {
+        return Content::Failed(not_a_file(&m));
+    }
     (info.size, info.mtime) = (m.len(), mtime(&m));
     if unchanged(info) {
         return Content::Unchanged;
@@ -352,6 +434,21 @@ fn read_file(
         Ok(buf) => Content::Bytes(buf),
         Err(e) => Content::Failed(e.to_string()),
     }
+}
+
+/// Opens a file for reading without blocking in `open` (a FIFO with no writer would wait
+/// for one for ever); reads from a regular file are not affected.
+fn open_nonblocking(path: &Path) -> std::io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    // O_NONBLOCK: 0o4000 on Linux (x86, ARM, RISC-V), 4 on the BSDs and macOS.
+    #[cfg(target_os = "linux")]
+    const O_NONBLOCK: i32 = 0o4000;
+    #[cfg(not(target_os = "linux"))]
+    const O_NONBLOCK: i32 = 4;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(O_NONBLOCK)
+        .open(path)
 }
 
 /// Reads the `size` bytes `fstat` gave. `read_to_end` on the file would ask the size again

@@ -211,3 +211,109 @@ fn deep_trees_import_show_and_convert_without_a_crash() {
         }
     }
 }
+
+/// A short game of the shuffle, as KIF, with a name of its own.
+fn small_kif(name: &str, plies: usize) -> String {
+    let mut s = format!("棋戦：{name}\n手数----指手---------消費時間--\n");
+    for p in 1..=plies {
+        s += &format!("{p:>4} {}\n", shuffle_kif(p));
+    }
+    s
+}
+
+#[test]
+fn symlink_loops_are_walked_once_and_fifos_never_opened() {
+    let dir = temp_dir("hostile-walk");
+    let tree = dir.join("tree");
+    let sub = tree.join("sub");
+    std::fs::create_dir_all(&sub).unwrap();
+    std::fs::write(sub.join("a.kif"), small_kif("a", 3)).unwrap();
+    std::fs::write(tree.join("b.kif"), small_kif("b", 4)).unwrap();
+    std::os::unix::fs::symlink(".", sub.join("self")).unwrap();
+    std::os::unix::fs::symlink("..", sub.join("up")).unwrap();
+    // A link to a folder outside the tree is followed once, though it is linked twice: the
+    // first link in path order.
+    let outside = dir.join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join("c.kif"), small_kif("c", 5)).unwrap();
+    std::os::unix::fs::symlink(&outside, tree.join("x-link")).unwrap();
+    std::os::unix::fs::symlink(&outside, sub.join("y-link")).unwrap();
+    // A FIFO in the tree, and one named on the command line: open() would wait for ever.
+    let fifo = tree.join("pipe.kif");
+    let named = dir.join("named.kif");
+    for f in [&fifo, &named] {
+        let ok = std::process::Command::new("mkfifo")
+            .arg(f)
+            .status()
+            .unwrap();
+        assert!(ok.success());
+    }
+    let (units, problems) = kifudex::ingest::walk::units(&[tree.clone(), named.clone()]);
+    let names: Vec<String> = units
+        .iter()
+        .map(|u| match u {
+            kifudex::ingest::walk::Unit::File { display, .. } => display.clone(),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    let t = tree.to_string_lossy();
+    assert_eq!(
+        names,
+        vec![
+            format!("{t}/b.kif"),
+            format!("{t}/sub/a.kif"),
+            format!("{t}/sub/y-link/c.kif"),
+        ]
+    );
+    let skipped = "a named pipe (FIFO), not a record file: skipped".to_string();
+    assert_eq!(
+        problems,
+        vec![
+            (format!("{t}/pipe.kif"), skipped.clone()),
+            (named.to_string_lossy().into_owned(), skipped),
+        ]
+    );
+    // Through the command line: three games, each once; the two FIFOs reported once each.
+    let out = run(
+        &dir,
+        &[
+            "import",
+            tree.to_str().unwrap(),
+            named.to_str().unwrap(),
+            "--json",
+        ],
+    );
+    let summary = &json_lines(&out)[0];
+    assert_eq!(summary["games"], 3, "{}", stderr(&out));
+    assert_eq!(summary["duplicates"], 0);
+    assert_eq!(summary["errors"], 2, "{}", stderr(&out));
+    assert_eq!(stderr(&out).matches("a named pipe (FIFO)").count(), 2);
+}
+
+#[test]
+fn the_import_lock_comes_before_the_walk_and_reindex_takes_it() {
+    let dir = temp_dir("hostile-lock");
+    let tree = dir.join("tree");
+    std::fs::create_dir_all(&tree).unwrap();
+    std::fs::write(tree.join("a.kif"), small_kif("a", 3)).unwrap();
+    let out = run(&dir, &["import", tree.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let store = kifudex::store::Store::open(&dir.join("db")).unwrap();
+    let lock = store.lock_import().unwrap();
+    // A second import waits for nothing: it stops before walking (the missing path would
+    // have been reported by a walk).
+    let out = run(&dir, &["import", dir.join("missing").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("another import is running into"), "{err}");
+    assert!(!err.contains("missing"), "{err}");
+    // reindex would delete the text index under the import.
+    let out = run(&dir, &["reindex"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("another import is running into"));
+    assert!(dir.join("db").join("text").is_dir());
+    drop(lock);
+    let out = run(&dir, &["reindex", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(json_lines(&out)[0]["games"], 1);
+}
