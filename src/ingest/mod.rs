@@ -59,6 +59,10 @@ pub struct ImportOptions {
     /// into the database and starts it again (the default is
     /// [`LOG_LIMIT`](crate::store::LOG_LIMIT); see `store::checkpoint`).
     pub log_limit: u64,
+    /// The most bytes one file, or one archive entry once inflated, may hold
+    /// ([`walk::MAX_SOURCE_BYTES`] by default); a bigger one is an error, the rest of the
+    /// import goes on.
+    pub max_source_bytes: u64,
 }
 
 /// The most games a database may hold at the end of an import that builds the games indexes
@@ -82,6 +86,7 @@ impl Default for ImportOptions {
             segment_entries: crate::store::postings::SEGMENT_ENTRIES,
             defer_indexes_from: 10_000,
             log_limit: crate::store::LOG_LIMIT,
+            max_source_bytes: walk::MAX_SOURCE_BYTES,
         }
     }
 }
@@ -323,7 +328,7 @@ fn read_batch(
 ) -> bool {
     let (mut part, mut parsed, mut bytes) = (0, Vec::new(), 0);
     for (n, unit) in units.iter().enumerate() {
-        for p in parse_unit(unit, known, options.variations) {
+        for p in parse_unit(unit, known, options) {
             bytes += p.source.size;
             parsed.push(p);
         }
@@ -515,7 +520,12 @@ fn write_source(
 /// Reads, decodes, parses and replays every source of a unit, except those an earlier
 /// import read with the same size and time (files) or the same size and CRC (archive
 /// entries).
-fn parse_unit(unit: &Unit, known: &HashMap<String, KnownSource>, variations: bool) -> Vec<Parsed> {
+fn parse_unit(
+    unit: &Unit,
+    known: &HashMap<String, KnownSource>,
+    options: &ImportOptions,
+) -> Vec<Parsed> {
+    let variations = options.variations;
     let unchanged = |info: &SourceInfo| {
         known.get(&info.display).is_some_and(|k| {
             k.size == info.size
@@ -525,7 +535,7 @@ fn parse_unit(unit: &Unit, known: &HashMap<String, KnownSource>, variations: boo
                 }
         })
     };
-    walk::read_unit(unit, unchanged)
+    walk::read_unit(unit, options.max_source_bytes, unchanged)
         .into_iter()
         .map(|(info, content)| parse_source(info, content, known, variations))
         .collect()

@@ -338,6 +338,22 @@ fn entry_name(raw: &[u8]) -> String {
     }
 }
 
+/// The most bytes kifudex reads of one file or one archive entry (256 MiB): a zip bomb (an
+/// entry of a gigabyte of zeros in a zip of a megabyte) is refused once it has inflated this
+/// far, and the archive's other entries are read. The largest real collections seen are CSA
+/// dumps of 100,000 games (some 150 MB), which stay under it.
+pub const MAX_SOURCE_BYTES: u64 = 256 << 20;
+
+/// The error of a source bigger than `limit`.
+fn too_big(limit: u64) -> String {
+    let limit = if limit >= 1 << 20 && limit.is_multiple_of(1 << 20) {
+        format!("{} MiB", limit >> 20)
+    } else {
+        format!("{limit} bytes")
+    };
+    format!("larger than {limit}, the most kifudex reads of one file or archive entry: not read")
+}
+
 /// What a worker found in a source.
 #[derive(Debug)]
 pub enum Content {
@@ -351,8 +367,11 @@ pub enum Content {
 
 /// Reads each source of a unit, in order, except those `unchanged` says an earlier import
 /// read as they are.
+/// A source larger than `limit` bytes (a file, or an archive entry once inflated, whatever
+/// size it claims) is [`Content::Failed`].
 pub fn read_unit(
     unit: &Unit,
+    limit: u64,
     unchanged: impl Fn(&SourceInfo) -> bool,
 ) -> Vec<(SourceInfo, Content)> {
     match unit {
@@ -363,7 +382,7 @@ pub fn read_unit(
                 mtime: 0,
                 crc: None,
             };
-            let content = read_file(path, &mut info, unchanged);
+            let content = read_file(path, &mut info, limit, unchanged);
             vec![(info, content)]
         }
         Unit::Zip { path, entries } => {
@@ -385,15 +404,23 @@ pub fn read_unit(
                     if unchanged(info) {
                         return (info.clone(), Content::Unchanged);
                     }
-                    let bytes =
-                        archive
-                            .by_index(*i)
-                            .map_err(|e| e.to_string())
-                            .and_then(|mut f| {
-                                let mut buf = Vec::with_capacity(info.size.min(1 << 26) as usize);
-                                f.read_to_end(&mut buf).map_err(|e| e.to_string())?;
-                                Ok(buf)
-                            });
+                    if info.size > limit {
+                        return (info.clone(), Content::Failed(too_big(limit)));
+                    }
+                    // The size the archive claims is not trusted: what inflates is counted.
+                    let bytes = archive
+                        .by_index(*i)
+                        .map_err(|e| e.to_string())
+                        .and_then(|f| {
+                            let mut buf = Vec::with_capacity(info.size.min(1 << 26) as usize);
+                            f.take(limit + 1)
+                                .read_to_end(&mut buf)
+                                .map_err(|e| e.to_string())?;
+                            if buf.len() as u64 > limit {
+                                return Err(too_big(limit));
+                            }
+                            Ok(buf)
+                        });
                     let content = bytes.map_or_else(Content::Failed, Content::Bytes);
                     (info.clone(), content)
                 })
@@ -406,6 +433,7 @@ pub fn read_unit(
 fn read_file(
     path: &Path,
     info: &mut SourceInfo,
+    limit: u64,
     unchanged: impl Fn(&SourceInfo) -> bool,
 ) -> Content {
     // Opened without waiting: a path that became a FIFO since the walk must not block.
@@ -423,6 +451,9 @@ fn read_file(
     (info.size, info.mtime) = (m.len(), mtime(&m));
     if unchanged(info) {
         return Content::Unchanged;
+    }
+    if m.len() > limit {
+        return Content::Failed(too_big(limit));
     }
     // A file whose time is this second (or later) could change again within it, keeping its
     // time and perhaps its size: its time is not kept, so that the next import reads it again

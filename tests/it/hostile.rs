@@ -317,3 +317,96 @@ fn the_import_lock_comes_before_the_walk_and_reindex_takes_it() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(json_lines(&out)[0]["games"], 1);
 }
+
+/// A deflated zip archive of `entries` (name, bytes).
+fn zip_deflated(entries: &[(&str, &[u8])]) -> Vec<u8> {
+    use std::io::Write;
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    for (name, bytes) in entries {
+        w.start_file(*name, options).unwrap();
+        w.write_all(bytes).unwrap();
+    }
+    w.finish().unwrap().into_inner()
+}
+
+/// Collects what an import reports.
+#[derive(Default)]
+struct Problems(Vec<String>);
+
+impl kifudex::ingest::Observer for Problems {
+    fn problem(&mut self, p: &kifudex::ingest::Problem) {
+        self.0.push(p.to_string());
+    }
+}
+
+#[test]
+fn a_zip_bomb_is_refused_at_the_limit_and_the_other_entries_are_read() {
+    use kifudex::ingest::{ImportOptions, import};
+    let dir = temp_dir("hostile-bomb");
+    let tree = dir.join("tree");
+    std::fs::create_dir_all(&tree).unwrap();
+    // 8 MiB of zeros inflate from a few kilobytes; the limit here is 1 MiB (the default,
+    // 256 MiB, is the same code with a bigger number). One entry claims 100 bytes.
+    let zeros = vec![0u8; 8 << 20];
+    let good = small_kif("good", 6);
+    let mut zip = zip_deflated(&[
+        ("a-bomb.kif", &zeros),
+        ("b-good.kif", good.as_bytes()),
+        ("c-big.kif", &zeros[..(1 << 20) + 1]),
+        ("d-fits.kif", small_kif("fits", 7).as_bytes()),
+    ]);
+    assert!(zip.len() < 64 << 10, "{}", zip.len());
+    lie_about_size(&mut zip, b"c-big.kif", 100);
+    std::fs::write(tree.join("bombs.zip"), &zip).unwrap();
+    // A plain file over the limit is not read either.
+    std::fs::write(tree.join("e-huge.kif"), &zeros[..(1 << 20) + 7]).unwrap();
+    let mut store = kifudex::store::Store::create(&dir.join("db")).unwrap();
+    let options = ImportOptions {
+        max_source_bytes: 1 << 20,
+        ..ImportOptions::default()
+    };
+    let mut seen = Problems::default();
+    let summary = import(&mut store, &[tree.clone()], &options, &mut seen).unwrap();
+    assert_eq!(summary.games, 2, "{:?}", seen.0);
+    let t = tree.to_string_lossy();
+    let msg = "larger than 1 MiB, the most kifudex reads of one file or archive entry: not read";
+    assert_eq!(
+        seen.0,
+        vec![
+            format!("{t}/bombs.zip!a-bomb.kif: cannot read: {msg}"),
+            format!(
+                "{t}/bombs.zip!c-big.kif: cannot read: File is larger than its declared uncompressed size"
+            ),
+            format!("{t}/e-huge.kif: cannot read: {msg}"),
+        ]
+    );
+    assert_eq!(
+        kifudex::ingest::walk::MAX_SOURCE_BYTES,
+        256 << 20,
+        "the README and the messages say 256 MiB"
+    );
+}
+
+/// Rewrites the uncompressed size an archive gives for `name` (local header and central
+/// directory) to `size`, as a zip bomb may.
+fn lie_about_size(zip: &mut [u8], name: &[u8], size: u32) {
+    let mut changed = 0;
+    for at in 0..zip.len().saturating_sub(46) {
+        let sig = &zip[at..at + 4];
+        let (size_at, name_len_at, name_at) = if sig == b"PK\x03\x04" {
+            (at + 22, at + 26, at + 30)
+        } else if sig == b"PK\x01\x02" {
+            (at + 24, at + 28, at + 46)
+        } else {
+            continue;
+        };
+        let len = u16::from_le_bytes([zip[name_len_at], zip[name_len_at + 1]]) as usize;
+        if zip.get(name_at..name_at + len) == Some(name) {
+            zip[size_at..size_at + 4].copy_from_slice(&size.to_le_bytes());
+            changed += 1;
+        }
+    }
+    assert_eq!(changed, 2);
+}
