@@ -10,15 +10,16 @@
 //! import runs at a time (`Store::lock_import`).
 
 pub mod walk;
+mod zipraw;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use crate::notation::read_bytes;
-use crate::store::{GameRow, Inserted, KnownSource, SourceRow, Store, StoreError};
+use crate::store::{GameRow, Inserted, KnownSources, SourceRow, Store, StoreError};
 use crate::text::{GameText, TextError, TextIndex, index::TEXT_DIR};
 use walk::{Content, SourceInfo, Unit};
 
@@ -322,7 +323,7 @@ struct Part {
 fn read_batch(
     units: &[Unit],
     batch: usize,
-    known: &HashMap<String, KnownSource>,
+    known: &KnownSources,
     options: &ImportOptions,
     tx: &mpsc::SyncSender<Part>,
 ) -> bool {
@@ -520,14 +521,10 @@ fn write_source(
 /// Reads, decodes, parses and replays every source of a unit, except those an earlier
 /// import read with the same size and time (files) or the same size and CRC (archive
 /// entries).
-fn parse_unit(
-    unit: &Unit,
-    known: &HashMap<String, KnownSource>,
-    options: &ImportOptions,
-) -> Vec<Parsed> {
+fn parse_unit(unit: &Unit, known: &KnownSources, options: &ImportOptions) -> Vec<Parsed> {
     let variations = options.variations;
     let unchanged = |info: &SourceInfo| {
-        known.get(&info.display).is_some_and(|k| {
+        known.get(&info.key, &info.display).is_some_and(|k| {
             k.size == info.size
                 && match info.crc {
                     Some(crc) => k.content_hash == format!("{crc:08x}"),
@@ -544,11 +541,12 @@ fn parse_unit(
 fn parse_source(
     info: SourceInfo,
     content: Content,
-    known: &HashMap<String, KnownSource>,
+    known: &KnownSources,
     variations: bool,
 ) -> Parsed {
     let mut source = SourceRow {
         path: info.display.clone(),
+        key: info.key.clone(),
         size: info.size,
         mtime: info.mtime,
         content_hash: String::new(),
@@ -556,7 +554,7 @@ fn parse_source(
         encoding: None,
         games: 0,
         error: None,
-        replaces: known.get(&info.display).map(|k| k.id),
+        replaces: known.get(&info.key, &info.display).map(|k| k.id),
     };
     let bytes = match content {
         Content::Bytes(b) => b,
@@ -587,7 +585,7 @@ fn parse_source(
         Some(crc) => format!("{crc:08x}"),
         None => format!("{:016x}", content_hash(&bytes)),
     };
-    if let Some(k) = known.get(&source.path)
+    if let Some(k) = known.get(&source.key, &source.path)
         && k.content_hash == source.content_hash
         && k.size == source.size
     {

@@ -14,8 +14,11 @@ pub const RECORD_EXTENSIONS: &[&str] = &[
 /// One file or archive entry to read.
 #[derive(Debug, Clone)]
 pub struct SourceInfo {
-    /// The path as stored: the walked path, or `archive.zip!entry/name.kif`.
+    /// The path as stored: the walked path, or `archive.zip!entry/name.kif` (lossily, for a
+    /// name that is no UTF-8).
     pub display: String,
+    /// What the source is, exactly ([`file_key`], [`entry_key`]).
+    pub key: Vec<u8>,
     pub size: u64,
     /// Seconds since 1970 (0 when unknown, and for a file whose time was the second it was
     /// read: it could have changed again within that second).
@@ -32,8 +35,17 @@ pub enum Unit {
     File { path: PathBuf, display: String },
     Zip {
         path: PathBuf,
-        entries: Vec<(usize, SourceInfo)>,
+        entries: Vec<(Entry, SourceInfo)>,
     },
+}
+
+/// Where an archive entry is.
+#[derive(Debug, Clone)]
+pub enum Entry {
+    /// Its index in the `zip` crate's list.
+    Index(usize),
+    /// An entry the crate does not list, for another of the same name shadows it.
+    Shadowed(super::zipraw::RawEntry),
 }
 
 impl Unit {
@@ -73,6 +85,24 @@ pub fn batches(units: &[Unit]) -> Vec<std::ops::Range<usize>> {
 /// Archive entries per unit: enough to pay for opening the archive, few enough to spread a
 /// big archive over the workers.
 const ZIP_CHUNK: usize = 64;
+
+/// The key of a file: `f` and its path's bytes.
+pub fn file_key(path: &Path) -> Vec<u8> {
+    let mut key = vec![b'f'];
+    key.extend_from_slice(path.as_os_str().as_encoded_bytes());
+    key
+}
+
+/// The key of an archive's entry: `z`, the archive's path bytes, a NUL (which no path holds)
+/// and the entry's index in the archive (for an entry shadowed by another of the same name,
+/// `@` and the offset of its header).
+pub fn entry_key(archive: &Path, index: usize) -> Vec<u8> {
+    let mut key = vec![b'z'];
+    key.extend_from_slice(archive.as_os_str().as_encoded_bytes());
+    key.push(0);
+    key.extend_from_slice(index.to_string().as_bytes());
+    key
+}
 
 /// The units of work for `paths`, in a stable order, and the paths that could not be used
 /// (with why).
@@ -297,6 +327,7 @@ fn add_file(
         }
     };
     let mut entries = Vec::new();
+    let mut listed = std::collections::HashSet::new();
     for i in 0..archive.len() {
         let entry = match archive.by_index_data(i) {
             Ok(e) => e,
@@ -305,6 +336,7 @@ fn add_file(
                 continue;
             }
         };
+        listed.insert(entry.header_start());
         if !entry.is_file() {
             continue;
         }
@@ -313,12 +345,40 @@ fn add_file(
             continue;
         }
         entries.push((
-            i,
+            Entry::Index(i),
             SourceInfo {
                 display: format!("{display}!{name}"),
+                key: entry_key(path, i),
                 size: entry.size(),
                 mtime: mtime(m),
                 crc: Some(entry.crc32()),
+            },
+        ));
+    }
+    // Entries the crate shadows (an earlier entry of the same name): read on their own.
+    let raw = File::open(path)
+        .ok()
+        .and_then(|mut f| super::zipraw::central_directory(&mut f));
+    for e in raw.unwrap_or_default() {
+        if listed.contains(&e.local) || e.name.ends_with(b"/") {
+            continue;
+        }
+        let name = entry_name(&e.name);
+        if !has_record_extension(Path::new(&name)) {
+            continue;
+        }
+        let mut key = entry_key(path, 0);
+        // Not an index but where its header is: `@` and the offset.
+        key.pop();
+        key.extend_from_slice(format!("@{}", e.local).as_bytes());
+        entries.push((
+            Entry::Shadowed(e.clone()),
+            SourceInfo {
+                display: format!("{display}!{name}"),
+                key,
+                size: e.size,
+                mtime: mtime(m),
+                crc: Some(e.crc),
             },
         ));
     }
@@ -345,7 +405,7 @@ fn entry_name(raw: &[u8]) -> String {
 pub const MAX_SOURCE_BYTES: u64 = 256 << 20;
 
 /// The error of a source bigger than `limit`.
-fn too_big(limit: u64) -> String {
+pub(super) fn too_big(limit: u64) -> String {
     let limit = if limit >= 1 << 20 && limit.is_multiple_of(1 << 20) {
         format!("{} MiB", limit >> 20)
     } else {
@@ -378,6 +438,7 @@ pub fn read_unit(
         Unit::File { path, display } => {
             let mut info = SourceInfo {
                 display: display.clone(),
+                key: file_key(path),
                 size: 0,
                 mtime: 0,
                 crc: None,
@@ -400,16 +461,26 @@ pub fn read_unit(
             };
             entries
                 .iter()
-                .map(|(i, info)| {
+                .map(|(entry, info)| {
                     if unchanged(info) {
                         return (info.clone(), Content::Unchanged);
                     }
                     if info.size > limit {
                         return (info.clone(), Content::Failed(too_big(limit)));
                     }
+                    let i = match entry {
+                        Entry::Index(i) => *i,
+                        Entry::Shadowed(raw) => {
+                            let bytes = File::open(path)
+                                .map_err(|e| e.to_string())
+                                .and_then(|mut f| super::zipraw::read_entry(&mut f, raw, limit));
+                            let content = bytes.map_or_else(Content::Failed, Content::Bytes);
+                            return (info.clone(), content);
+                        }
+                    };
                     // The size the archive claims is not trusted: what inflates is counted.
                     let bytes = archive
-                        .by_index(*i)
+                        .by_index(i)
                         .map_err(|e| e.to_string())
                         .and_then(|f| {
                             let mut buf = Vec::with_capacity(info.size.min(1 << 26) as usize);

@@ -15,7 +15,7 @@ pub use checkpoint::LOG_LIMIT;
 pub use codec::{GameRow, fingerprint};
 pub use migrate::SCHEMA_VERSION;
 pub use read::{GameLine, StoredGame};
-pub use write::{Inserted, KnownSource, SourceRow, Writer};
+pub use write::{Inserted, KnownSource, KnownSources, SourceRow, Writer};
 
 use std::path::{Path, PathBuf};
 

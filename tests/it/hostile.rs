@@ -410,3 +410,123 @@ fn lie_about_size(zip: &mut [u8], name: &[u8], size: u32) {
     }
     assert_eq!(changed, 2);
 }
+
+/// Imports `paths` through the library; the summary and what was reported.
+fn import_quiet(
+    db: &Path,
+    paths: &[std::path::PathBuf],
+) -> (kifudex::ingest::Progress, Vec<String>) {
+    let mut store = kifudex::store::Store::create(db).unwrap();
+    let mut seen = Problems::default();
+    let options = kifudex::ingest::ImportOptions::default();
+    let summary = kifudex::ingest::import(&mut store, paths, &options, &mut seen).unwrap();
+    (summary, seen.0)
+}
+
+/// The sources table: (path as displayed, games).
+fn sources(db: &Path) -> Vec<(String, i64)> {
+    let store = kifudex::store::Store::open(db).unwrap();
+    let mut stmt = store
+        .conn()
+        .prepare("SELECT path, games FROM sources ORDER BY id")
+        .unwrap();
+    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+#[test]
+fn sources_are_known_by_their_exact_name_and_entry() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = temp_dir("hostile-keys");
+    let tree = dir.join("tree");
+    std::fs::create_dir_all(&tree).unwrap();
+    // Two names that are no UTF-8: both display as "�.kif".
+    let ff = tree.join(std::ffi::OsStr::from_bytes(b"\xff.kif"));
+    let fe = tree.join(std::ffi::OsStr::from_bytes(b"\xfe.kif"));
+    std::fs::write(&ff, small_kif("ff", 3)).unwrap();
+    std::fs::write(&fe, small_kif("fe", 4)).unwrap();
+    // An archive with two entries of the same name, and a file named as one of its entries.
+    let zip = crate::db::zip_stored(&[
+        (b"x.kif".to_vec(), small_kif("x1", 5).into_bytes()),
+        (b"x.kif".to_vec(), small_kif("x2", 6).into_bytes()),
+    ]);
+    std::fs::write(tree.join("c.zip"), zip).unwrap();
+    std::fs::write(tree.join("c.zip!x.kif"), small_kif("beside", 7)).unwrap();
+    let db = dir.join("db");
+    let (summary, problems) = import_quiet(&db, std::slice::from_ref(&tree));
+    assert_eq!(problems, Vec::<String>::new());
+    assert_eq!((summary.files, summary.games), (5, 5));
+    let t = tree.to_string_lossy();
+    let mut found = sources(&db);
+    found.sort();
+    assert_eq!(
+        found,
+        vec![
+            (format!("{t}/c.zip!x.kif"), 1),
+            (format!("{t}/c.zip!x.kif"), 1),
+            (format!("{t}/c.zip!x.kif"), 1),
+            (format!("{t}/\u{fffd}.kif"), 1),
+            (format!("{t}/\u{fffd}.kif"), 1),
+        ]
+    );
+    // Again: nothing changed, nothing churns.
+    let (summary, _) = import_quiet(&db, std::slice::from_ref(&tree));
+    assert_eq!((summary.files, summary.unchanged, summary.games), (5, 5, 0));
+    // One of them changes: only it is read again, and it replaces only itself.
+    std::fs::write(&fe, small_kif("fe", 8)).unwrap();
+    let (summary, _) = import_quiet(&db, std::slice::from_ref(&tree));
+    assert_eq!((summary.unchanged, summary.games), (4, 1));
+    let store = kifudex::store::Store::open(&db).unwrap();
+    assert_eq!(store.game_count().unwrap(), 5);
+}
+
+#[test]
+fn sources_of_the_previous_schema_are_found_by_their_path_and_given_a_key() {
+    let dir = temp_dir("hostile-keys-migrate");
+    let tree = dir.join("tree");
+    std::fs::create_dir_all(&tree).unwrap();
+    std::fs::write(tree.join("a.kif"), small_kif("a", 3)).unwrap();
+    let zip = crate::db::zip_stored(&[(b"z.kif".to_vec(), small_kif("z", 5).into_bytes())]);
+    std::fs::write(tree.join("b.zip"), zip).unwrap();
+    let db = dir.join("db");
+    let (summary, _) = import_quiet(&db, std::slice::from_ref(&tree));
+    assert_eq!(summary.games, 2);
+    // The database as schema 3 left it: the same rows, without keys.
+    {
+        let conn = rusqlite::Connection::open(db.join("kifudex.sqlite")).unwrap();
+        let version: u32 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, kifudex::store::SCHEMA_VERSION);
+        conn.execute_batch(&format!(
+            "DROP INDEX sources_key; ALTER TABLE sources DROP COLUMN key;
+             PRAGMA user_version = {};",
+            version - 1
+        ))
+        .unwrap();
+    }
+    // Opened, it is migrated; an import finds both sources by their path, reads nothing
+    // again, and stores no game twice.
+    let (summary, problems) = import_quiet(&db, std::slice::from_ref(&tree));
+    assert_eq!(problems, Vec::<String>::new());
+    assert_eq!((summary.unchanged, summary.games), (2, 0));
+    assert_eq!(sources(&db).len(), 2);
+    // A changed file replaces its old row, which gets its key.
+    std::fs::write(tree.join("a.kif"), small_kif("a", 4)).unwrap();
+    let (summary, _) = import_quiet(&db, std::slice::from_ref(&tree));
+    assert_eq!((summary.unchanged, summary.games), (1, 1));
+    let t = tree.to_string_lossy();
+    assert_eq!(
+        sources(&db),
+        vec![(format!("{t}/a.kif"), 1), (format!("{t}/b.zip!z.kif"), 1)]
+    );
+    let store = kifudex::store::Store::open(&db).unwrap();
+    let keys: i64 = store
+        .conn()
+        .query_row("SELECT count(key) FROM sources", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(keys, 1);
+    assert_eq!(store.game_count().unwrap(), 2);
+}
