@@ -530,3 +530,80 @@ fn sources_of_the_previous_schema_are_found_by_their_path_and_given_a_key() {
     assert_eq!(keys, 1);
     assert_eq!(store.game_count().unwrap(), 2);
 }
+
+#[test]
+fn a_utf8_file_cut_inside_its_last_character_is_still_utf8() {
+    use kifudex::notation::{Encoding, read_bytes};
+    let text = "先手：羽生善治\n後手：藤井聡太\n手数----指手---------消費時間--\n   1 ７六歩(77)\n*ここで終わり";
+    for cut in 1..=2 {
+        let bytes = &text.as_bytes()[..text.len() - cut];
+        let f = read_bytes(bytes, Some(Path::new("a.kif")));
+        assert_eq!(f.encoding, Encoding::Utf8, "cut {cut}");
+        let g = &f.games[0];
+        assert_eq!(g.sente(), Some("羽生善治"));
+        assert_eq!(g.main.moves.len(), 1);
+        assert_eq!(g.main.moves[0].comments, ["ここで終わ"]);
+        let dropped = 3 - cut;
+        assert_eq!(
+            g.errors
+                .iter()
+                .map(|e| (e.line, e.column, e.message.clone()))
+                .collect::<Vec<_>>(),
+            vec![(
+                5,
+                7,
+                format!(
+                    "the file ends inside a UTF-8 character (cut short?): its last {dropped} byte{} are not read",
+                    if dropped == 1 { "" } else { "s" }
+                )
+            )]
+        );
+    }
+    // ASCII and two bytes at the end: nothing says UTF-8, CP932 reads them whole.
+    let f = read_bytes(b"startpos moves 7g7f\n\x82\xa0", Some(Path::new("a.usi")));
+    assert_eq!(f.encoding, Encoding::ShiftJis);
+}
+
+#[test]
+fn usi_lines_that_give_no_position_are_errors_not_games() {
+    use kifudex::notation::read_bytes;
+    let text = "junk first\nstartpos moves 7g7f\nnot a position\n\nsfen 9/9 b - 1\nstartpos moves 2g2f 8c8d\n";
+    let f = read_bytes(text.as_bytes(), Some(Path::new("a.usi")));
+    assert_eq!(f.error, None);
+    assert_eq!(f.games.len(), 2);
+    let errors = |g: &Record| {
+        g.errors
+            .iter()
+            .map(|e| (e.line, e.column))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(errors(&f.games[0]), vec![(1, 1), (3, 1), (5, 6)]);
+    assert_eq!(
+        f.games[0].errors[1].message,
+        "expected startpos, sfen or an SFEN position, found 'not'"
+    );
+    assert_eq!(errors(&f.games[1]), vec![]);
+    // A megabyte of random bytes read as USI makes no game at all: one blank record holding
+    // an error a line, which read_bytes turns into one error for the file.
+    let mut rng = crate::Rng::new(19);
+    let junk: Vec<u8> = (0..1 << 20).map(|_| rng.next_u64() as u8).collect();
+    let text = String::from_utf8_lossy(&junk);
+    let lines = kifudex::notation::decode::lines(&text)
+        .iter()
+        .filter(|l| !l.trim().is_empty())
+        .count();
+    assert!(lines > 4000, "{lines}");
+    let games = usi::read_usi(&text);
+    assert_eq!(games.len(), 1);
+    assert!(games[0].is_blank());
+    assert_eq!(games[0].errors.len(), lines);
+    let f = read_bytes(b"junk\nmore junk\n", Some(Path::new("junk.usi")));
+    assert_eq!(f.format, Some(kifudex::notation::Format::Usi));
+    assert_eq!(f.games.len(), 0);
+    assert_eq!(
+        f.error.as_deref(),
+        Some(
+            "not a game record kifudex recognises (line 1, column 1: expected startpos, sfen or an SFEN position, found 'junk')"
+        )
+    );
+}
