@@ -607,3 +607,37 @@ fn usi_lines_that_give_no_position_are_errors_not_games() {
         )
     );
 }
+
+#[test]
+fn a_csa_file_of_many_games_reserves_room_for_each_game_only() {
+    use kifudex::notation::csa::read_csa;
+    // 2,000 games of four moves: each game's move list has room for its own bytes, not for
+    // what follows it in the file (it had room for 513 moves, 87 KB, whatever the game).
+    let game = "V2.2\nN+a\nN-b\nPI\n+\n+2726FU\n-8384FU\n+2625FU\n-8485FU\n%TORYO\n";
+    let text = vec![game; 2000].join("/\n");
+    let games = read_csa(&text);
+    assert_eq!(games.len(), 2000);
+    for g in &games {
+        assert_eq!(g.main.moves.len(), 4);
+        // 32 bytes of moves and end: room for 32 / 8 + 1 moves.
+        assert!(g.main.moves.capacity() <= 5, "{}", g.main.moves.capacity());
+    }
+}
+
+/// Writes a CSA file of `KIFUDEX_CSA_GAMES` generated games to `KIFUDEX_CSA_OUT`, to measure
+/// an import of it (`cargo test -q hostile::write_big_csa -- --ignored`).
+#[test]
+#[ignore]
+fn write_big_csa() {
+    use kifudex::synth::{Synth, SynthOptions};
+    let n: usize = std::env::var("KIFUDEX_CSA_GAMES").map_or(100_000, |v| v.parse().unwrap());
+    let out = std::env::var("KIFUDEX_CSA_OUT").unwrap_or("/tmp/big.csa".into());
+    let mut synth = Synth::new(SynthOptions {
+        seed: 19,
+        ..SynthOptions::default()
+    });
+    let games: Vec<Record> = (0..n).map(|_| synth.game()).collect();
+    let text =
+        kifudex::notation::csa::write_csa_games(&games, kifudex::notation::csa::CsaVersion::V2_2);
+    std::fs::write(out, text).unwrap();
+}
