@@ -19,6 +19,8 @@ pub struct ReindexArgs {
 pub fn run(db: &Path, args: &ReindexArgs) -> Result<bool> {
     let started = Instant::now();
     let store = Store::open(db)?;
+    // The index is thrown away: not under an import writing to it.
+    let _lock = store.lock_import()?;
     let (index, report) = TextIndex::rebuild(&db.join(TEXT_DIR), &store)?;
     index.finish()?;
     let seconds = started.elapsed().as_secs_f64();

@@ -10,15 +10,16 @@
 //! import runs at a time (`Store::lock_import`).
 
 pub mod walk;
+mod zipraw;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use crate::notation::{Severity, read_bytes};
-use crate::store::{GameRow, Inserted, KnownSource, SourceRow, Store, StoreError};
+use crate::store::{GameRow, Inserted, KnownSources, SourceRow, Store, StoreError};
 use crate::text::{GameText, TextError, TextIndex, index::TEXT_DIR};
 use walk::{Content, SourceInfo, Unit};
 
@@ -59,6 +60,10 @@ pub struct ImportOptions {
     /// into the database and starts it again (the default is
     /// [`LOG_LIMIT`](crate::store::LOG_LIMIT); see `store::checkpoint`).
     pub log_limit: u64,
+    /// The most bytes one file, or one archive entry once inflated, may hold
+    /// ([`walk::MAX_SOURCE_BYTES`] by default); a bigger one is an error, the rest of the
+    /// import goes on.
+    pub max_source_bytes: u64,
 }
 
 /// The most games a database may hold at the end of an import that builds the games indexes
@@ -82,6 +87,7 @@ impl Default for ImportOptions {
             segment_entries: crate::store::postings::SEGMENT_ENTRIES,
             defer_indexes_from: 10_000,
             log_limit: crate::store::LOG_LIMIT,
+            max_source_bytes: walk::MAX_SOURCE_BYTES,
         }
     }
 }
@@ -171,6 +177,9 @@ pub fn import(
 ) -> Result<Progress, IngestError> {
     let started = Instant::now();
     let mut progress = Progress::default();
+    // Taken before the walk: of two imports started together, the first to ask runs first
+    // (a walk of a big tree takes a while), and the other waits for it whole.
+    let _lock = store.lock_import()?;
     let (units, problems) = walk::units(paths);
     for (path, message) in problems {
         progress.errors += 1;
@@ -184,7 +193,6 @@ pub fn import(
             severity: Severity::Error,
         });
     }
-    let _lock = store.lock_import()?;
     let (text, report) = TextIndex::open_synced(&store.dir().join(TEXT_DIR), &*store)?;
     if let Some(n) = &report.notice {
         observer.notice(n);
@@ -322,13 +330,13 @@ struct Part {
 fn read_batch(
     units: &[Unit],
     batch: usize,
-    known: &HashMap<String, KnownSource>,
+    known: &KnownSources,
     options: &ImportOptions,
     tx: &mpsc::SyncSender<Part>,
 ) -> bool {
     let (mut part, mut parsed, mut bytes) = (0, Vec::new(), 0);
     for (n, unit) in units.iter().enumerate() {
-        for p in parse_unit(unit, known, options.variations) {
+        for p in parse_unit(unit, known, options) {
             bytes += p.source.size;
             parsed.push(p);
         }
@@ -524,9 +532,10 @@ fn write_source(
 /// Reads, decodes, parses and replays every source of a unit, except those an earlier
 /// import read with the same size and time (files) or the same size and CRC (archive
 /// entries).
-fn parse_unit(unit: &Unit, known: &HashMap<String, KnownSource>, variations: bool) -> Vec<Parsed> {
+fn parse_unit(unit: &Unit, known: &KnownSources, options: &ImportOptions) -> Vec<Parsed> {
+    let variations = options.variations;
     let unchanged = |info: &SourceInfo| {
-        known.get(&info.display).is_some_and(|k| {
+        known.get(&info.key, &info.display).is_some_and(|k| {
             k.size == info.size
                 && match info.crc {
                     Some(crc) => k.content_hash == format!("{crc:08x}"),
@@ -534,7 +543,7 @@ fn parse_unit(unit: &Unit, known: &HashMap<String, KnownSource>, variations: boo
                 }
         })
     };
-    walk::read_unit(unit, unchanged)
+    walk::read_unit(unit, options.max_source_bytes, unchanged)
         .into_iter()
         .map(|(info, content)| parse_source(info, content, known, variations))
         .collect()
@@ -543,11 +552,12 @@ fn parse_unit(unit: &Unit, known: &HashMap<String, KnownSource>, variations: boo
 fn parse_source(
     info: SourceInfo,
     content: Content,
-    known: &HashMap<String, KnownSource>,
+    known: &KnownSources,
     variations: bool,
 ) -> Parsed {
     let mut source = SourceRow {
         path: info.display.clone(),
+        key: info.key.clone(),
         size: info.size,
         mtime: info.mtime,
         content_hash: String::new(),
@@ -555,7 +565,7 @@ fn parse_source(
         encoding: None,
         games: 0,
         error: None,
-        replaces: known.get(&info.display).map(|k| k.id),
+        replaces: known.get(&info.key, &info.display).map(|k| k.id),
     };
     let bytes = match content {
         Content::Bytes(b) => b,
@@ -586,7 +596,7 @@ fn parse_source(
         Some(crc) => format!("{crc:08x}"),
         None => format!("{:016x}", content_hash(&bytes)),
     };
-    if let Some(k) = known.get(&source.path)
+    if let Some(k) = known.get(&source.key, &source.path)
         && k.content_hash == source.content_hash
         && k.size == source.size
     {

@@ -14,8 +14,11 @@ pub const RECORD_EXTENSIONS: &[&str] = &[
 /// One file or archive entry to read.
 #[derive(Debug, Clone)]
 pub struct SourceInfo {
-    /// The path as stored: the walked path, or `archive.zip!entry/name.kif`.
+    /// The path as stored: the walked path, or `archive.zip!entry/name.kif` (lossily, for a
+    /// name that is no UTF-8).
     pub display: String,
+    /// What the source is, exactly ([`file_key`], [`entry_key`]).
+    pub key: Vec<u8>,
     pub size: u64,
     /// Seconds since 1970 (0 when unknown, and for a file whose time was the second it was
     /// read: it could have changed again within that second).
@@ -32,8 +35,17 @@ pub enum Unit {
     File { path: PathBuf, display: String },
     Zip {
         path: PathBuf,
-        entries: Vec<(usize, SourceInfo)>,
+        entries: Vec<(Entry, SourceInfo)>,
     },
+}
+
+/// Where an archive entry is.
+#[derive(Debug, Clone)]
+pub enum Entry {
+    /// Its index in the `zip` crate's list.
+    Index(usize),
+    /// An entry the crate does not list, for another of the same name shadows it.
+    Shadowed(super::zipraw::RawEntry),
 }
 
 impl Unit {
@@ -74,19 +86,91 @@ pub fn batches(units: &[Unit]) -> Vec<std::ops::Range<usize>> {
 /// big archive over the workers.
 const ZIP_CHUNK: usize = 64;
 
+/// The key of a file: `f` and its path's bytes.
+pub fn file_key(path: &Path) -> Vec<u8> {
+    let mut key = vec![b'f'];
+    key.extend_from_slice(path.as_os_str().as_encoded_bytes());
+    key
+}
+
+/// The key of an archive's entry: `z`, the archive's path bytes, a NUL (which no path holds)
+/// and the entry's index in the archive (for an entry shadowed by another of the same name,
+/// `@` and the offset of its header).
+pub fn entry_key(archive: &Path, index: usize) -> Vec<u8> {
+    let mut key = vec![b'z'];
+    key.extend_from_slice(archive.as_os_str().as_encoded_bytes());
+    key.push(0);
+    key.extend_from_slice(index.to_string().as_bytes());
+    key
+}
+
 /// The units of work for `paths`, in a stable order, and the paths that could not be used
 /// (with why).
+///
+/// Each directory is walked once, known by its device and inode: a symbolic link back to a
+/// directory already walked (`sub/self -> .`, `sub/up -> ..`) is not followed again. Links
+/// to directories are followed after the walk of the real tree, in path order, so that what
+/// is found, and under which path, does not depend on which worker got there first. Anything
+/// that is neither a regular file nor a directory (a FIFO, a socket, a device) is never
+/// opened: named on the command line, or met in a tree under a record's name, it is skipped
+/// with a word.
 pub fn units(paths: &[PathBuf]) -> (Vec<Unit>, Vec<(String, String)>) {
     let mut found = Found::default();
+    let seen = Seen::default();
     for path in paths {
         let display = path.to_string_lossy().into_owned();
         match std::fs::metadata(path) {
             Err(e) => found.problems.push((display, format!("cannot read: {e}"))),
-            Ok(m) if m.is_dir() => found.append(walk_dir(path)),
-            Ok(m) => add_file(path, &m, &mut found.units, &mut found.problems),
+            Ok(m) if m.is_dir() => {
+                if seen.first(&m) {
+                    found.append(walk_dir(path, &seen));
+                }
+            }
+            Ok(m) if m.is_file() => add_file(path, &m, &mut found.units, &mut found.problems),
+            Ok(m) => found.problems.push((display, not_a_file(&m))),
+        }
+    }
+    // Links to directories, in the order found; those they hold come after them.
+    let mut next = 0;
+    while next < found.links.len() {
+        let link = found.links[next].clone();
+        next += 1;
+        if let Ok(m) = std::fs::metadata(&link)
+            && seen.first(&m)
+        {
+            found.append(walk_dir(&link, &seen));
         }
     }
     (found.units, found.problems)
+}
+
+/// Why a path that is neither a regular file nor a directory is skipped.
+fn not_a_file(m: &std::fs::Metadata) -> String {
+    use std::os::unix::fs::FileTypeExt;
+    let t = m.file_type();
+    let kind = if t.is_fifo() {
+        "a named pipe (FIFO)"
+    } else if t.is_socket() {
+        "a socket"
+    } else if t.is_block_device() || t.is_char_device() {
+        "a device"
+    } else {
+        "not a regular file"
+    };
+    format!("{kind}, not a record file: skipped")
+}
+
+/// The directories walked, by device and inode.
+#[derive(Default)]
+struct Seen(std::sync::Mutex<std::collections::HashSet<(u64, u64)>>);
+
+impl Seen {
+    /// Whether the directory `m` describes is met for the first time (it is noted).
+    fn first(&self, m: &std::fs::Metadata) -> bool {
+        use std::os::unix::fs::MetadataExt;
+        let mut seen = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        seen.insert((m.dev(), m.ino()))
+    }
 }
 
 /// What a walk found, in path order.
@@ -94,18 +178,21 @@ pub fn units(paths: &[PathBuf]) -> (Vec<Unit>, Vec<(String, String)>) {
 struct Found {
     units: Vec<Unit>,
     problems: Vec<(String, String)>,
+    /// Symbolic links to directories, followed once the real tree is walked.
+    links: Vec<PathBuf>,
 }
 
 impl Found {
     fn append(&mut self, mut other: Found) {
         self.units.append(&mut other.units);
         self.problems.append(&mut other.problems);
+        self.links.append(&mut other.links);
     }
 }
 
 /// Walks a directory; its entries are looked at on all cores (a tree of 100,000 files took
 /// a tenth of a second on one, before any file was read), and found in path order.
-fn walk_dir(dir: &Path) -> Found {
+fn walk_dir(dir: &Path, seen: &Seen) -> Found {
     use rayon::prelude::*;
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
@@ -131,7 +218,7 @@ fn walk_dir(dir: &Path) -> Found {
     entries
         .into_par_iter()
         .fold(Found::default, |mut found, (name, kind)| {
-            visit(dir.join(name), kind, &mut found);
+            visit(dir.join(name), kind, seen, &mut found);
             found
         })
         .reduce(Found::default, |mut a, b| {
@@ -141,16 +228,30 @@ fn walk_dir(dir: &Path) -> Found {
 }
 
 /// Adds what a directory entry holds.
-fn visit(path: PathBuf, kind: Option<std::fs::FileType>, found: &mut Found) {
-    let (is_dir, is_file) = match kind {
-        Some(k) if !k.is_symlink() => (k.is_dir(), k.is_file()),
+fn visit(path: PathBuf, kind: Option<std::fs::FileType>, seen: &Seen, found: &mut Found) {
+    let link = kind.is_none_or(|k| k.is_symlink());
+    let meta = match kind {
+        Some(k) if !k.is_symlink() && (k.is_file() || k.is_dir()) => None,
         _ => match std::fs::metadata(&path) {
-            Ok(m) => (m.is_dir(), m.is_file()),
+            Ok(m) => Some(m),
+            // A dangling link.
             Err(_) => return,
         },
     };
-    if is_dir {
-        found.append(walk_dir(&path));
+    let (is_dir, is_file) = match (&meta, kind) {
+        (Some(m), _) => (m.is_dir(), m.is_file()),
+        (None, Some(k)) => (k.is_dir(), k.is_file()),
+        (None, None) => return,
+    };
+    if is_dir && link {
+        found.links.push(path);
+    } else if is_dir {
+        // A real directory is reached once by the walk; it is noted for the links.
+        if let Ok(m) = std::fs::metadata(&path)
+            && seen.first(&m)
+        {
+            found.append(walk_dir(&path, seen));
+        }
     } else if is_file && is_zip(&path) {
         match std::fs::metadata(&path) {
             Ok(m) => add_file(&path, &m, &mut found.units, &mut found.problems),
@@ -164,6 +265,13 @@ fn visit(path: PathBuf, kind: Option<std::fs::FileType>, found: &mut Found) {
             display: path.to_string_lossy().into_owned(),
             path,
         });
+    } else if !is_file
+        && (is_zip(&path) || has_record_extension(&path))
+        && let Some(m) = meta
+    {
+        found
+            .problems
+            .push((path.to_string_lossy().into_owned(), not_a_file(&m)));
     }
 }
 
@@ -219,6 +327,7 @@ fn add_file(
         }
     };
     let mut entries = Vec::new();
+    let mut listed = std::collections::HashSet::new();
     for i in 0..archive.len() {
         let entry = match archive.by_index_data(i) {
             Ok(e) => e,
@@ -227,6 +336,7 @@ fn add_file(
                 continue;
             }
         };
+        listed.insert(entry.header_start());
         if !entry.is_file() {
             continue;
         }
@@ -235,12 +345,40 @@ fn add_file(
             continue;
         }
         entries.push((
-            i,
+            Entry::Index(i),
             SourceInfo {
                 display: format!("{display}!{name}"),
+                key: entry_key(path, i),
                 size: entry.size(),
                 mtime: mtime(m),
                 crc: Some(entry.crc32()),
+            },
+        ));
+    }
+    // Entries the crate shadows (an earlier entry of the same name): read on their own.
+    let raw = File::open(path)
+        .ok()
+        .and_then(|mut f| super::zipraw::central_directory(&mut f));
+    for e in raw.unwrap_or_default() {
+        if listed.contains(&e.local) || e.name.ends_with(b"/") {
+            continue;
+        }
+        let name = entry_name(&e.name);
+        if !has_record_extension(Path::new(&name)) {
+            continue;
+        }
+        let mut key = entry_key(path, 0);
+        // Not an index but where its header is: `@` and the offset.
+        key.pop();
+        key.extend_from_slice(format!("@{}", e.local).as_bytes());
+        entries.push((
+            Entry::Shadowed(e.clone()),
+            SourceInfo {
+                display: format!("{display}!{name}"),
+                key,
+                size: e.size,
+                mtime: mtime(m),
+                crc: Some(e.crc),
             },
         ));
     }
@@ -260,6 +398,22 @@ fn entry_name(raw: &[u8]) -> String {
     }
 }
 
+/// The most bytes kifudex reads of one file or one archive entry (256 MiB): a zip bomb (an
+/// entry of a gigabyte of zeros in a zip of a megabyte) is refused once it has inflated this
+/// far, and the archive's other entries are read. The largest real collections seen are CSA
+/// dumps of 100,000 games (some 150 MB), which stay under it.
+pub const MAX_SOURCE_BYTES: u64 = 256 << 20;
+
+/// The error of a source bigger than `limit`.
+pub(super) fn too_big(limit: u64) -> String {
+    let limit = if limit >= 1 << 20 && limit.is_multiple_of(1 << 20) {
+        format!("{} MiB", limit >> 20)
+    } else {
+        format!("{limit} bytes")
+    };
+    format!("larger than {limit}, the most kifudex reads of one file or archive entry: not read")
+}
+
 /// What a worker found in a source.
 #[derive(Debug)]
 pub enum Content {
@@ -273,19 +427,23 @@ pub enum Content {
 
 /// Reads each source of a unit, in order, except those `unchanged` says an earlier import
 /// read as they are.
+/// A source larger than `limit` bytes (a file, or an archive entry once inflated, whatever
+/// size it claims) is [`Content::Failed`].
 pub fn read_unit(
     unit: &Unit,
+    limit: u64,
     unchanged: impl Fn(&SourceInfo) -> bool,
 ) -> Vec<(SourceInfo, Content)> {
     match unit {
         Unit::File { path, display } => {
             let mut info = SourceInfo {
                 display: display.clone(),
+                key: file_key(path),
                 size: 0,
                 mtime: 0,
                 crc: None,
             };
-            let content = read_file(path, &mut info, unchanged);
+            let content = read_file(path, &mut info, limit, unchanged);
             vec![(info, content)]
         }
         Unit::Zip { path, entries } => {
@@ -303,19 +461,37 @@ pub fn read_unit(
             };
             entries
                 .iter()
-                .map(|(i, info)| {
+                .map(|(entry, info)| {
                     if unchanged(info) {
                         return (info.clone(), Content::Unchanged);
                     }
-                    let bytes =
-                        archive
-                            .by_index(*i)
-                            .map_err(|e| e.to_string())
-                            .and_then(|mut f| {
-                                let mut buf = Vec::with_capacity(info.size.min(1 << 26) as usize);
-                                f.read_to_end(&mut buf).map_err(|e| e.to_string())?;
-                                Ok(buf)
-                            });
+                    if info.size > limit {
+                        return (info.clone(), Content::Failed(too_big(limit)));
+                    }
+                    let i = match entry {
+                        Entry::Index(i) => *i,
+                        Entry::Shadowed(raw) => {
+                            let bytes = File::open(path)
+                                .map_err(|e| e.to_string())
+                                .and_then(|mut f| super::zipraw::read_entry(&mut f, raw, limit));
+                            let content = bytes.map_or_else(Content::Failed, Content::Bytes);
+                            return (info.clone(), content);
+                        }
+                    };
+                    // The size the archive claims is not trusted: what inflates is counted.
+                    let bytes = archive
+                        .by_index(i)
+                        .map_err(|e| e.to_string())
+                        .and_then(|f| {
+                            let mut buf = Vec::with_capacity(info.size.min(1 << 26) as usize);
+                            f.take(limit + 1)
+                                .read_to_end(&mut buf)
+                                .map_err(|e| e.to_string())?;
+                            if buf.len() as u64 > limit {
+                                return Err(too_big(limit));
+                            }
+                            Ok(buf)
+                        });
                     let content = bytes.map_or_else(Content::Failed, Content::Bytes);
                     (info.clone(), content)
                 })
@@ -328,9 +504,11 @@ pub fn read_unit(
 fn read_file(
     path: &Path,
     info: &mut SourceInfo,
+    limit: u64,
     unchanged: impl Fn(&SourceInfo) -> bool,
 ) -> Content {
-    let mut file = match File::open(path) {
+    // Opened without waiting: a path that became a FIFO since the walk must not block.
+    let mut file = match open_nonblocking(path) {
         Ok(f) => f,
         Err(e) => return Content::Failed(e.to_string()),
     };
@@ -338,9 +516,15 @@ fn read_file(
         Ok(m) => m,
         Err(e) => return Content::Failed(e.to_string()),
     };
+    if !m.is_file() {
+        return Content::Failed(not_a_file(&m));
+    }
     (info.size, info.mtime) = (m.len(), mtime(&m));
     if unchanged(info) {
         return Content::Unchanged;
+    }
+    if m.len() > limit {
+        return Content::Failed(too_big(limit));
     }
     // A file whose time is this second (or later) could change again within it, keeping its
     // time and perhaps its size: its time is not kept, so that the next import reads it again
@@ -352,6 +536,21 @@ fn read_file(
         Ok(buf) => Content::Bytes(buf),
         Err(e) => Content::Failed(e.to_string()),
     }
+}
+
+/// Opens a file for reading without blocking in `open` (a FIFO with no writer would wait
+/// for one for ever); reads from a regular file are not affected.
+fn open_nonblocking(path: &Path) -> std::io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    // O_NONBLOCK: 0o4000 on Linux (x86, ARM, RISC-V), 4 on the BSDs and macOS.
+    #[cfg(target_os = "linux")]
+    const O_NONBLOCK: i32 = 0o4000;
+    #[cfg(not(target_os = "linux"))]
+    const O_NONBLOCK: i32 = 4;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(O_NONBLOCK)
+        .open(path)
 }
 
 /// Reads the `size` bytes `fstat` gave. `read_to_end` on the file would ask the size again

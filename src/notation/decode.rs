@@ -34,11 +34,33 @@ pub fn decode(bytes: &[u8]) -> (String, Encoding) {
 
 /// [`decode`] without copying: UTF-8 input (validated once) is borrowed, not copied.
 pub fn decode_borrowed(bytes: &[u8]) -> (Cow<'_, str>, Encoding) {
+    let (text, encoding, _) = decode_cut(bytes);
+    (text, encoding)
+}
+
+/// [`decode_borrowed`], and how many bytes at the very end were dropped: a UTF-8 file cut
+/// inside its last character (a download that stopped half-way) is still UTF-8, read
+/// without the partial character, when what comes before it is UTF-8 with at least one
+/// character beyond ASCII (an ASCII text ending in two bytes could as well be CP932).
+pub fn decode_cut(bytes: &[u8]) -> (Cow<'_, str>, Encoding, usize) {
     let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     // simdutf8 validates Japanese text (nearly all multi-byte) several times faster than std.
     if let Ok(s) = simdutf8::basic::from_utf8(body) {
-        return (Cow::Borrowed(s), Encoding::Utf8);
+        return (Cow::Borrowed(s), Encoding::Utf8, 0);
     }
+    if let Err(e) = std::str::from_utf8(body)
+        && e.error_len().is_none()
+        && let Ok(s) = std::str::from_utf8(&body[..e.valid_up_to()])
+        && !s.is_ascii()
+    {
+        return (Cow::Borrowed(s), Encoding::Utf8, body.len() - s.len());
+    }
+    let (text, encoding) = decode_legacy(bytes);
+    (text, encoding, 0)
+}
+
+/// CP932 or EUC-JP, whichever is the more plausible.
+fn decode_legacy(bytes: &[u8]) -> (Cow<'_, str>, Encoding) {
     let (sjis, _, sjis_bad) = SHIFT_JIS.decode(bytes);
     // A CP932 record read as EUC-JP breaks on most of its characters: when even the best
     // score EUC-JP could reach is no more than the least CP932 can have, neither text needs

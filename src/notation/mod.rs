@@ -15,8 +15,8 @@ pub mod write;
 
 pub use decode::{Encoding, decode, decode_borrowed};
 pub use record::{
-    EVENT_KEYS, GOTE_KEYS, GameResult, Line, MoveNode, MoveTime, Note, OPENING_KEYS, ReadError,
-    Record, SENTE_KEYS, Severity, TITLE_KEYS, Terminal, TerminalKind,
+    EVENT_KEYS, GOTE_KEYS, GameResult, Line, MAX_VARIATION_DEPTH, MoveNode, MoveTime, Note,
+    OPENING_KEYS, ReadError, Record, SENTE_KEYS, Severity, TITLE_KEYS, Terminal, TerminalKind,
 };
 
 use std::path::Path;
@@ -208,21 +208,41 @@ pub struct ReadFile {
 
 /// Decodes and reads a file's bytes. `path` helps only to guess the format.
 pub fn read_bytes(bytes: &[u8], path: Option<&Path>) -> ReadFile {
-    let (text, encoding) = decode_borrowed(bytes);
-    let format = Format::detect(&text, path);
+    let (text, encoding, cut) = decode::decode_cut(bytes);
+    let mut file = read_text(&text, encoding, path);
+    // The end of the file belongs to its last game.
+    if cut > 0
+        && let Some(last) = file.games.last_mut()
+    {
+        let (line, column) = decode::line_column(&text, text.len());
+        last.errors.push(ReadError::new(
+            line,
+            column,
+            format!(
+                "the file ends inside a UTF-8 character (cut short?): its last {cut} byte{} are not read",
+                if cut == 1 { "" } else { "s" }
+            ),
+        ));
+    }
+    file
+}
+
+/// Reads decoded text.
+fn read_text(text: &str, encoding: Encoding, path: Option<&Path>) -> ReadFile {
+    let format = Format::detect(text, path);
     let (games, error) = match format {
-        Some(Format::Kif) => (vec![kif::read_kif(&text)], None),
-        Some(Format::Ki2) => (vec![kif::read_ki2(&text)], None),
-        Some(Format::Csa) => match csa::read_csa(&text) {
+        Some(Format::Kif) => (vec![kif::read_kif(text)], None),
+        Some(Format::Ki2) => (vec![kif::read_ki2(text)], None),
+        Some(Format::Csa) => match csa::read_csa(text) {
             games if games.is_empty() => (games, Some("the CSA file holds no game".to_string())),
             games => (games, None),
         },
-        Some(Format::Jkf) => match jkf::read_jkf(&text) {
+        Some(Format::Jkf) => match jkf::read_jkf(text) {
             Ok(game) => (vec![game], None),
             Err(e) => (Vec::new(), Some(e.to_string())),
         },
-        Some(Format::Usi) => (usi::read_usi(&text), None),
-        Some(Format::Psn) => (psn::read_psn(&text), None),
+        Some(Format::Usi) => (usi::read_usi(text), None),
+        Some(Format::Psn) => (psn::read_psn(text), None),
         None if text.trim_start_matches('\u{feff}').trim().is_empty() => {
             (Vec::new(), Some("no game in this file".to_string()))
         }

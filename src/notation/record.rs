@@ -257,6 +257,13 @@ pub(crate) fn push_move(
     });
 }
 
+/// How deep variations may nest: a variation of the main line is at depth 1, a variation
+/// inside it at depth 2, and so on. Every reader cuts deeper variations (an error names the
+/// first line cut; the rest of the record is kept), so that the writers, the stored tree
+/// (which holds no more than 257 levels), the text index and dropping a record, which all
+/// recurse once a level, stay within a thread's stack whatever a file holds.
+pub const MAX_VARIATION_DEPTH: usize = 100;
+
 /// A sequence of moves, perhaps ending with a terminal.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Line {

@@ -8,14 +8,37 @@ use super::decode::lines;
 use super::record::{MoveNode, ReadError, Record};
 use crate::shogi::{Move, Position, Strictness};
 
-/// Reads every non-empty line of `text` as one game.
+/// Reads every non-empty line of `text` as one game. A line that gives no position (junk, a
+/// damaged SFEN) is no game: its error goes with the game before it (the one after it, for
+/// lines before the first game). When no line gives a position, the one record returned
+/// is blank and holds every error (the file is then no USI record).
 pub fn read_usi(text: &str) -> Vec<Record> {
-    lines(text)
-        .iter()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| read_usi_line(l, i + 1))
-        .collect()
+    let mut games: Vec<Record> = Vec::new();
+    let mut orphans: Vec<ReadError> = Vec::new();
+    for (i, l) in lines(text).iter().enumerate() {
+        if l.trim().is_empty() {
+            continue;
+        }
+        match read_line(l, i + 1) {
+            Ok(mut rec) => {
+                if games.is_empty() {
+                    rec.errors.splice(0..0, orphans.drain(..));
+                }
+                games.push(rec);
+            }
+            Err(e) => match games.last_mut() {
+                Some(g) => g.errors.push(e),
+                None => orphans.push(e),
+            },
+        }
+    }
+    if games.is_empty() && !orphans.is_empty() {
+        games.push(Record {
+            errors: orphans,
+            ..Record::default()
+        });
+    }
+    games
 }
 
 /// The words of a line with their byte offsets.
@@ -41,6 +64,14 @@ fn words(line: &str) -> Vec<(usize, &str)> {
 /// Reads one line (line `n` of its file) as a game. A position that cannot be read leaves
 /// the even start and no moves; a move that cannot be read or played ends the game there.
 pub fn read_usi_line(line: &str, n: usize) -> Record {
+    read_line(line, n).unwrap_or_else(|e| Record {
+        errors: vec![e],
+        ..Record::default()
+    })
+}
+
+/// One line as a game; `Err` when it gives no position.
+fn read_line(line: &str, n: usize) -> Result<Record, ReadError> {
     let mut rec = Record {
         start: Position::startpos(),
         ..Record::default()
@@ -57,12 +88,11 @@ pub fn read_usi_line(line: &str, n: usize) -> Record {
             let sfen_at = if *w == "sfen" { i + 1 } else { i };
             // A bare SFEN starts with a board of nine ranks.
             if *w != "sfen" && !w.contains('/') {
-                rec.errors.push(ReadError::new(
+                return Err(ReadError::new(
                     n,
                     col(*at),
                     format!("expected startpos, sfen or an SFEN position, found '{w}'"),
                 ));
-                return rec;
             }
             let mut end = (sfen_at + 3).min(words.len());
             if words
@@ -81,20 +111,19 @@ pub fn read_usi_line(line: &str, n: usize) -> Record {
                         Some((f, off)) => words.get(sfen_at + f).map_or(at, |w| w.0 + off),
                         None => at,
                     };
-                    rec.errors.push(ReadError::new(
+                    return Err(ReadError::new(
                         n,
                         col(at),
                         format!("the SFEN is not a position: {e}"),
                     ));
-                    return rec;
                 }
             }
             i = end;
         }
-        None => return rec,
+        None => return Ok(rec),
     }
     match words.get(i) {
-        None => return rec,
+        None => return Ok(rec),
         Some((_, "moves")) => i += 1,
         Some((at, w)) => {
             rec.errors.push(ReadError::new(
@@ -102,7 +131,7 @@ pub fn read_usi_line(line: &str, n: usize) -> Record {
                 col(*at),
                 format!("expected 'moves' after the position, found '{w}'; the rest of the line is ignored"),
             ));
-            return rec;
+            return Ok(rec);
         }
     }
     let mut pos = rec.start.clone();
@@ -129,7 +158,7 @@ pub fn read_usi_line(line: &str, n: usize) -> Record {
             }
         }
     }
-    rec
+    Ok(rec)
 }
 
 /// The record's main line as one USI line: `startpos moves …` from the even start (move

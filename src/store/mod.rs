@@ -18,7 +18,7 @@ pub use codec::{GameRow, fingerprint};
 pub use migrate::{MIGRATIONS, SCHEMA_VERSION};
 pub use read::{GameLine, StoredGame};
 pub use select::{Cond, GameSet, GameSummary, PlayerGame, PlayerName, Selection, Side, TextColumn};
-pub use write::{Inserted, KnownSource, SourceRow, Writer};
+pub use write::{Inserted, KnownSource, KnownSources, SourceRow, Writer};
 
 use std::path::{Path, PathBuf};
 

@@ -21,10 +21,38 @@ pub struct KnownSource {
     pub content_hash: String,
 }
 
+/// The sources an earlier import read: by their exact key, and (for rows written before
+/// sources had keys) by their displayed path.
+#[derive(Debug, Default)]
+pub struct KnownSources {
+    by_key: HashMap<Vec<u8>, KnownSource>,
+    legacy: HashMap<String, KnownSource>,
+}
+
+impl KnownSources {
+    /// The source read before under `key`, or under the displayed `path` by an older
+    /// kifudex.
+    pub fn get(&self, key: &[u8], path: &str) -> Option<&KnownSource> {
+        self.by_key.get(key).or_else(|| self.legacy.get(path))
+    }
+
+    pub fn len(&self) -> usize {
+        self.by_key.len() + self.legacy.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
 /// A source as read now.
 #[derive(Debug, Clone)]
 pub struct SourceRow {
+    /// The path as displayed (lossily, for a name that is no UTF-8).
     pub path: String,
+    /// What the source is, exactly: see `migrations/0007_source_keys.sql`
+    /// (`ingest::walk::SourceInfo::key` makes it).
+    pub key: Vec<u8>,
     pub size: u64,
     pub mtime: i64,
     pub content_hash: String,
@@ -60,9 +88,11 @@ pub struct Writer<'a> {
     /// The first 8 bytes of every stored game's fingerprint, with its id (loaded on the
     /// first game), so that a new game needs no lookup.
     fingerprints: Option<HashMap<u64, i64>>,
-    /// A 64-bit hash of every source's path (loaded on the first source): a new path needs
-    /// no lookup (paths have no index).
+    /// A 64-bit hash of every source's key (loaded on the first source): a new source needs
+    /// no lookup.
     paths: Option<HashSet<u64>>,
+    /// The sources this writer wrote: none of them is replaced by another.
+    written_sources: HashSet<i64>,
     /// A full batch being sorted and cut beside the writer; its segment is written by a
     /// later transaction ([`Writer::store_prepared`]).
     preparing: Option<std::thread::JoinHandle<Option<postings::PreparedSegment>>>,
@@ -83,8 +113,8 @@ pub struct Writer<'a> {
 /// [`Checkpointer`] runs beside it: fewer, larger checkpoints write each page fewer times.
 const AUTOCHECKPOINT: i64 = 16_384;
 
-const INSERT_SOURCE: &str = "INSERT INTO sources (path, size, mtime, content_hash, format,
-    encoding, games, error) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+const INSERT_SOURCE: &str = "INSERT INTO sources (path, key, size, mtime, content_hash, format,
+    encoding, games, error) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
 
 const INSERT_GAME: &str = "INSERT INTO games (source_id, game_index, format, start_sfen, moves,
     times, plies, handicap, date, event, opening, title, sente_id, gote_id, terminal, winner,
@@ -131,6 +161,7 @@ impl<'a> Writer<'a> {
             postings: postings::Batch::default(),
             fingerprints: None,
             paths: None,
+            written_sources: HashSet::new(),
             preparing: None,
             segment_entries: postings::SEGMENT_ENTRIES,
             insert_source: None,
@@ -314,22 +345,25 @@ impl<'a> Writer<'a> {
     }
 
     /// Every source read before, by path.
-    pub fn known_sources(&self) -> Result<HashMap<String, KnownSource>, StoreError> {
+    pub fn known_sources(&self) -> Result<KnownSources, StoreError> {
         let mut stmt = self
             .conn
-            .prepare("SELECT id, path, size, mtime, content_hash FROM sources")?;
-        let rows = stmt.query_map([], |r| {
-            Ok((
-                r.get::<_, String>(1)?,
-                KnownSource {
-                    id: r.get(0)?,
-                    size: r.get::<_, i64>(2)? as u64,
-                    mtime: r.get(3)?,
-                    content_hash: r.get(4)?,
-                },
-            ))
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+            .prepare("SELECT id, path, size, mtime, content_hash, key FROM sources")?;
+        let mut rows = stmt.query([])?;
+        let mut known = KnownSources::default();
+        while let Some(r) = rows.next()? {
+            let source = KnownSource {
+                id: r.get(0)?,
+                size: r.get::<_, i64>(2)? as u64,
+                mtime: r.get(3)?,
+                content_hash: r.get(4)?,
+            };
+            match r.get::<_, Option<Vec<u8>>>(5)? {
+                Some(key) => known.by_key.insert(key, source),
+                None => known.legacy.insert(r.get(1)?, source),
+            };
+        }
+        Ok(known)
     }
 
     /// Records that a known source's modification time changed while its content did not.
@@ -342,13 +376,17 @@ impl<'a> Writer<'a> {
 
     /// Writes a source row, replacing what an earlier import read from the same path (its
     /// games, unless another source also holds them, and its errors). Returns its id.
+    /// A source written by this writer is never replaced by another one it writes (two
+    /// sources that once had the same row, as an older kifudex keyed them, both stay).
     pub fn put_source(&mut self, row: &SourceRow) -> Result<i64, StoreError> {
         let existing = match row.replaces {
             Some(id) => Some(id),
-            None => self.source_id(&row.path)?,
-        };
+            None => self.source_id(&row.key)?,
+        }
+        .filter(|id| !self.written_sources.contains(id));
         let values = params![
             row.path,
+            row.key,
             row.size as i64,
             row.mtime,
             row.content_hash,
@@ -362,47 +400,55 @@ impl<'a> Writer<'a> {
                 self.forget_source_games(id)?;
                 self.conn
                     .prepare_cached(
-                        "UPDATE sources SET path = ?1, size = ?2, mtime = ?3, content_hash = ?4,
-                         format = ?5, encoding = ?6, games = ?7, error = ?8 WHERE id = ?9",
+                        "UPDATE sources SET path = ?1, key = ?2, size = ?3, mtime = ?4,
+                         content_hash = ?5, format = ?6, encoding = ?7, games = ?8, error = ?9
+                         WHERE id = ?10",
                     )?
                     .execute(rusqlite::params_from_iter(
                         values.iter().copied().chain([&id as &dyn rusqlite::ToSql]),
                     ))?;
+                if let Some(seen) = &mut self.paths {
+                    seen.insert(path_hash(&row.key));
+                }
+                self.written_sources.insert(id);
                 Ok(id)
             }
             None => {
                 held(self.conn, &mut self.insert_source, INSERT_SOURCE)?.execute(values)?;
                 let id = self.conn.last_insert_rowid();
                 if let Some(seen) = &mut self.paths {
-                    seen.insert(path_hash(&row.path));
+                    seen.insert(path_hash(&row.key));
                 }
+                self.written_sources.insert(id);
                 Ok(id)
             }
         }
     }
 
-    /// The id of the source read from `path`, if any.
-    fn source_id(&mut self, path: &str) -> Result<Option<i64>, StoreError> {
+    /// The id of the source read before under `key`, if any.
+    fn source_id(&mut self, key: &[u8]) -> Result<Option<i64>, StoreError> {
         if self.paths.is_none() {
             let mut seen = HashSet::new();
-            let mut stmt = self.conn.prepare("SELECT path FROM sources")?;
+            let mut stmt = self
+                .conn
+                .prepare("SELECT key FROM sources WHERE key IS NOT NULL")?;
             let mut rows = stmt.query([])?;
             while let Some(r) = rows.next()? {
-                seen.insert(path_hash(r.get_ref(0)?.as_str().unwrap_or_default()));
+                seen.insert(path_hash(r.get_ref(0)?.as_bytes().unwrap_or_default()));
             }
             self.paths = Some(seen);
         }
         if !self
             .paths
             .as_ref()
-            .is_some_and(|s| s.contains(&path_hash(path)))
+            .is_some_and(|s| s.contains(&path_hash(key)))
         {
             return Ok(None);
         }
         Ok(self
             .conn
-            .prepare_cached("SELECT id FROM sources WHERE path = ?1")?
-            .query_row([path], |r| r.get(0))
+            .prepare_cached("SELECT id FROM sources WHERE key = ?1")?
+            .query_row([key], |r| r.get(0))
             .optional()?)
     }
 
@@ -616,7 +662,7 @@ impl<'a> Writer<'a> {
 }
 
 /// A path's hash for [`Writer::source_id`] (kept in memory only, never stored).
-fn path_hash(path: &str) -> u64 {
+fn path_hash(path: &[u8]) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
     path.hash(&mut h);

@@ -125,7 +125,7 @@ fn sjis(text: &str) -> Vec<u8> {
 
 /// A stored (uncompressed) zip archive whose entry names are raw bytes without the UTF-8
 /// flag, as Japanese Windows tools write Shift-JIS names.
-fn zip_stored(entries: &[(Vec<u8>, Vec<u8>)]) -> Vec<u8> {
+pub(crate) fn zip_stored(entries: &[(Vec<u8>, Vec<u8>)]) -> Vec<u8> {
     fn crc32(data: &[u8]) -> u32 {
         let mut crc = !0u32;
         for &b in data {

@@ -10,6 +10,7 @@ mod export;
 mod filter;
 mod handicap;
 mod hash;
+mod hostile;
 mod jkf;
 mod ki2;
 mod kif;

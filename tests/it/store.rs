@@ -92,6 +92,7 @@ fn store(name: &str) -> (std::path::PathBuf, Store) {
 fn source(path: &str) -> SourceRow {
     SourceRow {
         path: path.to_string(),
+        key: kifudex::ingest::walk::file_key(std::path::Path::new(path)),
         size: 1,
         mtime: 0,
         content_hash: "0".into(),

@@ -18,7 +18,9 @@ use super::decode::line_column;
 mod write;
 
 use super::movetext::{JapaneseMove, Relative, resolve};
-use super::record::{Line, MoveNode, MoveTime, ReadError, Record, Terminal, TerminalKind};
+use super::record::{
+    Line, MAX_VARIATION_DEPTH, MoveNode, MoveTime, ReadError, Record, Terminal, TerminalKind,
+};
 use crate::shogi::{
     Color, Handicap, Move, Piece, PieceKind, Position, Square, Strictness, hand_from_counts,
 };
@@ -247,7 +249,7 @@ pub fn read_jkf(text: &str) -> Result<Record, ReadError> {
     };
     reader.rec.start = start.clone();
     let entries = doc.moves.unwrap_or_default();
-    let main = reader.line(&entries, start, None, 1, true);
+    let main = reader.line(&entries, start, None, 1, 0);
     reader.rec.main = main;
     Ok(reader.rec)
 }
@@ -319,15 +321,18 @@ impl Reader<'_> {
     }
 
     /// Reads the entries of one line (the main line or a fork) played from `pos`; its first
-    /// move is ply `first_ply`. A move that cannot be played ends the line there.
+    /// move is ply `first_ply`; `depth` is 0 for the main line, 1 for its forks and so on
+    /// (forks deeper than [`MAX_VARIATION_DEPTH`] are cut). A move that cannot be played ends
+    /// the line there.
     fn line(
         &mut self,
         entries: &[&RawValue],
         start: Position,
         start_last_to: Option<Square>,
         first_ply: usize,
-        main: bool,
+        depth: usize,
     ) -> Line {
+        let main = depth == 0;
         let mut line = Line::default();
         let mut pos = start;
         let mut last_to = start_last_to;
@@ -448,9 +453,18 @@ impl Reader<'_> {
                     node.time = time;
                     (node.comments, node.engine) = split_engine(comments);
                     node.violations = violations;
-                    for fork in entry.forks.unwrap_or_default() {
-                        let v = self.line(&fork, before.clone(), before_last_to, ply, false);
-                        node.variations.push(v);
+                    let forks = entry.forks.unwrap_or_default();
+                    if depth >= MAX_VARIATION_DEPTH && !forks.is_empty() {
+                        self.error_at(
+                            raw,
+                            format!("move {ply}: forks nested more than {MAX_VARIATION_DEPTH} deep: they and the forks within them are not read"),
+                        );
+                    } else {
+                        for fork in forks {
+                            let v =
+                                self.line(&fork, before.clone(), before_last_to, ply, depth + 1);
+                            node.variations.push(v);
+                        }
                     }
                     line.moves.push(node);
                 }

@@ -6,7 +6,7 @@ use crate::shogi::{Color, Handicap, Piece, PieceKind, Position, Square, Strictne
 use crate::notation::japanese::{digit, kanji_number, piece_prefix, side_mark};
 use crate::notation::movetext::{JapaneseMove, parse_japanese_move, resolve, resolve_with_origin};
 use crate::notation::record::{
-    Line, MoveTime, ReadError, Record, Terminal, TerminalKind, push_move,
+    Line, MAX_VARIATION_DEPTH, MoveTime, ReadError, Record, Terminal, TerminalKind, push_move,
 };
 
 mod line;
@@ -33,6 +33,11 @@ struct Open {
     last_to: Option<Square>,
     /// After a move that could not be played, the rest of this line is skipped.
     dead: bool,
+    /// A variation nested deeper than [`MAX_VARIATION_DEPTH`] (or inside one): read into
+    /// nothing, its moves only counted, so that the variations within it are cut too.
+    cut: bool,
+    /// The moves a cut line held.
+    skipped: usize,
 }
 
 /// Opens the main line, starting at `start`, with room for the moves of `rest` (the text
@@ -63,6 +68,8 @@ fn open_main_line(
         pos: start,
         last_to: None,
         dead: false,
+        cut: false,
+        skipped: 0,
     });
 }
 
@@ -212,7 +219,10 @@ fn read(text: &str, dialect: Dialect) -> Record {
             // and began before it (variations are usually listed latest first, but not always).
             while stack.len() > 1 {
                 let Some(top) = stack.last() else { break };
-                let len = line_at(&mut rec.main, &top.path).map_or(0, |l| l.moves.len());
+                let len = match top.cut {
+                    true => top.skipped,
+                    false => line_at(&mut rec.main, &top.path).map_or(0, |l| l.moves.len()),
+                };
                 if top.first_ply >= ply || ply >= top.first_ply + len {
                     stack.pop();
                 } else {
@@ -220,6 +230,30 @@ fn read(text: &str, dialect: Dialect) -> Record {
                 }
             }
             let Some(parent) = stack.last() else { continue };
+            let too_deep = parent.path.len() >= MAX_VARIATION_DEPTH;
+            if parent.cut || too_deep {
+                if too_deep && !parent.cut {
+                    rec.errors.push(ReadError::new(
+                        n,
+                        1,
+                        format!(
+                            "variation at move {ply} nested more than {MAX_VARIATION_DEPTH} deep: it and the variations within it are not read"
+                        ),
+                    ));
+                }
+                stack.push(Open {
+                    path: vec![(usize::MAX, 0)],
+                    first_ply: ply,
+                    start: Position::empty(),
+                    start_last_to: None,
+                    pos: Position::empty(),
+                    last_to: None,
+                    dead: true,
+                    cut: true,
+                    skipped: 0,
+                });
+                continue;
+            }
             let index = ply - parent.first_ply;
             let parent_line = line_at(&mut rec.main, &parent.path);
             let Some(parent_line) = parent_line.filter(|l| index < l.moves.len()) else {
@@ -239,6 +273,8 @@ fn read(text: &str, dialect: Dialect) -> Record {
                     pos: Position::empty(),
                     last_to: None,
                     dead: true,
+                    cut: false,
+                    skipped: 0,
                 });
                 continue;
             };
@@ -260,6 +296,8 @@ fn read(text: &str, dialect: Dialect) -> Record {
                 pos,
                 last_to,
                 dead: false,
+                cut: false,
+                skipped: 0,
             });
             continue;
         }
@@ -481,6 +519,9 @@ fn play_text(
         raw.get(..offset).map_or(1, |p| p.chars().count() + 1)
     };
     if open.dead {
+        if open.cut && terminal_word(text.trim_end_matches('+')).is_none() {
+            open.skipped += 1;
+        }
         return;
     }
     let Some(line) = line_at(&mut rec.main, &open.path) else {

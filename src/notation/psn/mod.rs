@@ -290,8 +290,7 @@ fn tag_pair(inside: &str) -> Option<(String, String)> {
 // ---------------------------------------------------------------------------------------
 // Reading
 
-/// How deep variations may nest: the writers, and dropping a record, recurse once a level.
-const MAX_DEPTH: usize = 100;
+use super::record::MAX_VARIATION_DEPTH as MAX_DEPTH;
 
 /// One line being read: where it is in the tree and where its play is.
 struct Open {
