@@ -426,8 +426,8 @@ fn import_quiet(
 /// The sources table: (path as displayed, games).
 fn sources(db: &Path) -> Vec<(String, i64)> {
     let store = kifudex::store::Store::open(db).unwrap();
-    let mut stmt = store
-        .conn()
+    let conn = crate::sql(&store);
+    let mut stmt = conn
         .prepare("SELECT path, games FROM sources ORDER BY id")
         .unwrap();
     stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
@@ -523,8 +523,7 @@ fn sources_of_the_previous_schema_are_found_by_their_path_and_given_a_key() {
         vec![(format!("{t}/a.kif"), 1), (format!("{t}/b.zip!z.kif"), 1)]
     );
     let store = kifudex::store::Store::open(&db).unwrap();
-    let keys: i64 = store
-        .conn()
+    let keys: i64 = crate::sql(&store)
         .query_row("SELECT count(key) FROM sources", [], |r| r.get(0))
         .unwrap();
     assert_eq!(keys, 1);
