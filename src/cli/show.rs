@@ -6,7 +6,7 @@ use std::path::Path;
 use anyhow::{Result, bail};
 use clap::Args;
 use kifudex::notation::csa::CsaVersion;
-use kifudex::notation::kif::board_diagram;
+use kifudex::notation::kif::{board_diagram_with, is_handicap_game};
 use kifudex::store::Store;
 
 use super::convert::{Target, encode};
@@ -56,7 +56,7 @@ pub fn run(db: &Path, args: &ShowArgs) -> Result<bool> {
             let mv = &rec.main.moves[ply - 1];
             writeln!(out, "# last move: {}", mv.mv.usi())?;
         }
-        write!(out, "{}", board_diagram(&pos))?;
+        write!(out, "{}", board_diagram_with(&pos, is_handicap_game(rec)))?;
         writeln!(out, "# sfen {}", pos.to_sfen())?;
         return Ok(true);
     }

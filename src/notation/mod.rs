@@ -4,6 +4,7 @@
 pub mod csa;
 pub mod dates;
 pub mod decode;
+pub mod headers;
 pub mod japanese;
 pub mod jkf;
 pub mod kif;

@@ -7,6 +7,7 @@ mod db;
 mod decode;
 mod handicap;
 mod hash;
+mod headers;
 mod jkf;
 mod ki2;
 mod kif;

@@ -16,7 +16,7 @@ mod write;
 
 use setup::Setup;
 
-pub use write::{CsaVersion, csa_key, kif_key, terminal_word, write_csa, write_csa_games};
+pub use write::{CsaVersion, terminal_word, write_csa, write_csa_games};
 
 /// The terminal a `%` word (without the `%`) names, `to_move` being the side to move when it
 /// comes; `None` when the word is no CSA terminal. `%KACHI` is read as a right declaration

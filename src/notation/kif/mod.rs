@@ -14,7 +14,9 @@ mod write;
 
 use line::{header, move_line, parse_time, simple_move, trim_end_spaces};
 
-pub use write::{board_diagram, terminal_text, write_ki2, write_kif};
+pub use write::{
+    board_diagram, board_diagram_with, is_handicap_game, terminal_text, write_ki2, write_kif,
+};
 
 /// The terminal a KIF terminal word names. A side prefix (`先手 反則負け`) is allowed.
 pub fn terminal_word(word: &str) -> Option<TerminalKind> {
