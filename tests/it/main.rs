@@ -11,6 +11,7 @@ mod headers;
 mod jkf;
 mod ki2;
 mod kif;
+mod kitao;
 mod migrate;
 mod movetext;
 mod perft;
