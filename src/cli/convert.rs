@@ -5,6 +5,7 @@ use std::path::Path;
 use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 use kifudex::notation::csa::{self, CsaVersion};
+use kifudex::notation::movelist::{self, Notation};
 use kifudex::notation::{Line, Record, TerminalKind, jkf, kif, psn, read_bytes, usi};
 
 #[derive(Copy, Clone, Debug, ValueEnum)]
@@ -25,6 +26,9 @@ pub enum Target {
     Usi,
     /// PSN (Portable Shogi Notation, Western moves), every game: no times or bookmarks.
     Psn,
+    /// A numbered move list in Kitao–Kawasaki notation (☗歩-76), headers as `#` lines: the
+    /// main line only.
+    Kk,
 }
 
 impl Target {
@@ -37,15 +41,17 @@ impl Target {
             Target::Jkf => "JKF",
             Target::Usi => "USI",
             Target::Psn => "PSN",
+            Target::Kk => "Kitao–Kawasaki",
         }
     }
 }
 
 #[derive(Args, Debug)]
 pub struct ConvertArgs {
-    /// The record to convert.
+    /// The record to convert (`-`: standard input).
     file: String,
-    /// The format to write: kif, kifu, ki2, ki2u, csa, jkf, usi or psn.
+    /// The format to write: kif, kifu, ki2, ki2u, csa, jkf, usi, psn or kk (a Kitao–Kawasaki
+    /// move list).
     #[arg(long, value_enum)]
     to: Target,
     /// The CSA version written by `--to csa`: 2.2 (whole seconds) or 3.0 (fractions of a second).
@@ -62,7 +68,8 @@ fn csa_version(s: &str) -> Result<CsaVersion, String> {
 }
 
 pub fn run(args: &ConvertArgs) -> Result<bool> {
-    let bytes = std::fs::read(&args.file).with_context(|| format!("cannot read {}", args.file))?;
+    let bytes =
+        super::read_input(&args.file).with_context(|| format!("cannot read {}", args.file))?;
     let read = read_bytes(&bytes, Some(Path::new(&args.file)));
     if let Some(e) = read.error {
         bail!("{}: {e}", args.file);
@@ -184,11 +191,30 @@ pub fn encode(games: &[Record], to: Target, csa_version: CsaVersion) -> Vec<u8> 
                 .collect::<Vec<_>>()
                 .join("\n")
         }
+        Target::Kk => {
+            dropped(
+                &[
+                    (
+                        "comments",
+                        !game.start_comments.is_empty() || game.main.comment_count() > 0,
+                    ),
+                    ("bookmarks", has_bookmarks(game)),
+                    ("times", has_times(&game.main)),
+                    ("variations", game.main.variation_count() > 0),
+                ],
+                "A move list",
+            );
+            movelist::write_move_list(game, Notation::KitaoKawasaki, true)
+        }
     };
     match to {
-        Target::Kifu | Target::Ki2u | Target::Csa | Target::Jkf | Target::Usi | Target::Psn => {
-            text.into_bytes()
-        }
+        Target::Kifu
+        | Target::Ki2u
+        | Target::Csa
+        | Target::Jkf
+        | Target::Usi
+        | Target::Psn
+        | Target::Kk => text.into_bytes(),
         Target::Kif | Target::Ki2 => {
             let (encoded, _, lossy) = encoding_rs::SHIFT_JIS.encode(&text);
             if lossy {

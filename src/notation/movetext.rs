@@ -20,6 +20,7 @@ use super::japanese::{digit, kind_name, piece_prefix, side_mark, square_prefix, 
 use candidates::Candidates;
 
 mod candidates;
+pub mod iroha;
 pub mod kitao;
 mod squares;
 use crate::shogi::{Color, Move, Piece, PieceKind, Position, Square};

@@ -59,10 +59,16 @@ pub fn parse_position(text: &str) -> Result<Position, QueryError> {
 }
 
 /// The position in a record file after `ply` main-line moves (after the last one when `ply`
-/// is `None`); a KIF board diagram without moves gives its board.
+/// is `None`); a KIF board diagram without moves gives its board. `-` reads standard input.
 pub fn position_from_file(path: &Path, ply: Option<usize>) -> Result<Position, QueryError> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| QueryError::BadArgument(format!("cannot read {}: {e}", path.display())))?;
+    // `-`: standard input (a move list pasted in).
+    let bytes = if path == Path::new("-") {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes).map(|_| bytes)
+    } else {
+        std::fs::read(path)
+    }
+    .map_err(|e| QueryError::BadArgument(format!("cannot read {}: {e}", path.display())))?;
     let read = read_bytes(&bytes, Some(path));
     let Some(rec) = read.games.first() else {
         let why = read.error.unwrap_or_else(|| "it holds no game".to_string());

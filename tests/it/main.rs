@@ -13,6 +13,7 @@ mod ki2;
 mod kif;
 mod kitao;
 mod migrate;
+mod movelist;
 mod movetext;
 mod perft;
 mod position;

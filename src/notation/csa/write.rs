@@ -158,6 +158,12 @@ fn time(out: &mut String, time: Option<MoveTime>, version: CsaVersion) {
 
 /// `+7776FU`: sign, origin (`00` for a drop), destination, and the piece after the move.
 fn move_text(out: &mut String, pos: &Position, mv: Move) {
+    push_csa_move(out, pos, mv);
+    out.push('\n');
+}
+
+/// Appends the move as a CSA statement, `+7776FU` (the piece after the move).
+pub fn push_csa_move(out: &mut String, pos: &Position, mv: Move) {
     out.push(if pos.side_to_move() == Color::Black {
         '+'
     } else {
@@ -178,7 +184,6 @@ fn move_text(out: &mut String, pos: &Position, mv: Move) {
     push_square(out, from);
     push_square(out, Some(to));
     out.push_str(kind.csa());
-    out.push('\n');
 }
 
 fn push_square(out: &mut String, sq: Option<Square>) {
