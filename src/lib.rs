@@ -6,6 +6,7 @@
 pub mod ingest;
 pub mod notation;
 pub mod query;
+pub mod serve;
 pub mod shogi;
 pub mod store;
 pub mod synth;
