@@ -20,7 +20,7 @@ use super::movetext::kitao::{kitao_kawasaki, parse_kitao_kawasaki, resolve_kitao
 use super::movetext::{hodges, hosking, japanese, parse_japanese_move, resolve};
 use super::record::{Line, ReadError, Record, Terminal, TerminalKind, push_move};
 use super::{csa, kif, psn};
-use crate::shogi::{Color, Move, Position, Square};
+use crate::shogi::{Color, Move, Position, Rule, Square};
 
 /// A notation a move list is written in.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -297,9 +297,20 @@ pub fn read_move_list(text: &str) -> Record {
             }
             let ply = line.moves.len() + 1;
             let played = read_move(&pos, rest, last_to).and_then(|(mv, len)| {
-                pos.play(mv)
-                    .map(|v| (mv, v, len))
-                    .map_err(|e| format!("{} cannot be played: {e}", &rest[..len]))
+                // Rules may be broken (records with illegal moves are data), the way pieces
+                // move may not: such a move cannot be applied.
+                let mut after = pos.clone();
+                match after.play(mv) {
+                    Ok(v) if v.contains(Rule::IllegalMovement) => Err(format!(
+                        "{} cannot be played: no piece of the mover can make that move",
+                        &rest[..len]
+                    )),
+                    Ok(v) => {
+                        pos = after;
+                        Ok((mv, v, len))
+                    }
+                    Err(e) => Err(format!("{} cannot be played: {e}", &rest[..len])),
+                }
             });
             match played {
                 Ok((mv, violations, len)) => {
