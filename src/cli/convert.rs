@@ -202,7 +202,7 @@ pub fn encode(games: &[Record], to: Target, csa_version: CsaVersion) -> Vec<u8> 
                     ("times", has_times(&game.main)),
                     ("variations", game.main.variation_count() > 0),
                 ],
-                "A move list",
+                "a move list",
             );
             movelist::write_move_list(game, Notation::KitaoKawasaki, true)
         }
