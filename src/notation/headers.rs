@@ -42,7 +42,7 @@ pub const KEY_TABLE: [KeyRow; 9] = [
         kif_also: &[],
         csa: Some("N+"),
         psn: "Sente",
-        other: &["Black", "SENTE"],
+        other: &["Black"],
     },
     KeyRow {
         kif: "後手",
@@ -50,7 +50,7 @@ pub const KEY_TABLE: [KeyRow; 9] = [
         kif_also: &[],
         csa: Some("N-"),
         psn: "Gote",
-        other: &["White", "GOTE"],
+        other: &["White"],
     },
     KeyRow {
         kif: "開始日時",

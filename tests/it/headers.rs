@@ -287,3 +287,33 @@ fn two_keys_for_one_fact_both_come_back() {
     );
     assert_eq!(keys(&kif(&write_kif(&psn(&p)))), keys(&r));
 }
+
+/// Every key of the table, whatever format's, is read as its fact by the record.
+#[test]
+fn the_record_reads_every_key_of_the_table() {
+    for row in KEY_TABLE.iter().filter(|r| r.kif != "手合割") {
+        let mut keys: Vec<&str> = vec![row.kif, row.psn];
+        keys.extend(row.kif_handicap);
+        keys.extend(row.kif_also);
+        keys.extend(row.csa);
+        keys.extend(row.other);
+        for key in keys {
+            let r = Record {
+                headers: vec![(key.to_string(), "v".to_string())],
+                ..Record::default()
+            };
+            let got = match row.kif {
+                "先手" => r.sente(),
+                "後手" => r.gote(),
+                "開始日時" => r.start_time(),
+                "終了日時" => r.end_time(),
+                "棋戦" => r.event(),
+                "場所" => r.site(),
+                "持ち時間" => r.time_control(),
+                "戦型" => r.opening(),
+                k => panic!("a fact the test does not know: {k}"),
+            };
+            assert_eq!(got, Some("v"), "{key}");
+        }
+    }
+}
