@@ -10,9 +10,10 @@ use kifudex::notation::{Record, read_bytes};
 
 #[derive(Args, Debug)]
 pub struct ConvertArgs {
-    /// The record to convert.
+    /// The record to convert (`-`: standard input).
     file: String,
-    /// The format to write: kif, kifu, ki2, ki2u, csa, jkf, usi or psn.
+    /// The format to write: kif, kifu, ki2, ki2u, csa, jkf, usi, psn or kk (a Kitao–Kawasaki
+    /// move list).
     #[arg(long)]
     to: Target,
     /// The CSA version written by `--to csa`: 2.2 (whole seconds) or 3.0 (fractions of a second).
@@ -29,7 +30,8 @@ fn csa_version(s: &str) -> Result<CsaVersion, String> {
 }
 
 pub fn run(args: &ConvertArgs) -> Result<bool> {
-    let bytes = std::fs::read(&args.file).with_context(|| format!("cannot read {}", args.file))?;
+    let bytes =
+        super::read_input(&args.file).with_context(|| format!("cannot read {}", args.file))?;
     let read = read_bytes(&bytes, Some(Path::new(&args.file)));
     if let Some(e) = read.error {
         bail!("{}: {e}", args.file);

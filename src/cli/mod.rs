@@ -141,3 +141,14 @@ pub fn run() -> ExitCode {
         }
     }
 }
+
+/// The bytes of a file named on the command line; `-` is standard input.
+fn read_input(path: &str) -> std::io::Result<Vec<u8>> {
+    if path == "-" {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)?;
+        Ok(bytes)
+    } else {
+        std::fs::read(path)
+    }
+}

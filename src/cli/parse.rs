@@ -13,7 +13,7 @@ pub struct ParseArgs {
     /// Also print the SFEN of every main-line position (before the first move and after each).
     #[arg(long)]
     positions: bool,
-    /// The record files to read.
+    /// The record files to read (`-`: standard input).
     #[arg(required = true, value_name = "FILE")]
     files: Vec<String>,
 }
@@ -24,7 +24,7 @@ pub fn run(args: &ParseArgs) -> Result<bool> {
     let mut out = stdout.lock();
     let mut all_ok = true;
     for file in &args.files {
-        let bytes = match std::fs::read(file) {
+        let bytes = match super::read_input(file) {
             Ok(b) => b,
             Err(e) => {
                 all_ok = false;

@@ -6,7 +6,8 @@ use std::path::Path;
 use anyhow::{Result, bail};
 use clap::Args;
 use kifudex::notation::csa::CsaVersion;
-use kifudex::notation::kif::board_diagram;
+use kifudex::notation::kif::{board_diagram_with, is_handicap_game};
+use kifudex::notation::movelist::{Notation, write_move_list};
 use kifudex::store::Store;
 
 use kifudex::notation::write::Target;
@@ -26,6 +27,20 @@ pub struct ShowArgs {
     /// Print the board as a KIF board diagram (after the last move unless --ply says).
     #[arg(long)]
     board: bool,
+    /// Print the main line as a numbered move list in this notation: japanese, hodges,
+    /// hosking, kitao-kawasaki, iroha, usi or csa.
+    #[arg(long, value_name = "NOTATION", value_parser = notation, conflicts_with_all = ["board", "ply"])]
+    notation: Option<Notation>,
+}
+
+fn notation(s: &str) -> Result<Notation, String> {
+    Notation::ALL
+        .into_iter()
+        .find(|n| n.name() == s)
+        .ok_or_else(|| {
+            let names: Vec<&str> = Notation::ALL.iter().map(|n| n.name()).collect();
+            format!("'{s}' is no notation kifudex writes: {}", names.join(", "))
+        })
 }
 
 pub fn run(db: &Path, args: &ShowArgs) -> Result<bool> {
@@ -43,6 +58,10 @@ pub fn run(db: &Path, args: &ShowArgs) -> Result<bool> {
         );
     }
     let mut out = std::io::stdout().lock();
+    if let Some(n) = args.notation {
+        out.write_all(write_move_list(rec, n, false).as_bytes())?;
+        return Ok(true);
+    }
     if args.board || args.ply.is_some() {
         let plies = rec.main.moves.len();
         let ply = args.ply.unwrap_or(plies);
@@ -66,7 +85,7 @@ pub fn run(db: &Path, args: &ShowArgs) -> Result<bool> {
             let mv = &rec.main.moves[ply - 1];
             writeln!(out, "# last move: {}", mv.mv.usi())?;
         }
-        write!(out, "{}", board_diagram(&pos))?;
+        write!(out, "{}", board_diagram_with(&pos, is_handicap_game(rec)))?;
         writeln!(out, "# sfen {}", pos.to_sfen())?;
         return Ok(true);
     }

@@ -4,9 +4,11 @@
 pub mod csa;
 pub mod dates;
 pub mod decode;
+pub mod headers;
 pub mod japanese;
 pub mod jkf;
 pub mod kif;
+pub mod movelist;
 pub mod movetext;
 pub mod psn;
 pub mod record;
@@ -30,6 +32,8 @@ pub enum Format {
     Jkf,
     Usi,
     Psn,
+    /// A plain list of moves in any notation (see [`movelist`]).
+    Moves,
 }
 
 impl Format {
@@ -42,6 +46,7 @@ impl Format {
             Format::Jkf => "jkf",
             Format::Usi => "usi",
             Format::Psn => "psn",
+            Format::Moves => "moves",
         }
     }
 
@@ -243,6 +248,7 @@ fn read_text(text: &str, encoding: Encoding, path: Option<&Path>) -> ReadFile {
         },
         Some(Format::Usi) => (usi::read_usi(text), None),
         Some(Format::Psn) => (psn::read_psn(text), None),
+        Some(Format::Moves) => (vec![movelist::read_move_list(text)], None),
         None if text.trim_start_matches('\u{feff}').trim().is_empty() => {
             (Vec::new(), Some("no game in this file".to_string()))
         }
@@ -250,6 +256,33 @@ fn read_text(text: &str, encoding: Encoding, path: Option<&Path>) -> ReadFile {
             Vec::new(),
             Some("not a game record kifudex recognises".to_string()),
         ),
+    };
+    // Nothing read, or not one move: perhaps a plain move list (a book's `1. P-7f P-3d`, a
+    // web page's `☗歩-76 ☖歩-34`, bare USI moves), which other formats' readers refuse.
+    // A numbered list the KIF reader took a line of (`1 ▲７六歩 △３四歩`) is one too, when
+    // the list reader reads all of it, and further.
+    let nothing = error.is_some()
+        || games
+            .iter()
+            .all(|g| g.main.moves.is_empty() && !g.errors.is_empty());
+    let stumbled = match &games[..] {
+        [g] => !g.errors.is_empty() && g.headers.is_empty() && g.main.variation_count() == 0,
+        _ => false,
+    };
+    let (format, games, error) = if nothing || stumbled {
+        let list = movelist::read_move_list(&text);
+        let better = match &games[..] {
+            _ if nothing => !list.main.moves.is_empty(),
+            [g] => list.errors.is_empty() && list.main.moves.len() > g.main.moves.len(),
+            _ => false,
+        };
+        if better {
+            (Some(Format::Moves), vec![list], None)
+        } else {
+            (format, games, error)
+        }
+    } else {
+        (format, games, error)
     };
     // A file in which the reader understood nothing at all is no record, whatever its name.
     let (games, error) = match games.first() {

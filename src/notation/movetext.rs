@@ -2,7 +2,8 @@
 //! read in two steps like a SAN parser — syntax ([`parse_japanese_move`]) then meaning on a
 //! position ([`resolve`]) — and written back with the minimal relative words of the
 //! 日本将棋連盟 rules ([`japanese`], [`kif_move_text`]); and the Western Hodges (`P-7f`,
-//! `G6i-5h`) and Hosking (`P76`, `Bx22+`) notations.
+//! `G6i-5h`) and Hosking (`P76`, `Bx22+`) notations; Kitao–Kawasaki's hybrid (`☗歩-76`,
+//! `☗銀(72)x83+`, `☖歩x`) is in [`kitao`].
 //!
 //! Relative words, as the 連盟's 棋譜の表記方法 defines them, when several pieces of the kind
 //! named can reach the destination: first the motion (上 forward, 寄 sideways, 引 backward);
@@ -19,6 +20,8 @@ use super::japanese::{digit, kind_name, piece_prefix, side_mark, square_prefix, 
 use candidates::Candidates;
 
 mod candidates;
+pub mod iroha;
+pub mod kitao;
 mod squares;
 use crate::shogi::{Color, Move, Piece, PieceKind, Position, Square};
 

@@ -399,7 +399,7 @@ impl Record {
     }
 
     pub fn end_time(&self) -> Option<&str> {
-        self.header(&["終了日時", "END_TIME", "$END_TIME"])
+        self.header(&["終了日時", "END_TIME", "$END_TIME", "EndDate"])
     }
 
     pub fn time_control(&self) -> Option<&str> {

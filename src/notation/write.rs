@@ -6,6 +6,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::csa::{self, CsaVersion};
+use super::movelist::{self, Notation};
 use super::{Line, Record, TerminalKind, jkf, kif, psn, usi};
 
 /// A format to write, with its encoding.
@@ -27,10 +28,13 @@ pub enum Target {
     Usi,
     /// PSN (Portable Shogi Notation, Western moves), every game: no times or bookmarks.
     Psn,
+    /// A numbered move list in Kitao–Kawasaki notation (☗歩-76), headers as `#` lines: the
+    /// main line only.
+    Kk,
 }
 
 impl Target {
-    pub const ALL: [Target; 8] = [
+    pub const ALL: [Target; 9] = [
         Target::Kif,
         Target::Kifu,
         Target::Ki2,
@@ -39,6 +43,7 @@ impl Target {
         Target::Jkf,
         Target::Usi,
         Target::Psn,
+        Target::Kk,
     ];
 
     /// The format's name in messages.
@@ -50,6 +55,7 @@ impl Target {
             Target::Jkf => "JKF",
             Target::Usi => "USI",
             Target::Psn => "PSN",
+            Target::Kk => "Kitao–Kawasaki",
         }
     }
 
@@ -64,6 +70,7 @@ impl Target {
             Target::Jkf => "jkf",
             Target::Usi => "usi",
             Target::Psn => "psn",
+            Target::Kk => "kk",
         }
     }
 
@@ -134,7 +141,7 @@ impl Dropped {
 /// parts a format simply has no place for in one sentence, the others one each.
 pub fn messages(dropped: &[Dropped], to: Target) -> Vec<String> {
     let f = to.name();
-    let grouped = matches!(to, Target::Jkf | Target::Usi | Target::Psn);
+    let grouped = matches!(to, Target::Jkf | Target::Usi | Target::Psn | Target::Kk);
     let mut out = Vec::new();
     let mut group: Vec<&str> = Vec::new();
     let mut group_at = None;
@@ -175,6 +182,7 @@ pub fn messages(dropped: &[Dropped], to: Target) -> Vec<String> {
         });
     }
     if let Some(at) = group_at {
+        let f = if to == Target::Kk { "a move list" } else { f };
         out.insert(at, format!("{f} cannot hold {}: not written", list(&group)));
     }
     out
@@ -262,6 +270,23 @@ pub fn write(games: &[Record], to: Target, csa_version: CsaVersion) -> Written {
                 dropped.push(Dropped::Endings);
             }
             games.iter().map(|g| usi::write_usi(g) + "\n").collect()
+        }
+        Target::Kk => {
+            if !game.start_comments.is_empty() || game.main.comment_count() > 0 {
+                dropped.push(Dropped::Comments);
+            }
+            let marks = bookmarks(game);
+            if marks > 0 {
+                dropped.push(Dropped::Bookmarks(marks));
+            }
+            if has_times(&game.main) {
+                dropped.push(Dropped::Times);
+            }
+            let variations = game.main.variation_count();
+            if variations > 0 {
+                dropped.push(Dropped::Variations(variations));
+            }
+            movelist::write_move_list(game, Notation::KitaoKawasaki, true)
         }
         Target::Psn => {
             if has(|g| has_times(&g.main)) {

@@ -12,7 +12,7 @@ use crate::{Rng, pos};
 
 /// A SFEN from a piece list such as `"K59 G69 g41 +R13"` (piece, file, rank; upper case
 /// Black), the side to move (`b`/`w`) and the hands (`B2p`, `-`).
-fn setup(pieces: &str, side: &str, hands: &str) -> String {
+pub(crate) fn setup(pieces: &str, side: &str, hands: &str) -> String {
     let mut grid: [[Option<String>; 9]; 9] = Default::default();
     for tok in pieces.split_whitespace() {
         let (piece, at) = tok.split_at(tok.len() - 2);
@@ -79,7 +79,7 @@ fn assert_round_trip(p: &Position, moves: &[Move], last_to: Option<Square>) {
 }
 
 /// Every move the rules of movement allow, legal or not (二歩, self-check, dead pieces…).
-fn physical_moves(p: &Position) -> Vec<Move> {
+pub(crate) fn physical_moves(p: &Position) -> Vec<Move> {
     let mut out = Vec::new();
     let playable = |m: Move| {
         let mut after = p.clone();
@@ -558,7 +558,7 @@ fn every_legal_move_round_trips_in_random_games() {
 
 /// A random crowded position: golds, silvers, majors (promoted or not), knights and a few
 /// pawns packed around the centre, some pieces in the mover's hand.
-fn crowded(rng: &mut Rng) -> Option<Position> {
+pub(crate) fn crowded(rng: &mut Rng) -> Option<Position> {
     let mut pieces: Vec<String> = Vec::new();
     let mut taken = HashSet::new();
     let mut hand = String::new();

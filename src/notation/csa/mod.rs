@@ -16,7 +16,7 @@ mod write;
 
 use setup::Setup;
 
-pub use write::{CsaVersion, csa_key, kif_key, terminal_word, write_csa, write_csa_games};
+pub use write::{CsaVersion, push_csa_move, terminal_word, write_csa, write_csa_games};
 
 /// The terminal a `%` word (without the `%`) names, `to_move` being the side to move when it
 /// comes; `None` when the word is no CSA terminal. `%KACHI` is read as a right declaration
@@ -618,7 +618,7 @@ fn summary_terminal(summary: &str, to_move: Color) -> Option<TerminalKind> {
 
 /// A move statement `+7776FU` in `pos`: the piece code is the piece after the move, so a
 /// promotion is an unpromoted piece on the origin with its promoted code.
-fn parse_move(pos: &Position, s: &str) -> Result<Move, String> {
+pub fn parse_move(pos: &Position, s: &str) -> Result<Move, String> {
     let b = s.as_bytes();
     let syntax = || format!("'{s}' is no CSA move (like +7776FU)");
     if b.len() != 7 {

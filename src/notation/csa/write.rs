@@ -1,13 +1,13 @@
 //! CSA writing: V2.2 by default, V3.0 on request (times with fractions of a second). Headers
-//! in their order (KIF keys under their CSA names), `PI` for a named handicap or `P1`–`P9`
+//! in their order (under their CSA names: see [`crate::notation::headers`]), `PI` for a named handicap or `P1`–`P9`
 //! rows with `P+`/`P-` hands, moves with `T` times, `'*` comments, `'**` engine lines, notes,
 //! and the terminal. CSA has no variations and no bookmarks: they are not written.
 
-use std::borrow::Cow;
 use std::fmt::Write;
 
 use crate::shogi::{Color, Handicap, Move, PieceKind, Position, Square};
 
+use crate::notation::headers::{KeyStyle, keys_for};
 use crate::notation::record::{MoveTime, Note, Record, TerminalKind};
 
 /// The CSA version a record is written in.
@@ -36,53 +36,6 @@ impl CsaVersion {
             CsaVersion::V2_2 => "V2.2",
             CsaVersion::V3_0 => "V3.0",
         }
-    }
-}
-
-/// KIF header keys and the CSA keys that hold the same fact (the first KIF key of a CSA key
-/// is the one written back to KIF).
-const KEYS: [(&str, &str); 10] = [
-    ("先手", "N+"),
-    ("下手", "N+"),
-    ("後手", "N-"),
-    ("上手", "N-"),
-    ("棋戦", "$EVENT"),
-    ("場所", "$SITE"),
-    ("開始日時", "$START_TIME"),
-    ("終了日時", "$END_TIME"),
-    ("持ち時間", "$TIME_LIMIT"),
-    ("戦型", "$OPENING"),
-];
-
-/// The CSA key for a header key: CSA keys as they are, KIF keys under their CSA name
-/// (先手 → `N+`, 棋戦 → `$EVENT`), any other key as `$key`. `None` for 手合割, which the
-/// start position (`PI`) says.
-pub fn csa_key(key: &str) -> Option<Cow<'_, str>> {
-    if key == "N+" || key == "N-" || key.starts_with('$') {
-        return Some(Cow::Borrowed(key));
-    }
-    if key == "手合割" {
-        return None;
-    }
-    Some(match KEYS.iter().find(|(kif, _)| *kif == key) {
-        Some((_, csa)) => Cow::Borrowed(csa),
-        None => Cow::Owned(format!("${key}")),
-    })
-}
-
-/// The KIF key for a header key: CSA names as KIF names (`N+` → 先手, or 下手 when
-/// `handicap`; `$EVENT` → 棋戦), any other `$key` as `key`, KIF keys as they are.
-pub fn kif_key(key: &str, handicap: bool) -> &str {
-    match key {
-        "N+" if handicap => "下手",
-        "N-" if handicap => "上手",
-        _ => match KEYS.iter().find(|(_, csa)| *csa == key) {
-            Some((kif, _)) => kif,
-            None => match key.strip_prefix('$') {
-                Some(k) if !k.is_empty() => k,
-                _ => key,
-            },
-        },
     }
 }
 
@@ -127,8 +80,11 @@ pub fn write_csa(rec: &Record, version: CsaVersion) -> String {
     let mut out = String::with_capacity(64 + rec.main.moves.len() * 16);
     out.push_str(version.line());
     out.push('\n');
-    for (key, value) in &rec.headers {
-        match csa_key(key) {
+    for (key, (_, value)) in keys_for(&rec.headers, KeyStyle::Csa, false)
+        .iter()
+        .zip(&rec.headers)
+    {
+        match key {
             Some(k) if k == "N+" || k == "N-" => {
                 let _ = writeln!(out, "{k}{value}");
             }
@@ -202,6 +158,12 @@ fn time(out: &mut String, time: Option<MoveTime>, version: CsaVersion) {
 
 /// `+7776FU`: sign, origin (`00` for a drop), destination, and the piece after the move.
 fn move_text(out: &mut String, pos: &Position, mv: Move) {
+    push_csa_move(out, pos, mv);
+    out.push('\n');
+}
+
+/// Appends the move as a CSA statement, `+7776FU` (the piece after the move).
+pub fn push_csa_move(out: &mut String, pos: &Position, mv: Move) {
     out.push(if pos.side_to_move() == Color::Black {
         '+'
     } else {
@@ -222,7 +184,6 @@ fn move_text(out: &mut String, pos: &Position, mv: Move) {
     push_square(out, from);
     push_square(out, Some(to));
     out.push_str(kind.csa());
-    out.push('\n');
 }
 
 fn push_square(out: &mut String, sq: Option<Square>) {

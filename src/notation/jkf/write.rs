@@ -4,6 +4,7 @@
 use serde_json::{Map, Value, json};
 
 use super::{preset_name, terminal_special};
+use crate::notation::headers::{KeyStyle, keys_for};
 use crate::notation::movetext::{Relative, japanese, parse_japanese_move};
 use crate::notation::record::{Line, MoveTime, Record};
 use crate::shogi::{Color, Handicap, Move, PieceKind, Position, Square};
@@ -198,10 +199,12 @@ fn initial_json(start: &Position) -> Value {
 /// The record as JKF: header, initial, and one line per move entry. Bookmarks, which JKF
 /// cannot hold, are not written; nor is the start's move number.
 pub fn write_jkf(rec: &Record) -> String {
-    let header: Map<String, Value> = rec
-        .headers
-        .iter()
-        .map(|(k, v)| (k.clone(), json!(v)))
+    // JKF's header keys are KIF's: other formats' keys (N+, Sente) under their KIF names.
+    let handicap = crate::notation::kif::is_handicap_game(rec);
+    let header: Map<String, Value> = keys_for(&rec.headers, KeyStyle::Kif, handicap)
+        .into_iter()
+        .zip(&rec.headers)
+        .filter_map(|(k, (_, v))| Some((k?.into_owned(), json!(v))))
         .collect();
     let mut first = Map::new();
     if !rec.start_comments.is_empty() || !rec.start_engine.is_empty() {

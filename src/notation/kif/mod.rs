@@ -19,7 +19,7 @@ pub use results::{
     move_terminal, summary_terminal, summary_text, terminal_text, terminal_word,
     terminal_word_named,
 };
-pub use write::{board_diagram, write_ki2, write_kif};
+pub use write::{board_diagram, board_diagram_with, is_handicap_game, write_ki2, write_kif};
 
 /// One line of the stack of lines being read: where it is in the tree and where its play is.
 struct Open {

@@ -5,6 +5,7 @@ use std::fmt::Write;
 
 use crate::shogi::{Color, Handicap, PieceKind, Position, Square};
 
+use crate::notation::headers::{KeyStyle, keys_for};
 use crate::notation::japanese::{RANK_KANJI, kanji_count, kind_char, kind_name};
 use crate::notation::movetext::{japanese, kif_move_text};
 use crate::notation::record::{Line, MoveTime, Record};
@@ -41,14 +42,33 @@ fn one_line(s: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// Whether the record is a handicap game, whose sides KIF calls 下手 and 上手: its start is a
+/// named handicap, or its headers say so (players under 下手/上手, a 手合割 other than 平手).
+pub fn is_handicap_game(rec: &Record) -> bool {
+    let named = !matches!(
+        Handicap::detect(&rec.start),
+        Handicap::Even | Handicap::Other
+    );
+    named
+        || rec.headers.iter().any(|(k, v)| match k.as_str() {
+            "下手" | "上手" => true,
+            "手合割" => Handicap::from_kif_name(v.trim()).is_some_and(|h| h != Handicap::Even),
+            _ => false,
+        })
+}
+
 /// Headers, the start (手合割 or a board diagram), and comments and bookmarks on it.
 fn header_block(rec: &Record) -> String {
     let mut out = String::new();
     let handicap = Handicap::detect(&rec.start);
+    let handicap_game = is_handicap_game(rec);
     let mut wrote_handicap = false;
-    for (key, value) in &rec.headers {
-        // CSA keys (N+, $EVENT) under their KIF names.
-        let key = crate::notation::csa::kif_key(key, handicap != Handicap::Even);
+    // Other formats' keys (N+, $EVENT, Sente, Date) under their KIF names.
+    let keys = keys_for(&rec.headers, KeyStyle::Kif, handicap_game);
+    for (key, (_, value)) in keys.iter().zip(&rec.headers) {
+        let Some(key) = key.as_deref() else {
+            continue;
+        };
         if BOARD_KEYS.contains(&key) {
             continue;
         }
@@ -63,7 +83,7 @@ fn header_block(rec: &Record) -> String {
         let _ = writeln!(out, "{}：{}", one_line(key), one_line(value));
     }
     if handicap == Handicap::Other {
-        out.push_str(&board_diagram(&rec.start));
+        out.push_str(&board_diagram_with(&rec.start, handicap_game));
     } else if !wrote_handicap && handicap != Handicap::Even {
         // An absent 手合割 means 平手; any other handicap is named.
         let _ = writeln!(out, "手合割：{}", handicap.kif_name());
@@ -226,8 +246,19 @@ fn write_move_line(out: &mut String, n: usize, text: &str, time: Option<MoveTime
 
 /// A BOD board diagram with both hands and, when White is to move, 後手番.
 pub fn board_diagram(pos: &Position) -> String {
+    board_diagram_with(pos, false)
+}
+
+/// A BOD board diagram; `handicap`: the sides are called 下手 and 上手 (下手の持駒, 上手番),
+/// as the KIF specification names them in a handicap game.
+pub fn board_diagram_with(pos: &Position, handicap: bool) -> String {
+    let (black, white) = if handicap {
+        ("下手", "上手")
+    } else {
+        ("先手", "後手")
+    };
     let mut out = String::new();
-    let _ = writeln!(out, "後手の持駒：{}", hand_text(pos, Color::White));
+    let _ = writeln!(out, "{white}の持駒：{}", hand_text(pos, Color::White));
     out.push_str("  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n");
     for rank in 1..=9u8 {
         out.push('|');
@@ -245,9 +276,9 @@ pub fn board_diagram(pos: &Position) -> String {
         out.push('\n');
     }
     out.push_str("+---------------------------+\n");
-    let _ = writeln!(out, "先手の持駒：{}", hand_text(pos, Color::Black));
+    let _ = writeln!(out, "{black}の持駒：{}", hand_text(pos, Color::Black));
     if pos.side_to_move() == Color::White {
-        out.push_str("後手番\n");
+        let _ = writeln!(out, "{white}番");
     }
     out
 }

@@ -20,7 +20,7 @@ use crate::shogi::{Color, Handicap, History, Position, Strictness};
 mod moves;
 mod write;
 
-use moves::{parse_western, resolve_western};
+pub(crate) use moves::{parse_western, resolve_western};
 pub use write::write_psn;
 
 // ---------------------------------------------------------------------------------------

@@ -16,9 +16,9 @@ enum Motion {
 
 /// A Western move as written, before it is matched against a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct WesternMove {
+pub(crate) struct WesternMove {
     /// The piece named (`None` for a USI move, which names none).
-    pub(super) piece: Option<PieceKind>,
+    pub(crate) piece: Option<PieceKind>,
     from: Option<Square>,
     motion: Motion,
     to: Square,
@@ -47,7 +47,7 @@ fn motion_at(s: &str) -> Option<(Motion, usize)> {
 }
 
 /// Reads a Western move (or a USI one), with its `+`/`=` and any `!`/`?` marks after it.
-pub(super) fn parse_western(word: &str) -> Result<WesternMove, String> {
+pub(crate) fn parse_western(word: &str) -> Result<WesternMove, String> {
     let bad = |why: &str| format!("'{word}' is not a move: {why}");
     if word.starts_with(|c: char| c.is_ascii_digit())
         && let Ok(mv) = Move::from_usi(word.trim_end_matches(['!', '?']))
@@ -146,7 +146,7 @@ fn squares_text(squares: &[Square]) -> String {
 /// The one move `wm` (written `text`) means on `pos`: a piece of the kind named that can go
 /// to the square, legally if one can, else physically (records with illegal moves are
 /// data). Several candidates, or none, are an error, never a guess.
-pub(super) fn resolve_western(
+pub(crate) fn resolve_western(
     pos: &Position,
     wm: &WesternMove,
     text: &str,

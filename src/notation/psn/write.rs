@@ -4,23 +4,10 @@
 use std::fmt::Write;
 
 use super::{HANDICAPS, ending_text};
+use crate::notation::headers::{KeyStyle, is_sfen_key, keys_for};
 use crate::notation::movetext::hodges;
 use crate::notation::record::{GameResult, Line, Record};
 use crate::shogi::{Color, Handicap, Position};
-
-/// The PSN tag for a KIF header key, where PSN has one.
-fn western_key(key: &str) -> &str {
-    match key {
-        "先手" | "下手" => "Sente",
-        "後手" | "上手" => "Gote",
-        "棋戦" => "Event",
-        "場所" => "Site",
-        "開始日時" | "対局日" => "Date",
-        "戦型" => "Opening",
-        "持ち時間" => "TimeControl",
-        k => k,
-    }
-}
 
 /// A tag value in quotes: `"` and `\` escaped; a tag is one line, so line breaks become spaces.
 fn escape(value: &str) -> String {
@@ -33,7 +20,7 @@ fn escape(value: &str) -> String {
 /// A tag name as the reader reads it back: no spaces, quotes or brackets (each becomes `_`),
 /// never empty.
 fn tag_name(key: &str) -> String {
-    let name: String = western_key(key)
+    let name: String = key
         .chars()
         .map(|c| {
             if c.is_whitespace() || matches!(c, '"' | '[' | ']') {
@@ -143,9 +130,13 @@ pub fn write_psn(rec: &Record) -> String {
         _ => Some(("SFEN", rec.start.to_sfen())),
     };
     let mut start_written = start_tag.is_none();
-    for (key, value) in &rec.headers {
-        let lower = key.to_ascii_lowercase();
-        if ["sfen", "fen", "handicap"].contains(&lower.as_str()) || key == "手合割" {
+    // Other formats' keys (先手, $EVENT) under their PSN names.
+    let keys = keys_for(&rec.headers, KeyStyle::Psn, false);
+    for (key, (_, value)) in keys.iter().zip(&rec.headers) {
+        let Some(key) = key.as_deref() else {
+            continue;
+        };
+        if is_sfen_key(key) || key.eq_ignore_ascii_case("handicap") {
             if !start_written && let Some((k, v)) = &start_tag {
                 let _ = writeln!(out, "[{k} \"{}\"]", escape(v));
                 start_written = true;
