@@ -525,9 +525,11 @@ fn write_source(
 /// import read with the same size and time (files) or the same size and CRC (archive
 /// entries).
 fn parse_unit(unit: &Unit, known: &HashMap<String, KnownSource>, variations: bool) -> Vec<Parsed> {
+    let options = index_options(variations);
     let unchanged = |info: &SourceInfo| {
         known.get(&info.display).is_some_and(|k| {
-            k.size == info.size
+            k.options == options
+                && k.size == info.size
                 && match info.crc {
                     Some(crc) => k.content_hash == format!("{crc:08x}"),
                     None => k.mtime == info.mtime,
@@ -538,6 +540,12 @@ fn parse_unit(unit: &Unit, known: &HashMap<String, KnownSource>, variations: boo
         .into_iter()
         .map(|(info, content)| parse_source(info, content, known, variations))
         .collect()
+}
+
+/// The import options that change what is indexed, as the `sources` table keeps them: a
+/// source indexed with other options is read again.
+fn index_options(variations: bool) -> &'static str {
+    if variations { "variations" } else { "" }
 }
 
 fn parse_source(
@@ -556,6 +564,7 @@ fn parse_source(
         games: 0,
         error: None,
         replaces: known.get(&info.display).map(|k| k.id),
+        options: index_options(variations),
     };
     let bytes = match content {
         Content::Bytes(b) => b,
@@ -589,6 +598,7 @@ fn parse_source(
     if let Some(k) = known.get(&source.path)
         && k.content_hash == source.content_hash
         && k.size == source.size
+        && k.options == source.options
     {
         return Parsed {
             touch: Some(k.id),

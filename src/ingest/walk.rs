@@ -82,7 +82,22 @@ pub fn units(paths: &[PathBuf]) -> (Vec<Unit>, Vec<(String, String)>) {
         let display = path.to_string_lossy().into_owned();
         match std::fs::metadata(path) {
             Err(e) => found.problems.push((display, format!("cannot read: {e}"))),
-            Ok(m) if m.is_dir() => found.append(walk_dir(path)),
+            Ok(m) if m.is_dir() => {
+                let inside = walk_dir(path);
+                if inside.units.is_empty() && inside.problems.is_empty() {
+                    let looked: Vec<String> = RECORD_EXTENSIONS
+                        .iter()
+                        .chain(&["zip"])
+                        .map(|e| format!(".{e}"))
+                        .collect();
+                    let message = format!(
+                        "no record files under {display}: looked for {}",
+                        looked.join(" ")
+                    );
+                    found.problems.push((display, message));
+                }
+                found.append(inside);
+            }
             Ok(m) => add_file(path, &m, &mut found.units, &mut found.problems),
         }
     }

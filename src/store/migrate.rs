@@ -31,6 +31,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0006_incomplete.sql",
         include_str!("../../migrations/0006_incomplete.sql"),
     ),
+    (
+        "0007_source_options.sql",
+        include_str!("../../migrations/0007_source_options.sql"),
+    ),
 ];
 
 /// A step of a migration that SQL cannot take (a value the program computes), run right after

@@ -19,6 +19,8 @@ pub struct KnownSource {
     pub size: u64,
     pub mtime: i64,
     pub content_hash: String,
+    /// The import options it was indexed with ([`SourceRow::options`]).
+    pub options: String,
 }
 
 /// A source as read now.
@@ -32,6 +34,9 @@ pub struct SourceRow {
     pub encoding: Option<&'static str>,
     pub games: usize,
     pub error: Option<String>,
+    /// The import options that change what is indexed, as the importer names them
+    /// (`variations`, or empty): a source indexed with others is read again.
+    pub options: &'static str,
     /// The id of the source an earlier import read from this path, when the caller knows it
     /// ([`Writer::known_sources`]); otherwise the writer looks for it.
     pub replaces: Option<i64>,
@@ -84,7 +89,7 @@ pub struct Writer<'a> {
 const AUTOCHECKPOINT: i64 = 16_384;
 
 const INSERT_SOURCE: &str = "INSERT INTO sources (path, size, mtime, content_hash, format,
-    encoding, games, error) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+    encoding, games, error, options) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
 
 const INSERT_GAME: &str = "INSERT INTO games (source_id, game_index, format, start_sfen, moves,
     times, plies, handicap, date, event, opening, title, sente_id, gote_id, terminal, winner,
@@ -317,7 +322,7 @@ impl<'a> Writer<'a> {
     pub fn known_sources(&self) -> Result<HashMap<String, KnownSource>, StoreError> {
         let mut stmt = self
             .conn
-            .prepare("SELECT id, path, size, mtime, content_hash FROM sources")?;
+            .prepare("SELECT id, path, size, mtime, content_hash, options FROM sources")?;
         let rows = stmt.query_map([], |r| {
             Ok((
                 r.get::<_, String>(1)?,
@@ -326,6 +331,7 @@ impl<'a> Writer<'a> {
                     size: r.get::<_, i64>(2)? as u64,
                     mtime: r.get(3)?,
                     content_hash: r.get(4)?,
+                    options: r.get(5)?,
                 },
             ))
         })?;
@@ -355,7 +361,8 @@ impl<'a> Writer<'a> {
             row.format,
             row.encoding,
             row.games as i64,
-            row.error
+            row.error,
+            row.options
         ];
         match existing {
             Some(id) => {
@@ -363,7 +370,8 @@ impl<'a> Writer<'a> {
                 self.conn
                     .prepare_cached(
                         "UPDATE sources SET path = ?1, size = ?2, mtime = ?3, content_hash = ?4,
-                         format = ?5, encoding = ?6, games = ?7, error = ?8 WHERE id = ?9",
+                         format = ?5, encoding = ?6, games = ?7, error = ?8, options = ?9
+                         WHERE id = ?10",
                     )?
                     .execute(rusqlite::params_from_iter(
                         values.iter().copied().chain([&id as &dyn rusqlite::ToSql]),
