@@ -534,9 +534,11 @@ fn write_source(
 /// entries).
 fn parse_unit(unit: &Unit, known: &KnownSources, options: &ImportOptions) -> Vec<Parsed> {
     let variations = options.variations;
+    let indexed = index_options(variations);
     let unchanged = |info: &SourceInfo| {
         known.get(&info.key, &info.display).is_some_and(|k| {
-            k.size == info.size
+            k.options == indexed
+                && k.size == info.size
                 && match info.crc {
                     Some(crc) => k.content_hash == format!("{crc:08x}"),
                     None => k.mtime == info.mtime,
@@ -547,6 +549,12 @@ fn parse_unit(unit: &Unit, known: &KnownSources, options: &ImportOptions) -> Vec
         .into_iter()
         .map(|(info, content)| parse_source(info, content, known, variations))
         .collect()
+}
+
+/// The import options that change what is indexed, as the `sources` table keeps them: a
+/// source indexed with other options is read again.
+fn index_options(variations: bool) -> &'static str {
+    if variations { "variations" } else { "" }
 }
 
 fn parse_source(
@@ -566,6 +574,7 @@ fn parse_source(
         games: 0,
         error: None,
         replaces: known.get(&info.key, &info.display).map(|k| k.id),
+        options: index_options(variations),
     };
     let bytes = match content {
         Content::Bytes(b) => b,
@@ -599,6 +608,7 @@ fn parse_source(
     if let Some(k) = known.get(&source.key, &source.path)
         && k.content_hash == source.content_hash
         && k.size == source.size
+        && k.options == source.options
     {
         return Parsed {
             touch: Some(k.id),

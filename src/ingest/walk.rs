@@ -123,7 +123,23 @@ pub fn units(paths: &[PathBuf]) -> (Vec<Unit>, Vec<(String, String)>) {
             Err(e) => found.problems.push((display, format!("cannot read: {e}"))),
             Ok(m) if m.is_dir() => {
                 if seen.first(&m) {
-                    found.append(walk_dir(path, &seen));
+                    let inside = walk_dir(path, &seen);
+                    if inside.units.is_empty()
+                        && inside.problems.is_empty()
+                        && inside.links.is_empty()
+                    {
+                        let looked: Vec<String> = RECORD_EXTENSIONS
+                            .iter()
+                            .chain(&["zip"])
+                            .map(|e| format!(".{e}"))
+                            .collect();
+                        let message = format!(
+                            "no record files under {display}: looked for {}",
+                            looked.join(" ")
+                        );
+                        found.problems.push((display, message));
+                    }
+                    found.append(inside);
                 }
             }
             Ok(m) if m.is_file() => add_file(path, &m, &mut found.units, &mut found.problems),

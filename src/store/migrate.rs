@@ -35,6 +35,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0007_source_keys.sql",
         include_str!("../../migrations/0007_source_keys.sql"),
     ),
+    (
+        "0008_source_options.sql",
+        include_str!("../../migrations/0008_source_options.sql"),
+    ),
 ];
 
 /// A step of a migration that SQL cannot take (a value the program computes), run right after

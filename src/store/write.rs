@@ -19,6 +19,8 @@ pub struct KnownSource {
     pub size: u64,
     pub mtime: i64,
     pub content_hash: String,
+    /// The import options it was indexed with ([`SourceRow::options`]).
+    pub options: String,
 }
 
 /// The sources an earlier import read: by their exact key, and (for rows written before
@@ -60,6 +62,9 @@ pub struct SourceRow {
     pub encoding: Option<&'static str>,
     pub games: usize,
     pub error: Option<String>,
+    /// The import options that change what is indexed, as the importer names them
+    /// (`variations`, or empty): a source indexed with others is read again.
+    pub options: &'static str,
     /// The id of the source an earlier import read from this path, when the caller knows it
     /// ([`Writer::known_sources`]); otherwise the writer looks for it.
     pub replaces: Option<i64>,
@@ -114,7 +119,7 @@ pub struct Writer<'a> {
 const AUTOCHECKPOINT: i64 = 16_384;
 
 const INSERT_SOURCE: &str = "INSERT INTO sources (path, key, size, mtime, content_hash, format,
-    encoding, games, error) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+    encoding, games, error, options) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
 
 const INSERT_GAME: &str = "INSERT INTO games (source_id, game_index, format, start_sfen, moves,
     times, plies, handicap, date, event, opening, title, sente_id, gote_id, terminal, winner,
@@ -348,7 +353,7 @@ impl<'a> Writer<'a> {
     pub fn known_sources(&self) -> Result<KnownSources, StoreError> {
         let mut stmt = self
             .conn
-            .prepare("SELECT id, path, size, mtime, content_hash, key FROM sources")?;
+            .prepare("SELECT id, path, size, mtime, content_hash, key, options FROM sources")?;
         let mut rows = stmt.query([])?;
         let mut known = KnownSources::default();
         while let Some(r) = rows.next()? {
@@ -357,6 +362,7 @@ impl<'a> Writer<'a> {
                 size: r.get::<_, i64>(2)? as u64,
                 mtime: r.get(3)?,
                 content_hash: r.get(4)?,
+                options: r.get(6)?,
             };
             match r.get::<_, Option<Vec<u8>>>(5)? {
                 Some(key) => known.by_key.insert(key, source),
@@ -393,7 +399,8 @@ impl<'a> Writer<'a> {
             row.format,
             row.encoding,
             row.games as i64,
-            row.error
+            row.error,
+            row.options
         ];
         match existing {
             Some(id) => {
@@ -401,8 +408,9 @@ impl<'a> Writer<'a> {
                 self.conn
                     .prepare_cached(
                         "UPDATE sources SET path = ?1, key = ?2, size = ?3, mtime = ?4,
-                         content_hash = ?5, format = ?6, encoding = ?7, games = ?8, error = ?9
-                         WHERE id = ?10",
+                         content_hash = ?5, format = ?6, encoding = ?7, games = ?8, error = ?9,
+                         options = ?10
+                         WHERE id = ?11",
                     )?
                     .execute(rusqlite::params_from_iter(
                         values.iter().copied().chain([&id as &dyn rusqlite::ToSql]),

@@ -385,3 +385,68 @@ fn a_game_cut_short_by_a_bad_move_is_marked_incomplete() {
         )
     );
 }
+
+/// `import --variations` over files imported before without it indexes their variations:
+/// each source remembers the options it was indexed with and is read again when they differ.
+#[test]
+fn import_options_apply_to_files_imported_before() {
+    let dir = crate::db::temp_dir("import-options");
+    let files = dir.join("files");
+    std::fs::create_dir_all(&files).unwrap();
+    std::fs::write(
+        files.join("v.kif"),
+        "先手：甲\n後手：乙\n1 ７六歩(77)\n2 ３四歩(33)\n3 中断\n\n変化：1手\n1 ２六歩(27)\n",
+    )
+    .unwrap();
+    let db = dir.join("db");
+    let files_arg = files.to_str().unwrap();
+    let import = |extra: &[&str]| {
+        let mut args = vec!["import", "--json", files_arg];
+        args.extend_from_slice(extra);
+        let out = crate::db::kifudex(&db, &args);
+        assert!(out.status.success(), "{}", crate::db::stderr(&out));
+        let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        (
+            s["games"].as_u64().unwrap(),
+            s["unchanged"].as_u64().unwrap(),
+        )
+    };
+    let found = || {
+        let out = crate::db::kifudex(&db, &["position", "startpos moves 2g2f", "--json"]);
+        crate::db::json_lines(&out).last().unwrap()["total"]
+            .as_u64()
+            .unwrap()
+    };
+    assert_eq!(import(&[]), (1, 0));
+    assert_eq!(
+        found(),
+        0,
+        "the variation is not indexed without --variations"
+    );
+    assert_eq!(import(&[]), (0, 1));
+    assert_eq!(
+        import(&["--variations"]),
+        (1, 0),
+        "read again with the new option"
+    );
+    assert_eq!(found(), 1);
+    assert_eq!(import(&["--variations"]), (0, 1));
+}
+
+/// An import that finds no record file under a folder says so and fails.
+#[test]
+fn a_folder_without_records_is_an_error() {
+    let dir = crate::db::temp_dir("no-records");
+    let files = dir.join("files");
+    std::fs::create_dir_all(&files).unwrap();
+    std::fs::write(files.join("notes.txt"), "not a record\n").unwrap();
+    let out = crate::db::kifudex(&dir.join("db"), &["import", files.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let shown = files.display();
+    assert_eq!(
+        crate::db::stderr(&out),
+        format!(
+            "kifudex: {shown}: no record files under {shown}: looked for .kif .kifu .ki2 .ki2u .csa .jkf .usi .sfen .psn .zip\n"
+        )
+    );
+}

@@ -101,6 +101,7 @@ fn source(path: &str) -> SourceRow {
         games: 1,
         error: None,
         replaces: None,
+        options: "",
     }
 }
 
