@@ -92,7 +92,8 @@ pub fn run(args: &ConvertArgs) -> Result<bool> {
             String::new()
         };
         for e in &g.errors {
-            eprintln!("kifudex: {}{which}: {e}", args.file);
+            let message = format!("{}{which}: {e}", args.file);
+            eprintln!("kifudex: {}", super::output::terminal_safe(&message));
         }
     }
     let bytes = encode(games, args.to, args.csa_version);

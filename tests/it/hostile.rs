@@ -641,3 +641,86 @@ fn write_big_csa() {
         kifudex::notation::csa::write_csa_games(&games, kifudex::notation::csa::CsaVersion::V2_2);
     std::fs::write(out, text).unwrap();
 }
+
+#[test]
+fn line_counting_goes_on_from_the_last_error_and_agrees_with_line_column() {
+    use kifudex::notation::decode::{LineCounter, line_column};
+    let mut rng = crate::Rng::new(7);
+    let pieces = ["a", "\n", "\r", "\r\n", "歩", "x y", "é"];
+    for _ in 0..200 {
+        let text: String = (0..rng.below(60))
+            .map(|_| pieces[rng.below(pieces.len())])
+            .collect();
+        let mut counter = LineCounter::new(&text);
+        // Increasing offsets, and now and then one that goes back.
+        let mut offsets: Vec<usize> = (0..20).map(|_| rng.below(text.len() + 2)).collect();
+        offsets.sort_unstable();
+        offsets.insert(10, rng.below(text.len() + 1));
+        for at in offsets {
+            assert_eq!(
+                counter.line_column(at),
+                line_column(&text, at),
+                "{text:?} at {at}"
+            );
+        }
+    }
+    // 200,000 unmatched ')': one error each, read in linear time (it took minutes).
+    let text = ")".repeat(200_000);
+    let games = psn::read_psn(&text);
+    let errors = &games[0].errors;
+    assert_eq!(errors.len(), 200_000);
+    assert_eq!((errors[199_999].line, errors[199_999].column), (1, 200_000));
+}
+
+#[test]
+fn messages_quote_a_short_excerpt_of_a_long_line() {
+    let junk = "x".repeat(1_000_000);
+    let rec = kif::read_kif(&format!("先手：a\n{junk}\n"));
+    assert_eq!(rec.errors.len(), 1);
+    assert_eq!(
+        rec.errors[0].message,
+        format!(
+            "line not understood: '{}… (999920 more characters)'",
+            "x".repeat(80)
+        )
+    );
+    let games = kifudex::notation::csa::read_csa(&format!("V2.2\nPI\n+\n+7776FU {junk}\n"));
+    for e in &games[0].errors {
+        assert!(e.message.chars().count() <= 400, "{}", e.message.len());
+    }
+}
+
+#[test]
+fn control_characters_from_records_and_names_never_reach_the_terminal() {
+    let dir = temp_dir("hostile-escape");
+    let tree = dir.join("tree");
+    std::fs::create_dir_all(&tree).unwrap();
+    let evil = "\u{1b}[2J\u{1b}]0;owned\u{7}";
+    std::fs::write(
+        tree.join("a.kif"),
+        format!("棋戦：{evil}\n先手：a\nb\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 {evil}\n"),
+    )
+    .unwrap();
+    std::fs::write(tree.join(format!("b{evil}\n.kif")), "junk line\n").unwrap();
+    let out = run(&dir, &["import", tree.to_str().unwrap()]);
+    let err = stderr(&out);
+    assert!(!err.contains('\u{1b}') && !err.contains('\u{7}'), "{err:?}");
+    assert!(err.contains("\\u{1b}[2J\\u{1b}]0;owned\\u{7}"), "{err}");
+    // The file name's newline is shown, not obeyed: one line a problem.
+    assert!(
+        err.lines()
+            .any(|l| l.contains("b\\u{1b}[2J") && l.contains("\\n.kif")),
+        "{err}"
+    );
+    let out = run(&dir, &["search"]);
+    let table = stdout(&out);
+    assert!(out.status.success());
+    assert!(
+        !table.contains('\u{1b}') && !table.contains('\u{7}'),
+        "{table:?}"
+    );
+    assert!(table.contains("\\u{1b}[2J"), "{table}");
+    // JSON keeps the value, escaped as JSON escapes it.
+    let out = run(&dir, &["search", "--json"]);
+    assert_eq!(json_lines(&out)[0]["event"], evil);
+}
