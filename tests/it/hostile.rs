@@ -313,6 +313,7 @@ fn the_import_lock_comes_before_the_walk_and_reindex_takes_it() {
     assert!(stderr(&out).contains("another import is running into"));
     assert!(dir.join("db").join("text").is_dir());
     drop(lock);
+    drop(store);
     let out = run(&dir, &["reindex", "--json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(json_lines(&out)[0]["games"], 1);
