@@ -5,7 +5,7 @@ use std::path::Path;
 
 use anyhow::Result;
 use clap::Args;
-use kifudex::query::{open_text, text_search};
+use kifudex::query::open_and_search;
 use kifudex::store::Store;
 use kifudex::text::SearchOptions;
 
@@ -28,16 +28,15 @@ pub struct TextArgs {
 
 pub fn run(db: &Path, args: &TextArgs) -> Result<bool> {
     let store = Store::open(db)?;
-    let (index, report) = open_text(&store)?;
-    if let Some(n) = &report.notice {
-        eprintln!("kifudex: {n}");
-    }
     let options = SearchOptions {
         query: args.query.clone(),
         limit: args.limit,
         engine: args.engine,
     };
-    let hits = text_search(&store, &index, &options)?;
+    let (hits, report) = open_and_search(&store, &options)?;
+    if let Some(n) = &report.notice {
+        eprintln!("kifudex: {n}");
+    }
     let mut out = std::io::stdout().lock();
     if args.json {
         for h in &hits {

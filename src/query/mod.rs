@@ -10,7 +10,7 @@ pub use position::{
     parse_position, position_from_file, tree,
 };
 pub use search::{GameRowSummary, SearchFilter, SearchResult, search};
-pub use text::{TextHit, open_text, text_search};
+pub use text::{TextHit, open_and_search, open_text, text_search};
 
 use crate::store::StoreError;
 use crate::text::TextError;
@@ -40,6 +40,6 @@ impl From<TextError> for QueryError {
 
 impl From<rusqlite::Error> for QueryError {
     fn from(e: rusqlite::Error) -> QueryError {
-        QueryError::Store(StoreError::Sqlite(e))
+        QueryError::Store(StoreError::from(e))
     }
 }

@@ -35,6 +35,24 @@ pub fn open_text(store: &Store) -> Result<(TextIndex, SyncReport), QueryError> {
     Ok(TextIndex::open_synced(&store.dir().join(TEXT_DIR), store)?)
 }
 
+/// Opens the text index and searches it: when that fails for anything but the query itself
+/// (an import committing beside it can delete a segment the index was just opened with),
+/// once more, on the index as it is then.
+pub fn open_and_search(
+    store: &Store,
+    options: &SearchOptions,
+) -> Result<(Vec<TextHit>, SyncReport), QueryError> {
+    let attempt = || -> Result<(Vec<TextHit>, SyncReport), QueryError> {
+        let (index, report) = open_text(store)?;
+        Ok((text_search(store, &index, options)?, report))
+    };
+    match attempt() {
+        Err(e @ QueryError::BadArgument(_)) => Err(e),
+        Err(_) => attempt(),
+        ok => ok,
+    }
+}
+
 /// The best hits for a query, best first.
 pub fn text_search(
     store: &Store,

@@ -725,3 +725,104 @@ fn control_characters_from_records_and_names_never_reach_the_terminal() {
     let out = run(&dir, &["search", "--json"]);
     assert_eq!(json_lines(&out)[0]["event"], evil);
 }
+
+#[test]
+fn a_database_locked_by_another_program_is_said_once_in_words() {
+    use kifudex::store::StoreError;
+    for code in [rusqlite::ffi::SQLITE_BUSY, rusqlite::ffi::SQLITE_LOCKED] {
+        let e = rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(code),
+            Some("database is locked".into()),
+        );
+        assert_eq!(
+            StoreError::from(e).to_string(),
+            "the database is locked by another program (one that holds a write transaction on kifudex.sqlite): kifudex waited 30 s; try again once it is done"
+        );
+    }
+    // Other errors keep SQLite's words.
+    let e = rusqlite::Error::SqliteFailure(
+        rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CORRUPT),
+        Some("database disk image is malformed".into()),
+    );
+    assert!(
+        StoreError::from(e)
+            .to_string()
+            .starts_with("database error: database disk image is malformed")
+    );
+}
+
+#[test]
+fn a_tree_of_hostile_inputs_imports_every_good_game_and_reports_each_bad_input_once() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = temp_dir("hostile-all");
+    let tree = dir.join("tree");
+    let sub = tree.join("sub");
+    std::fs::create_dir_all(&sub).unwrap();
+    // Good records: five games, one of them inside the zip beside the bomb.
+    for (name, plies) in [("good1.kif", 3), ("good2.kif", 4)] {
+        std::fs::write(tree.join(name), small_kif(name, plies)).unwrap();
+    }
+    std::fs::write(sub.join("good3.kif"), small_kif("good3", 5)).unwrap();
+    std::fs::write(
+        tree.join(std::ffi::OsStr::from_bytes(b"\xff-good4.kif")),
+        small_kif("good4", 6),
+    )
+    .unwrap();
+    let zeros = vec![0u8; 4 << 20];
+    let zip = zip_deflated(&[
+        ("bomb.kif", &zeros),
+        ("good5.kif", small_kif("good5", 7).as_bytes()),
+    ]);
+    std::fs::write(tree.join("archive.zip"), zip).unwrap();
+    // Hostile ones, each with the one problem it must be reported for.
+    std::fs::write(tree.join("deep.kifu"), nested_kif(10_000)).unwrap();
+    std::fs::write(tree.join("deep.jkf"), nested_jkf(1000)).unwrap();
+    std::fs::write(tree.join("junk.usi"), "junk\n\u{1b}[2J more junk\n").unwrap();
+    let cut = small_kif("切れた", 8) + "*終";
+    std::fs::write(tree.join("cut.kif"), &cut.as_bytes()[..cut.len() - 1]).unwrap();
+    std::os::unix::fs::symlink(".", sub.join("self")).unwrap();
+    std::os::unix::fs::symlink("..", sub.join("up")).unwrap();
+    let ok = std::process::Command::new("mkfifo")
+        .arg(tree.join("fifo.kif"))
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let mut store = kifudex::store::Store::create(&dir.join("db")).unwrap();
+    let options = kifudex::ingest::ImportOptions {
+        max_source_bytes: 1 << 20,
+        variations: true,
+        ..kifudex::ingest::ImportOptions::default()
+    };
+    let mut seen = Problems::default();
+    let summary =
+        kifudex::ingest::import(&mut store, &[tree.clone()], &options, &mut seen).unwrap();
+    // Five good games, the two deep trees and the cut file's game.
+    assert_eq!(summary.games, 8, "{:#?}", seen.0);
+    assert_eq!(store.game_count().unwrap(), 8);
+    let t = tree.to_string_lossy();
+    let expected = [
+        (format!("{t}/archive.zip!bomb.kif"), "larger than 1 MiB"),
+        (format!("{t}/cut.kif"), "ends inside a UTF-8 character"),
+        (format!("{t}/deep.jkf"), "forks nested more than 100 deep"),
+        (format!("{t}/deep.kifu"), "nested more than 100 deep"),
+        (format!("{t}/fifo.kif"), "a named pipe (FIFO)"),
+        (
+            format!("{t}/junk.usi"),
+            "not a game record kifudex recognises",
+        ),
+    ];
+    assert_eq!(seen.0.len(), expected.len(), "{:#?}", seen.0);
+    for (path, reason) in expected {
+        let hits: Vec<&String> = seen
+            .0
+            .iter()
+            .filter(|p| p.starts_with(&format!("{path}:")))
+            .collect();
+        assert_eq!(hits.len(), 1, "{path}: {:#?}", seen.0);
+        assert!(hits[0].contains(reason), "{}", hits[0]);
+    }
+    // Every stored game can be shown.
+    for id in 1..=8 {
+        assert!(store.game(id).unwrap().is_some());
+    }
+}
