@@ -369,7 +369,7 @@ fn a_zip_bomb_is_refused_at_the_limit_and_the_other_entries_are_read() {
         ..ImportOptions::default()
     };
     let mut seen = Problems::default();
-    let summary = import(&mut store, &[tree.clone()], &options, &mut seen).unwrap();
+    let summary = import(&mut store, std::slice::from_ref(&tree), &options, &mut seen).unwrap();
     assert_eq!(summary.games, 2, "{:?}", seen.0);
     let t = tree.to_string_lossy();
     let msg = "larger than 1 MiB, the most kifudex reads of one file or archive entry: not read";
@@ -795,7 +795,8 @@ fn a_tree_of_hostile_inputs_imports_every_good_game_and_reports_each_bad_input_o
     };
     let mut seen = Problems::default();
     let summary =
-        kifudex::ingest::import(&mut store, &[tree.clone()], &options, &mut seen).unwrap();
+        kifudex::ingest::import(&mut store, std::slice::from_ref(&tree), &options, &mut seen)
+            .unwrap();
     // Five good games, the two deep trees and the cut file's game.
     assert_eq!(summary.games, 8, "{:#?}", seen.0);
     assert_eq!(store.game_count().unwrap(), 8);
