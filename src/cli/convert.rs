@@ -62,7 +62,8 @@ pub fn run(args: &ConvertArgs) -> Result<bool> {
         };
         for e in &g.errors {
             let warning = if e.is_warning() { "warning: " } else { "" };
-            eprintln!("kifudex: {}{which}: {warning}{e}", args.file);
+            let message = format!("{}{which}: {warning}{e}", args.file);
+            eprintln!("kifudex: {}", super::output::terminal_safe(&message));
         }
     }
     let bytes = encode(games, args.to, args.csa_version);

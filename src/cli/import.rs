@@ -65,7 +65,10 @@ impl Observer for Report {
         if self.problems > SHOWN_PROBLEMS {
             return;
         }
-        let text = format!("kifudex: {problem}");
+        let text = format!(
+            "kifudex: {}",
+            super::output::terminal_safe(&problem.to_string())
+        );
         match &self.bar {
             Some(bar) => bar.println(text),
             None => eprintln!("{text}"),
@@ -73,7 +76,7 @@ impl Observer for Report {
     }
 
     fn notice(&mut self, message: &str) {
-        let text = format!("kifudex: {message}");
+        let text = format!("kifudex: {}", super::output::terminal_safe(message));
         match &self.bar {
             Some(bar) => bar.println(text),
             None => eprintln!("{text}"),

@@ -132,7 +132,7 @@ pub fn run() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("kifudex: {e:#}");
+            eprintln!("kifudex: {}", output::terminal_safe(&format!("{e:#}")));
             // A question asked wrongly is bad usage, as clap's own errors are.
             match e.downcast_ref::<kifudex::query::QueryError>() {
                 Some(kifudex::query::QueryError::BadArgument(_)) => ExitCode::from(2),

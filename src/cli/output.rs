@@ -38,6 +38,29 @@ fn line_width() -> usize {
         .map_or(PIPE_WIDTH, |(_, w)| w as usize)
 }
 
+/// `s` with what could drive a terminal made visible: control characters (ESC, newlines,
+/// tabs, C1 controls, DEL) and the bidirectional overrides written as `\u{1b}`-style
+/// escapes, `\n`, `\r` and `\t`; a backslash stays as it is. For tables and messages
+/// (JSON and CSV keep the value).
+pub fn terminal_safe(s: &str) -> std::borrow::Cow<'_, str> {
+    let unsafe_char =
+        |c: char| c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+    if !s.chars().any(unsafe_char) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if unsafe_char(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// A table of text cells with a header row.
 pub struct Table {
     pub columns: Vec<&'static str>,
@@ -90,10 +113,11 @@ impl Table {
                     .zip(&widths)
                     .enumerate()
                     .map(|(i, (c, &w))| {
+                        let c = terminal_safe(c);
                         if self.path_column == Some(i) {
-                            cut_middle(c, w)
+                            cut_middle(&c, w)
                         } else {
-                            cut(c, w)
+                            cut(&c, w)
                         }
                     })
                     .collect()

@@ -3,6 +3,7 @@
 use std::io::Write;
 use std::path::Path;
 
+use super::output::terminal_safe;
 use anyhow::{Result, bail};
 use clap::Args;
 use kifudex::notation::csa::CsaVersion;
@@ -78,8 +79,8 @@ pub fn run(db: &Path, args: &ShowArgs) -> Result<bool> {
             out,
             "# game {}: {} vs {}, after move {ply} of {plies}",
             game.id,
-            who(&game.sente),
-            who(&game.gote)
+            terminal_safe(&who(&game.sente)),
+            terminal_safe(&who(&game.gote))
         )?;
         if ply > 0 {
             let mv = &rec.main.moves[ply - 1];
@@ -89,10 +90,22 @@ pub fn run(db: &Path, args: &ShowArgs) -> Result<bool> {
         writeln!(out, "# sfen {}", pos.to_sfen())?;
         return Ok(true);
     }
-    out.write_all(&encode(
-        std::slice::from_ref(rec),
-        args.to,
-        CsaVersion::V2_2,
-    ))?;
+    let bytes = encode(std::slice::from_ref(rec), args.to, CsaVersion::V2_2);
+    // On a terminal, what a record holds cannot drive it: its control characters are shown
+    // escaped, line by line (a file written through a pipe keeps them).
+    if std::io::IsTerminal::is_terminal(&out) {
+        for line in String::from_utf8_lossy(&bytes).split_inclusive('\n') {
+            let (body, end) = match line.strip_suffix('\n') {
+                Some(b) => {
+                    let body = b.strip_suffix('\r').unwrap_or(b);
+                    (body, &line[body.len()..])
+                }
+                None => (line, ""),
+            };
+            write!(out, "{}{end}", terminal_safe(body))?;
+        }
+    } else {
+        out.write_all(&bytes)?;
+    }
     Ok(true)
 }

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use anyhow::Result;
 use clap::Args;
-use kifudex::query::{QueryError, open_text, split_query, text_search_filtered};
+use kifudex::query::{QueryError, open_and_search, split_query};
 use kifudex::store::Store;
 use kifudex::text::SearchOptions;
 
@@ -33,10 +33,6 @@ pub struct TextArgs {
 
 pub fn run(db: &Path, args: &TextArgs) -> Result<bool> {
     let store = Store::open_read_only(db)?;
-    let (index, report) = open_text(&store)?;
-    if let Some(n) = &report.notice {
-        eprintln!("kifudex: {n}");
-    }
     let mut filter = args.filter.filter();
     let query = split_query(&args.query, &mut filter)?;
     if query.trim().is_empty() {
@@ -51,7 +47,10 @@ pub fn run(db: &Path, args: &TextArgs) -> Result<bool> {
         engine: args.engine,
         games: None,
     };
-    let hits = text_search_filtered(&store, &index, &options, &filter)?;
+    let (hits, report) = open_and_search(&store, &options, &filter)?;
+    if let Some(n) = &report.notice {
+        eprintln!("kifudex: {n}");
+    }
     let mut out = std::io::stdout().lock();
     if args.json {
         for h in &hits {

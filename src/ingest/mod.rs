@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::notation::{Severity, read_bytes};
+use crate::notation::{Severity, read_bytes_each};
 use crate::store::{GameRow, Inserted, KnownSources, SourceRow, Store, StoreError};
 use crate::text::{GameText, TextError, TextIndex, index::TEXT_DIR};
 use walk::{Content, SourceInfo, Unit};
@@ -619,30 +619,27 @@ fn parse_source(
         };
     }
     let path = std::path::Path::new(&info.display);
-    let read = read_bytes(&bytes, Some(path));
+    // Each game becomes its row as soon as it is read: a file of 100,000 games never holds
+    // 100,000 records at once.
+    let mut errors = Vec::new();
+    let mut games = Vec::new();
+    let read = read_bytes_each(&bytes, Some(path), &mut |mut rec, format| {
+        let i = games.len();
+        for e in std::mem::take(&mut rec.errors) {
+            let at = Some((e.line, e.column));
+            let mut p = problem(&source.path, Some(i), at, e.message);
+            p.severity = e.severity;
+            errors.push(p);
+        }
+        games.push(GameRow::from_record(rec, format, variations));
+    });
     source.format = read.format.map(|f| f.name());
     source.encoding = Some(read.encoding.name());
-    source.games = read.games.len();
-    let mut errors = Vec::new();
+    source.games = games.len();
     if let Some(e) = &read.error {
         source.error = Some(e.clone());
-        errors.push(problem(&source.path, None, None, e.clone()));
+        errors.insert(0, problem(&source.path, None, None, e.clone()));
     }
-    let format = read.format.unwrap_or(crate::notation::Format::Kif);
-    let games = read
-        .games
-        .into_iter()
-        .enumerate()
-        .map(|(i, mut rec)| {
-            for e in std::mem::take(&mut rec.errors) {
-                let at = Some((e.line, e.column));
-                let mut p = problem(&source.path, Some(i), at, e.message);
-                p.severity = e.severity;
-                errors.push(p);
-            }
-            GameRow::from_record(rec, format, variations)
-        })
-        .collect();
     Parsed {
         source,
         unchanged: false,

@@ -306,6 +306,74 @@ fn find_line_end(bytes: &[u8]) -> Option<usize> {
         .map(|i| offset + i)
 }
 
+/// [`line_column`] for offsets met mostly in increasing order (a reader's errors): each call
+/// goes on from the last one, so that a text with an error every few bytes costs time linear
+/// in its length, not quadratic. An offset before the last one starts again from the top.
+#[derive(Debug, Clone)]
+pub struct LineCounter<'t> {
+    text: &'t str,
+    /// Bytes counted so far, the line they end on, where it starts, and its characters.
+    at: usize,
+    line: usize,
+    start: usize,
+    chars: usize,
+}
+
+impl<'t> LineCounter<'t> {
+    pub fn new(text: &'t str) -> LineCounter<'t> {
+        LineCounter {
+            text,
+            at: 0,
+            line: 1,
+            start: 0,
+            chars: 0,
+        }
+    }
+
+    /// The 1-based line and column of byte `offset`, as [`line_column`] gives them.
+    pub fn line_column(&mut self, offset: usize) -> (usize, usize) {
+        let text = self.text;
+        let mut offset = offset.min(text.len());
+        while !text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        if offset < self.at {
+            *self = LineCounter::new(text);
+        }
+        let b = text.as_bytes();
+        while self.at < offset {
+            let i = self.at;
+            match b[i] {
+                b'\n' => {
+                    self.line += 1;
+                    self.start = i + 1;
+                    self.chars = 0;
+                }
+                b'\r' if b.get(i + 1) == Some(&b'\n') => {
+                    if i + 1 == offset {
+                        // The offset points at the LF of a CRLF: still the line the CR ends.
+                        return (self.line, self.chars + 1);
+                    }
+                    self.line += 1;
+                    self.start = i + 2;
+                    self.chars = 0;
+                    self.at += 2;
+                    continue;
+                }
+                b'\r' => {
+                    self.line += 1;
+                    self.start = i + 1;
+                    self.chars = 0;
+                }
+                x if x & 0xC0 != 0x80 => self.chars += 1,
+                _ => {}
+            }
+            self.at += 1;
+        }
+        (self.line, self.chars + 1)
+    }
+}
+
 /// The 1-based line and column (in characters) of byte `offset` in `text`, with lines split
 /// as [`lines`] splits them. An offset inside a character counts as that character.
 pub fn line_column(text: &str, offset: usize) -> (usize, usize) {

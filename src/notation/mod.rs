@@ -216,20 +216,66 @@ pub fn read_bytes(bytes: &[u8], path: Option<&Path>) -> ReadFile {
     let (text, encoding, cut) = decode::decode_cut(bytes);
     let mut file = read_text(&text, encoding, path);
     // The end of the file belongs to its last game.
-    if cut > 0
-        && let Some(last) = file.games.last_mut()
-    {
-        let (line, column) = decode::line_column(&text, text.len());
-        last.errors.push(ReadError::new(
-            line,
-            column,
-            format!(
-                "the file ends inside a UTF-8 character (cut short?): its last {cut} byte{} are not read",
-                if cut == 1 { "" } else { "s" }
-            ),
-        ));
+    if let Some(last) = file.games.last_mut() {
+        cut_warning(last, &text, cut);
     }
     file
+}
+
+/// The error on a file's last game when its last bytes were a partial UTF-8 character.
+fn cut_warning(last: &mut Record, text: &str, cut: usize) {
+    if cut == 0 {
+        return;
+    }
+    let (line, column) = decode::line_column(text, text.len());
+    last.errors.push(ReadError::new(
+        line,
+        column,
+        format!(
+            "the file ends inside a UTF-8 character (cut short?): its last {cut} byte{} are not read",
+            if cut == 1 { "" } else { "s" }
+        ),
+    ));
+}
+
+/// [`read_bytes`], each game handed to `each` once read, in order, with the file's format
+/// (KIF when none was recognised), instead of returned: the games of a CSA file (which may
+/// hold 100,000) are not all held at once. The [`ReadFile`] returned holds no games.
+pub fn read_bytes_each(
+    bytes: &[u8],
+    path: Option<&Path>,
+    each: &mut dyn FnMut(Record, Format),
+) -> ReadFile {
+    let (text, encoding, cut) = decode::decode_cut(bytes);
+    let format = Format::detect(&text, path);
+    if format != Some(Format::Csa) {
+        let mut file = read_text(&text, encoding, path);
+        if let Some(last) = file.games.last_mut() {
+            cut_warning(last, &text, cut);
+        }
+        let f = file.format.unwrap_or(Format::Kif);
+        file.games.drain(..).for_each(|g| each(g, f));
+        return file;
+    }
+    // One game is held back, for the error a cut end puts on the last one.
+    let mut held: Option<Record> = None;
+    let mut count = 0;
+    csa::read_csa_each(&text, &mut |rec| {
+        count += 1;
+        if let Some(done) = held.replace(rec) {
+            each(done, Format::Csa);
+        }
+    });
+    if let Some(mut last) = held {
+        cut_warning(&mut last, &text, cut);
+        each(last, Format::Csa);
+    }
+    ReadFile {
+        encoding,
+        format,
+        games: Vec::new(),
+        error: (count == 0).then(|| "the CSA file holds no game".to_string()),
+    }
 }
 
 /// Reads decoded text.

@@ -47,13 +47,22 @@ pub struct ReadError {
     pub severity: Severity,
 }
 
+/// The most characters of a file a message quotes: a longer quote keeps its start and says
+/// how much was cut (a 50 MB line of junk is not written back whole to the terminal and the
+/// database).
+pub const MAX_QUOTE: usize = 80;
+
+/// The most characters of a message, whatever it quotes.
+const MAX_MESSAGE: usize = 4 * MAX_QUOTE;
+
 impl ReadError {
-    /// An error: something the file holds that kifudex could not keep.
+    /// A problem at `line` and `column`. What the message quotes between its first and last
+    /// `'` is cut to [`MAX_QUOTE`] characters, and the message itself to a few times that.
     pub fn new(line: usize, column: usize, message: impl Into<String>) -> ReadError {
         ReadError {
             line,
             column,
-            message: message.into(),
+            message: shorten(message.into()),
             severity: Severity::Error,
         }
     }
@@ -69,6 +78,39 @@ impl ReadError {
     pub fn is_warning(&self) -> bool {
         self.severity == Severity::Warning
     }
+}
+
+/// `s` cut to at most `max` characters, marked when cut.
+pub fn excerpt(s: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    match s.char_indices().nth(max) {
+        None => std::borrow::Cow::Borrowed(s),
+        Some((end, _)) => {
+            let more = s[end..].chars().count();
+            std::borrow::Cow::Owned(format!("{}… ({more} more characters)", &s[..end]))
+        }
+    }
+}
+
+fn shorten(message: String) -> String {
+    if message.len() <= MAX_QUOTE {
+        return message;
+    }
+    let mut message = match (message.find('\''), message.rfind('\'')) {
+        (Some(a), Some(b)) if b > a + 1 => {
+            let quote = &message[a + 1..b];
+            match excerpt(quote, MAX_QUOTE) {
+                std::borrow::Cow::Borrowed(_) => message,
+                std::borrow::Cow::Owned(cut) => {
+                    format!("{}{cut}{}", &message[..a + 1], &message[b..])
+                }
+            }
+        }
+        _ => message,
+    };
+    if let std::borrow::Cow::Owned(cut) = excerpt(&message, MAX_MESSAGE) {
+        message = cut;
+    }
+    message
 }
 
 /// Time spent on a move, and the mover's total so far when the record gives it.

@@ -12,7 +12,9 @@ pub use position::{
     find_games, find_position, parse_position, position_from_file, tree, tree_filtered,
 };
 pub use search::{GameRowSummary, SearchResult, search};
-pub use text::{TextHit, open_text, split_query, text_search, text_search_filtered};
+pub use text::{
+    TextHit, open_and_search, open_text, split_query, text_search, text_search_filtered,
+};
 
 use crate::store::StoreError;
 use crate::text::TextError;

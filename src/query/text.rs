@@ -109,6 +109,28 @@ pub fn text_search_filtered(
     text_search(store, index, &options)
 }
 
+/// Opens the text index and searches it: when that fails for anything but the query itself
+/// (an import committing beside it can delete a segment the index was just opened with),
+/// once more, on the index as it is then.
+pub fn open_and_search(
+    store: &Store,
+    options: &SearchOptions,
+    filter: &GameFilter,
+) -> Result<(Vec<TextHit>, SyncReport), QueryError> {
+    let attempt = || -> Result<(Vec<TextHit>, SyncReport), QueryError> {
+        let (index, report) = open_text(store)?;
+        Ok((
+            text_search_filtered(store, &index, options, filter)?,
+            report,
+        ))
+    };
+    match attempt() {
+        Err(e @ QueryError::BadArgument(_)) => Err(e),
+        Err(_) => attempt(),
+        ok => ok,
+    }
+}
+
 /// The best hits for a query, best first.
 pub fn text_search(
     store: &Store,

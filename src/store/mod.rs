@@ -58,8 +58,25 @@ pub enum StoreError {
     Busy(PathBuf),
     #[error("cannot lock {0}: {1}")]
     Lock(PathBuf, std::io::Error),
+    #[error(
+        "the database is locked by another program (one that holds a write transaction on {DB_FILE}): kifudex waited 30 s; try again once it is done"
+    )]
+    Locked,
     #[error("database error: {0}")]
-    Sqlite(#[from] rusqlite::Error),
+    Sqlite(rusqlite::Error),
+}
+
+impl From<rusqlite::Error> for StoreError {
+    /// A lock held by another program is said once, in words (SQLite's own message repeats
+    /// "database is locked" and adds its error code).
+    fn from(e: rusqlite::Error) -> StoreError {
+        match e.sqlite_error_code() {
+            Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => {
+                StoreError::Locked
+            }
+            _ => StoreError::Sqlite(e),
+        }
+    }
 }
 
 /// The import lock file inside a database directory.

@@ -313,6 +313,7 @@ fn the_import_lock_comes_before_the_walk_and_reindex_takes_it() {
     assert!(stderr(&out).contains("another import is running into"));
     assert!(dir.join("db").join("text").is_dir());
     drop(lock);
+    drop(store);
     let out = run(&dir, &["reindex", "--json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(json_lines(&out)[0]["games"], 1);
@@ -368,7 +369,7 @@ fn a_zip_bomb_is_refused_at_the_limit_and_the_other_entries_are_read() {
         ..ImportOptions::default()
     };
     let mut seen = Problems::default();
-    let summary = import(&mut store, &[tree.clone()], &options, &mut seen).unwrap();
+    let summary = import(&mut store, std::slice::from_ref(&tree), &options, &mut seen).unwrap();
     assert_eq!(summary.games, 2, "{:?}", seen.0);
     let t = tree.to_string_lossy();
     let msg = "larger than 1 MiB, the most kifudex reads of one file or archive entry: not read";
@@ -639,4 +640,189 @@ fn write_big_csa() {
     let text =
         kifudex::notation::csa::write_csa_games(&games, kifudex::notation::csa::CsaVersion::V2_2);
     std::fs::write(out, text).unwrap();
+}
+
+#[test]
+fn line_counting_goes_on_from_the_last_error_and_agrees_with_line_column() {
+    use kifudex::notation::decode::{LineCounter, line_column};
+    let mut rng = crate::Rng::new(7);
+    let pieces = ["a", "\n", "\r", "\r\n", "歩", "x y", "é"];
+    for _ in 0..200 {
+        let text: String = (0..rng.below(60))
+            .map(|_| pieces[rng.below(pieces.len())])
+            .collect();
+        let mut counter = LineCounter::new(&text);
+        // Increasing offsets, and now and then one that goes back.
+        let mut offsets: Vec<usize> = (0..20).map(|_| rng.below(text.len() + 2)).collect();
+        offsets.sort_unstable();
+        offsets.insert(10, rng.below(text.len() + 1));
+        for at in offsets {
+            assert_eq!(
+                counter.line_column(at),
+                line_column(&text, at),
+                "{text:?} at {at}"
+            );
+        }
+    }
+    // 200,000 unmatched ')': one error each, read in linear time (it took minutes).
+    let text = ")".repeat(200_000);
+    let games = psn::read_psn(&text);
+    let errors = &games[0].errors;
+    assert_eq!(errors.len(), 200_000);
+    assert_eq!((errors[199_999].line, errors[199_999].column), (1, 200_000));
+}
+
+#[test]
+fn messages_quote_a_short_excerpt_of_a_long_line() {
+    let junk = "x".repeat(1_000_000);
+    let rec = kif::read_kif(&format!("先手：a\n{junk}\n"));
+    assert_eq!(rec.errors.len(), 1);
+    assert_eq!(
+        rec.errors[0].message,
+        format!(
+            "line not understood: '{}… (999920 more characters)'",
+            "x".repeat(80)
+        )
+    );
+    let games = kifudex::notation::csa::read_csa(&format!("V2.2\nPI\n+\n+7776FU {junk}\n"));
+    for e in &games[0].errors {
+        assert!(e.message.chars().count() <= 400, "{}", e.message.len());
+    }
+}
+
+#[test]
+fn control_characters_from_records_and_names_never_reach_the_terminal() {
+    let dir = temp_dir("hostile-escape");
+    let tree = dir.join("tree");
+    std::fs::create_dir_all(&tree).unwrap();
+    let evil = "\u{1b}[2J\u{1b}]0;owned\u{7}";
+    std::fs::write(
+        tree.join("a.kif"),
+        format!("棋戦：{evil}\n先手：a\nb\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 {evil}\n"),
+    )
+    .unwrap();
+    std::fs::write(tree.join(format!("b{evil}\n.kif")), "junk line\n").unwrap();
+    let out = run(&dir, &["import", tree.to_str().unwrap()]);
+    let err = stderr(&out);
+    assert!(!err.contains('\u{1b}') && !err.contains('\u{7}'), "{err:?}");
+    assert!(err.contains("\\u{1b}[2J\\u{1b}]0;owned\\u{7}"), "{err}");
+    // The file name's newline is shown, not obeyed: one line a problem.
+    assert!(
+        err.lines()
+            .any(|l| l.contains("b\\u{1b}[2J") && l.contains("\\n.kif")),
+        "{err}"
+    );
+    let out = run(&dir, &["search"]);
+    let table = stdout(&out);
+    assert!(out.status.success());
+    assert!(
+        !table.contains('\u{1b}') && !table.contains('\u{7}'),
+        "{table:?}"
+    );
+    assert!(table.contains("\\u{1b}[2J"), "{table}");
+    // JSON keeps the value, escaped as JSON escapes it.
+    let out = run(&dir, &["search", "--json"]);
+    assert_eq!(json_lines(&out)[0]["event"], evil);
+}
+
+#[test]
+fn a_database_locked_by_another_program_is_said_once_in_words() {
+    use kifudex::store::StoreError;
+    for code in [rusqlite::ffi::SQLITE_BUSY, rusqlite::ffi::SQLITE_LOCKED] {
+        let e = rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(code),
+            Some("database is locked".into()),
+        );
+        assert_eq!(
+            StoreError::from(e).to_string(),
+            "the database is locked by another program (one that holds a write transaction on kifudex.sqlite): kifudex waited 30 s; try again once it is done"
+        );
+    }
+    // Other errors keep SQLite's words.
+    let e = rusqlite::Error::SqliteFailure(
+        rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CORRUPT),
+        Some("database disk image is malformed".into()),
+    );
+    assert!(
+        StoreError::from(e)
+            .to_string()
+            .starts_with("database error: database disk image is malformed")
+    );
+}
+
+#[test]
+fn a_tree_of_hostile_inputs_imports_every_good_game_and_reports_each_bad_input_once() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = temp_dir("hostile-all");
+    let tree = dir.join("tree");
+    let sub = tree.join("sub");
+    std::fs::create_dir_all(&sub).unwrap();
+    // Good records: five games, one of them inside the zip beside the bomb.
+    for (name, plies) in [("good1.kif", 3), ("good2.kif", 4)] {
+        std::fs::write(tree.join(name), small_kif(name, plies)).unwrap();
+    }
+    std::fs::write(sub.join("good3.kif"), small_kif("good3", 5)).unwrap();
+    std::fs::write(
+        tree.join(std::ffi::OsStr::from_bytes(b"\xff-good4.kif")),
+        small_kif("good4", 6),
+    )
+    .unwrap();
+    let zeros = vec![0u8; 4 << 20];
+    let zip = zip_deflated(&[
+        ("bomb.kif", &zeros),
+        ("good5.kif", small_kif("good5", 7).as_bytes()),
+    ]);
+    std::fs::write(tree.join("archive.zip"), zip).unwrap();
+    // Hostile ones, each with the one problem it must be reported for.
+    std::fs::write(tree.join("deep.kifu"), nested_kif(10_000)).unwrap();
+    std::fs::write(tree.join("deep.jkf"), nested_jkf(1000)).unwrap();
+    std::fs::write(tree.join("junk.usi"), "junk\n\u{1b}[2J more junk\n").unwrap();
+    let cut = small_kif("切れた", 8) + "*終";
+    std::fs::write(tree.join("cut.kif"), &cut.as_bytes()[..cut.len() - 1]).unwrap();
+    std::os::unix::fs::symlink(".", sub.join("self")).unwrap();
+    std::os::unix::fs::symlink("..", sub.join("up")).unwrap();
+    let ok = std::process::Command::new("mkfifo")
+        .arg(tree.join("fifo.kif"))
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let mut store = kifudex::store::Store::create(&dir.join("db")).unwrap();
+    let options = kifudex::ingest::ImportOptions {
+        max_source_bytes: 1 << 20,
+        variations: true,
+        ..kifudex::ingest::ImportOptions::default()
+    };
+    let mut seen = Problems::default();
+    let summary =
+        kifudex::ingest::import(&mut store, std::slice::from_ref(&tree), &options, &mut seen)
+            .unwrap();
+    // Five good games, the two deep trees and the cut file's game.
+    assert_eq!(summary.games, 8, "{:#?}", seen.0);
+    assert_eq!(store.game_count().unwrap(), 8);
+    let t = tree.to_string_lossy();
+    let expected = [
+        (format!("{t}/archive.zip!bomb.kif"), "larger than 1 MiB"),
+        (format!("{t}/cut.kif"), "ends inside a UTF-8 character"),
+        (format!("{t}/deep.jkf"), "forks nested more than 100 deep"),
+        (format!("{t}/deep.kifu"), "nested more than 100 deep"),
+        (format!("{t}/fifo.kif"), "a named pipe (FIFO)"),
+        (
+            format!("{t}/junk.usi"),
+            "not a game record kifudex recognises",
+        ),
+    ];
+    assert_eq!(seen.0.len(), expected.len(), "{:#?}", seen.0);
+    for (path, reason) in expected {
+        let hits: Vec<&String> = seen
+            .0
+            .iter()
+            .filter(|p| p.starts_with(&format!("{path}:")))
+            .collect();
+        assert_eq!(hits.len(), 1, "{path}: {:#?}", seen.0);
+        assert!(hits[0].contains(reason), "{}", hits[0]);
+    }
+    // Every stored game can be shown.
+    for id in 1..=8 {
+        assert!(store.game(id).unwrap().is_some());
+    }
 }

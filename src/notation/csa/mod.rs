@@ -154,6 +154,12 @@ fn plain_statement(raw: &str) -> bool {
 /// Every game found is returned, each with the errors met while reading it.
 pub fn read_csa(text: &str) -> Vec<Record> {
     let mut games = Vec::new();
+    read_csa_each(text, &mut |g| games.push(g));
+    games
+}
+
+/// [`read_csa`], each game handed to `each` as soon as it is read.
+pub fn read_csa_each(text: &str, each: &mut dyn FnMut(Record)) {
     let mut game = Game::new();
     let mut lines = crate::notation::decode::Lines::new(text);
     let mut n = 0;
@@ -170,7 +176,9 @@ pub fn read_csa(text: &str) -> Vec<Record> {
             continue;
         }
         if line == "/" {
-            games.extend(std::mem::replace(&mut game, Game::new()).finish());
+            if let Some(g) = std::mem::replace(&mut game, Game::new()).finish() {
+                each(g);
+            }
             continue;
         }
         // `,` joins statements; a comment, a name or a header runs to the end of the line.
@@ -194,8 +202,9 @@ pub fn read_csa(text: &str) -> Vec<Record> {
             rest = next;
         }
     }
-    games.extend(game.finish());
-    games
+    if let Some(g) = game.finish() {
+        each(g);
+    }
 }
 
 /// The main line being played.

@@ -13,7 +13,7 @@
 //! A move without origin is resolved on the position: exactly one piece of the kind named
 //! must be able to go there (legally, else physically), or it is an error naming them.
 
-use super::decode::line_column;
+use super::decode::LineCounter;
 use super::record::{GameResult, Line, MoveNode, ReadError, Record, Terminal, TerminalKind};
 use crate::shogi::{Color, Handicap, History, Position, Strictness};
 
@@ -337,17 +337,18 @@ impl Game {
 }
 
 struct Reader<'t> {
-    text: &'t str,
     games: Vec<Record>,
     game: Game,
+    /// Errors come in text order: their lines are counted on from the last one.
+    lines: LineCounter<'t>,
 }
 
 /// Reads every game of a PSN text. Text holding anything gives at least one game.
 pub fn read_psn(text: &str) -> Vec<Record> {
     let mut r = Reader {
-        text,
         games: Vec::new(),
         game: Game::new(),
+        lines: LineCounter::new(text),
     };
     for (at, tok) in tokens(text) {
         r.token(at, tok);
@@ -361,7 +362,7 @@ pub fn read_psn(text: &str) -> Vec<Record> {
 
 impl Reader<'_> {
     fn error(&mut self, at: usize, message: impl Into<String>) {
-        let (line, column) = line_column(self.text, at);
+        let (line, column) = self.lines.line_column(at);
         self.game
             .rec
             .errors
