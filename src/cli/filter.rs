@@ -59,6 +59,9 @@ pub struct FilterArgs {
     /// The file it was read from, as given to import: a glob (`*`, `?`, `[...]`).
     #[arg(long, value_name = "GLOB")]
     pub source: Option<String>,
+    /// Games whose comments, headers or names match this text query (as `kifudex text`).
+    #[arg(long, value_name = "QUERY")]
+    pub text: Option<String>,
 }
 
 impl FilterArgs {
@@ -82,6 +85,7 @@ impl FilterArgs {
             max_plies: self.max_plies,
             terminal: self.terminal.clone(),
             source: self.source.clone(),
+            text: self.text.clone(),
         }
     }
 }

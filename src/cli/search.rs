@@ -68,7 +68,12 @@ pub fn print_games(out: &mut impl Write, rows: &[GameRowSummary], style: Style) 
             text(&r.sente),
             text(&r.gote),
             text(&r.winner),
-            r.plies.to_string(),
+            // A truncated game is marked where its length is shown.
+            if r.incomplete {
+                format!("{} (incomplete)", r.plies)
+            } else {
+                r.plies.to_string()
+            },
             text(&r.event),
             text(&r.opening),
             r.file.clone(),

@@ -9,14 +9,16 @@ use kifudex::notation::csa::CsaVersion;
 use kifudex::notation::kif::board_diagram;
 use kifudex::store::Store;
 
-use super::convert::{Target, encode};
+use kifudex::notation::write::Target;
+
+use super::convert::encode;
 
 #[derive(Args, Debug)]
 pub struct ShowArgs {
     /// The game's id (as search and position print it).
     id: i64,
     /// The format to print the game in (default: KIF in UTF-8).
-    #[arg(long, value_enum, default_value = "kifu")]
+    #[arg(long, default_value = "kifu")]
     to: Target,
     /// Print the board after this many moves of the main line (0: the start).
     #[arg(long, value_name = "N", conflicts_with = "to")]
@@ -32,6 +34,14 @@ pub fn run(db: &Path, args: &ShowArgs) -> Result<bool> {
         bail!("no game with id {} in {}", args.id, db.display());
     };
     let rec = &game.record;
+    if game.incomplete {
+        eprintln!(
+            "kifudex: game {} is incomplete: its record stops at move {}, which could not be applied (see the import errors of {})",
+            game.id,
+            rec.main.moves.len() + 1,
+            game.file
+        );
+    }
     let mut out = std::io::stdout().lock();
     if args.board || args.ply.is_some() {
         let plies = rec.main.moves.len();

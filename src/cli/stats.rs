@@ -63,6 +63,7 @@ pub fn run(db: &Path, args: &StatsArgs) -> Result<bool> {
     outln!("duplicates  {}", s.duplicates);
     outln!("illegal     {}", s.illegal);
     outln!("errors      {}", s.errors);
+    outln!("warnings    {}", s.warnings);
     outln!("bytes       {} ({:.1} MB)", s.bytes, s.bytes as f64 / 1e6);
     outln!(
         "text index  {} ({:.1} MB)",

@@ -124,6 +124,7 @@ pub fn read_usi_line(line: &str, n: usize) -> Record {
                     col(at),
                     format!("move {}: {e}; the rest of the line is ignored", ply + 1),
                 ));
+                rec.incomplete = true;
                 break;
             }
         }

@@ -81,6 +81,9 @@ pub struct GameFilter {
     pub terminal: Option<String>,
     /// A glob over the path of a file the game was read from, as given to import.
     pub source: Option<String>,
+    /// A text query (tantivy's syntax, as `kifudex text` takes it): games with a comment,
+    /// header or name that matches.
+    pub text: Option<String>,
 }
 
 /// The terminal words a user may type, with the stored codes.
@@ -131,6 +134,7 @@ impl GameFilter {
             "max-plies" | "max_plies" => self.max_plies = Some(number(value)?),
             "terminal" => self.terminal = v,
             "source" => self.source = v,
+            "text" => self.text = v,
             _ => return Ok(false),
         }
         Ok(true)
@@ -259,6 +263,15 @@ impl GameFilter {
         if let Some(glob) = &self.source {
             conds.push(Cond::Source(glob.clone()));
         }
+        if let Some(text) = &self.text {
+            let (index, _) = super::text::open_text(store)?;
+            let ids = index.matching_games(text, false)?;
+            conds.push(if ids.is_empty() {
+                Cond::Nothing
+            } else {
+                Cond::Ids(ids)
+            });
+        }
         // A name or word that matches nothing selects no game (rather than being ignored).
         for c in &mut conds {
             let empty = match c {
@@ -325,7 +338,11 @@ pub fn date_arg(name: &str, value: &str) -> Result<String, QueryError> {
     }
     if let Some(&d) = n.get(2) {
         let days = match n[1] {
-            2 if n[0] % 4 == 0 && (n[0] % 100 != 0 || n[0] % 400 == 0) => 29,
+            2 if n[0].is_multiple_of(4)
+                && (!n[0].is_multiple_of(100) || n[0].is_multiple_of(400)) =>
+            {
+                29
+            }
             2 => 28,
             4 | 6 | 9 | 11 => 30,
             _ => 31,

@@ -100,11 +100,6 @@ pub fn answer(store: &Store, path: &str, p: &Params) -> Result<String, ApiError>
 
 /// The filter the parameters give (the CLI's options, `min_plies` spelt with `_`).
 fn filter(p: &Params) -> Result<GameFilter, ApiError> {
-    if p.get("text").is_some() {
-        return Err(ApiError::BadRequest(
-            "the filter text= is not served yet".to_string(),
-        ));
-    }
     let plies = |name: &str| -> Result<Option<u32>, ApiError> {
         p.number(name)?
             .map(|n| {

@@ -7,6 +7,7 @@ mod indexes;
 mod migrate;
 pub mod postings;
 mod read;
+mod rekey;
 mod select;
 mod text;
 mod tree;
@@ -14,7 +15,7 @@ mod write;
 
 pub use checkpoint::LOG_LIMIT;
 pub use codec::{GameRow, fingerprint};
-pub use migrate::SCHEMA_VERSION;
+pub use migrate::{MIGRATIONS, SCHEMA_VERSION};
 pub use read::{GameLine, StoredGame};
 pub use select::{Cond, GameSet, GameSummary, PlayerGame, PlayerName, Selection, Side, TextColumn};
 pub use write::{Inserted, KnownSource, SourceRow, Writer};
@@ -287,7 +288,8 @@ impl Store {
             position_bytes: index.bytes,
             players: count("SELECT count(*) FROM players")?,
             files: count("SELECT count(*) FROM sources")?,
-            errors: count("SELECT count(*) FROM import_errors")?,
+            errors: count("SELECT count(*) FROM import_errors WHERE severity = 'error'")?,
+            warnings: count("SELECT count(*) FROM import_errors WHERE severity = 'warning'")?,
             duplicates: count("SELECT count(*) FROM game_sources")?,
             illegal: count("SELECT count(*) FROM games WHERE illegal_ply IS NOT NULL")?,
             bytes: dir_size(&self.dir),
@@ -352,7 +354,10 @@ pub struct Stats {
     pub players: u64,
     /// Files (and archive entries) read.
     pub files: u64,
+    /// Problems recorded at import that lost data (see [`crate::notation::Severity`]).
     pub errors: u64,
+    /// Problems recorded at import that lost no game data.
+    pub warnings: u64,
     /// Games read more than once (in two files, or twice in one).
     pub duplicates: u64,
     /// Games with a move that broke a rule.

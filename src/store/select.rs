@@ -268,10 +268,12 @@ pub struct GameSummary {
     pub winner: Option<String>,
     pub handicap: String,
     pub terminal: Option<String>,
+    /// The record stops at a move that could not be applied.
+    pub incomplete: bool,
 }
 
 const SUMMARY_COLUMNS: &str = "g.id, s.path, g.game_index, g.date, ps.name, pg.name,
-    g.event, g.opening, g.plies, g.winner, g.handicap, g.terminal";
+    g.event, g.opening, g.plies, g.winner, g.handicap, g.terminal, g.incomplete";
 
 const SUMMARY_JOINS: &str = "FROM games g JOIN sources s ON s.id = g.source_id
     LEFT JOIN players ps ON ps.id = g.sente_id LEFT JOIN players pg ON pg.id = g.gote_id";
@@ -290,6 +292,7 @@ fn summary_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameSummary> {
         winner: r.get(9)?,
         handicap: r.get(10)?,
         terminal: r.get(11)?,
+        incomplete: r.get(12)?,
     })
 }
 

@@ -516,9 +516,8 @@ impl TextIndex {
         Ok(out)
     }
 
-    /// The best `limit` documents for a query, and a highlighter for their snippets.
-    pub fn search(&self, options: &SearchOptions) -> Result<(Vec<Hit>, Highlighter), TextError> {
-        let searcher = self.reader()?.searcher();
+    /// A query in tantivy's syntax, over every field (engine lines only when `engine`).
+    fn parse(&self, text: &str, engine: bool) -> Result<Box<dyn tantivy::query::Query>, TextError> {
         let query_tokenizers = TokenizerManager::default();
         query_tokenizers.register(
             tokenizer::NAME,
@@ -526,14 +525,45 @@ impl TextIndex {
         );
         let defaults: Vec<Field> = TextField::ALL
             .into_iter()
-            .filter(|f| options.engine || *f != TextField::Engine)
+            .filter(|f| engine || *f != TextField::Engine)
             .map(|f| self.fields[f as usize])
             .collect();
         let mut parser = QueryParser::new(self.index.schema(), defaults, query_tokenizers);
         parser.set_conjunction_by_default();
-        let query = parser
-            .parse_query(&options.query)
-            .map_err(|e| TextError::Query(e.to_string()))?;
+        parser
+            .parse_query(text)
+            .map_err(|e| TextError::Query(e.to_string()))
+    }
+
+    /// Every game with a document that matches the query (not only the best), in id order:
+    /// what the game filter's `text` takes.
+    pub fn matching_games(&self, text: &str, engine: bool) -> Result<Vec<i64>, TextError> {
+        let searcher = self.reader()?.searcher();
+        let query = self.parse(text, engine)?;
+        let docs = searcher.search(&query, &tantivy::collector::DocSetCollector)?;
+        let mut columns = std::collections::HashMap::new();
+        let mut out = Vec::with_capacity(docs.len());
+        for addr in docs {
+            let keys = match columns.entry(addr.segment_ord) {
+                std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    let fast = searcher.segment_reader(addr.segment_ord).fast_fields();
+                    e.insert(fast.i64("doc")?)
+                }
+            };
+            if let Some((id, _)) = keys.first(addr.doc_id).map(doc_of) {
+                out.push(id);
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        Ok(out)
+    }
+
+    /// The best `limit` documents for a query, and a highlighter for their snippets.
+    pub fn search(&self, options: &SearchOptions) -> Result<(Vec<Hit>, Highlighter), TextError> {
+        let searcher = self.reader()?.searcher();
+        let query = self.parse(&options.query, options.engine)?;
         let collector = TopDocs::with_limit(options.limit.max(1)).order_by_score();
         let top = match &options.games {
             None => searcher.search(&query, &collector)?,
