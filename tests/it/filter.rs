@@ -175,7 +175,8 @@ fn takes(g: &Game, f: &Filter) -> bool {
             }
         }
     }
-    let checks: [(&str, &dyn Fn(&str) -> bool); 13] = [
+    type Check<'a> = (&'a str, &'a dyn Fn(&str) -> bool);
+    let checks: [Check; 13] = [
         ("--sente", &|q| as_sente(q)),
         ("--gote", &|q| as_gote(q)),
         ("--event", &|q| contains_folded(&g.event, q)),
@@ -205,9 +206,7 @@ fn takes(g: &Game, f: &Filter) -> bool {
         ("--source", &|s| glob(s, &g.file)),
         ("--as", &|_| true),
     ];
-    checks
-        .iter()
-        .all(|(name, ok)| get(f, name).is_none_or(|v| ok(v)))
+    checks.iter().all(|(name, ok)| get(f, name).is_none_or(ok))
 }
 
 fn args<'a>(cmd: &[&'a str], f: &'a Filter) -> Vec<&'a str> {
