@@ -18,7 +18,7 @@ pub struct FilterArgs {
     #[arg(long)]
     pub player: Option<String>,
     /// With --player: the side the player had.
-    #[arg(long = "as", value_name = "SIDE", requires = "player")]
+    #[arg(long = "as", value_name = "SIDE")]
     pub side: Option<SideArg>,
     /// The player with the first move (先手, or 下手 in a handicap game).
     #[arg(long)]
@@ -27,7 +27,7 @@ pub struct FilterArgs {
     #[arg(long)]
     pub gote: Option<String>,
     /// With --player: only the games between the player and this one.
-    #[arg(long, value_name = "PLAYER", requires = "player")]
+    #[arg(long, value_name = "PLAYER")]
     pub vs: Option<String>,
     /// Part of the event (棋戦) name.
     #[arg(long)]

@@ -17,6 +17,7 @@ mod optimize;
 mod output;
 mod parse;
 mod perft;
+mod players;
 mod position;
 mod reindex;
 mod search;
@@ -72,6 +73,9 @@ enum Command {
     Reindex(reindex::ReindexArgs),
     /// Find games by player, event, opening, date, result, handicap or length.
     Search(search::SearchArgs),
+    /// Players with their games, results as sente and as gote, first and last date and
+    /// openings; `players NAME --vs OTHER`: the head-to-head record and its games.
+    Players(players::PlayersArgs),
     /// Games that reach a position, newest first, with the ply where they reach it.
     Position(position::PositionArgs),
     /// Moves played from a position: how often, how they scored, when last played.
@@ -114,6 +118,7 @@ pub fn run() -> ExitCode {
         Command::Import(args) => import::run(&cli.db, &args),
         Command::Reindex(args) => reindex::run(&cli.db, &args),
         Command::Search(args) => search::run(&cli.db, &args),
+        Command::Players(args) => players::run(&cli.db, &args),
         Command::Position(args) => position::run_position(&cli.db, &args),
         Command::Tree(args) => position::run_tree(&cli.db, &args),
         Command::Optimize(args) => optimize::run(&cli.db, &args),

@@ -2,11 +2,13 @@
 //! text index, position, tree and text queries).
 
 pub mod filter;
+pub mod players;
 pub mod position;
 pub mod search;
 pub mod text;
 
 pub use filter::{GameFilter, WinnerArg, date_arg};
+pub use players::{PlayerRow, players};
 pub use position::{
     PositionHit, PositionOptions, PositionQuery, PositionResult, SortBy, TreeResult, TreeRow,
     find_games, find_position, parse_position, position_from_file, tree, tree_filtered,

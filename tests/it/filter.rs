@@ -175,7 +175,8 @@ fn takes(g: &Game, f: &Filter) -> bool {
             }
         }
     }
-    let checks: [(&str, &dyn Fn(&str) -> bool); 13] = [
+    type Check<'a> = (&'a str, &'a dyn Fn(&str) -> bool);
+    let checks: [Check; 13] = [
         ("--sente", &|q| as_sente(q)),
         ("--gote", &|q| as_gote(q)),
         ("--event", &|q| contains_folded(&g.event, q)),
@@ -205,9 +206,7 @@ fn takes(g: &Game, f: &Filter) -> bool {
         ("--source", &|s| glob(s, &g.file)),
         ("--as", &|_| true),
     ];
-    checks
-        .iter()
-        .all(|(name, ok)| get(f, name).is_none_or(|v| ok(v)))
+    checks.iter().all(|(name, ok)| get(f, name).is_none_or(ok))
 }
 
 fn args<'a>(cmd: &[&'a str], f: &'a Filter) -> Vec<&'a str> {
@@ -577,25 +576,118 @@ fn a_filter_asked_wrongly_is_a_usage_error() {
         assert_eq!(stderr(&out), message, "{a:?}");
         assert_eq!(stdout(&out), "", "{a:?}");
     }
-    // Partial dates keep working; --vs and --as need --player (clap says so).
+    // Partial dates keep working; --vs and --as need --player.
     let rows = run(
         &db,
         &["search", "--since", "2020-11", "--until", "2020", "--json"],
     );
     assert_eq!(rows.len(), 1);
-    for a in [
-        vec!["search", "--vs", "羽生"],
-        vec!["tree", "startpos", "--as", "sente"],
+    fails_with(
+        &db,
+        &["search", "--vs", "羽生"],
+        "kifudex: --vs needs --player (the player it is about)\n",
+    );
+    fails_with(
+        &db,
+        &["tree", "startpos", "--as", "sente"],
+        "kifudex: --as needs --player (the player it is about)\n",
+    );
+    fails_with(
+        &db,
+        &["players", "羽生", "--player", "藤井"],
+        "kifudex: give the player once: as NAME or as --player\n",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn players_agree_with_the_brute_force() {
+    use kifudex::text::normalize::{name_key, strip_titles};
+    let dir = temp_dir("filter-players");
+    let (db, games) = build(&dir);
+    let group = |n: &str| {
+        let k = name_key(n);
+        let b = strip_titles(&k);
+        if b.is_empty() { k } else { b }
+    };
+    for (name, f) in [
+        (None, vec![] as Filter),
+        (Some("佐藤"), vec![]),
+        (Some("羽生"), vec![]),
+        (None, vec![("--since", "2010"), ("--opening", "飛車")]),
+        (Some("佐藤"), vec![("--vs", "鈴木")]),
+        (Some("鈴木"), vec![("--as", "gote"), ("--until", "2015")]),
     ] {
-        let out = kifudex(&db, &a);
-        assert_eq!(out.status.code(), Some(2), "{a:?}");
-        assert!(
-            stderr(&out).starts_with(
-                "error: the following required arguments were not provided:\n  --player <PLAYER>\n"
-            ),
-            "{}",
-            stderr(&out)
-        );
+        // group → (games, sente W-D-L, gote W-D-L, first, last)
+        type Line = (u64, [u64; 3], [u64; 3], String, String);
+        let mut want: BTreeMap<String, Line> = BTreeMap::new();
+        let mut filter = f.clone();
+        if let Some(n) = name {
+            filter.push(("--player", n));
+        }
+        for g in games.iter().filter(|g| takes(g, &filter)) {
+            for (p, sente) in [(&g.sente, true), (&g.gote, false)] {
+                if p.is_empty() || name.is_some_and(|n| !name_matches(p, n)) {
+                    continue;
+                }
+                if get(&f, "--as").is_some_and(|s| (s == "sente") != sente) && name.is_some() {
+                    continue;
+                }
+                let e =
+                    want.entry(group(p))
+                        .or_insert((0, [0; 3], [0; 3], "~".into(), String::new()));
+                e.0 += 1;
+                let r = if sente { &mut e.1 } else { &mut e.2 };
+                match (g.winner.as_deref(), sente) {
+                    (Some("sente"), true) | (Some("gote"), false) => r[0] += 1,
+                    (Some("draw"), _) => r[1] += 1,
+                    (Some(_), _) => r[2] += 1,
+                    _ => {}
+                }
+                if let Some(d) = &g.date {
+                    e.3 = e.3.clone().min(d.clone());
+                    e.4 = e.4.clone().max(d.clone());
+                }
+            }
+        }
+        let mut a = vec!["players", "--json", "--limit", "100000"];
+        if let Some(n) = name {
+            a.push(n);
+        }
+        let rows = run(&db, &args(&a, &f));
+        let wdl = |r: &Value| {
+            [
+                r["wins"].as_u64().unwrap(),
+                r["draws"].as_u64().unwrap(),
+                r["losses"].as_u64().unwrap(),
+            ]
+        };
+        let got: BTreeMap<String, Line> = rows
+            .iter()
+            .map(|r| {
+                (
+                    group(r["name"].as_str().unwrap()),
+                    (
+                        r["games"].as_u64().unwrap(),
+                        wdl(&r["sente"]),
+                        wdl(&r["gote"]),
+                        r["first_date"].as_str().unwrap_or("~").to_string(),
+                        r["last_date"].as_str().unwrap_or("").to_string(),
+                    ),
+                )
+            })
+            .collect();
+        assert!(!want.is_empty(), "{name:?} {f:?}");
+        assert_eq!(got, want, "players {name:?} {f:?}");
+        // Most games first.
+        let counts: Vec<u64> = rows.iter().map(|r| r["games"].as_u64().unwrap()).collect();
+        assert!(counts.windows(2).all(|w| w[0] >= w[1]), "{counts:?}");
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn fails_with(db: &Path, a: &[&str], message: &str) {
+    let out = kifudex(db, a);
+    assert_eq!(stderr(&out), message, "{a:?}");
+    assert_eq!(out.status.code(), Some(2), "{a:?}");
 }
