@@ -316,7 +316,7 @@ fn read_text(text: &str, encoding: Encoding, path: Option<&Path>) -> ReadFile {
         _ => false,
     };
     let (format, games, error) = if nothing || stumbled {
-        let list = movelist::read_move_list(&text);
+        let list = movelist::read_move_list(text);
         let better = match &games[..] {
             _ if nothing => !list.main.moves.is_empty(),
             [g] => list.errors.is_empty() && list.main.moves.len() > g.main.moves.len(),
