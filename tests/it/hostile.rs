@@ -501,10 +501,15 @@ fn sources_of_the_previous_schema_are_found_by_their_path_and_given_a_key() {
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .unwrap();
         assert_eq!(version, kifudex::store::SCHEMA_VERSION);
+        // Back to the version before the keys (and without the migrations after them).
+        let before = kifudex::store::MIGRATIONS
+            .iter()
+            .position(|(name, _)| *name == "0007_source_keys.sql")
+            .unwrap();
         conn.execute_batch(&format!(
             "DROP INDEX sources_key; ALTER TABLE sources DROP COLUMN key;
-             PRAGMA user_version = {};",
-            version - 1
+             ALTER TABLE sources DROP COLUMN options;
+             PRAGMA user_version = {before};"
         ))
         .unwrap();
     }
