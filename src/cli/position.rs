@@ -5,12 +5,16 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::Result;
-use clap::Args;
-use kifudex::query::{PositionOptions, find_position, parse_position, position_from_file, tree};
+use clap::{Args, ValueEnum};
+use kifudex::query::{
+    PositionOptions, PositionQuery, SortBy, find_games, parse_position, position_from_file,
+    tree_filtered,
+};
 use kifudex::shogi::Position;
 use kifudex::store::Store;
 
-use super::output::Table;
+use super::filter::FilterArgs;
+use super::output::{Table, count};
 
 /// The position asked about, and how to widen it (shared by `position` and `tree`).
 #[derive(Args, Debug, Default)]
@@ -65,16 +69,39 @@ impl PosArgs {
     }
 }
 
+/// How `position` orders its rows.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum SortArg {
+    /// Newest first.
+    #[default]
+    Date,
+    /// Longest game first.
+    Plies,
+    /// Reaching the position earliest first.
+    Ply,
+}
+
 #[derive(Args, Debug)]
 pub struct PositionArgs {
     #[command(flatten)]
     pos: PosArgs,
-    /// At most this many rows (newest first).
+    #[command(flatten)]
+    filter: FilterArgs,
+    /// The order of the rows.
+    #[arg(long, value_enum, default_value_t = SortArg::Date)]
+    sort: SortArg,
+    /// The other way round (oldest, shortest, or reaching it latest first).
+    #[arg(long)]
+    reverse: bool,
+    /// At most this many rows.
     #[arg(long, default_value_t = 50, value_name = "N")]
     limit: usize,
     /// One JSON object per row, then {"total": N}.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "csv")]
     json: bool,
+    /// CSV with a header row.
+    #[arg(long)]
+    csv: bool,
 }
 
 /// Opens the database with every stored game in the position index: games an import left
@@ -104,7 +131,18 @@ pub fn run_position(db: &Path, args: &PositionArgs) -> Result<bool> {
     let pos = args.pos.position()?;
     let store = open_indexed(db)?;
     let started = Instant::now();
-    let found = find_position(&store, &pos, args.pos.options(), args.limit)?;
+    let q = PositionQuery {
+        options: args.pos.options(),
+        filter: args.filter.filter(),
+        sort: match args.sort {
+            SortArg::Date => SortBy::Date,
+            SortArg::Plies => SortBy::Plies,
+            SortArg::Ply => SortBy::Ply,
+        },
+        reverse: args.reverse,
+        limit: args.limit,
+    };
+    let found = find_games(&store, &pos, &q)?;
     if args.pos.timing {
         eprintln!("query: {:.3} ms", started.elapsed().as_secs_f64() * 1e3);
     }
@@ -116,14 +154,19 @@ pub fn run_position(db: &Path, args: &PositionArgs) -> Result<bool> {
         writeln!(out, "{}", serde_json::json!({ "total": found.total }))?;
         return Ok(true);
     }
-    let mut table = Table::new(vec![
-        "id", "date", "sente", "gote", "winner", "ply", "plies", "event", "opening", "file",
-    ]);
-    table.keep_end.push(9);
+    let handicap = args.filter.handicap.is_some();
+    let mut columns = vec![
+        "id", "date", "sente", "gote", "winner", "ply", "plies", "event", "opening",
+    ];
+    if handicap {
+        columns.push("handicap");
+    }
+    columns.push("file");
+    let mut table = Table::new(columns);
     let text = |s: &Option<String>| s.clone().unwrap_or_default();
     for r in &found.rows {
         let g = &r.game;
-        table.rows.push(vec![
+        let mut row = vec![
             g.id.to_string(),
             text(&g.date),
             text(&g.sente),
@@ -133,18 +176,26 @@ pub fn run_position(db: &Path, args: &PositionArgs) -> Result<bool> {
             g.plies.to_string(),
             text(&g.event),
             text(&g.opening),
-            g.file.clone(),
-        ]);
+        ];
+        if handicap {
+            row.push(g.handicap.clone());
+        }
+        row.push(g.file.clone());
+        table.rows.push(row);
+    }
+    table.path_column = Some(table.columns.len() - 1);
+    if args.csv {
+        table.write_csv(&mut out)?;
+        return Ok(true);
     }
     if !found.rows.is_empty() {
         table.write(&mut out)?;
     }
     writeln!(
         out,
-        "{} of {} game{}{}",
+        "{} of {}{}",
         found.rows.len(),
-        found.total,
-        if found.total == 1 { "" } else { "s" },
+        count(found.total, "game"),
         if found.exact {
             ""
         } else {
@@ -158,16 +209,21 @@ pub fn run_position(db: &Path, args: &PositionArgs) -> Result<bool> {
 pub struct TreeArgs {
     #[command(flatten)]
     pos: PosArgs,
-    /// One JSON object per move.
-    #[arg(long)]
+    #[command(flatten)]
+    filter: FilterArgs,
+    /// One JSON object per move, then {"total": N} (the games reaching the position).
+    #[arg(long, conflicts_with = "csv")]
     json: bool,
+    /// CSV with a header row.
+    #[arg(long)]
+    csv: bool,
 }
 
 pub fn run_tree(db: &Path, args: &TreeArgs) -> Result<bool> {
     let pos = args.pos.position()?;
     let store = open_indexed(db)?;
     let started = Instant::now();
-    let t = tree(&store, &pos, args.pos.options())?;
+    let t = tree_filtered(&store, &pos, args.pos.options(), &args.filter.filter())?;
     if args.pos.timing {
         eprintln!("query: {:.3} ms", started.elapsed().as_secs_f64() * 1e3);
     }
@@ -176,30 +232,45 @@ pub fn run_tree(db: &Path, args: &TreeArgs) -> Result<bool> {
         for r in &t.rows {
             writeln!(out, "{}", serde_json::to_string(r)?)?;
         }
+        writeln!(
+            out,
+            "{}",
+            serde_json::json!({ "total": t.games, "exact": t.exact })
+        )?;
         return Ok(true);
     }
     let mut table = Table::new(vec![
         "move",
         "japanese",
         "games",
+        "reached",
         "sente",
         "gote",
         "draws",
         "score",
         "last played",
+        "first played",
+        "first game",
     ]);
     for r in &t.rows {
         table.rows.push(vec![
             r.mv.clone(),
             r.japanese.clone(),
             r.count.to_string(),
+            r.reached.to_string(),
             r.sente_wins.to_string(),
             r.gote_wins.to_string(),
             r.draws.to_string(),
             r.score
                 .map_or(String::new(), |s| format!("{:.1}%", s * 100.0)),
             r.last_date.clone().unwrap_or_default(),
+            r.first_date.clone().unwrap_or_default(),
+            r.first_game.to_string(),
         ]);
+    }
+    if args.csv {
+        table.write_csv(&mut out)?;
+        return Ok(true);
     }
     if !t.rows.is_empty() {
         table.write(&mut out)?;
@@ -210,11 +281,14 @@ pub fn run_tree(db: &Path, args: &TreeArgs) -> Result<bool> {
     };
     writeln!(
         out,
-        "{} move{} from a position reached in {} game{}; score for {mover}, the side to move",
-        t.rows.len(),
-        if t.rows.len() == 1 { "" } else { "s" },
-        t.games,
-        if t.games == 1 { "" } else { "s" },
+        "{} from a position reached in {}; score for {mover}, the side to move{}",
+        count(t.rows.len(), "move"),
+        count(t.games, "game"),
+        if t.exact {
+            ""
+        } else {
+            " (counted from the index, not verified by replay)"
+        }
     )?;
     Ok(true)
 }

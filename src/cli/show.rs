@@ -9,14 +9,16 @@ use kifudex::notation::csa::CsaVersion;
 use kifudex::notation::kif::board_diagram;
 use kifudex::store::Store;
 
-use super::convert::{Target, encode};
+use kifudex::notation::write::Target;
+
+use super::convert::encode;
 
 #[derive(Args, Debug)]
 pub struct ShowArgs {
     /// The game's id (as search and position print it).
     id: i64,
     /// The format to print the game in (default: KIF in UTF-8).
-    #[arg(long, value_enum, default_value = "kifu")]
+    #[arg(long, default_value = "kifu")]
     to: Target,
     /// Print the board after this many moves of the main line (0: the start).
     #[arg(long, value_name = "N")]

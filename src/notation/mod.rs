@@ -11,6 +11,7 @@ pub mod movetext;
 pub mod psn;
 pub mod record;
 pub mod usi;
+pub mod write;
 
 pub use decode::{Encoding, decode, decode_borrowed};
 pub use record::{
@@ -42,6 +43,20 @@ impl Format {
             Format::Usi => "usi",
             Format::Psn => "psn",
         }
+    }
+
+    /// The format of a [`Format::name`].
+    pub fn from_name(name: &str) -> Option<Format> {
+        [
+            Format::Kif,
+            Format::Ki2,
+            Format::Csa,
+            Format::Jkf,
+            Format::Usi,
+            Format::Psn,
+        ]
+        .into_iter()
+        .find(|f| f.name() == name)
     }
 
     /// The format the text is in, judged from its content first and the extension second.

@@ -8,6 +8,7 @@ mod migrate;
 pub mod postings;
 mod read;
 mod rekey;
+mod select;
 mod text;
 mod tree;
 mod write;
@@ -16,6 +17,7 @@ pub use checkpoint::LOG_LIMIT;
 pub use codec::{GameRow, fingerprint};
 pub use migrate::{MIGRATIONS, SCHEMA_VERSION};
 pub use read::{GameLine, StoredGame};
+pub use select::{Cond, GameSet, GameSummary, PlayerGame, PlayerName, Selection, Side, TextColumn};
 pub use write::{Inserted, KnownSource, SourceRow, Writer};
 
 use std::path::{Path, PathBuf};
@@ -136,10 +138,6 @@ impl Store {
             .conn
             .query_row("SELECT count(*) FROM games", [], |r| r.get(0))?;
         Ok(n as u64)
-    }
-
-    pub fn conn(&self) -> &Connection {
-        &self.conn
     }
 
     pub fn dir(&self) -> &Path {

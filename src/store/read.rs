@@ -46,7 +46,7 @@ pub struct StoredGame {
 impl Store {
     /// The game with this id, or `None`.
     pub fn game(&self, id: i64) -> Result<Option<StoredGame>, StoreError> {
-        let c = self.conn();
+        let c = &self.conn;
         let row = c
             .query_row(
                 "SELECT s.path, g.game_index, g.format, g.date, ps.name, pg.name, g.event,
@@ -144,7 +144,7 @@ impl Store {
             Option<String>,
         );
         let row: Option<Row> = self
-            .conn()
+            .conn
             .prepare_cached(
                 "SELECT start_sfen, handicap, moves, tree IS NOT NULL, date, winner
                  FROM games WHERE id = ?1",

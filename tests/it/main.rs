@@ -5,6 +5,8 @@ mod csa;
 mod csa_write;
 mod db;
 mod decode;
+mod export;
+mod filter;
 mod handicap;
 mod hash;
 mod jkf;
@@ -50,4 +52,9 @@ impl Rng {
     pub fn below(&mut self, n: usize) -> usize {
         (self.next_u64() % n as u64) as usize
     }
+}
+
+/// A connection of its own on a store's database file (the store speaks no SQL to others).
+pub fn sql(store: &kifudex::store::Store) -> rusqlite::Connection {
+    rusqlite::Connection::open(store.dir().join(kifudex::store::DB_FILE)).expect("open the file")
 }

@@ -31,8 +31,7 @@ d');
              INSERT INTO headers VALUES (1, 1, '後手', '藤井聡太');",
     );
     let store = Store::open(&dir).unwrap();
-    let version: u32 = store
-        .conn()
+    let version: u32 = crate::sql(&store)
         .query_row("PRAGMA user_version", [], |r| r.get(0))
         .unwrap();
     assert_eq!(version, SCHEMA_VERSION);
@@ -45,8 +44,7 @@ d');
             ("メモ".to_string(), "a\tb\\c\nd".to_string()),
         ]
     );
-    let tables: i64 = store
-        .conn()
+    let tables: i64 = crate::sql(&store)
         .query_row(
             "SELECT count(*) FROM sqlite_schema WHERE name IN ('headers', 'games_event')",
             [],
@@ -120,8 +118,7 @@ fn schema_2_comments_and_first_sources_move_into_the_games_row() {
     assert_eq!(game.record.notes[0].text, "a \"quoted\" remark");
     assert_eq!(store.stats().unwrap().duplicates, 1);
     // The table was rebuilt; the ids of deleted games are still not reused.
-    let seq: Vec<i64> = store
-        .conn()
+    let seq: Vec<i64> = crate::sql(&store)
         .prepare("SELECT seq FROM sqlite_sequence WHERE name = 'games'")
         .unwrap()
         .query_map([], |r| r.get(0))
@@ -130,8 +127,7 @@ fn schema_2_comments_and_first_sources_move_into_the_games_row() {
         .unwrap();
     assert_eq!(seq, [5]);
     // The comments view shows the rows as schema 2 stored them.
-    let rows: Vec<(i64, i64, i64, i64, String)> = store
-        .conn()
+    let rows: Vec<(i64, i64, i64, i64, String)> = crate::sql(&store)
         .prepare("SELECT game_id, ply, ord, kind, text FROM comments ORDER BY ply, ord")
         .unwrap()
         .query_map([], |r| {
