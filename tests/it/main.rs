@@ -1,10 +1,13 @@
 //! Integration tests, one binary (see Cargo.toml: `autotests = false`).
 
+mod answers;
 mod cli;
 mod csa;
 mod csa_write;
 mod db;
 mod decode;
+mod export;
+mod filter;
 mod handicap;
 mod hash;
 mod headers;
@@ -19,6 +22,7 @@ mod perft;
 mod position;
 mod postings;
 mod psn;
+mod results;
 mod rules;
 mod serve;
 mod sfen;
@@ -52,4 +56,9 @@ impl Rng {
     pub fn below(&mut self, n: usize) -> usize {
         (self.next_u64() % n as u64) as usize
     }
+}
+
+/// A connection of its own on a store's database file (the store speaks no SQL to others).
+pub fn sql(store: &kifudex::store::Store) -> rusqlite::Connection {
+    rusqlite::Connection::open(store.dir().join(kifudex::store::DB_FILE)).expect("open the file")
 }
