@@ -85,7 +85,7 @@ pub fn run(db: &Path, args: &PlayersArgs) -> Result<bool> {
         }
         let found = search(&store, &filter, Some(50))?;
         writeln!(out)?;
-        print_games(&mut out, &found.rows, Style::Table)?;
+        print_games(&mut out, &found.rows, Style::Table, false)?;
         writeln!(
             out,
             "{} of {}",

@@ -37,7 +37,7 @@ pub fn run(db: &Path, args: &SearchArgs) -> Result<bool> {
         Style::Table
     };
     let mut out = std::io::stdout().lock();
-    print_games(&mut out, &found.rows, style)?;
+    print_games(&mut out, &found.rows, style, args.filter.handicap.is_some())?;
     if style == Style::Table {
         writeln!(
             out,
@@ -49,17 +49,27 @@ pub fn run(db: &Path, args: &SearchArgs) -> Result<bool> {
     Ok(true)
 }
 
-/// Prints game rows in a style (shared with `position`).
-pub fn print_games(out: &mut impl Write, rows: &[GameRowSummary], style: Style) -> Result<()> {
+/// Prints game rows in a style (shared with `players`); `handicap`: with a handicap column.
+pub fn print_games(
+    out: &mut impl Write,
+    rows: &[GameRowSummary],
+    style: Style,
+    handicap: bool,
+) -> Result<()> {
     if style == Style::Json {
         for r in rows {
             writeln!(out, "{}", serde_json::to_string(r)?)?;
         }
         return Ok(());
     }
-    let mut table = Table::new(vec![
-        "id", "date", "sente", "gote", "winner", "plies", "event", "opening", "file",
-    ]);
+    let mut columns = vec![
+        "id", "date", "sente", "gote", "winner", "plies", "event", "opening",
+    ];
+    if handicap {
+        columns.push("handicap");
+    }
+    columns.push("file");
+    let mut table = Table::new(columns);
     let text = |s: &Option<String>| s.clone().unwrap_or_default();
     for r in rows {
         table.rows.push(vec![
@@ -76,10 +86,14 @@ pub fn print_games(out: &mut impl Write, rows: &[GameRowSummary], style: Style) 
             },
             text(&r.event),
             text(&r.opening),
-            r.file.clone(),
         ]);
+        let row = table.rows.last_mut().expect("a row was pushed");
+        if handicap {
+            row.push(r.handicap.clone());
+        }
+        row.push(r.file.clone());
     }
-    table.path_column = Some(8);
+    table.path_column = Some(table.columns.len() - 1);
     match style {
         Style::Csv => table.write_csv(out)?,
         _ => table.write(out)?,

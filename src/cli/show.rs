@@ -70,7 +70,13 @@ pub fn run(db: &Path, args: &ShowArgs) -> Result<bool> {
             bail!("game {} has {plies} moves: there is no ply {ply}", args.id);
         }
         let mut pos = rec.start.clone();
-        for node in &rec.main.moves[..ply] {
+        // The last move in Japanese with its square (☖３四銀, not 同), from the position it
+        // was played in.
+        let mut last_japanese = String::new();
+        for (i, node) in rec.main.moves[..ply].iter().enumerate() {
+            if i + 1 == ply {
+                last_japanese = kifudex::notation::movetext::japanese(&pos, node.mv, None);
+            }
             pos.play(node.mv)
                 .map_err(|e| anyhow::anyhow!("game {}: move {}: {e}", args.id, node.mv.usi()))?;
         }
@@ -84,7 +90,7 @@ pub fn run(db: &Path, args: &ShowArgs) -> Result<bool> {
         )?;
         if ply > 0 {
             let mv = &rec.main.moves[ply - 1];
-            writeln!(out, "# last move: {}", mv.mv.usi())?;
+            writeln!(out, "# last move: {} ({})", last_japanese, mv.mv.usi())?;
         }
         write!(out, "{}", board_diagram_with(&pos, is_handicap_game(rec)))?;
         writeln!(out, "# sfen {}", pos.to_sfen())?;

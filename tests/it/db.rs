@@ -311,7 +311,7 @@ fn import_search_show_stats_and_reimport() {
 
     let board = stdout(&kifudex(&db, &["show", "3", "--ply", "1"]));
     assert!(board.contains("after move 1 of 2"), "{board}");
-    assert!(board.contains("# last move: 3c3d"), "{board}");
+    assert!(board.contains("# last move: ☖３四歩 (3c3d)\n"), "{board}");
     assert!(
         board.contains("# sfen lnsgkgsn1/1r5b1/pppppp1pp/6p2/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 2"),
         "{board}"
