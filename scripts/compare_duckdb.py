@@ -41,7 +41,7 @@ for pos in POSITIONS:
     check(f"tree {pos}", a == b, f"{a} != {b}")
     total = [r for r in mine if "move" not in r]
     games = total[-1].get("total") if total else None
-    check(f"tree {pos}: games reaching it", games == duck[-1]["games"], f"{games} != {duck[-1]['games']}")
+    check(f"tree {pos}: games reaching it", games == duck[-1]["total"], f"{games} != {duck[-1]}")
     mine = lines([BIN, "--db", DB, "position", pos, "--json", "--limit", "100000"])
     duck = lines([sys.executable, "scripts/duckdb_explore.py", "position", PQ, pos,
                   "--limit", "100000", "--kifudex", BIN])

@@ -67,7 +67,7 @@ def main():
         for move, count, s, g, dr, last in rows:
             print(json.dumps({"move": move, "count": count, "sente_wins": s, "gote_wins": g,
                               "draws": dr, "last_date": last}, ensure_ascii=False))
-        print(json.dumps({"games": games}))
+        print(json.dumps({"total": games}))
     else:
         rows = con.execute(
             f"""

@@ -14,6 +14,7 @@
 POSITION is anything `kifudex hash` reads (an SFEN, `startpos moves 7g7f`, ...).
 """
 import argparse
+import decimal
 import json
 import os
 import subprocess
@@ -24,8 +25,10 @@ from pyspark.sql import functions as F
 
 
 def position_hash(kifudex, position):
+    """The position's hash as a Spark literal: Spark reads Parquet's UINT64 as DECIMAL(20,0)."""
     out = subprocess.run([kifudex, "hash", position], check=True, capture_output=True, text=True)
-    return json.loads(out.stdout)["hash"]
+    h = json.loads(out.stdout)["hash"]
+    return F.lit(decimal.Decimal(h)).cast("decimal(20,0)")
 
 
 def shards(spark, a):
