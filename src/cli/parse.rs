@@ -91,6 +91,7 @@ fn game_json(game: &Record, positions: bool) -> Value {
         "notes": game.notes.len(),
         "illegal": game.first_illegal().map(|(ply, rule)| json!({"ply": ply, "rule": rule.code()})),
         "errors": game.errors.iter().map(|e| json!({"line": e.line, "column": e.column, "message": e.message})).collect::<Vec<_>>(),
+        "recognised": recognised_json(&kifudex::classify::recognise_record(game)),
         "error": Value::Null,
     });
     if positions && let Value::Object(map) = &mut obj {
@@ -103,4 +104,15 @@ fn game_json(game: &Record, positions: bool) -> Value {
         map.insert("positions".into(), json!(list));
     }
     obj
+}
+
+/// The `recognised` object: the game's label and each side's strategies and castles.
+pub fn recognised_json(r: &kifudex::classify::Recognised) -> Value {
+    use kifudex::shogi::Color;
+    let side = |c: Color| {
+        r.side(c)
+            .map(|i| json!({"kind": i.kind.code(), "name": i.name, "ply": i.ply}))
+            .collect::<Vec<_>>()
+    };
+    json!({"opening": r.opening, "sente": side(Color::Black), "gote": side(Color::White)})
 }
