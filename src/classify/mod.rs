@@ -4,7 +4,7 @@
 //! [`recognise`] walks the main line once, up to the last ply at which any pattern may
 //! appear, and reports per side every name that held with the first ply at which it held
 //! (its ancestors in the hierarchy with it), plus the game's one label: 相居飛車 games by
-//! their opening (矢倉, 角換わり, 横歩取り, 相掛かり, 雁木, else 力戦), 対抗形 by the ranging
+//! their opening (横歩取り, 角換わり, 相掛かり, 矢倉, 雁木 in this order, else 力戦), 対抗形 by the ranging
 //! side's rook (四間飛車, 三間飛車, 中飛車, 向かい飛車), 相振り飛車 when both range, and
 //! その他の戦型 when nothing holds. Positions that are not an even or handicap start
 //! (problems, positions set up by hand) get nothing.
@@ -124,7 +124,7 @@ fn depth_order(def: usize) -> usize {
 const RANGING: [&str; 4] = ["中飛車", "四間飛車", "三間飛車", "向かい飛車"];
 
 /// The opening of 相居飛車 games, first match wins.
-const STATIC_OPENINGS: [&str; 5] = ["横歩取り", "角換わり", "相掛かり", "雁木", "矢倉"];
+const STATIC_OPENINGS: [&str; 5] = ["横歩取り", "角換わり", "相掛かり", "矢倉", "雁木"];
 
 fn label(items: &[Item], both_rooks: bool, even: bool, plies: u32) -> &'static str {
     let ranging = |side: Color| {

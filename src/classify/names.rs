@@ -14,9 +14,10 @@ pub const RIKISEN: &str = "力戦";
 pub const OTHER: &str = "その他の戦型";
 
 /// Game labels beyond the strategies: (name, parent in the hierarchy).
+/// 力戦 (a 相居飛車 game without a named opening) is one of the other openings.
 const LABELS: &[(&str, Option<&str>)] = &[
     (AI_FURIBISHA, Some("振り飛車")),
-    (RIKISEN, None),
+    (RIKISEN, Some(OTHER)),
     (OTHER, None),
 ];
 
@@ -151,6 +152,12 @@ pub fn canonical(name: &str) -> Option<&'static str> {
         .or_else(|| {
             f.strip_suffix("囲")
                 .and_then(|s| exact(&format!("{s}囲い")))
+        })
+        // `角換わりその他`: another line of 角換わり.
+        .or_else(|| {
+            f.strip_suffix("その他")
+                .filter(|s| !s.is_empty())
+                .and_then(canonical)
         })
 }
 
