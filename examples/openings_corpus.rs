@@ -105,6 +105,7 @@ fn main() {
             }
         }
     }
+    println!("castles: {castles_agree} of {castles} header castles recognised at family level");
     println!(
         "{agree} of {games} games agree at family level ({:.1}%)",
         100.0 * agree as f64 / games.max(1) as f64

@@ -113,20 +113,20 @@ impl Matcher {
                     Cond::Had(_) | Cond::NotHad(_) | Cond::OppHad(_) => c.names = true,
                 }
             }
-            for side in 0..2 {
+            for t in &mut triggers {
                 for k in 0..14 {
                     if c.own & (1 << k) != 0 {
-                        triggers[side][k] |= 1u128 << i;
+                        t[k] |= 1u128 << i;
                     }
                     if c.opp & (1 << k) != 0 {
-                        triggers[side][14 + k] |= 1u128 << i;
+                        t[14 + k] |= 1u128 << i;
                     }
                 }
                 if c.hands {
-                    triggers[side][HANDS] |= 1u128 << i;
+                    t[HANDS] |= 1u128 << i;
                 }
                 if c.names {
-                    triggers[side][NAMES] |= 1u128 << i;
+                    t[NAMES] |= 1u128 << i;
                 }
             }
             patterns.push(c);
@@ -250,8 +250,8 @@ impl Matcher {
                 if !new_names {
                     break;
                 }
-                for side in 0..2 {
-                    candidates[side] = self.triggers[side][NAMES];
+                for (c, t) in candidates.iter_mut().zip(&self.triggers) {
+                    *c = t[NAMES];
                 }
             }
             if done[0] & done[1] & all_patterns == all_patterns {

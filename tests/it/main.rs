@@ -1,5 +1,6 @@
 //! Integration tests, one binary (see Cargo.toml: `autotests = false`).
 
+mod classify;
 mod cli;
 mod csa;
 mod csa_write;
