@@ -7,6 +7,7 @@ pub mod classify;
 pub mod ingest;
 pub mod notation;
 pub mod query;
+pub mod serve;
 pub mod shogi;
 pub mod store;
 pub mod synth;

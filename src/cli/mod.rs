@@ -18,6 +18,7 @@ mod perft;
 mod position;
 mod reindex;
 mod search;
+mod serve;
 mod show;
 mod stats;
 mod text;
@@ -66,6 +67,8 @@ enum Command {
     Tree(position::TreeArgs),
     /// Merge the position index's segments into one (quicker queries) and tidy the file.
     Optimize(optimize::OptimizeArgs),
+    /// Serve the explorer page (a board to click through the database) and the JSON API.
+    Serve(serve::ServeArgs),
     /// Print a stored game in any format, or its board at a ply.
     Show(show::ShowArgs),
     /// Count what the database holds.
@@ -88,6 +91,7 @@ pub fn run() -> ExitCode {
         Command::Position(args) => position::run_position(&cli.db, &args),
         Command::Tree(args) => position::run_tree(&cli.db, &args),
         Command::Optimize(args) => optimize::run(&cli.db, &args),
+        Command::Serve(args) => serve::run(&cli.db, &args),
         Command::Show(args) => show::run(&cli.db, &args),
         Command::Stats(args) => stats::run(&cli.db, &args),
         Command::Text(args) => text::run(&cli.db, &args),

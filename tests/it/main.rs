@@ -18,6 +18,7 @@ mod position;
 mod postings;
 mod psn;
 mod rules;
+mod serve;
 mod sfen;
 mod store;
 mod text;

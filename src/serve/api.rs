@@ -1,0 +1,392 @@
+//! The JSON API: one function per endpoint, each reading its parameters, asking `query` and
+//! shaping the answer. The rows are the very structures the CLI prints with `--json`, so
+//! that an answer here equals the command's.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use super::params::Params;
+use crate::notation::movetext::japanese;
+use crate::query::{self, PositionOptions, QueryError, SearchFilter};
+use crate::shogi::{Color, Move, Position, Square};
+use crate::store::Store;
+
+/// The most games any list answers with.
+pub const MAX_LIMIT: usize = 500;
+/// The most moves `play` may hold.
+pub const MAX_PLAY: usize = 1000;
+
+/// Why a request got no answer, with its HTTP status.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("{0}")]
+    NotFound(String),
+    #[error("only GET is served")]
+    Method,
+    #[error("{0}")]
+    Busy(&'static str),
+    #[error("the query took longer than {} s", .0.as_secs())]
+    TooSlow(Duration),
+    #[error("{0}")]
+    Internal(String),
+}
+
+impl ApiError {
+    pub fn status(&self) -> u16 {
+        match self {
+            ApiError::BadRequest(_) => 400,
+            ApiError::NotFound(_) => 404,
+            ApiError::Method => 405,
+            ApiError::Busy(_) | ApiError::TooSlow(_) => 503,
+            ApiError::Internal(_) => 500,
+        }
+    }
+}
+
+impl From<QueryError> for ApiError {
+    fn from(e: QueryError) -> ApiError {
+        match e {
+            QueryError::BadArgument(m) => ApiError::BadRequest(m),
+            e => ApiError::Internal(e.to_string()),
+        }
+    }
+}
+
+impl From<crate::store::StoreError> for ApiError {
+    fn from(e: crate::store::StoreError) -> ApiError {
+        ApiError::Internal(e.to_string())
+    }
+}
+
+/// The parameters of the game filter, taken by every call that selects games.
+const FILTER: &[&str] = &[
+    "player",
+    "as",
+    "sente",
+    "gote",
+    "vs",
+    "event",
+    "opening",
+    "since",
+    "until",
+    "winner",
+    "handicap",
+    "min_plies",
+    "max_plies",
+    "terminal",
+    "source",
+    "text",
+];
+const POSITION: &[&str] = &["sfen", "play", "at"];
+const WIDEN: &[&str] = &["ignore_hands", "either_side", "mirror", "flip"];
+
+/// Answers `path` (below `/api/`) with a JSON text.
+pub fn answer(store: &Store, path: &str, p: &Params) -> Result<String, ApiError> {
+    let v = match path {
+        "/api/tree" => tree(store, p)?,
+        "/api/position" => position(store, p)?,
+        "/api/search" => search(store, p)?,
+        "/api/text" => return text(store, p),
+        _ => match path.strip_prefix("/api/game/") {
+            Some(id) => game(store, id, p)?,
+            None => return Err(ApiError::NotFound(format!("no API call {path}"))),
+        },
+    };
+    Ok(v.to_string())
+}
+
+/// The filter the parameters give.
+fn filter(p: &Params) -> Result<SearchFilter, ApiError> {
+    let plies = |name: &str| -> Result<Option<u32>, ApiError> {
+        p.number(name)?
+            .map(|n| {
+                u32::try_from(n)
+                    .map_err(|_| ApiError::BadRequest(format!("{name}={n} is too large")))
+            })
+            .transpose()
+    };
+    let s = |name: &str| p.get(name).map(str::to_string);
+    for unsupported in ["as", "vs", "terminal", "source", "text"] {
+        if p.get(unsupported).is_some() {
+            return Err(ApiError::BadRequest(format!(
+                "the filter {unsupported}= is not served yet"
+            )));
+        }
+    }
+    Ok(SearchFilter {
+        player: s("player"),
+        sente: s("sente"),
+        gote: s("gote"),
+        event: s("event"),
+        opening: s("opening"),
+        since: s("since"),
+        until: s("until"),
+        winner: s("winner"),
+        handicap: s("handicap"),
+        min_plies: plies("min_plies")?,
+        max_plies: plies("max_plies")?,
+        limit: None,
+    })
+}
+
+fn filtered(f: &SearchFilter) -> bool {
+    f.player.is_some()
+        || f.sente.is_some()
+        || f.gote.is_some()
+        || f.event.is_some()
+        || f.opening.is_some()
+        || f.since.is_some()
+        || f.until.is_some()
+        || f.winner.is_some()
+        || f.handicap.is_some()
+        || f.min_plies.is_some()
+        || f.max_plies.is_some()
+}
+
+/// A position and the line of moves that reached it.
+struct Reached {
+    pos: Position,
+    /// Each move of `play` in Japanese.
+    line: Vec<String>,
+    at: usize,
+    last: Option<Move>,
+}
+
+/// `sfen` (default the even start) and `play` (USI moves, comma-separated), of which `at`
+/// (default all) are played.
+fn reached(p: &Params) -> Result<Reached, ApiError> {
+    let start = query::parse_position(p.get("sfen").unwrap_or("startpos"))?;
+    let play: Vec<&str> = p
+        .get("play")
+        .map(|s| {
+            s.split(',')
+                .map(str::trim)
+                .filter(|m| !m.is_empty())
+                .collect()
+        })
+        .unwrap_or_default();
+    if play.len() > MAX_PLAY {
+        return Err(ApiError::BadRequest(format!(
+            "play holds {} moves; at most {MAX_PLAY}",
+            play.len()
+        )));
+    }
+    let at = match p.number("at")? {
+        None => play.len(),
+        Some(n) if n as usize <= play.len() => n as usize,
+        Some(n) => {
+            return Err(ApiError::BadRequest(format!(
+                "at={n}, but play holds {} moves",
+                play.len()
+            )));
+        }
+    };
+    let mut pos = start;
+    let mut line = Vec::with_capacity(play.len());
+    let mut last_to: Option<Square> = None;
+    let mut shown = None;
+    let mut last = None;
+    for (i, text) in play.iter().enumerate() {
+        if i == at {
+            shown = Some((pos.clone(), last));
+        }
+        let mv = Move::from_usi(text).map_err(|e| {
+            ApiError::BadRequest(format!("play: move {} ({text}) is no USI move: {e}", i + 1))
+        })?;
+        if !pos.is_legal(mv) {
+            return Err(ApiError::BadRequest(format!(
+                "play: move {} ({text}) is not legal in its position",
+                i + 1
+            )));
+        }
+        line.push(japanese(&pos, mv, last_to));
+        pos.apply(mv);
+        last_to = Some(mv.to());
+        last = Some(mv);
+    }
+    let (pos, last) = shown.unwrap_or((pos, last));
+    Ok(Reached {
+        pos,
+        line,
+        at,
+        last,
+    })
+}
+
+fn widen(p: &Params) -> Result<PositionOptions, ApiError> {
+    Ok(PositionOptions {
+        ignore_hands: p.flag("ignore_hands")?,
+        either_side: p.flag("either_side")?,
+        mirror: p.flag("mirror")?,
+        flip: p.flag("flip")?,
+    })
+}
+
+fn side_name(c: Color) -> &'static str {
+    match c {
+        Color::Black => "sente",
+        Color::White => "gote",
+    }
+}
+
+/// `/api/tree`: the moves played from the position with their results, the games that reach
+/// it (newest first), and what the page needs to draw it (its SFEN, the legal moves).
+fn tree(store: &Store, p: &Params) -> Result<Value, ApiError> {
+    p.only(&[FILTER, POSITION, WIDEN, &["limit"]])?;
+    let f = filter(p)?;
+    if filtered(&f) {
+        return Err(ApiError::BadRequest(
+            "the tree cannot be filtered yet".to_string(),
+        ));
+    }
+    let limit = p.limit("limit", 20, MAX_LIMIT)?;
+    let r = reached(p)?;
+    let o = widen(p)?;
+    let t = query::tree(store, &r.pos, o)?;
+    let games = query::find_position(store, &r.pos, o, limit)?;
+    let (mut sente, mut gote, mut draws) = (0, 0, 0);
+    for row in &t.rows {
+        sente += row.sente_wins;
+        gote += row.gote_wins;
+        draws += row.draws;
+    }
+    let legal: Vec<String> = r.pos.legal_moves().into_iter().map(Move::usi).collect();
+    Ok(json!({
+        "sfen": r.pos.to_sfen(),
+        "side": side_name(r.pos.side_to_move()),
+        "line": r.line,
+        "at": r.at,
+        "last_move": r.last.map(Move::usi),
+        "legal": legal,
+        "games": t.games,
+        "exact": t.exact,
+        "sente_wins": sente,
+        "gote_wins": gote,
+        "draws": draws,
+        "moves": t.rows,
+        "recent_games": games.rows,
+    }))
+}
+
+/// `/api/position`: the games that reach the position, newest first, and how many.
+fn position(store: &Store, p: &Params) -> Result<Value, ApiError> {
+    p.only(&[FILTER, POSITION, WIDEN, &["limit"]])?;
+    let f = filter(p)?;
+    if filtered(&f) {
+        return Err(ApiError::BadRequest(
+            "positions cannot be filtered yet".to_string(),
+        ));
+    }
+    let limit = p.limit("limit", 50, MAX_LIMIT)?;
+    let r = reached(p)?;
+    let found = query::find_position(store, &r.pos, widen(p)?, limit)?;
+    Ok(json!({
+        "sfen": r.pos.to_sfen(),
+        "games": found.rows,
+        "total": found.total,
+        "exact": found.exact,
+    }))
+}
+
+/// `/api/search`: games by their headers, newest first.
+fn search(store: &Store, p: &Params) -> Result<Value, ApiError> {
+    p.only(&[FILTER, &["limit"]])?;
+    let mut f = filter(p)?;
+    f.limit = Some(p.limit("limit", 50, MAX_LIMIT)?);
+    let found = query::search(store, &f)?;
+    Ok(json!({ "games": found.rows, "total": found.total }))
+}
+
+/// `/api/text`: full-text search over comments and game fields. Written from the hits
+/// themselves (not through a `Value`), so that scores print as the CLI prints them.
+fn text(store: &Store, p: &Params) -> Result<String, ApiError> {
+    p.only(&[&["q", "limit", "engine"]])?;
+    let Some(q) = p.get("q") else {
+        return Err(ApiError::BadRequest(
+            "give q=, the words to look for".into(),
+        ));
+    };
+    let (index, _) = query::open_text(store)?;
+    let options = crate::text::SearchOptions {
+        query: q.to_string(),
+        limit: p.limit("limit", 20, MAX_LIMIT)?,
+        engine: p.flag("engine")?,
+    };
+    let hits = query::text_search(store, &index, &options)?;
+    let hits = serde_json::to_string(&hits).map_err(|e| ApiError::Internal(e.to_string()))?;
+    Ok(format!("{{\"hits\":{hits}}}"))
+}
+
+/// `/api/game/ID`: the game's facts, its moves with times and comments, and the position at
+/// every ply.
+fn game(store: &Store, id: &str, p: &Params) -> Result<Value, ApiError> {
+    p.only(&[])?;
+    let id: i64 = id
+        .parse()
+        .map_err(|_| ApiError::BadRequest(format!("{id:?} is no game id")))?;
+    let Some(g) = store.game(id)? else {
+        return Err(ApiError::NotFound(format!("no game with id {id}")));
+    };
+    let rec = &g.record;
+    let mut pos = rec.start.clone();
+    let mut positions = vec![pos.to_sfen()];
+    let mut moves = Vec::with_capacity(rec.main.moves.len());
+    let mut comments: Vec<Value> = rec
+        .start_comments
+        .iter()
+        .map(|c| json!({"ply": 0, "text": c}))
+        .collect();
+    let mut last_to = None;
+    for (i, node) in rec.main.moves.iter().enumerate() {
+        let time = node.time.map(|t| {
+            let s = t.spent.round() as u64;
+            format!("{}:{:02}", s / 60, s % 60)
+        });
+        moves.push(json!({
+            "ply": i + 1,
+            "usi": node.mv.usi(),
+            "japanese": japanese(&pos, node.mv, last_to),
+            "time": time,
+            "seconds": node.time.map(|t| t.spent),
+        }));
+        for c in &node.comments {
+            comments.push(json!({"ply": i + 1, "text": c}));
+        }
+        pos.apply(node.mv);
+        last_to = Some(node.mv.to());
+        positions.push(pos.to_sfen());
+    }
+    if let Some(t) = &rec.main.terminal {
+        for c in &t.comments {
+            comments.push(json!({"ply": rec.main.moves.len(), "text": c}));
+        }
+    }
+    let headers: Vec<Value> = rec
+        .headers
+        .iter()
+        .map(|(k, v)| json!({"key": k, "value": v}))
+        .collect();
+    Ok(json!({
+        "id": g.id,
+        "file": g.file,
+        "game_index": g.game_index,
+        "format": g.format,
+        "date": g.date,
+        "sente": g.sente,
+        "gote": g.gote,
+        "event": g.event,
+        "opening": g.opening,
+        "plies": g.plies,
+        "winner": g.winner,
+        "terminal": rec.main.terminal.as_ref().map(|t| t.kind.code()),
+        "sources": g.sources,
+        "headers": headers,
+        "start_sfen": positions[0],
+        "moves": moves,
+        "positions": positions,
+        "comments": comments,
+    }))
+}

@@ -1,0 +1,255 @@
+//! `kifudex serve`: the explorer page and its JSON API over HTTP, read-only.
+//!
+//! Three kinds of threads: one accepts requests and queues them (a full queue is answered
+//! `503` at once, so the server never holds more than it can work off); handlers parse each
+//! request and answer files and errors themselves; queries go to a few workers, each with its
+//! own read connection to the database, and a handler that waits longer than the time limit
+//! answers `503` without waiting further. Every list has a limit (see [`api`]).
+
+mod api;
+mod params;
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TrySendError, sync_channel};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::Duration;
+
+use tiny_http::{Header, Method, Request, Response, Server};
+
+pub use api::{ApiError, answer};
+pub use params::Params;
+
+use crate::store::Store;
+
+/// The page's files, compiled into the binary: the page works offline.
+const INDEX_HTML: &str = include_str!("page/index.html");
+const APP_JS: &str = include_str!("page/app.js");
+const STYLE_CSS: &str = include_str!("page/style.css");
+
+/// How the server runs.
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    pub db: PathBuf,
+    pub addr: SocketAddr,
+    /// Threads that parse requests and write answers.
+    pub handlers: usize,
+    /// Threads that run queries, each with its own connection.
+    pub workers: usize,
+    /// Requests accepted but not yet taken by a handler; more are answered 503 at once.
+    pub queue: usize,
+    /// The longest a query may take before its request is answered 503.
+    pub time_limit: Duration,
+}
+
+impl ServeOptions {
+    pub fn new(db: &Path, addr: SocketAddr) -> ServeOptions {
+        ServeOptions {
+            db: db.to_path_buf(),
+            addr,
+            handlers: 16,
+            workers: 4,
+            queue: 256,
+            time_limit: Duration::from_secs(10),
+        }
+    }
+}
+
+/// What can stop the server from starting.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error("cannot listen on {0}: {1}")]
+    Bind(SocketAddr, String),
+    #[error(transparent)]
+    Store(#[from] crate::store::StoreError),
+}
+
+/// A query handed to a worker, with where to send its answer.
+struct Job {
+    path: String,
+    params: Params,
+    reply: SyncSender<Result<String, ApiError>>,
+}
+
+/// A running server; dropping it does not stop it (call [`Running::stop`]).
+pub struct Running {
+    server: Arc<Server>,
+    addr: SocketAddr,
+    threads: Vec<thread::JoinHandle<()>>,
+}
+
+impl Running {
+    /// The address it listens on (the port chosen when 0 was asked for).
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Blocks until the server stops (it runs until the process ends).
+    pub fn wait(self) {
+        for t in self.threads {
+            let _ = t.join();
+        }
+    }
+
+    /// Stops accepting and lets the threads end.
+    pub fn stop(self) {
+        self.server.unblock();
+        for t in self.threads {
+            let _ = t.join();
+        }
+    }
+}
+
+/// Opens the database (to fail early when there is none) and starts serving it.
+pub fn start(opts: &ServeOptions) -> Result<Running, ServeError> {
+    // Checked once here, so that a wrong --db is an error at start, not on every request.
+    drop(Store::open(&opts.db)?);
+    let server = Server::http(opts.addr).map_err(|e| ServeError::Bind(opts.addr, e.to_string()))?;
+    let addr = server
+        .server_addr()
+        .to_ip()
+        .ok_or_else(|| ServeError::Bind(opts.addr, "not an IP address".into()))?;
+    let server = Arc::new(server);
+    let mut threads = Vec::new();
+
+    let (req_tx, req_rx) = sync_channel::<Request>(opts.queue);
+    let req_rx = Arc::new(Mutex::new(req_rx));
+    let (job_tx, job_rx) = sync_channel::<Job>(opts.workers * 4);
+    let job_rx = Arc::new(Mutex::new(job_rx));
+
+    {
+        let server = Arc::clone(&server);
+        threads.push(thread::spawn(move || accept(&server, &req_tx)));
+    }
+    for _ in 0..opts.handlers.max(1) {
+        let rx = Arc::clone(&req_rx);
+        let jobs = job_tx.clone();
+        let limit = opts.time_limit;
+        threads.push(thread::spawn(move || handle_requests(&rx, &jobs, limit)));
+    }
+    drop(job_tx);
+    for _ in 0..opts.workers.max(1) {
+        let rx = Arc::clone(&job_rx);
+        let db = opts.db.clone();
+        threads.push(thread::spawn(move || work(&db, &rx)));
+    }
+    Ok(Running {
+        server,
+        addr,
+        threads,
+    })
+}
+
+/// Takes requests off the socket; answers 503 when the queue is full. Dropping the queue's
+/// sender when the server is unblocked ends the handlers.
+fn accept(server: &Server, queue: &SyncSender<Request>) {
+    while let Ok(req) = server.recv() {
+        match queue.try_send(req) {
+            Ok(()) => {}
+            Err(TrySendError::Full(req)) => {
+                respond_error(req, &ApiError::Busy("too many requests waiting; try again"))
+            }
+            Err(TrySendError::Disconnected(_)) => return,
+        }
+    }
+}
+
+fn next<T>(rx: &Mutex<Receiver<T>>) -> Option<T> {
+    rx.lock().ok()?.recv().ok()
+}
+
+fn handle_requests(rx: &Mutex<Receiver<Request>>, jobs: &SyncSender<Job>, limit: Duration) {
+    while let Some(req) = next(rx) {
+        handle(req, jobs, limit);
+    }
+}
+
+fn handle(req: Request, jobs: &SyncSender<Job>, limit: Duration) {
+    if *req.method() != Method::Get && *req.method() != Method::Head {
+        return respond_error(req, &ApiError::Method);
+    }
+    let url = req.url().to_string();
+    let (path, query) = url.split_once('?').unwrap_or((&url, ""));
+    let file = match path {
+        "/" | "/index.html" => Some((INDEX_HTML, "text/html; charset=utf-8")),
+        "/app.js" => Some((APP_JS, "text/javascript; charset=utf-8")),
+        "/style.css" => Some((STYLE_CSS, "text/css; charset=utf-8")),
+        _ => None,
+    };
+    if let Some((body, kind)) = file {
+        let resp = Response::from_string(body).with_header(header("Content-Type", kind));
+        let _ = req.respond(resp);
+        return;
+    }
+    if !path.starts_with("/api/") {
+        return respond_error(req, &ApiError::NotFound(format!("no page {path}")));
+    }
+    let params = match Params::parse(query) {
+        Ok(p) => p,
+        Err(e) => return respond_error(req, &e),
+    };
+    let (tx, rx) = sync_channel(1);
+    let job = Job {
+        path: path.to_string(),
+        params,
+        reply: tx,
+    };
+    if let Err(e) = jobs.try_send(job) {
+        let why = match e {
+            TrySendError::Full(_) => ApiError::Busy("every worker is busy; try again"),
+            TrySendError::Disconnected(_) => ApiError::Busy("the server is stopping"),
+        };
+        return respond_error(req, &why);
+    }
+    match rx.recv_timeout(limit) {
+        Ok(Ok(body)) => {
+            let resp = Response::from_string(body)
+                .with_header(header("Content-Type", "application/json; charset=utf-8"));
+            let _ = req.respond(resp);
+        }
+        Ok(Err(e)) => respond_error(req, &e),
+        Err(RecvTimeoutError::Timeout) => respond_error(req, &ApiError::TooSlow(limit)),
+        Err(RecvTimeoutError::Disconnected) => {
+            respond_error(req, &ApiError::Internal("the query stopped".into()))
+        }
+    }
+}
+
+/// A worker: answers queries on its own connection, opened again after a failure.
+fn work(db: &Path, rx: &Mutex<Receiver<Job>>) {
+    let mut store: Option<Store> = None;
+    while let Some(job) = next(rx) {
+        if store.is_none() {
+            match Store::open(db) {
+                Ok(s) => store = Some(s),
+                Err(e) => {
+                    let _ = job.reply.send(Err(ApiError::Internal(e.to_string())));
+                    continue;
+                }
+            }
+        }
+        let s = store.as_ref().expect("opened above");
+        // A panic in one query must not take the worker (and the server's capacity) with it.
+        let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            answer(s, &job.path, &job.params)
+        }))
+        .unwrap_or_else(|_| Err(ApiError::Internal("the query failed".into())));
+        if matches!(out, Err(ApiError::Internal(_))) {
+            store = None;
+        }
+        let _ = job.reply.send(out);
+    }
+}
+
+fn header(name: &str, value: &str) -> Header {
+    Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("valid header")
+}
+
+fn respond_error(req: Request, e: &ApiError) {
+    let body = serde_json::json!({ "error": e.to_string() }).to_string();
+    let resp = Response::from_string(body)
+        .with_status_code(e.status())
+        .with_header(header("Content-Type", "application/json; charset=utf-8"));
+    let _ = req.respond(resp);
+}

@@ -1,0 +1,299 @@
+//! `kifudex serve`: real HTTP requests on a loopback port, every endpoint's answer compared
+//! with the CLI's `--json` answer on the same database, bad requests, parallel clients.
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use kifudex::serve::{Running, ServeOptions, start};
+use serde_json::Value;
+
+use crate::db::{json_lines, kifudex, temp_dir};
+
+/// The sample collection imported once for every test of this module, and a server on it.
+fn server() -> &'static (PathBuf, SocketAddr) {
+    static SERVER: OnceLock<(PathBuf, SocketAddr)> = OnceLock::new();
+    SERVER.get_or_init(|| {
+        let db = temp_dir("serve").join("db");
+        let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_db");
+        let out = kifudex(&db, &["import", sample.to_str().unwrap()]);
+        assert!(out.status.success(), "{out:?}");
+        let running: Running = start(&ServeOptions::new(&db, "127.0.0.1:0".parse().unwrap()))
+            .expect("the server starts");
+        let addr = running.addr();
+        // The server lives as long as the test binary.
+        std::mem::forget(running);
+        (db, addr)
+    })
+}
+
+/// `%XX` for every byte but the unreserved ones.
+fn enc(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b',' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// One HTTP/1.1 request; the status and the body.
+fn request(addr: SocketAddr, method: &str, path: &str) -> (u16, String) {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).unwrap();
+    let text = String::from_utf8(raw).expect("UTF-8 answer");
+    let (head, body) = text.split_once("\r\n\r\n").expect("a header and a body");
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    (status, body.to_string())
+}
+
+fn get(path: &str) -> (u16, Value) {
+    let (status, body) = request(server().1, "GET", path);
+    let v = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body}"));
+    (status, v)
+}
+
+fn ok(path: &str) -> Value {
+    let (status, v) = get(path);
+    assert_eq!(status, 200, "{path}: {v}");
+    v
+}
+
+fn cli(args: &[&str]) -> Vec<Value> {
+    let out = kifudex(&server().0, args);
+    assert!(out.status.success(), "{args:?}: {out:?}");
+    json_lines(&out)
+}
+
+#[test]
+fn tree_equals_the_cli() {
+    for (play, pos) in [
+        ("", "startpos"),
+        ("7g7f", "startpos moves 7g7f"),
+        ("7g7f,3c3d", "startpos moves 7g7f 3c3d"),
+        ("2g2f,8c8d", "startpos moves 2g2f 8c8d"),
+    ] {
+        let v = ok(&format!("/api/tree?play={play}"));
+        let rows: Vec<Value> = cli(&["tree", pos, "--json"])
+            .into_iter()
+            .filter(|r| r.get("move").is_some())
+            .collect();
+        assert_eq!(v["moves"], Value::Array(rows.clone()), "{pos}");
+        let hits = cli(&["position", pos, "--json", "--limit", "20"]);
+        let total = hits.last().unwrap()["total"].clone();
+        assert_eq!(v["games"], total, "{pos}");
+        assert_eq!(
+            v["recent_games"],
+            Value::Array(hits[..hits.len() - 1].to_vec()),
+            "{pos}"
+        );
+        let sum = |k: &str| rows.iter().map(|r| r[k].as_u64().unwrap()).sum::<u64>();
+        assert_eq!(v["sente_wins"], sum("sente_wins"));
+        assert_eq!(v["gote_wins"], sum("gote_wins"));
+        assert_eq!(v["draws"], sum("draws"));
+    }
+}
+
+#[test]
+fn tree_gives_the_position_its_legal_moves_and_the_line() {
+    let v = ok("/api/tree?play=7g7f,3c3d,8h2b%2B&at=2");
+    assert_eq!(
+        v["sfen"],
+        "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3"
+    );
+    assert_eq!(v["side"], "sente");
+    assert_eq!(v["at"], 2);
+    assert_eq!(v["last_move"], "3c3d");
+    assert_eq!(
+        v["line"],
+        serde_json::json!(["☗７六歩", "☖３四歩", "☗２二角成"])
+    );
+    // 30 legal moves for sente here, as the move generator counts them.
+    let legal = v["legal"].as_array().unwrap();
+    let pos = kifudex::shogi::Position::from_sfen(v["sfen"].as_str().unwrap()).unwrap();
+    assert_eq!(legal.len(), pos.legal_moves().len());
+    assert!(legal.contains(&Value::from("8h2b+")));
+    assert!(legal.contains(&Value::from("8h2b")));
+}
+
+#[test]
+fn position_and_search_equal_the_cli() {
+    let v = ok("/api/position?sfen=startpos&play=7g7f,3c3d&limit=5");
+    let hits = cli(&[
+        "position",
+        "startpos moves 7g7f 3c3d",
+        "--json",
+        "--limit",
+        "5",
+    ]);
+    assert_eq!(v["games"], Value::Array(hits[..hits.len() - 1].to_vec()));
+    assert_eq!(v["total"], hits.last().unwrap()["total"]);
+
+    let v = ok(&format!("/api/search?player={}&limit=3", enc("羽生")));
+    let rows = cli(&["search", "--player", "羽生", "--json", "--limit", "3"]);
+    assert_eq!(v["games"], Value::Array(rows));
+    let all = cli(&["search", "--player", "羽生", "--json", "--limit", "1000"]);
+    assert_eq!(v["total"], all.len());
+
+    let v = ok(&format!("/api/text?q={}&limit=5", enc("矢倉")));
+    let hits = cli(&["text", "矢倉", "--json", "--limit", "5"]);
+    assert!(!hits.is_empty());
+    assert_eq!(v["hits"], Value::Array(hits));
+}
+
+#[test]
+fn a_game_with_its_positions() {
+    let id = cli(&["search", "--player", "羽生", "--json", "--limit", "1"])[0]["id"]
+        .as_i64()
+        .unwrap();
+    let v = ok(&format!("/api/game/{id}"));
+    let plies = v["plies"].as_u64().unwrap() as usize;
+    assert_eq!(v["moves"].as_array().unwrap().len(), plies);
+    assert_eq!(v["positions"].as_array().unwrap().len(), plies + 1);
+    // The last position is the board `show --board` prints.
+    let out = kifudex(&server().0, &["show", &id.to_string(), "--board"]);
+    let shown = String::from_utf8(out.stdout).unwrap();
+    let sfen = shown
+        .lines()
+        .find_map(|l| l.strip_prefix("# sfen "))
+        .unwrap();
+    assert_eq!(v["positions"][plies], sfen);
+    // The moves are the record's main line.
+    let usi = kifudex(&server().0, &["show", &id.to_string(), "--to", "usi"]);
+    let usi = String::from_utf8(usi.stdout).unwrap();
+    let moves: Vec<&str> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["usi"].as_str().unwrap())
+        .collect();
+    assert!(usi.contains(&moves.join(" ")), "{usi}");
+}
+
+#[test]
+fn bad_requests_get_a_json_error_and_the_right_status() {
+    let cases: &[(&str, u16, &str)] = &[
+        (
+            "/api/tree?play=7g7e",
+            400,
+            "play: move 1 (7g7e) is not legal in its position",
+        ),
+        (
+            "/api/tree?play=7g7f,zz",
+            400,
+            "play: move 2 (zz) is no USI move",
+        ),
+        ("/api/tree?sfen=xyz", 400, "cannot read the position"),
+        ("/api/tree?colour=red", 400, "unknown parameter \"colour\""),
+        (
+            "/api/position?limit=100000",
+            400,
+            "limit=\"100000\": give a number from 1 to 500",
+        ),
+        (
+            "/api/tree?play=7g7f&at=5",
+            400,
+            "at=5, but play holds 1 moves",
+        ),
+        (
+            "/api/search?min_plies=-3",
+            400,
+            "min_plies=\"-3\" is not a whole number",
+        ),
+        (
+            "/api/search?player=%E3",
+            400,
+            "the query string is not UTF-8",
+        ),
+        ("/api/search?player=%zz", 400, "a bad %-escape"),
+        ("/api/game/999999", 404, "no game with id 999999"),
+        ("/api/game/abc", 400, "\"abc\" is no game id"),
+        ("/api/nothing", 404, "no API call /api/nothing"),
+        ("/nothing.html", 404, "no page /nothing.html"),
+        ("/api/text", 400, "give q="),
+    ];
+    for &(path, status, message) in cases {
+        let (got, v) = get(path);
+        assert_eq!(got, status, "{path}: {v}");
+        let e = v["error"].as_str().unwrap_or_else(|| panic!("{path}: {v}"));
+        assert!(e.contains(message), "{path}: {e:?} lacks {message:?}");
+    }
+    let (status, body) = request(server().1, "POST", "/api/tree");
+    assert_eq!(status, 405, "{body}");
+}
+
+#[test]
+fn the_page_is_served_from_the_binary() {
+    for (path, needle) in [
+        ("/", "<script src=\"/app.js\">"),
+        ("/app.js", "function drawBoard"),
+        ("/style.css", ".bar"),
+    ] {
+        let (status, body) = request(server().1, "GET", path);
+        assert_eq!(status, 200, "{path}");
+        assert!(body.contains(needle), "{path}");
+        // Nothing from outside: no address of another host in the page's files.
+        assert!(!body.contains("https://"), "{path} refers to another host");
+    }
+}
+
+#[test]
+fn fifty_clients_in_parallel_are_all_answered() {
+    let want = ok("/api/tree?play=7g7f");
+    let answers: Vec<(u16, String)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..50)
+            .map(|i| {
+                s.spawn(move || {
+                    let path = if i % 2 == 0 {
+                        "/api/tree?play=7g7f"
+                    } else {
+                        "/api/game/1"
+                    };
+                    request(server().1, "GET", path)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for (i, (status, body)) in answers.iter().enumerate() {
+        assert_eq!(*status, 200, "client {i}: {body}");
+        if i % 2 == 0 {
+            assert_eq!(serde_json::from_str::<Value>(body).unwrap(), want);
+        }
+    }
+}
+
+#[test]
+fn a_full_queue_is_answered_busy_not_held() {
+    // One handler, one worker, a queue of one: a burst of requests gets 200s and 503s, and
+    // every connection is answered.
+    let (db, _) = server();
+    let mut opts = ServeOptions::new(db, "127.0.0.1:0".parse().unwrap());
+    opts.handlers = 1;
+    opts.workers = 1;
+    opts.queue = 1;
+    let running = start(&opts).unwrap();
+    let addr = running.addr();
+    let statuses: Vec<u16> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..30)
+            .map(|_| s.spawn(move || request(addr, "GET", "/api/tree?play=7g7f").0))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert_eq!(statuses.len(), 30);
+    assert!(
+        statuses.iter().all(|s| *s == 200 || *s == 503),
+        "{statuses:?}"
+    );
+    assert!(statuses.contains(&200));
+    running.stop();
+}
