@@ -81,6 +81,7 @@ enum Command {
 /// (clap itself exits with 2 on bad usage).
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
+    kifudex::store::set_recognise_progress(output::recognise_progress);
     let result = match cli.command {
         Command::Convert(args) => convert::run(&args),
         Command::Parse(args) => parse::run(&args),

@@ -24,9 +24,19 @@ pub struct SearchArgs {
     /// Part of the event (棋戦) name.
     #[arg(long)]
     event: Option<String>,
-    /// Part of the opening (戦型).
+    /// The opening (戦型): a known name (any spelling) matches the header's or the recognised
+    /// opening at any level (振り飛車 finds 四間飛車 games); other text, part of the header's.
     #[arg(long)]
     opening: Option<String>,
+    /// A castle (囲い) recognised from the moves, at any level (美濃囲い finds 銀冠).
+    #[arg(long)]
+    castle: Option<String>,
+    /// A strategy (戦法) recognised from the moves, at any level (振り飛車 finds 石田流).
+    #[arg(long)]
+    strategy: Option<String>,
+    /// The side --castle and --strategy are asked of: sente or gote.
+    #[arg(long = "as", value_name = "SIDE")]
+    side: Option<String>,
     /// Games on or after this date: YYYY, YYYY-MM or YYYY-MM-DD.
     #[arg(long, value_name = "DATE")]
     since: Option<String>,
@@ -64,6 +74,9 @@ pub fn run(db: &Path, args: &SearchArgs) -> Result<bool> {
         gote: args.gote.clone(),
         event: args.event.clone(),
         opening: args.opening.clone(),
+        castle: args.castle.clone(),
+        strategy: args.strategy.clone(),
+        side: args.side.clone(),
         since: args.since.clone(),
         until: args.until.clone(),
         winner: args.winner.clone(),
@@ -116,7 +129,11 @@ pub fn print_games(out: &mut impl Write, rows: &[GameRowSummary], style: Style) 
             text(&r.winner),
             r.plies.to_string(),
             text(&r.event),
-            text(&r.opening),
+            // The header's opening, else the recognised one, marked.
+            r.opening
+                .clone()
+                .or_else(|| r.recognised.as_ref().map(|o| format!("{o}*")))
+                .unwrap_or_default(),
             r.file.clone(),
         ]);
     }

@@ -46,6 +46,10 @@ pub struct ImportOptions {
     pub batch_time: Duration,
     /// Index the positions of variations too.
     pub variations: bool,
+    /// Recognise openings, strategies and castles while reading (the default). Without,
+    /// the games are recognised by the next command that opens the database (for measuring
+    /// what recognition costs).
+    pub recognise: bool,
     /// Postings a segment of the position index holds (the default,
     /// [`SEGMENT_ENTRIES`](crate::store::postings::SEGMENT_ENTRIES), is about 110,000 games;
     /// tests ask for small ones to write several).
@@ -79,6 +83,7 @@ impl Default for ImportOptions {
             batch_games: 16_384,
             batch_time: Duration::from_secs(2),
             variations: false,
+            recognise: true,
             segment_entries: crate::store::postings::SEGMENT_ENTRIES,
             defer_indexes_from: 10_000,
             log_limit: crate::store::LOG_LIMIT,
@@ -321,7 +326,7 @@ fn read_batch(
 ) -> bool {
     let (mut part, mut parsed, mut bytes) = (0, Vec::new(), 0);
     for (n, unit) in units.iter().enumerate() {
-        for p in parse_unit(unit, known, options.variations) {
+        for p in parse_unit(unit, known, options.variations, options.recognise) {
             bytes += p.source.size;
             parsed.push(p);
         }
@@ -513,7 +518,12 @@ fn write_source(
 /// Reads, decodes, parses and replays every source of a unit, except those an earlier
 /// import read with the same size and time (files) or the same size and CRC (archive
 /// entries).
-fn parse_unit(unit: &Unit, known: &HashMap<String, KnownSource>, variations: bool) -> Vec<Parsed> {
+fn parse_unit(
+    unit: &Unit,
+    known: &HashMap<String, KnownSource>,
+    variations: bool,
+    recognise: bool,
+) -> Vec<Parsed> {
     let unchanged = |info: &SourceInfo| {
         known.get(&info.display).is_some_and(|k| {
             k.size == info.size
@@ -525,7 +535,7 @@ fn parse_unit(unit: &Unit, known: &HashMap<String, KnownSource>, variations: boo
     };
     walk::read_unit(unit, unchanged)
         .into_iter()
-        .map(|(info, content)| parse_source(info, content, known, variations))
+        .map(|(info, content)| parse_source(info, content, known, variations, recognise))
         .collect()
 }
 
@@ -534,6 +544,7 @@ fn parse_source(
     content: Content,
     known: &HashMap<String, KnownSource>,
     variations: bool,
+    recognise: bool,
 ) -> Parsed {
     let mut source = SourceRow {
         path: info.display.clone(),
@@ -607,7 +618,11 @@ fn parse_source(
                 let at = Some((e.line, e.column));
                 errors.push(problem(&source.path, Some(i), at, e.message));
             }
-            GameRow::from_record(rec, format, variations)
+            // In the parallel stage: the writer only stores what was found.
+            let recognised = recognise.then(|| crate::classify::recognise_record(&rec));
+            let mut row = GameRow::from_record(rec, format, variations);
+            row.recognised = recognised;
+            row
         })
         .collect();
     Parsed {

@@ -3,6 +3,7 @@
 
 use rusqlite::types::Value;
 
+use crate::classify;
 use crate::notation::dates::normalize_date;
 use crate::shogi::Handicap;
 use crate::store::{Store, StoreError};
@@ -19,8 +20,16 @@ pub struct SearchFilter {
     pub gote: Option<String>,
     /// Part of the event name (width, case and kana insensitive).
     pub event: Option<String>,
-    /// Part of the opening (戦型).
+    /// The opening (戦型): a name kifudex knows (in any spelling of the table in
+    /// `classify::names`) matches the header's or the recognised opening at any level of the
+    /// hierarchy (振り飛車 takes 四間飛車 and 藤井システム); any other text, part of the header's.
     pub opening: Option<String>,
+    /// A castle recognised for a side (or for `side`), at any level of the hierarchy.
+    pub castle: Option<String>,
+    /// A strategy recognised for a side (or for `side`), at any level of the hierarchy.
+    pub strategy: Option<String>,
+    /// `sente` or `gote`: the side `castle` and `strategy` are asked of.
+    pub side: Option<String>,
     /// `YYYY`, `YYYY-MM` or `YYYY-MM-DD` (any form [`normalize_date`] reads).
     pub since: Option<String>,
     pub until: Option<String>,
@@ -48,11 +57,13 @@ pub struct GameRowSummary {
     pub winner: Option<String>,
     pub handicap: String,
     pub terminal: Option<String>,
+    /// The opening recognised from the moves (see `classify`).
+    pub recognised: Option<String>,
 }
 
 /// The columns of a summary row, for queries that join games with sources and players.
 pub(crate) const SUMMARY_COLUMNS: &str = "g.id, s.path, g.game_index, g.date, ps.name, pg.name,
-    g.event, g.opening, g.plies, g.winner, g.handicap, g.terminal";
+    g.event, g.opening, g.plies, g.winner, g.handicap, g.terminal, g.label";
 
 pub(crate) const SUMMARY_JOINS: &str = "FROM games g JOIN sources s ON s.id = g.source_id
     LEFT JOIN players ps ON ps.id = g.sente_id LEFT JOIN players pg ON pg.id = g.gote_id";
@@ -71,6 +82,7 @@ pub(crate) fn summary_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRo
         winner: r.get(9)?,
         handicap: r.get(10)?,
         terminal: r.get(11)?,
+        recognised: r.get(12)?,
     })
 }
 
@@ -121,7 +133,83 @@ pub fn search(store: &Store, f: &SearchFilter) -> Result<SearchResult, QueryErro
     if let Some(q) = &f.gote {
         wheres.push(player_clause("g.gote_id", q, &mut params));
     }
-    for (column, q) in [("event", &f.event), ("opening", &f.opening)] {
+    let side = match f.side.as_deref().map(str::to_ascii_lowercase).as_deref() {
+        None => None,
+        Some("sente") => Some(0i64),
+        Some("gote") => Some(1),
+        Some(other) => {
+            return Err(QueryError::BadArgument(format!(
+                "--as {other:?}: give sente or gote"
+            )));
+        }
+    };
+    // A name of the classifier: header values and recognised names through the hierarchy.
+    if let Some(q) = &f.opening
+        && let Some(name) = classify::canonical(q)
+    {
+        let names = classify::descendants(name);
+        let headers: Vec<String> = distinct_values(store, "opening")?
+            .into_iter()
+            .filter(|v| {
+                classify::split_header(v)
+                    .iter()
+                    .any(|h| names.contains(&h.as_str()))
+            })
+            .collect();
+        let list = |items: &[&str], params: &mut Vec<Value>| -> String {
+            let l: Vec<String> = items
+                .iter()
+                .map(|n| param(Value::Text(n.to_string()), params))
+                .collect();
+            l.join(", ")
+        };
+        let header_refs: Vec<&str> = headers.iter().map(String::as_str).collect();
+        let h = list(&header_refs, &mut params);
+        let l = list(&names, &mut params);
+        let r = list(&names, &mut params);
+        wheres.push(format!(
+            "(g.opening IN ({h}) OR g.label IN ({l}) OR g.id IN (SELECT r.game_id FROM recognised r
+             JOIN opening_names n ON n.id = r.name_id WHERE n.name IN ({r})))"
+        ));
+    }
+    for (flag, q, kind) in [
+        ("--castle", &f.castle, classify::Kind::Castle),
+        ("--strategy", &f.strategy, classify::Kind::Strategy),
+    ] {
+        let Some(q) = q else { continue };
+        let name = classify::canonical(q)
+            .filter(|n| classify::names::kind_of(n) == Some(kind))
+            .ok_or_else(|| {
+                let known: Vec<&str> = classify::DEFS
+                    .iter()
+                    .filter(|d| d.kind == kind)
+                    .map(|d| d.name)
+                    .collect();
+                QueryError::BadArgument(format!(
+                    "{flag} {q:?} names no {}; known: {}",
+                    kind.code(),
+                    known.join(" ")
+                ))
+            })?;
+        let list: Vec<String> = classify::descendants(name)
+            .into_iter()
+            .map(|n| param(Value::Text(n.to_string()), &mut params))
+            .collect();
+        let side_sql = match side {
+            Some(s) => format!(" AND r.side = {}", param(Value::Integer(s), &mut params)),
+            None => String::new(),
+        };
+        wheres.push(format!(
+            "g.id IN (SELECT r.game_id FROM recognised r JOIN opening_names n ON n.id = r.name_id
+             WHERE n.name IN ({}){side_sql})",
+            list.join(", ")
+        ));
+    }
+    let opening_text = f
+        .opening
+        .as_ref()
+        .filter(|q| classify::canonical(q).is_none());
+    for (column, q) in [("event", &f.event), ("opening", &opening_text.cloned())] {
         let Some(q) = q else { continue };
         let names = matching_values(store, column, q)?;
         if names.is_empty() {
@@ -205,6 +293,15 @@ pub fn search(store: &Store, f: &SearchFilter) -> Result<SearchResult, QueryErro
         rows,
         total: total as usize,
     })
+}
+
+/// The distinct values of a text column.
+fn distinct_values(store: &Store, column: &str) -> Result<Vec<String>, StoreError> {
+    let mut stmt = store.conn().prepare(&format!(
+        "SELECT DISTINCT {column} FROM games WHERE {column} IS NOT NULL"
+    ))?;
+    let values = stmt.query_map([], |r| r.get::<_, String>(0))?;
+    values.collect::<Result<_, _>>().map_err(Into::into)
 }
 
 /// The distinct values of a text column that contain `q`, compared in folded form.

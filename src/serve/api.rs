@@ -122,6 +122,9 @@ fn filter(p: &Params) -> Result<SearchFilter, ApiError> {
         gote: s("gote"),
         event: s("event"),
         opening: s("opening"),
+        castle: s("castle"),
+        strategy: s("strategy"),
+        side: None,
         since: s("since"),
         until: s("until"),
         winner: s("winner"),
@@ -138,6 +141,8 @@ fn filtered(f: &SearchFilter) -> bool {
         || f.gote.is_some()
         || f.event.is_some()
         || f.opening.is_some()
+        || f.castle.is_some()
+        || f.strategy.is_some()
         || f.since.is_some()
         || f.until.is_some()
         || f.winner.is_some()

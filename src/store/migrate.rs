@@ -19,6 +19,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0003_rows.sql",
         include_str!("../../migrations/0003_rows.sql"),
     ),
+    (
+        "0004_openings.sql",
+        include_str!("../../migrations/0004_openings.sql"),
+    ),
 ];
 
 /// The schema version this program writes.

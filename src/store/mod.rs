@@ -5,6 +5,7 @@ mod checkpoint;
 pub(crate) mod codec;
 mod indexes;
 mod migrate;
+mod openings;
 pub mod postings;
 mod read;
 mod text;
@@ -14,6 +15,7 @@ mod write;
 pub use checkpoint::LOG_LIMIT;
 pub use codec::{GameRow, fingerprint};
 pub use migrate::SCHEMA_VERSION;
+pub use openings::{CLASSIFY_META, StoredItem};
 pub use read::{GameLine, StoredGame};
 pub use write::{Inserted, KnownSource, SourceRow, Writer};
 
@@ -67,6 +69,14 @@ pub struct ImportLock {
     _file: std::fs::File,
 }
 
+static RECOGNISE_PROGRESS: std::sync::OnceLock<fn(u64, u64)> = std::sync::OnceLock::new();
+
+/// Installs the function told `(done, total)` while the recognised openings of a database
+/// are computed again when it is opened (a progress bar; once per process).
+pub fn set_recognise_progress(hook: fn(u64, u64)) {
+    let _ = RECOGNISE_PROGRESS.set(hook);
+}
+
 /// An open kifudex database.
 pub struct Store {
     conn: Connection,
@@ -92,6 +102,8 @@ impl Store {
             dir: dir.to_path_buf(),
         };
         store.check_meta(true)?;
+        let mut store = store;
+        store.recognise_when_stale();
         Ok(store)
     }
 
@@ -114,7 +126,24 @@ impl Store {
         };
         store.check_meta(false)?;
         store.restore_game_indexes();
+        let mut store = store;
+        store.recognise_when_stale();
         Ok(store)
+    }
+
+    /// Computes the recognised openings when the definitions changed (or the database was
+    /// made before schema 4), reporting to the hook [`set_recognise_progress`] installed.
+    /// Best effort: a database that cannot be written now is searched as it is.
+    fn recognise_when_stale(&mut self) {
+        if !openings::stale(&self.conn).unwrap_or(false) {
+            return;
+        }
+        let hook = RECOGNISE_PROGRESS.get().copied();
+        let _ = self.recognise_stale(&mut |done, total| {
+            if let Some(h) = hook {
+                h(done, total)
+            }
+        });
     }
 
     /// Builds the games indexes a killed bulk import left out ([`indexes`]), unless an import
@@ -236,6 +265,10 @@ impl Store {
                 put.execute(["hash_version", &HASH_VERSION.to_string()])?;
                 put.execute(["postings_version", &postings::POSTINGS_VERSION.to_string()])?;
                 put.execute(["created_by", concat!("kifudex ", env!("CARGO_PKG_VERSION"))])?;
+                put.execute([
+                    openings::CLASSIFY_META,
+                    &crate::classify::CLASSIFY_VERSION.to_string(),
+                ])?;
                 Ok(())
             }
             None => Ok(()),
