@@ -10,6 +10,7 @@ use kifudex::notation::kif::board_diagram;
 use kifudex::store::Store;
 
 use super::convert::{Target, encode};
+use super::output::Table;
 
 #[derive(Args, Debug)]
 pub struct ShowArgs {
@@ -24,6 +25,13 @@ pub struct ShowArgs {
     /// Print the board as a KIF board diagram (after the last move unless --ply says).
     #[arg(long)]
     board: bool,
+    /// List the opening, strategies and castles recognised from the moves, with the ply
+    /// each first held at, instead of the game.
+    #[arg(long, conflicts_with_all = ["board", "ply"])]
+    openings: bool,
+    /// With --openings: one JSON object.
+    #[arg(long, requires = "openings")]
+    json: bool,
 }
 
 pub fn run(db: &Path, args: &ShowArgs) -> Result<bool> {
@@ -33,6 +41,32 @@ pub fn run(db: &Path, args: &ShowArgs) -> Result<bool> {
     };
     let rec = &game.record;
     let mut out = std::io::stdout().lock();
+    if args.openings {
+        let (label, items) = store.recognised(args.id)?;
+        if args.json {
+            let obj = serde_json::json!({"id": game.id, "opening": label, "items": items});
+            writeln!(out, "{obj}")?;
+            return Ok(true);
+        }
+        let header = rec
+            .opening()
+            .map(|o| format!(" (header: {o})"))
+            .unwrap_or_default();
+        writeln!(
+            out,
+            "# game {}: recognised opening {}{header}",
+            game.id,
+            label.as_deref().unwrap_or("-")
+        )?;
+        let mut table = Table::new(vec!["side", "kind", "name", "ply"]);
+        for i in items {
+            table
+                .rows
+                .push(vec![i.side.to_string(), i.kind, i.name, i.ply.to_string()]);
+        }
+        table.write(&mut out)?;
+        return Ok(true);
+    }
     if args.board || args.ply.is_some() {
         let plies = rec.main.moves.len();
         let ply = args.ply.unwrap_or(plies);
