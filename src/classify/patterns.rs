@@ -72,6 +72,8 @@ pub enum Cond {
     OppHand(PieceKind),
     /// The side was recognised with this name at this ply or before.
     Had(&'static str),
+    /// The side was recognised with this name first at this very ply.
+    Just(&'static str),
     /// The side was not (yet) recognised with this name.
     NotHad(&'static str),
     /// The opponent was recognised with this name at this ply or before.
@@ -145,7 +147,7 @@ pub static DEFS: &[Def] = &[
     Def { name: "石田流", kind: Strategy, parent: Some("三間飛車"), about: "三間飛車 with the 7-file pawn on 7五 and the rook raised to 7六." },
     Def { name: "早石田", kind: Strategy, parent: Some("三間飛車"), about: "三間飛車 with the 7-file pawn pushed to 7五 at once, the bishop's diagonal left open (6-file pawn unmoved)." },
     Def { name: "向かい飛車", kind: Strategy, parent: Some("振り飛車"), about: "The rook swung to the 8th file, facing the opponent's rook (▲8八飛)." },
-    Def { name: "陽動振り飛車", kind: Strategy, parent: Some("振り飛車"), about: "A ranging rook that first pushed its 2-file pawn as a static rook would, then swung." },
+    Def { name: "陽動振り飛車", kind: Strategy, parent: Some("振り飛車"), about: "A ranging rook whose 2-file pawn had been pushed, as a static rook would, when it swung." },
     Def { name: "ひねり飛車", kind: Strategy, parent: Some("相掛かり"), about: "相掛かり where the rook then swings to the 7th file (7六 or 7八)." },
     Def { name: "5筋位取り", kind: Strategy, parent: None, about: "A static rook takes the centre with its pawn on 5五, the rook at home." },
     // Static rook.
@@ -211,7 +213,7 @@ pub static PATTERNS: &[Pattern] = &[
     Pattern { name: "角交換四間飛車", plies: OPENING, conds: &[Had("四間飛車"), OwnHand(PieceKind::Bishop), OppHand(PieceKind::Bishop)] },
     Pattern { name: "石田流", plies: (1, 50), conds: &[Had("三間飛車"), Own(R, sq(76)), Own(P, sq(75))] },
     Pattern { name: "早石田", plies: (1, 16), conds: &[Had("三間飛車"), Own(P, sqs(&[75, 67]))] },
-    Pattern { name: "陽動振り飛車", plies: OPENING, conds: &[Had("振り飛車"), OwnNone(P, sq(27))] },
+    Pattern { name: "陽動振り飛車", plies: OPENING, conds: &[Just("振り飛車"), OwnNone(P, sq(27))] },
     // Static rook.
     Pattern { name: "角換わり", plies: (1, 30), conds: &[OwnHand(PieceKind::Bishop), OppHand(PieceKind::Bishop), OwnAny(R, file(2)), OppAny(R, file(8))] },
     Pattern { name: "角換わり腰掛け銀", plies: (1, 60), conds: &[Had("角換わり"), Own(S, sq(56))] },

@@ -16,6 +16,7 @@ enum Test {
     None(Color, Kinds, Squares),
     Hand(Color, PieceKind),
     Had(Color, u8),
+    Just(Color, u8),
     NotHad(Color, u8),
 }
 
@@ -99,6 +100,7 @@ impl Matcher {
                         Cond::OwnHand(k) => Test::Hand(me, k),
                         Cond::OppHand(k) => Test::Hand(them, k),
                         Cond::Had(n) => Test::Had(me, def_of(n)),
+                        Cond::Just(n) => Test::Just(me, def_of(n)),
                         Cond::NotHad(n) => Test::NotHad(me, def_of(n)),
                         Cond::OppHad(n) => Test::Had(them, def_of(n)),
                     };
@@ -110,7 +112,9 @@ impl Matcher {
                     Cond::Own(k, _) | Cond::OwnAny(k, _) | Cond::OwnNone(k, _) => c.own |= k,
                     Cond::Opp(k, _) | Cond::OppAny(k, _) | Cond::OppNone(k, _) => c.opp |= k,
                     Cond::OwnHand(_) | Cond::OppHand(_) => c.hands = true,
-                    Cond::Had(_) | Cond::NotHad(_) | Cond::OppHad(_) => c.names = true,
+                    Cond::Had(_) | Cond::Just(_) | Cond::NotHad(_) | Cond::OppHad(_) => {
+                        c.names = true
+                    }
                 }
             }
             for t in &mut triggers {
@@ -234,7 +238,7 @@ impl Matcher {
                         if ply < p.start || ply > p.end || done[s] & (1u128 << i) != 0 {
                             continue;
                         }
-                        if p.tests[s].iter().all(|t| holds(t, &board, &found)) {
+                        if p.tests[s].iter().all(|t| holds(t, &board, &found, ply)) {
                             for &d in &self.lineage[p.def as usize] {
                                 if found[s][d as usize] == 0 {
                                     found[s][d as usize] = ply;
@@ -293,13 +297,14 @@ impl Matcher {
 }
 
 #[inline]
-fn holds(t: &Test, board: &Board, found: &[Vec<u16>; 2]) -> bool {
+fn holds(t: &Test, board: &Board, found: &[Vec<u16>; 2], ply: u16) -> bool {
     match *t {
         Test::All(c, k, s) => board.of(c, k) & s == s,
         Test::Any(c, k, s) => board.of(c, k) & s != 0,
         Test::None(c, k, s) => board.of(c, k) & s == 0,
         Test::Hand(c, k) => board.in_hand(c, k) > 0,
         Test::Had(c, d) => found[c.index()][d as usize] != 0,
+        Test::Just(c, d) => found[c.index()][d as usize] == ply,
         Test::NotHad(c, d) => found[c.index()][d as usize] == 0,
     }
 }

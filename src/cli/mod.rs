@@ -11,6 +11,7 @@ macro_rules! outln {
 
 mod convert;
 mod import;
+mod openings;
 mod optimize;
 mod output;
 mod parse;
@@ -65,6 +66,8 @@ enum Command {
     Position(position::PositionArgs),
     /// Moves played from a position: how often, how they scored, when last played.
     Tree(position::TreeArgs),
+    /// Games, results and score per recognised opening, strategy and castle, or pairing.
+    Openings(openings::OpeningsArgs),
     /// Merge the position index's segments into one (quicker queries) and tidy the file.
     Optimize(optimize::OptimizeArgs),
     /// Serve the explorer page (a board to click through the database) and the JSON API.
@@ -91,6 +94,7 @@ pub fn run() -> ExitCode {
         Command::Search(args) => search::run(&cli.db, &args),
         Command::Position(args) => position::run_position(&cli.db, &args),
         Command::Tree(args) => position::run_tree(&cli.db, &args),
+        Command::Openings(args) => openings::run(&cli.db, &args),
         Command::Optimize(args) => optimize::run(&cli.db, &args),
         Command::Serve(args) => serve::run(&cli.db, &args),
         Command::Show(args) => show::run(&cli.db, &args),

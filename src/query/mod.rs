@@ -1,10 +1,12 @@
 //! Answering questions about a database: header search (and, with the position index and the
 //! text index, position, tree and text queries).
 
+pub mod openings;
 pub mod position;
 pub mod search;
 pub mod text;
 
+pub use openings::{OpeningRow, openings};
 pub use position::{
     PositionHit, PositionOptions, PositionResult, TreeResult, TreeRow, find_position,
     parse_position, position_from_file, tree,

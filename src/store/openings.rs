@@ -173,7 +173,7 @@ impl Store {
                 )
             })
             .collect();
-        items.sort_by(|a, b| (a.0, a.1, a.2, a.3).cmp(&(b.0, b.1, b.2, b.3)));
+        items.sort_by_key(|a| (a.0, a.1, a.2, a.3));
         Ok((label, items.into_iter().map(|i| i.4).collect()))
     }
 
@@ -214,5 +214,17 @@ impl Store {
         out.sort_unstable();
         out.dedup();
         Ok(out)
+    }
+}
+
+impl Store {
+    /// Every recognised item of every game: `(game, side 0/1, kind, name)`, by game.
+    pub fn all_recognised(&self) -> Result<Vec<(i64, u8, String, String)>, StoreError> {
+        let mut stmt = self.conn().prepare(
+            "SELECT r.game_id, r.side, n.kind, n.name, r.ply FROM recognised r
+             JOIN opening_names n ON n.id = r.name_id ORDER BY r.game_id, r.side, r.ply",
+        )?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 }

@@ -13,6 +13,7 @@ mod ki2;
 mod kif;
 mod migrate;
 mod movetext;
+mod openings;
 mod perft;
 mod position;
 mod postings;
