@@ -24,12 +24,7 @@ fn main() {
     };
     let queries: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(1000);
     let store = Store::open(std::path::Path::new(db)).expect("open the database");
-    let (max_id, games): (i64, i64) = store
-        .conn()
-        .query_row("SELECT max(id), count(*) FROM games", [], |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })
-        .expect("count games");
+    let (max_id, games) = store.game_span().expect("count games");
     println!("{db}: {games} games");
     let mut seed = 0x9E37_79B9_7F4A_7C15u64;
     let mut next = move || {
@@ -111,6 +106,7 @@ fn main() {
                     query: q.to_string(),
                     limit: 20,
                     engine: false,
+                    games: None,
                 },
             )
             .expect("text query");

@@ -4,6 +4,7 @@
 //! binary is a thin command-line front end over it.
 
 pub mod classify;
+pub mod export;
 pub mod ingest;
 pub mod notation;
 pub mod query;

@@ -58,8 +58,8 @@ impl Observer for Report {
                 0.0
             };
             bar.set_message(format!(
-                "{} games ({:.0}/s), {} duplicates, {} errors",
-                p.games, rate, p.duplicates, p.errors
+                "{} games ({:.0}/s), {} duplicates, {} errors, {} warnings",
+                p.games, rate, p.duplicates, p.errors, p.warnings
             ));
         }
     }
@@ -126,6 +126,7 @@ pub fn run(db: &Path, args: &ImportArgs) -> Result<bool> {
             "games": summary.games,
             "duplicates": summary.duplicates,
             "errors": summary.errors,
+            "warnings": summary.warnings,
             "seconds": (summary.seconds * 1000.0).round() / 1000.0,
             "unchanged": summary.unchanged,
             "failed_files": summary.failed_files,
@@ -145,14 +146,14 @@ fn summary_line(s: &Progress, db: &Path) -> String {
         0.0
     };
     let mut line = format!(
-        "imported {} into {}: {} new, {} duplicate{}, {} error{}",
+        "imported {} into {}: {} new, {} duplicate{}, {}, {}",
         plural(s.total_files, "file"),
         db.display(),
         plural(s.games, "game"),
         s.duplicates,
         if s.duplicates == 1 { "" } else { "s" },
-        s.errors,
-        if s.errors == 1 { "" } else { "s" },
+        plural(s.errors, "error"),
+        plural(s.warnings, "warning"),
     );
     if s.unchanged > 0 {
         line += &format!(", {} unchanged", plural(s.unchanged, "file"));

@@ -10,6 +10,8 @@ macro_rules! outln {
 }
 
 mod convert;
+mod export;
+mod filter;
 mod import;
 mod openings;
 mod optimize;
@@ -51,6 +53,15 @@ enum Command {
     /// Convert a record to another format, keeping moves, variations, comments, bookmarks,
     /// times and headers.
     Convert(convert::ConvertArgs),
+    /// Write the selected games out: as record files (--to FORMAT --out DIR) or as Parquet
+    /// (--parquet DIR) for DuckDB, Spark and the like.
+    Export(export::ExportArgs),
+    /// Turn record files straight into Parquet, without a database (a cluster worker's shard).
+    Parquet(export::ParquetArgs),
+    /// Write an opening book for engines (YaneuraOu's DB2016 text format) from the selected games.
+    Book(export::BookArgs),
+    /// Print a position's SFEN and its hashes (the `hash` and `board_hash` of positions.parquet).
+    Hash(export::HashArgs),
     /// Import record files, directories (recursively) and .zip archives into the database.
     Import(import::ImportArgs),
     /// Read game records without a database and print one JSON object per game.
@@ -83,10 +94,25 @@ enum Command {
 /// Parses the command line, runs the command and maps failures to exit status 1
 /// (clap itself exits with 2 on bad usage).
 pub fn run() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let moves_apart = e.kind() == clap::error::ErrorKind::UnknownArgument
+                && std::env::args().any(|a| a == "moves");
+            let _ = e.print();
+            if moves_apart {
+                eprintln!("hint: quote the position as one argument: 'startpos moves 7g7f 3c3d'");
+            }
+            return ExitCode::from(e.exit_code() as u8);
+        }
+    };
     kifudex::store::set_recognise_progress(output::recognise_progress);
     let result = match cli.command {
         Command::Convert(args) => convert::run(&args),
+        Command::Export(args) => export::run_export(&cli.db, &args),
+        Command::Parquet(args) => export::run_parquet(&args),
+        Command::Book(args) => export::run_book(&cli.db, &args),
+        Command::Hash(args) => export::run_hash(&args),
         Command::Parse(args) => parse::run(&args),
         Command::Perft(args) => perft::run(&args).map(|()| true),
         Command::Import(args) => import::run(&cli.db, &args),

@@ -1,8 +1,9 @@
-//! Output shared by the query commands: aligned tables (CJK-width aware), JSON Lines, CSV.
+//! Output shared by the query commands: aligned tables (CJK-width aware, as wide as the
+//! terminal), JSON Lines, CSV.
 
 use std::io::Write;
 
-use unicode_width::UnicodeWidthStr;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 /// How a query command prints its rows.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -12,15 +13,37 @@ pub enum Style {
     Csv,
 }
 
-/// Cells wider than this are cut with an ellipsis in a table.
-const MAX_CELL: usize = 28;
+/// "1 game", "2 games".
+pub fn count(n: usize, thing: &str) -> String {
+    if n == 1 {
+        format!("1 {thing}")
+    } else {
+        format!("{n} {thing}s")
+    }
+}
+
+/// Width a table may take when stdout is no terminal (a pipe, a file): no cut below it.
+const PIPE_WIDTH: usize = 200;
+
+/// A cell is never cut narrower than this.
+const MIN_CELL: usize = 10;
+
+/// The width of the terminal on stdout (`COLUMNS` when set), else [`PIPE_WIDTH`].
+fn line_width() -> usize {
+    if let Some(n) = std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()) {
+        return n;
+    }
+    console::Term::stdout()
+        .size_checked()
+        .map_or(PIPE_WIDTH, |(_, w)| w as usize)
+}
 
 /// A table of text cells with a header row.
 pub struct Table {
     pub columns: Vec<&'static str>,
     pub rows: Vec<Vec<String>>,
-    /// Columns whose long cells keep their end (file paths), not their start.
-    pub keep_end: Vec<usize>,
+    /// A column of file paths: shortened in the middle (its start and its file name kept).
+    pub path_column: Option<usize>,
 }
 
 impl Table {
@@ -28,35 +51,54 @@ impl Table {
         Table {
             columns,
             rows: Vec::new(),
-            keep_end: Vec::new(),
+            path_column: None,
         }
     }
 
     /// Writes the table, columns padded to their widest cell (East Asian wide characters
-    /// count two).
+    /// count two); when wider than the terminal, the widest columns are cut first.
     pub fn write(&self, out: &mut impl Write) -> std::io::Result<()> {
+        self.write_width(out, line_width())
+    }
+
+    pub fn write_width(&self, out: &mut impl Write, width: usize) -> std::io::Result<()> {
+        let mut widths: Vec<usize> = self.columns.iter().map(|c| c.width()).collect();
+        for row in &self.rows {
+            for (w, c) in widths.iter_mut().zip(row) {
+                *w = (*w).max(c.width());
+            }
+        }
+        // Take from the widest column until the line fits (or nothing is wider than MIN_CELL).
+        let gaps = 2 * widths.len().saturating_sub(1);
+        while widths.iter().sum::<usize>() + gaps > width {
+            let (i, &w) = widths
+                .iter()
+                .enumerate()
+                .max_by_key(|&(i, &w)| (w, std::cmp::Reverse(i)))
+                .expect("a table has columns");
+            let floor = MIN_CELL.max(self.columns[i].width());
+            if w <= floor {
+                break;
+            }
+            widths[i] = w - 1;
+        }
         let cells: Vec<Vec<String>> = self
             .rows
             .iter()
             .map(|r| {
                 r.iter()
+                    .zip(&widths)
                     .enumerate()
-                    .map(|(i, c)| {
-                        if self.keep_end.contains(&i) {
-                            cut_start(c)
+                    .map(|(i, (c, &w))| {
+                        if self.path_column == Some(i) {
+                            cut_middle(c, w)
                         } else {
-                            cut(c)
+                            cut(c, w)
                         }
                     })
                     .collect()
             })
             .collect();
-        let mut widths: Vec<usize> = self.columns.iter().map(|c| c.width()).collect();
-        for row in &cells {
-            for (w, c) in widths.iter_mut().zip(row) {
-                *w = (*w).max(c.width());
-            }
-        }
         let line = |out: &mut dyn Write, row: &[String]| -> std::io::Result<()> {
             let mut s = String::new();
             for (i, (c, w)) in row.iter().zip(&widths).enumerate() {
@@ -65,7 +107,7 @@ impl Table {
                 }
                 s.push_str(c);
                 if i + 1 < row.len() {
-                    s.push_str(&" ".repeat(w - c.width()));
+                    s.push_str(&" ".repeat(w.saturating_sub(c.width())));
                 }
             }
             writeln!(out, "{}", s.trim_end())
@@ -89,35 +131,52 @@ impl Table {
     }
 }
 
-fn cut(s: &str) -> String {
-    if s.width() <= MAX_CELL {
-        return s.to_string();
-    }
+/// The first characters of `s` that fit in `width` columns.
+fn prefix(s: &str, width: usize) -> String {
     let mut out = String::new();
+    let mut w = 0;
     for c in s.chars() {
-        if out.width() + unicode_width::UnicodeWidthChar::width(c).unwrap_or(0) > MAX_CELL - 1 {
+        let cw = c.width().unwrap_or(0);
+        if w + cw > width {
             break;
         }
+        w += cw;
         out.push(c);
     }
-    out.push('…');
     out
 }
 
-fn cut_start(s: &str) -> String {
-    if s.width() <= MAX_CELL {
-        return s.to_string();
-    }
+/// The last characters of `s` that fit in `width` columns.
+fn suffix(s: &str, width: usize) -> String {
     let mut kept: Vec<char> = Vec::new();
-    let mut width = 1;
+    let mut w = 0;
     for c in s.chars().rev() {
-        width += unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
-        if width > MAX_CELL {
+        let cw = c.width().unwrap_or(0);
+        if w + cw > width {
             break;
         }
+        w += cw;
         kept.push(c);
     }
-    std::iter::once('…').chain(kept.into_iter().rev()).collect()
+    kept.into_iter().rev().collect()
+}
+
+/// `s` cut to `width` columns with an ellipsis at the end.
+pub fn cut(s: &str, width: usize) -> String {
+    if s.width() <= width {
+        return s.to_string();
+    }
+    prefix(s, width.saturating_sub(1)) + "…"
+}
+
+/// `s` cut to `width` columns in the middle: its start and its end (a file name) kept.
+pub fn cut_middle(s: &str, width: usize) -> String {
+    if s.width() <= width {
+        return s.to_string();
+    }
+    let room = width.saturating_sub(1);
+    let head = room / 3;
+    format!("{}…{}", prefix(s, head), suffix(s, room - head))
 }
 
 fn csv_field(s: &str) -> String {

@@ -46,7 +46,7 @@ pub fn run(args: &ParseArgs) -> Result<bool> {
             continue;
         }
         for (index, game) in read.games.iter().enumerate() {
-            if !game.errors.is_empty() {
+            if game.has_errors() {
                 all_ok = false;
             }
             let mut obj = json!({
@@ -89,8 +89,10 @@ fn game_json(game: &Record, positions: bool) -> Value {
         "comments": game.start_comments.len() + game.main.comment_count(),
         "engine_lines": game.start_engine.len() + game.main.engine_line_count(),
         "notes": game.notes.len(),
+        "incomplete": game.incomplete,
         "illegal": game.first_illegal().map(|(ply, rule)| json!({"ply": ply, "rule": rule.code()})),
-        "errors": game.errors.iter().map(|e| json!({"line": e.line, "column": e.column, "message": e.message})).collect::<Vec<_>>(),
+        "errors": problems(game, false),
+        "warnings": problems(game, true),
         "recognised": recognised_json(&kifudex::classify::recognise_record(game)),
         "error": Value::Null,
     });
@@ -115,4 +117,13 @@ pub fn recognised_json(r: &kifudex::classify::Recognised) -> Value {
             .collect::<Vec<_>>()
     };
     json!({"opening": r.opening, "sente": side(Color::Black), "gote": side(Color::White)})
+}
+
+/// The game's errors, or its warnings, as JSON objects.
+fn problems(game: &Record, warnings: bool) -> Vec<Value> {
+    game.errors
+        .iter()
+        .filter(|e| e.is_warning() == warnings)
+        .map(|e| json!({"line": e.line, "column": e.column, "message": e.message}))
+        .collect()
 }

@@ -2,9 +2,9 @@
 
 use std::time::Instant;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
-use kifudex::shogi::Position;
+use kifudex::query::parse_position;
 
 #[derive(Args, Debug)]
 pub struct PerftArgs {
@@ -14,20 +14,14 @@ pub struct PerftArgs {
     /// Also print the count below each first move.
     #[arg(long)]
     divide: bool,
-    /// The position: `startpos` or an SFEN (board, side, hands, optional move number).
+    /// The position: an SFEN, `sfen <SFEN> [moves ...]`, `startpos [moves ...]` or
+    /// `position ...` (as `kifudex position` reads it).
     #[arg(default_value = "startpos", num_args = 1.., value_name = "POSITION")]
     position: Vec<String>,
 }
 
 pub fn run(args: &PerftArgs) -> Result<()> {
-    let text = args.position.join(" ");
-    let text = text.trim();
-    let text = text.strip_prefix("sfen ").unwrap_or(text);
-    let pos = if text == "startpos" {
-        Position::startpos()
-    } else {
-        Position::from_sfen(text).with_context(|| format!("bad position '{text}'"))?
-    };
+    let pos = parse_position(&args.position.join(" "))?;
     let start = Instant::now();
     let nodes = if args.divide {
         let mut total = 0;

@@ -5,12 +5,16 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::Result;
-use clap::Args;
-use kifudex::query::{PositionOptions, find_position, parse_position, position_from_file, tree};
+use clap::{Args, ValueEnum};
+use kifudex::query::{
+    PositionOptions, PositionQuery, SortBy, find_games, parse_position, position_from_file,
+    tree_filtered,
+};
 use kifudex::shogi::Position;
 use kifudex::store::Store;
 
-use super::output::Table;
+use super::filter::FilterArgs;
+use super::output::{Table, count};
 
 /// The position asked about, and how to widen it (shared by `position` and `tree`).
 #[derive(Args, Debug, Default)]
@@ -23,11 +27,12 @@ pub struct PosArgs {
         conflicts_with = "file"
     )]
     pos: Option<String>,
-    /// Take the position from a record (or a KIF board diagram) instead.
+    /// Take the position from a record (or a KIF board diagram) instead; `-` reads standard
+    /// input.
     #[arg(long, value_name = "F")]
     file: Option<PathBuf>,
     /// With --file: the position after this many moves of the main line (default: the last).
-    #[arg(long, value_name = "N", requires = "file")]
+    #[arg(long, value_name = "N", requires = "file", conflicts_with = "pos")]
     ply: Option<usize>,
     /// Same board and side to move, whatever the hands.
     #[arg(long)]
@@ -65,31 +70,57 @@ impl PosArgs {
     }
 }
 
+/// How `position` orders its rows.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum SortArg {
+    /// Newest first.
+    #[default]
+    Date,
+    /// Longest game first.
+    Plies,
+    /// Reaching the position earliest first.
+    Ply,
+}
+
 #[derive(Args, Debug)]
 pub struct PositionArgs {
     #[command(flatten)]
     pos: PosArgs,
-    /// At most this many rows (newest first).
+    #[command(flatten)]
+    filter: FilterArgs,
+    /// The order of the rows.
+    #[arg(long, value_enum, default_value_t = SortArg::Date)]
+    sort: SortArg,
+    /// The other way round (oldest, shortest, or reaching it latest first).
+    #[arg(long)]
+    reverse: bool,
+    /// At most this many rows.
     #[arg(long, default_value_t = 50, value_name = "N")]
     limit: usize,
     /// One JSON object per row, then {"total": N}.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "csv")]
     json: bool,
+    /// CSV with a header row.
+    #[arg(long)]
+    csv: bool,
 }
 
-/// Opens the database with every stored game in the position index: games an import left
-/// out are indexed now, and games of an import still running are announced as missing.
+/// Opens the database (read-only) with every stored game in the position index: games an
+/// interrupted import left out are indexed now (the one write, and only then), and games of
+/// an import still running are announced as missing.
 fn open_indexed(db: &Path) -> Result<Store> {
-    let mut store = Store::open(db)?;
-    // A database whose directory cannot take the lock file is searched as it is.
-    let indexed = match store.index_missing() {
-        Err(kifudex::store::StoreError::Lock(..)) => 0,
-        other => other?,
-    };
-    if indexed > 0 {
-        eprintln!(
-            "kifudex: indexed the positions of {indexed} games that an interrupted import had left out"
-        );
+    let mut store = Store::open_read_only(db)?;
+    if store.unindexed_games()? > 0 {
+        // A database that cannot be written (or locked) now is searched as it is.
+        let indexed = Store::open(db).and_then(|mut w| w.index_missing());
+        if let Ok(n) = indexed
+            && n > 0
+        {
+            eprintln!(
+                "kifudex: indexed the positions of {n} games that an interrupted import had left out"
+            );
+            store = Store::open_read_only(db)?;
+        }
     }
     let missing = store.unindexed_games()?;
     if missing > 0 {
@@ -104,7 +135,18 @@ pub fn run_position(db: &Path, args: &PositionArgs) -> Result<bool> {
     let pos = args.pos.position()?;
     let store = open_indexed(db)?;
     let started = Instant::now();
-    let found = find_position(&store, &pos, args.pos.options(), args.limit)?;
+    let q = PositionQuery {
+        options: args.pos.options(),
+        filter: args.filter.filter(),
+        sort: match args.sort {
+            SortArg::Date => SortBy::Date,
+            SortArg::Plies => SortBy::Plies,
+            SortArg::Ply => SortBy::Ply,
+        },
+        reverse: args.reverse,
+        limit: args.limit,
+    };
+    let found = find_games(&store, &pos, &q)?;
     if args.pos.timing {
         eprintln!("query: {:.3} ms", started.elapsed().as_secs_f64() * 1e3);
     }
@@ -116,14 +158,19 @@ pub fn run_position(db: &Path, args: &PositionArgs) -> Result<bool> {
         writeln!(out, "{}", serde_json::json!({ "total": found.total }))?;
         return Ok(true);
     }
-    let mut table = Table::new(vec![
-        "id", "date", "sente", "gote", "winner", "ply", "plies", "event", "opening", "file",
-    ]);
-    table.keep_end.push(9);
+    let handicap = args.filter.handicap.is_some();
+    let mut columns = vec![
+        "id", "date", "sente", "gote", "winner", "ply", "plies", "event", "opening",
+    ];
+    if handicap {
+        columns.push("handicap");
+    }
+    columns.push("file");
+    let mut table = Table::new(columns);
     let text = |s: &Option<String>| s.clone().unwrap_or_default();
     for r in &found.rows {
         let g = &r.game;
-        table.rows.push(vec![
+        let mut row = vec![
             g.id.to_string(),
             text(&g.date),
             text(&g.sente),
@@ -133,18 +180,26 @@ pub fn run_position(db: &Path, args: &PositionArgs) -> Result<bool> {
             g.plies.to_string(),
             text(&g.event),
             text(&g.opening),
-            g.file.clone(),
-        ]);
+        ];
+        if handicap {
+            row.push(g.handicap.clone());
+        }
+        row.push(g.file.clone());
+        table.rows.push(row);
+    }
+    table.path_column = Some(table.columns.len() - 1);
+    if args.csv {
+        table.write_csv(&mut out)?;
+        return Ok(true);
     }
     if !found.rows.is_empty() {
         table.write(&mut out)?;
     }
     writeln!(
         out,
-        "{} of {} game{}{}",
+        "{} of {}{}",
         found.rows.len(),
-        found.total,
-        if found.total == 1 { "" } else { "s" },
+        count(found.total, "game"),
         if found.exact {
             ""
         } else {
@@ -158,16 +213,21 @@ pub fn run_position(db: &Path, args: &PositionArgs) -> Result<bool> {
 pub struct TreeArgs {
     #[command(flatten)]
     pos: PosArgs,
-    /// One JSON object per move.
-    #[arg(long)]
+    #[command(flatten)]
+    filter: FilterArgs,
+    /// One JSON object per move, then {"total": N} (the games reaching the position).
+    #[arg(long, conflicts_with = "csv")]
     json: bool,
+    /// CSV with a header row.
+    #[arg(long)]
+    csv: bool,
 }
 
 pub fn run_tree(db: &Path, args: &TreeArgs) -> Result<bool> {
     let pos = args.pos.position()?;
     let store = open_indexed(db)?;
     let started = Instant::now();
-    let t = tree(&store, &pos, args.pos.options())?;
+    let t = tree_filtered(&store, &pos, args.pos.options(), &args.filter.filter())?;
     if args.pos.timing {
         eprintln!("query: {:.3} ms", started.elapsed().as_secs_f64() * 1e3);
     }
@@ -176,30 +236,45 @@ pub fn run_tree(db: &Path, args: &TreeArgs) -> Result<bool> {
         for r in &t.rows {
             writeln!(out, "{}", serde_json::to_string(r)?)?;
         }
+        writeln!(
+            out,
+            "{}",
+            serde_json::json!({ "total": t.games, "exact": t.exact })
+        )?;
         return Ok(true);
     }
     let mut table = Table::new(vec![
         "move",
         "japanese",
         "games",
+        "reached",
         "sente",
         "gote",
         "draws",
         "score",
         "last played",
+        "first played",
+        "first game",
     ]);
     for r in &t.rows {
         table.rows.push(vec![
             r.mv.clone(),
             r.japanese.clone(),
             r.count.to_string(),
+            r.reached.to_string(),
             r.sente_wins.to_string(),
             r.gote_wins.to_string(),
             r.draws.to_string(),
             r.score
                 .map_or(String::new(), |s| format!("{:.1}%", s * 100.0)),
             r.last_date.clone().unwrap_or_default(),
+            r.first_date.clone().unwrap_or_default(),
+            r.first_game.to_string(),
         ]);
+    }
+    if args.csv {
+        table.write_csv(&mut out)?;
+        return Ok(true);
     }
     if !t.rows.is_empty() {
         table.write(&mut out)?;
@@ -210,11 +285,14 @@ pub fn run_tree(db: &Path, args: &TreeArgs) -> Result<bool> {
     };
     writeln!(
         out,
-        "{} move{} from a position reached in {} game{}; score for {mover}, the side to move",
-        t.rows.len(),
-        if t.rows.len() == 1 { "" } else { "s" },
-        t.games,
-        if t.games == 1 { "" } else { "s" },
+        "{} from a position reached in {}; score for {mover}, the side to move{}",
+        count(t.rows.len(), "move"),
+        count(t.games, "game"),
+        if t.exact {
+            ""
+        } else {
+            " (counted from the index, not verified by replay)"
+        }
     )?;
     Ok(true)
 }

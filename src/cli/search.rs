@@ -5,56 +5,16 @@ use std::path::Path;
 
 use anyhow::Result;
 use clap::Args;
-use kifudex::query::{GameRowSummary, SearchFilter, search};
+use kifudex::query::{GameRowSummary, search};
 use kifudex::store::Store;
 
-use super::output::{Style, Table};
+use super::filter::FilterArgs;
+use super::output::{Style, Table, count};
 
 #[derive(Args, Debug, Default)]
 pub struct SearchArgs {
-    /// A player on either side (part of the name; width, kana, 旧字体 and titles don't matter).
-    #[arg(long)]
-    player: Option<String>,
-    /// The player with the first move (先手, or 下手 in a handicap game).
-    #[arg(long)]
-    sente: Option<String>,
-    /// The other player (後手 / 上手).
-    #[arg(long)]
-    gote: Option<String>,
-    /// Part of the event (棋戦) name.
-    #[arg(long)]
-    event: Option<String>,
-    /// The opening (戦型): a known name (any spelling) matches the header's or the recognised
-    /// opening at any level (振り飛車 finds 四間飛車 games); other text, part of the header's.
-    #[arg(long)]
-    opening: Option<String>,
-    /// A castle (囲い) recognised from the moves, at any level (美濃囲い finds 銀冠).
-    #[arg(long)]
-    castle: Option<String>,
-    /// A strategy (戦法) recognised from the moves, at any level (振り飛車 finds 石田流).
-    #[arg(long)]
-    strategy: Option<String>,
-    /// The side --castle and --strategy are asked of: sente or gote.
-    #[arg(long = "as", value_name = "SIDE")]
-    side: Option<String>,
-    /// Games on or after this date: YYYY, YYYY-MM or YYYY-MM-DD.
-    #[arg(long, value_name = "DATE")]
-    since: Option<String>,
-    /// Games on or before this date (2020-06 takes all of June).
-    #[arg(long, value_name = "DATE")]
-    until: Option<String>,
-    /// sente, gote or draw.
-    #[arg(long)]
-    winner: Option<String>,
-    /// A handicap: 平手, 香落ち, 角落ち, 二枚落ち ... (part of a name takes every match).
-    #[arg(long)]
-    handicap: Option<String>,
-    /// At least this many moves.
-    #[arg(long, value_name = "N")]
-    min_plies: Option<u32>,
-    /// At most this many moves.
-    #[arg(long, value_name = "N")]
-    max_plies: Option<u32>,
+    #[command(flatten)]
+    filter: FilterArgs,
     /// At most this many rows (newest first).
     #[arg(long, default_value_t = 50, value_name = "N")]
     limit: usize,
@@ -67,25 +27,8 @@ pub struct SearchArgs {
 }
 
 pub fn run(db: &Path, args: &SearchArgs) -> Result<bool> {
-    let store = Store::open(db)?;
-    let filter = SearchFilter {
-        player: args.player.clone(),
-        sente: args.sente.clone(),
-        gote: args.gote.clone(),
-        event: args.event.clone(),
-        opening: args.opening.clone(),
-        castle: args.castle.clone(),
-        strategy: args.strategy.clone(),
-        side: args.side.clone(),
-        since: args.since.clone(),
-        until: args.until.clone(),
-        winner: args.winner.clone(),
-        handicap: args.handicap.clone(),
-        min_plies: args.min_plies,
-        max_plies: args.max_plies,
-        limit: Some(args.limit),
-    };
-    let found = search(&store, &filter)?;
+    let store = Store::open_read_only(db)?;
+    let found = search(&store, &args.filter.filter(), Some(args.limit))?;
     let style = if args.json {
         Style::Json
     } else if args.csv {
@@ -98,10 +41,9 @@ pub fn run(db: &Path, args: &SearchArgs) -> Result<bool> {
     if style == Style::Table {
         writeln!(
             out,
-            "{} of {} game{}",
+            "{} of {}",
             found.rows.len(),
-            found.total,
-            if found.total == 1 { "" } else { "s" }
+            count(found.total, "game")
         )?;
     }
     Ok(true)
@@ -118,7 +60,6 @@ pub fn print_games(out: &mut impl Write, rows: &[GameRowSummary], style: Style) 
     let mut table = Table::new(vec![
         "id", "date", "sente", "gote", "winner", "plies", "event", "opening", "file",
     ]);
-    table.keep_end.push(8);
     let text = |s: &Option<String>| s.clone().unwrap_or_default();
     for r in rows {
         table.rows.push(vec![
@@ -127,7 +68,12 @@ pub fn print_games(out: &mut impl Write, rows: &[GameRowSummary], style: Style) 
             text(&r.sente),
             text(&r.gote),
             text(&r.winner),
-            r.plies.to_string(),
+            // A truncated game is marked where its length is shown.
+            if r.incomplete {
+                format!("{} (incomplete)", r.plies)
+            } else {
+                r.plies.to_string()
+            },
             text(&r.event),
             // The header's opening, else the recognised one, marked.
             r.opening
@@ -137,6 +83,7 @@ pub fn print_games(out: &mut impl Write, rows: &[GameRowSummary], style: Style) 
             r.file.clone(),
         ]);
     }
+    table.path_column = Some(8);
     match style {
         Style::Csv => table.write_csv(out)?,
         _ => table.write(out)?,

@@ -9,7 +9,9 @@ use kifudex::notation::csa::CsaVersion;
 use kifudex::notation::kif::board_diagram;
 use kifudex::store::Store;
 
-use super::convert::{Target, encode};
+use kifudex::notation::write::Target;
+
+use super::convert::encode;
 use super::output::Table;
 
 #[derive(Args, Debug)]
@@ -17,10 +19,10 @@ pub struct ShowArgs {
     /// The game's id (as search and position print it).
     id: i64,
     /// The format to print the game in (default: KIF in UTF-8).
-    #[arg(long, value_enum, default_value = "kifu")]
+    #[arg(long, default_value = "kifu")]
     to: Target,
     /// Print the board after this many moves of the main line (0: the start).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", conflicts_with = "to")]
     ply: Option<usize>,
     /// Print the board as a KIF board diagram (after the last move unless --ply says).
     #[arg(long)]
@@ -35,11 +37,19 @@ pub struct ShowArgs {
 }
 
 pub fn run(db: &Path, args: &ShowArgs) -> Result<bool> {
-    let store = Store::open(db)?;
+    let store = Store::open_read_only(db)?;
     let Some(game) = store.game(args.id)? else {
         bail!("no game with id {} in {}", args.id, db.display());
     };
     let rec = &game.record;
+    if game.incomplete {
+        eprintln!(
+            "kifudex: game {} is incomplete: its record stops at move {}, which could not be applied (see the import errors of {})",
+            game.id,
+            rec.main.moves.len() + 1,
+            game.file
+        );
+    }
     let mut out = std::io::stdout().lock();
     if args.openings {
         let (label, items) = store.recognised(args.id)?;

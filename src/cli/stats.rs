@@ -1,4 +1,4 @@
-//! `kifudex stats`: what the database holds.
+//! `kifudex stats`: what the database holds, or what the games a filter takes hold.
 
 use std::path::Path;
 
@@ -6,15 +6,45 @@ use anyhow::Result;
 use clap::Args;
 use kifudex::store::Store;
 
+use super::filter::FilterArgs;
+use super::output::count;
+
 #[derive(Args, Debug)]
 pub struct StatsArgs {
+    #[command(flatten)]
+    filter: FilterArgs,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
 }
 
 pub fn run(db: &Path, args: &StatsArgs) -> Result<bool> {
-    let store = Store::open(db)?;
+    let store = Store::open_read_only(db)?;
+    let filter = args.filter.filter();
+    if !filter.is_empty() {
+        let s = store.selection_stats(&filter.selection(&store)?)?;
+        if args.json {
+            outln!("{}", serde_json::to_string(&s)?);
+            return Ok(true);
+        }
+        outln!("database    {}", db.display());
+        outln!("games       {} (of the filter)", s.games);
+        outln!("positions   {}", s.positions);
+        outln!("players     {}", s.players);
+        outln!("files       {}", s.files);
+        outln!(
+            "results     sente {}, gote {}, {}",
+            s.sente_wins,
+            s.gote_wins,
+            count(s.draws as usize, "draw")
+        );
+        outln!(
+            "dates       {} to {}",
+            s.first_date.as_deref().unwrap_or("-"),
+            s.last_date.as_deref().unwrap_or("-")
+        );
+        return Ok(true);
+    }
     let s = store.stats()?;
     if args.json {
         outln!("{}", serde_json::to_string(&s)?);
@@ -23,17 +53,17 @@ pub fn run(db: &Path, args: &StatsArgs) -> Result<bool> {
     outln!("database    {}", db.display());
     outln!("games       {}", s.games);
     outln!(
-        "positions   {} ({:.1} MB index in {} segment{})",
+        "positions   {} ({:.1} MB index in {})",
         s.positions,
         s.position_bytes as f64 / 1e6,
-        s.position_segments,
-        if s.position_segments == 1 { "" } else { "s" }
+        count(s.position_segments as usize, "segment")
     );
     outln!("players     {}", s.players);
     outln!("files       {}", s.files);
     outln!("duplicates  {}", s.duplicates);
     outln!("illegal     {}", s.illegal);
     outln!("errors      {}", s.errors);
+    outln!("warnings    {}", s.warnings);
     outln!("bytes       {} ({:.1} MB)", s.bytes, s.bytes as f64 / 1e6);
     outln!(
         "text index  {} ({:.1} MB)",

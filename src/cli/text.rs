@@ -5,16 +5,21 @@ use std::path::Path;
 
 use anyhow::Result;
 use clap::Args;
-use kifudex::query::{open_text, text_search};
+use kifudex::query::{QueryError, open_text, split_query, text_search_filtered};
 use kifudex::store::Store;
 use kifudex::text::SearchOptions;
+
+use super::filter::FilterArgs;
 
 #[derive(Args, Debug)]
 pub struct TextArgs {
     /// What to look for, in tantivy's query syntax: words (Japanese text matches anywhere,
     /// 四間飛車 finds 右四間飛車), "a phrase", AND / OR / NOT (words are ANDed), and fields:
     /// players: event: opening: title: site: header: comment: remark: engine:
+    /// The game filter's fields may be given here too (player:藤井 since:2020 comment:序盤).
     query: String,
+    #[command(flatten)]
+    filter: FilterArgs,
     /// Search engine lines (読み筋, `**` comments) too, not only when named by `engine:`.
     #[arg(long)]
     engine: bool,
@@ -27,17 +32,26 @@ pub struct TextArgs {
 }
 
 pub fn run(db: &Path, args: &TextArgs) -> Result<bool> {
-    let store = Store::open(db)?;
+    let store = Store::open_read_only(db)?;
     let (index, report) = open_text(&store)?;
     if let Some(n) = &report.notice {
         eprintln!("kifudex: {n}");
     }
+    let mut filter = args.filter.filter();
+    let query = split_query(&args.query, &mut filter)?;
+    if query.trim().is_empty() {
+        return Err(QueryError::BadArgument(
+            "the text query holds no words to look for (only filter fields): use `kifudex search` for games by their headers".to_string(),
+        )
+        .into());
+    }
     let options = SearchOptions {
-        query: args.query.clone(),
+        query,
         limit: args.limit,
         engine: args.engine,
+        games: None,
     };
-    let hits = text_search(&store, &index, &options)?;
+    let hits = text_search_filtered(&store, &index, &options, &filter)?;
     let mut out = std::io::stdout().lock();
     if args.json {
         for h in &hits {

@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::notation::read_bytes;
+use crate::notation::{Severity, read_bytes};
 use crate::store::{GameRow, Inserted, KnownSource, SourceRow, Store, StoreError};
 use crate::text::{GameText, TextError, TextIndex, index::TEXT_DIR};
 use walk::{Content, SourceInfo, Unit};
@@ -108,8 +108,10 @@ pub struct Progress {
     pub games: usize,
     /// Games read that were already stored.
     pub duplicates: usize,
-    /// Problems recorded (unreadable files and reading errors).
+    /// Errors recorded (unreadable files, and data a file holds that could not be kept).
     pub errors: usize,
+    /// Warnings recorded (lines skipped that hold no game data, defaults assumed).
+    pub warnings: usize,
     /// Files that could not be read at all.
     pub failed_files: usize,
     pub seconds: f64,
@@ -124,6 +126,7 @@ pub struct Problem {
     pub line: Option<usize>,
     pub column: Option<usize>,
     pub message: String,
+    pub severity: Severity,
 }
 
 impl std::fmt::Display for Problem {
@@ -137,6 +140,9 @@ impl std::fmt::Display for Problem {
         }
         if let Some(i) = self.game_index.filter(|&i| i > 0) {
             write!(f, ": game {}", i + 1)?;
+        }
+        if self.severity == Severity::Warning {
+            write!(f, ": warning")?;
         }
         write!(f, ": {}", self.message)
     }
@@ -180,6 +186,7 @@ pub fn import(
             line: None,
             column: None,
             message,
+            severity: Severity::Error,
         });
     }
     let _lock = store.lock_import()?;
@@ -508,8 +515,12 @@ fn write_source(
     }
     for e in &p.errors {
         let at = e.line.zip(e.column);
-        sink.db.put_error(source, e.game_index, at, &e.message)?;
-        progress.errors += 1;
+        sink.db
+            .put_error(source, e.game_index, at, &e.message, e.severity)?;
+        match e.severity {
+            Severity::Error => progress.errors += 1,
+            Severity::Warning => progress.warnings += 1,
+        }
         observer.problem(e);
     }
     Ok(games)
@@ -616,7 +627,9 @@ fn parse_source(
         .map(|(i, mut rec)| {
             for e in std::mem::take(&mut rec.errors) {
                 let at = Some((e.line, e.column));
-                errors.push(problem(&source.path, Some(i), at, e.message));
+                let mut p = problem(&source.path, Some(i), at, e.message);
+                p.severity = e.severity;
+                errors.push(p);
             }
             // In the parallel stage: the writer only stores what was found.
             let recognised = recognise.then(|| crate::classify::recognise_record(&rec));
@@ -646,6 +659,7 @@ fn problem(
         line: at.map(|a| a.0),
         column: at.map(|a| a.1),
         message,
+        severity: Severity::Error,
     }
 }
 

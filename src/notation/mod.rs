@@ -11,11 +11,12 @@ pub mod movetext;
 pub mod psn;
 pub mod record;
 pub mod usi;
+pub mod write;
 
 pub use decode::{Encoding, decode, decode_borrowed};
 pub use record::{
     EVENT_KEYS, GOTE_KEYS, GameResult, Line, MoveNode, MoveTime, Note, OPENING_KEYS, ReadError,
-    Record, SENTE_KEYS, TITLE_KEYS, Terminal, TerminalKind,
+    Record, SENTE_KEYS, Severity, TITLE_KEYS, Terminal, TerminalKind,
 };
 
 use std::path::Path;
@@ -42,6 +43,20 @@ impl Format {
             Format::Usi => "usi",
             Format::Psn => "psn",
         }
+    }
+
+    /// The format of a [`Format::name`].
+    pub fn from_name(name: &str) -> Option<Format> {
+        [
+            Format::Kif,
+            Format::Ki2,
+            Format::Csa,
+            Format::Jkf,
+            Format::Usi,
+            Format::Psn,
+        ]
+        .into_iter()
+        .find(|f| f.name() == name)
     }
 
     /// The format the text is in, judged from its content first and the extension second.
@@ -208,6 +223,9 @@ pub fn read_bytes(bytes: &[u8], path: Option<&Path>) -> ReadFile {
         },
         Some(Format::Usi) => (usi::read_usi(&text), None),
         Some(Format::Psn) => (psn::read_psn(&text), None),
+        None if text.trim_start_matches('\u{feff}').trim().is_empty() => {
+            (Vec::new(), Some("no game in this file".to_string()))
+        }
         None => (
             Vec::new(),
             Some("not a game record kifudex recognises".to_string()),
@@ -222,8 +240,18 @@ pub fn read_bytes(bytes: &[u8], path: Option<&Path>) -> ReadFile {
                 g.errors[0]
             )),
         ),
+        // An empty file, or one (a JKF object, a KIF of blank lines) that holds nothing of a
+        // game: no game, rather than an empty one that later files would duplicate.
+        Some(g) if error.is_none() && games.len() == 1 && g.is_blank() => {
+            (Vec::new(), Some("no game in this file".to_string()))
+        }
+        None if error.is_none() => (games, Some("no game in this file".to_string())),
         _ => (games, error),
     };
+    let mut games = games;
+    for g in &mut games {
+        g.check_declaration();
+    }
     ReadFile {
         encoding,
         format,

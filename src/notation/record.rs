@@ -6,6 +6,35 @@ use std::fmt;
 
 use crate::shogi::{Color, Handicap, Move, Position, Rule, Violations};
 
+/// How bad a problem is. An *error* is something the file holds that kifudex could not keep
+/// (a move that cannot be applied, a broken board, an unreadable file); a *warning* is a line
+/// skipped although it holds no game data, or a default kifudex had to assume. Imports and
+/// conversions fail on errors only.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Severity {
+    #[default]
+    Error,
+    Warning,
+}
+
+impl Severity {
+    /// The name used in JSON output and the database.
+    pub fn code(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+
+    pub fn from_code(code: &str) -> Option<Severity> {
+        match code {
+            "error" => Some(Severity::Error),
+            "warning" => Some(Severity::Warning),
+            _ => None,
+        }
+    }
+}
+
 /// A problem found while reading, with where it is. Reading goes on after most of them.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("line {line}, column {column}: {message}")]
@@ -15,15 +44,30 @@ pub struct ReadError {
     /// 1-based column (in characters) where the problem starts.
     pub column: usize,
     pub message: String,
+    pub severity: Severity,
 }
 
 impl ReadError {
+    /// An error: something the file holds that kifudex could not keep.
     pub fn new(line: usize, column: usize, message: impl Into<String>) -> ReadError {
         ReadError {
             line,
             column,
             message: message.into(),
+            severity: Severity::Error,
         }
+    }
+
+    /// A warning: a line skipped that holds no game data, or a default assumed.
+    pub fn warning(line: usize, column: usize, message: impl Into<String>) -> ReadError {
+        ReadError {
+            severity: Severity::Warning,
+            ..ReadError::new(line, column, message)
+        }
+    }
+
+    pub fn is_warning(&self) -> bool {
+        self.severity == Severity::Warning
     }
 }
 
@@ -283,8 +327,15 @@ pub struct Record {
     pub main: Line,
     /// The file's remarks that are neither comments on a position nor engine output.
     pub notes: Vec<Note>,
-    /// Problems found while reading. Reading went on after each.
+    /// Problems found while reading, errors and warnings (see [`Severity`]). Reading went on
+    /// after each.
     pub errors: Vec<ReadError>,
+    /// The main line ends with an entering-king win (`%KACHI`, 入玉勝ち) that kifudex's own
+    /// check of the 27-point rule refuses (see [`Record::check_declaration`]).
+    pub invalid_declaration: bool,
+    /// The main line stops at a move that could not be applied: the game went on in the file
+    /// but not here.
+    pub incomplete: bool,
 }
 
 /// The header keys [`Record::sente`] looks under, in order.
@@ -410,6 +461,11 @@ impl Record {
         .find_map(super::dates::normalize_date)
     }
 
+    /// Whether a problem of the reading is an error (not only warnings).
+    pub fn has_errors(&self) -> bool {
+        self.errors.iter().any(|e| !e.is_warning())
+    }
+
     /// Nothing was read: no header, no move, no terminal, no comment, the usual start.
     pub fn is_blank(&self) -> bool {
         self.headers.is_empty()
@@ -419,12 +475,36 @@ impl Record {
             && self.start == Position::startpos()
     }
 
-    /// The first main-line move that broke a rule: (1-based ply, rule).
+    /// The first main-line move that broke a rule: (1-based ply, rule). A refused
+    /// declaration counts at its own ply, after the last move.
     pub fn first_illegal(&self) -> Option<(usize, Rule)> {
         self.main
             .moves
             .iter()
             .enumerate()
             .find_map(|(i, m)| m.violations.first().map(|r| (i + 1, r)))
+            .or_else(|| {
+                self.invalid_declaration
+                    .then(|| (self.main.moves.len() + 1, Rule::InvalidDeclaration))
+            })
+    }
+
+    /// Checks an entering-king win of the main line against the CSA 27-point rule and sets
+    /// [`Record::invalid_declaration`]; the terminal and the winner stay what the record says.
+    /// The rule counts a full set of pieces each: handicap games are not checked.
+    pub fn check_declaration(&mut self) {
+        self.invalid_declaration = false;
+        if self.terminal() != Some(TerminalKind::EnteringKingWin)
+            || !matches!(self.handicap(), Handicap::Even | Handicap::Other)
+        {
+            return;
+        }
+        let mut p = self.start.clone();
+        for node in &self.main.moves {
+            if p.play(node.mv).is_err() {
+                return;
+            }
+        }
+        self.invalid_declaration = !p.can_declare_win();
     }
 }

@@ -76,6 +76,11 @@ pub fn read_usi_line(line: &str, n: usize) -> Record {
             match Position::from_sfen_with(&fields.join(" "), Strictness::PiecesOnly) {
                 Ok(p) => rec.start = p,
                 Err(e) => {
+                    // Point at the character that is wrong, not at the SFEN's start.
+                    let at = match e.at(&fields) {
+                        Some((f, off)) => words.get(sfen_at + f).map_or(at, |w| w.0 + off),
+                        None => at,
+                    };
                     rec.errors.push(ReadError::new(
                         n,
                         col(at),
@@ -119,6 +124,7 @@ pub fn read_usi_line(line: &str, n: usize) -> Record {
                     col(at),
                     format!("move {}: {e}; the rest of the line is ignored", ply + 1),
                 ));
+                rec.incomplete = true;
                 break;
             }
         }

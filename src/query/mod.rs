@@ -1,18 +1,20 @@
 //! Answering questions about a database: header search (and, with the position index and the
 //! text index, position, tree and text queries).
 
+pub mod filter;
 pub mod openings;
 pub mod position;
 pub mod search;
 pub mod text;
 
+pub use filter::{GameFilter, WinnerArg, date_arg};
 pub use openings::{OpeningRow, openings};
 pub use position::{
-    PositionHit, PositionOptions, PositionResult, TreeResult, TreeRow, find_position,
-    parse_position, position_from_file, tree,
+    PositionHit, PositionOptions, PositionQuery, PositionResult, SortBy, TreeResult, TreeRow,
+    find_games, find_position, parse_position, position_from_file, tree, tree_filtered,
 };
-pub use search::{GameRowSummary, SearchFilter, SearchResult, search};
-pub use text::{TextHit, open_text, text_search};
+pub use search::{GameRowSummary, SearchResult, search};
+pub use text::{TextHit, open_text, split_query, text_search, text_search_filtered};
 
 use crate::store::StoreError;
 use crate::text::TextError;
@@ -23,6 +25,9 @@ pub enum QueryError {
     /// The question itself is wrong (a bad date, an unknown handicap …).
     #[error("{0}")]
     BadArgument(String),
+    /// An input the question names (a record file) cannot be read or holds no position.
+    #[error("{0}")]
+    Input(String),
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error(transparent)]
@@ -37,11 +42,5 @@ impl From<TextError> for QueryError {
             }
             e => QueryError::Text(e),
         }
-    }
-}
-
-impl From<rusqlite::Error> for QueryError {
-    fn from(e: rusqlite::Error) -> QueryError {
-        QueryError::Store(StoreError::Sqlite(e))
     }
 }

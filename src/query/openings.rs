@@ -6,7 +6,8 @@ use std::collections::{BTreeMap, HashMap};
 use crate::classify;
 use crate::text::normalize::name_key;
 
-use super::search::{SearchFilter, search};
+use super::filter::GameFilter;
+use super::search::search;
 use super::{GameRowSummary, QueryError};
 use crate::store::Store;
 
@@ -119,21 +120,16 @@ fn pairing_name(items: &[(u8, &str, &str)], side: u8, opponent_ranges: bool) -> 
     }
 }
 
-/// The table over the games `filter` selects (its limit is ignored). With `player`, only the
-/// player's games count, strategies and castles of the player's side only, scores the
-/// player's. With `pairs`, one row per pairing instead.
+/// The table over the games `filter` selects. With the filter's player, strategies and
+/// castles of the player's side only, scores the player's. With `pairs`, one row per pairing
+/// instead.
 pub fn openings(
     store: &Store,
-    filter: &SearchFilter,
-    player: Option<&str>,
+    filter: &GameFilter,
     pairs: bool,
 ) -> Result<Vec<OpeningRow>, QueryError> {
-    let mut f = filter.clone();
-    f.limit = None;
-    if let Some(p) = player {
-        f.player = Some(p.to_string());
-    }
-    let games = search(store, &f)?.rows;
+    let games = search(store, filter, None)?.rows;
+    let player = filter.player.as_deref();
     let key = player.map(name_key);
     let player_side = |g: &GameRowSummary| -> Option<u8> {
         let k = key.as_ref()?;

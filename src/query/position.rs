@@ -16,14 +16,31 @@ use crate::notation::usi::read_usi_line;
 use crate::notation::{Line, read_bytes};
 use crate::shogi::{Color, Move, Position};
 use crate::store::postings::{self, PositionIndex, RESULT_GOTE, RESULT_SENTE, date_text, key_of};
-use crate::store::{Store, StoreError};
+use crate::store::{GameSet, Store, StoreError};
 
 use super::QueryError;
-use super::search::{GameRowSummary, SUMMARY_COLUMNS, SUMMARY_JOINS, summary_from_row};
+use super::filter::GameFilter;
+use super::search::GameRowSummary;
 
 /// Up to this many candidate games are all verified by replay, so the total is exact; above
 /// it only the rows shown are, and the total counts index matches.
 pub const VERIFY_ALL: usize = 1000;
+
+/// Up to this many candidate games, a filter is checked on them by id; above it, the filter
+/// is resolved over the whole database into a set the scan consults.
+const WITHIN_MAX: usize = 20_000;
+
+/// The games a filter takes (`None`: all), resolved among `candidates` when they are few.
+fn resolve_filter(
+    store: &Store,
+    filter: &GameFilter,
+    candidates: Option<&[i64]>,
+) -> Result<Option<GameSet>, QueryError> {
+    match candidates {
+        Some(c) if c.len() <= WITHIN_MAX => filter.resolve(store, Some(c)),
+        _ => filter.resolve(store, None),
+    }
+}
 
 /// How to widen the position asked about.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -35,7 +52,8 @@ pub struct PositionOptions {
 }
 
 /// Reads a position given as an SFEN, `sfen …`, `startpos [moves …]` or `position …`; with
-/// moves, the position after them.
+/// moves, the position after them. A move that is not legal where it is played is an error
+/// naming its ply. The one parser of positions for `perft`, `position`, `tree` and the API.
 pub fn parse_position(text: &str) -> Result<Position, QueryError> {
     let t = text.trim();
     if t.is_empty() {
@@ -52,43 +70,74 @@ pub fn parse_position(text: &str) -> Result<Position, QueryError> {
         )));
     }
     let mut pos = rec.start.clone();
-    for node in &rec.main.moves {
+    for (i, node) in rec.main.moves.iter().enumerate() {
+        if !pos.is_legal(node.mv) {
+            return Err(QueryError::BadArgument(format!(
+                "cannot read the position {t:?}: move {} ({}) is not legal in its position",
+                i + 1,
+                node.mv.usi()
+            )));
+        }
         pos.apply(node.mv);
     }
     Ok(pos)
 }
 
-/// The position in a record file after `ply` main-line moves (after the last one when `ply`
-/// is `None`); a KIF board diagram without moves gives its board.
+/// The position in a record file (`-`: standard input) after `ply` main-line moves (after
+/// the last one when `ply` is `None`); a KIF board diagram without moves gives its board.
+/// A file that cannot be read, holds no game, or whose record stops at a move it cannot read
+/// (unless `ply` asks for a position before it) is an error naming the file and line.
 pub fn position_from_file(path: &Path, ply: Option<usize>) -> Result<Position, QueryError> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| QueryError::BadArgument(format!("cannot read {}: {e}", path.display())))?;
-    let read = read_bytes(&bytes, Some(path));
+    let stdin = path == Path::new("-");
+    let name = if stdin {
+        "standard input".to_string()
+    } else {
+        path.display().to_string()
+    };
+    let bytes = if stdin {
+        let mut b = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut b)
+            .map_err(|e| QueryError::Input(format!("cannot read {name}: {e}")))?;
+        b
+    } else {
+        std::fs::read(path).map_err(|e| QueryError::Input(format!("cannot read {name}: {e}")))?
+    };
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(QueryError::Input(format!("{name}: the file is empty")));
+    }
+    let read = read_bytes(&bytes, (!stdin).then_some(path));
     let Some(rec) = read.games.first() else {
         let why = read.error.unwrap_or_else(|| "it holds no game".to_string());
-        return Err(QueryError::BadArgument(format!(
-            "{}: {why}",
-            path.display()
-        )));
+        return Err(QueryError::Input(format!("{name}: {why}")));
     };
-    if rec.is_blank()
-        && let Some(e) = rec.errors.first()
-    {
-        return Err(QueryError::BadArgument(format!(
-            "{}:{}:{}: {}",
-            path.display(),
-            e.line,
-            e.column,
-            e.message
+    let moves = &rec.main.moves;
+    if let Some(e) = rec.errors.first() {
+        let at = format!("{name}:{}:{}: {}", e.line, e.column, e.message);
+        if rec.is_blank() {
+            return Err(QueryError::Input(at));
+        }
+        match ply {
+            Some(p) if p <= moves.len() => {}
+            _ => {
+                return Err(QueryError::Input(format!(
+                    "{at}; the record stops after move {n}: give --ply {n} or less for a position it reached",
+                    n = moves.len()
+                )));
+            }
+        }
+    } else if rec.is_blank() {
+        return Err(QueryError::Input(format!(
+            "{name}: holds no game (no moves and no board)"
         )));
     }
-    let moves = &rec.main.moves;
     let ply = ply.unwrap_or(moves.len());
     if ply > moves.len() {
         return Err(QueryError::BadArgument(format!(
-            "{} has {} moves in its main line: there is no ply {ply}",
-            path.display(),
-            moves.len()
+            "{name} has {} in its main line: there is no ply {ply}",
+            match moves.len() {
+                1 => "1 move".to_string(),
+                n => format!("{n} moves"),
+            }
         )));
     }
     let mut pos = rec.start.clone();
@@ -185,12 +234,16 @@ fn occurrences(
     index: &PositionIndex,
     vars: &[Variant],
     cap: Option<usize>,
+    set: Option<&GameSet>,
 ) -> Result<Option<Vec<Occurrence>>, QueryError> {
     let mut out = Vec::new();
     let mut games: HashSet<i64> = HashSet::new();
     let mut too_many = false;
     for key in distinct_keys(vars) {
-        index.for_each(store.conn(), key, |segment, entry| {
+        index.for_each(store, key, |segment, entry| {
+            if set.is_some_and(|s| !s.contains(entry.game)) {
+                return true;
+            }
             if let Some(cap) = cap {
                 games.insert(entry.game);
                 if games.len() > cap {
@@ -224,6 +277,8 @@ fn occurrences(
 /// played next) at each such ply.
 struct Replay {
     ply: u32,
+    /// Moves of the game's main line.
+    plies: u32,
     next: Vec<(usize, Option<Move>)>,
     /// The game's date ([`postings::date_code`]) and result byte.
     date: u32,
@@ -292,6 +347,7 @@ fn replay(store: &Store, game: i64, c: Check<'_>) -> Result<Option<Replay>, Stor
     }
     Ok(found.main.or(found.variation).map(|ply| Replay {
         ply,
+        plies: moves.len() as u32,
         next: found.next,
         date: postings::date_code(line.date.as_deref()),
         result: postings::result_code(line.winner.as_deref()),
@@ -327,15 +383,26 @@ fn distinct_games(occ: &[Occurrence]) -> Vec<(i64, u32)> {
     games
 }
 
-fn summary(store: &Store, game: i64) -> Result<Option<GameRowSummary>, StoreError> {
-    use rusqlite::OptionalExtension;
-    Ok(store
-        .conn()
-        .prepare_cached(&format!(
-            "SELECT {SUMMARY_COLUMNS} {SUMMARY_JOINS} WHERE g.id = ?1"
-        ))?
-        .query_row([game], summary_from_row)
-        .optional()?)
+/// How `position` orders the games it shows.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum SortBy {
+    /// Newest first (oldest first reversed).
+    #[default]
+    Date,
+    /// Longest game first.
+    Plies,
+    /// The earliest ply at which a game reaches the position first.
+    Ply,
+}
+
+/// What `position` shows: the filter, the order and how many rows.
+#[derive(Debug, Clone, Default)]
+pub struct PositionQuery {
+    pub options: PositionOptions,
+    pub filter: GameFilter,
+    pub sort: SortBy,
+    pub reverse: bool,
+    pub limit: usize,
 }
 
 /// The games reaching `pos` (widened as `o` says), newest first, at most `limit`.
@@ -345,39 +412,84 @@ pub fn find_position(
     o: PositionOptions,
     limit: usize,
 ) -> Result<PositionResult, QueryError> {
-    let index = PositionIndex::load_light(store.conn())?;
+    let q = PositionQuery {
+        options: o,
+        limit,
+        ..PositionQuery::default()
+    };
+    find_games(store, pos, &q)
+}
+
+/// The games reaching `pos` that the query's filter takes, in its order.
+pub fn find_games(
+    store: &Store,
+    pos: &Position,
+    q: &PositionQuery,
+) -> Result<PositionResult, QueryError> {
+    let o = q.options;
+    let index = store.position_index(false)?;
     let vars = variants(pos, o);
     let check = Check {
         vars: &vars,
         ignore_hands: o.ignore_hands,
         variations: store.meta(postings::VARIATIONS_META)?.is_some(),
     };
-    let occ = occurrences(store, &index, &vars, None)?.unwrap_or_default();
-    let games = distinct_games(&occ);
+    let occ = occurrences(store, &index, &vars, None, None)?.unwrap_or_default();
+    let mut games = distinct_games(&occ);
+    if !q.filter.is_empty() {
+        let ids: Vec<i64> = games.iter().map(|g| g.0).collect();
+        if let Some(set) = resolve_filter(store, &q.filter, Some(&ids))? {
+            games.retain(|g| set.contains(g.0));
+        }
+    }
     let exact = games.len() <= VERIFY_ALL;
-    // (date, game, ply), newest first
+    if !exact && q.sort != SortBy::Date {
+        return Err(QueryError::BadArgument(format!(
+            "--sort {} needs the position in at most {VERIFY_ALL} games (it is in {}): narrow it with a filter",
+            match q.sort {
+                SortBy::Plies => "plies",
+                _ => "ply",
+            },
+            games.len()
+        )));
+    }
+    // (sort key, game, ply)
     let mut found: Vec<(u32, i64, u32)> = Vec::new();
     let total;
+    // Newest first, then the larger id; reversed: oldest first.
+    let order = |found: &mut Vec<(u32, i64, u32)>| {
+        if q.reverse {
+            found.sort_unstable();
+        } else {
+            found.sort_unstable_by(|a, b| b.cmp(a));
+        }
+    };
     if exact {
         // Few games: replay them all (the replay reads each game's date too).
         for &(game, _) in &games {
             if let Some(r) = replay(store, game, check)? {
-                found.push((r.date, game, r.ply));
+                let key = match q.sort {
+                    SortBy::Date => r.date,
+                    SortBy::Plies => r.plies,
+                    // Earliest ply first unless reversed.
+                    SortBy::Ply => u32::MAX - r.ply,
+                };
+                found.push((key, game, r.ply));
             }
         }
-        found.sort_unstable_by(|a, b| b.cmp(a));
+        order(&mut found);
         total = found.len();
-        found.truncate(limit);
+        found.truncate(q.limit);
     } else {
         // Many: order them by the dates the index keeps, and replay until enough are shown.
-        let full = PositionIndex::load(store.conn())?;
-        let mut order: Vec<(u32, i64)> = games
+        let full = store.position_index(true)?;
+        let mut by_date: Vec<(u32, i64, u32)> = games
             .iter()
-            .map(|&(g, seg)| (full.segments[seg as usize].date(g), g))
+            .map(|&(g, seg)| (full.segments[seg as usize].date(g), g, 0))
             .collect();
-        order.sort_unstable_by(|a, b| b.cmp(a));
-        for (date, game) in order {
-            if found.len() >= limit {
+        order(&mut by_date);
+        for (date, game, _) in by_date {
+            if found.len() >= q.limit {
                 break;
             }
             if let Some(r) = replay(store, game, check)? {
@@ -388,7 +500,7 @@ pub fn find_position(
     }
     let mut rows = Vec::with_capacity(found.len());
     for (_, game, ply) in found {
-        if let Some(summary) = summary(store, game)? {
+        if let Some(summary) = store.summary(game)? {
             rows.push(PositionHit { game: summary, ply });
         }
     }
@@ -402,7 +514,7 @@ pub struct TreeRow {
     #[serde(rename = "move")]
     pub mv: String,
     pub japanese: String,
-    /// Games that played it.
+    /// Games that played it here.
     pub count: u64,
     pub sente_wins: u64,
     pub gote_wins: u64,
@@ -410,6 +522,13 @@ pub struct TreeRow {
     /// Points for the side to move (a win 1, a draw ½) per game with a known result.
     pub score: Option<f64>,
     pub last_date: Option<String>,
+    /// The earliest date it was played on (the novelty), and in which game (the smallest id
+    /// among those of that date; a game of unknown date only when no game has one).
+    pub first_date: Option<String>,
+    pub first_game: i64,
+    /// Games that reach the position after the move by any order of moves (transpositions
+    /// included), the filter applied.
+    pub reached: u64,
 }
 
 /// The moves played from the position, most played first, and the games reaching it.
@@ -428,6 +547,8 @@ struct MoveStats {
     results: [u64; 4],
     last: u32,
     last_game: i64,
+    /// (date, game) of the first time: unknown dates sort last.
+    first: Option<(u32, i64)>,
 }
 
 impl MoveStats {
@@ -440,23 +561,112 @@ impl MoveStats {
         self.count += 1;
         self.results[(result as usize).min(3)] += 1;
         self.last = self.last.max(date);
+        self.first_at(date, game);
+    }
+
+    fn first_at(&mut self, date: u32, game: i64) {
+        let key = (if date == 0 { u32::MAX } else { date }, game);
+        if self.first.is_none_or(|f| key < f) {
+            self.first = Some(key);
+        }
+    }
+
+    fn merge(&mut self, s: &MoveStats) {
+        self.count += s.count;
+        for (a, b) in self.results.iter_mut().zip(s.results) {
+            *a += b;
+        }
+        self.last = self.last.max(s.last);
+        if let Some((d, g)) = s.first {
+            self.first_at(if d == u32::MAX { 0 } else { d }, g);
+        }
     }
 }
 
 /// The moves played from `pos` (widened as `o` says).
 pub fn tree(store: &Store, pos: &Position, o: PositionOptions) -> Result<TreeResult, QueryError> {
-    let mut index = PositionIndex::load_light(store.conn())?;
+    tree_filtered(store, pos, o, &GameFilter::default())
+}
+
+/// The filter as a game set for a position: checked on the candidates when they are few.
+fn filter_for(
+    store: &Store,
+    index: &PositionIndex,
+    vars: &[Variant],
+    filter: &GameFilter,
+) -> Result<Option<GameSet>, QueryError> {
+    if filter.is_empty() {
+        return Ok(None);
+    }
+    let candidates = occurrences(store, index, vars, Some(WITHIN_MAX), None)?;
+    let ids = candidates.map(|occ| {
+        distinct_games(&occ)
+            .into_iter()
+            .map(|g| g.0)
+            .collect::<Vec<_>>()
+    });
+    resolve_filter(store, filter, ids.as_deref())
+}
+
+/// How many of the games in `set` (all when `None`) reach `pos` widened as `o` says: verified
+/// by replay up to [`VERIFY_ALL`] games, counted from the index above.
+fn count_reaching(
+    store: &Store,
+    index: &PositionIndex,
+    pos: &Position,
+    o: PositionOptions,
+    variations: bool,
+    set: Option<&GameSet>,
+) -> Result<(u64, bool), QueryError> {
     let vars = variants(pos, o);
     let check = Check {
         vars: &vars,
         ignore_hands: o.ignore_hands,
-        variations: store.meta(postings::VARIATIONS_META)?.is_some(),
+        variations,
     };
+    if let Some(occ) = occurrences(store, index, &vars, Some(VERIFY_ALL), set)? {
+        let mut n = 0;
+        for (game, _) in distinct_games(&occ) {
+            if replay(store, game, check)?.is_some() {
+                n += 1;
+            }
+        }
+        return Ok((n, true));
+    }
+    let mut games = GameSet::default();
+    for key in distinct_keys(&vars) {
+        index.for_each(store, key, |_, e| {
+            if set.is_none_or(|s| s.contains(e.game)) {
+                games.insert(e.game);
+            }
+            true
+        })?;
+    }
+    Ok((games.len() as u64, false))
+}
+
+/// The moves played from `pos` (widened as `o` says) in the games the filter takes.
+pub fn tree_filtered(
+    store: &Store,
+    pos: &Position,
+    o: PositionOptions,
+    filter: &GameFilter,
+) -> Result<TreeResult, QueryError> {
+    let mut index = store.position_index(false)?;
+    let vars = variants(pos, o);
+    let variations = store.meta(postings::VARIATIONS_META)?.is_some();
+    let check = Check {
+        vars: &vars,
+        ignore_hands: o.ignore_hands,
+        variations,
+    };
+    let set = filter_for(store, &index, &vars, filter)?;
+    let set = set.as_ref();
     // (move, played by the side not to move in `pos`) → stats
     let mut stats: HashMap<(Move, bool), MoveStats> = HashMap::new();
     let games;
-    let occ = occurrences(store, &index, &vars, Some(VERIFY_ALL))?;
-    let exact = occ.is_some();
+    let occ = occurrences(store, &index, &vars, Some(VERIFY_ALL), set)?;
+    let mut exact = occ.is_some();
     if let Some(occ) = occ {
         // Few games: replay each (which also reads its result and date).
         let mut n = 0;
@@ -477,13 +687,16 @@ pub fn tree(store: &Store, pos: &Position, o: PositionOptions) -> Result<TreeRes
     } else {
         // Many games: count by (variant, move code) in a table as the index hands entries
         // out, with results and dates from the index's columns; then turn codes into moves.
-        index = PositionIndex::load(store.conn())?;
+        index = store.position_index(true)?;
         let mut slot_of: Vec<u32> = vec![u32::MAX; vars.len() << 14];
         let mut slots: Vec<(usize, u16, MoveStats)> = Vec::new();
         let mut distinct = 0usize;
         let mut last = None;
         for key in distinct_keys(&vars) {
-            index.for_each(store.conn(), key, |si, e| {
+            index.for_each(store, key, |si, e| {
+                if set.is_some_and(|s| !s.contains(e.game)) {
+                    return true;
+                }
                 if last != Some(e.game) {
                     distinct += 1;
                     last = Some(e.game);
@@ -519,46 +732,57 @@ pub fn tree(store: &Store, pos: &Position, o: PositionOptions) -> Result<TreeRes
                 continue;
             };
             let v = &vars[vi];
-            let t = stats.entry((v.back(mv), v.swapped)).or_default();
-            t.count += s.count;
-            for (a, b) in t.results.iter_mut().zip(s.results) {
-                *a += b;
-            }
-            t.last = t.last.max(s.last);
+            stats.entry((v.back(mv), v.swapped)).or_default().merge(&s);
         }
     }
     let us = pos.side_to_move();
-    let mut rows: Vec<TreeRow> = stats
-        .into_iter()
-        .map(|((mv, swapped), s)| {
-            let [_, sente, gote, draws] = s.results;
-            let (wins, losses) = match us {
-                Color::Black => (sente, gote),
-                Color::White => (gote, sente),
-            };
-            let decided = wins + losses + draws;
-            let mover = if swapped {
-                pos.with_side_to_move(us.opponent())
-            } else {
-                pos.clone()
-            };
-            let playable = mover.clone().play(mv).is_ok();
-            TreeRow {
-                mv: mv.usi(),
-                japanese: if playable {
-                    japanese(&mover, mv, None)
-                } else {
-                    mv.usi()
-                },
-                count: s.count,
-                sente_wins: sente,
-                gote_wins: gote,
-                draws,
-                score: (decided > 0).then(|| (wins as f64 + draws as f64 / 2.0) / decided as f64),
-                last_date: date_text(s.last),
+    let mut rows: Vec<TreeRow> = Vec::with_capacity(stats.len());
+    for ((mv, swapped), s) in stats {
+        let [_, sente, gote, draws] = s.results;
+        let (wins, losses) = match us {
+            Color::Black => (sente, gote),
+            Color::White => (gote, sente),
+        };
+        let decided = wins + losses + draws;
+        let mover = if swapped {
+            pos.with_side_to_move(us.opponent())
+        } else {
+            pos.clone()
+        };
+        let after = {
+            let mut p = mover.clone();
+            p.play(mv).is_ok().then_some(p)
+        };
+        let reached = match &after {
+            Some(p) => {
+                let (n, ex) = count_reaching(store, &index, p, o, variations, set)?;
+                exact &= ex;
+                n
             }
-        })
-        .collect();
+            None => s.count,
+        };
+        let (first_date, first_game) = match s.first {
+            Some((d, g)) => (date_text(if d == u32::MAX { 0 } else { d }), g),
+            None => (None, 0),
+        };
+        rows.push(TreeRow {
+            mv: mv.usi(),
+            japanese: if after.is_some() {
+                japanese(&mover, mv, None)
+            } else {
+                mv.usi()
+            },
+            count: s.count,
+            sente_wins: sente,
+            gote_wins: gote,
+            draws,
+            score: (decided > 0).then(|| (wins as f64 + draws as f64 / 2.0) / decided as f64),
+            last_date: date_text(s.last),
+            first_date,
+            first_game,
+            reached,
+        });
+    }
     rows.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.mv.cmp(&b.mv)));
     Ok(TreeResult { rows, games, exact })
 }

@@ -6,7 +6,7 @@ use crate::text::index::TEXT_DIR;
 use crate::text::{SearchOptions, Snippet, SyncReport, TextIndex, TextSource, documents};
 
 use super::QueryError;
-use super::search::{SUMMARY_COLUMNS, SUMMARY_JOINS, summary_from_row};
+use super::filter::GameFilter;
 
 /// One hit.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -35,6 +35,80 @@ pub fn open_text(store: &Store) -> Result<(TextIndex, SyncReport), QueryError> {
     Ok(TextIndex::open_synced(&store.dir().join(TEXT_DIR), store)?)
 }
 
+/// The keys of the game filter a text query may hold (`player:藤井 comment:序盤`): taken out
+/// of the query into the filter; the other `field:` words are the text index's own.
+pub const FILTER_KEYS: &[&str] = &[
+    "player",
+    "as",
+    "sente",
+    "gote",
+    "vs",
+    "since",
+    "until",
+    "winner",
+    "handicap",
+    "min-plies",
+    "max-plies",
+    "terminal",
+    "source",
+];
+
+/// Splits a text query into its words for the text index and its game-filter fields
+/// ([`FILTER_KEYS`]), which are set in `filter`. A value may be quoted: `player:"藤井 聡太"`.
+pub fn split_query(query: &str, filter: &mut GameFilter) -> Result<String, QueryError> {
+    let mut rest = String::new();
+    let mut s = query.trim_start();
+    while !s.is_empty() {
+        // One term: up to whitespace outside quotes.
+        let mut end = s.len();
+        let mut quoted = false;
+        for (i, c) in s.char_indices() {
+            if c == '"' {
+                quoted = !quoted;
+            } else if c.is_whitespace() && !quoted {
+                end = i;
+                break;
+            }
+        }
+        let term = &s[..end];
+        s = s[end..].trim_start();
+        let taken = match term.split_once(':') {
+            Some((key, value)) if FILTER_KEYS.contains(&key) => {
+                let value = value.trim_matches('"');
+                if value.is_empty() {
+                    return Err(QueryError::BadArgument(format!(
+                        "{key}: in the text query needs a value ({key}:VALUE)"
+                    )));
+                }
+                filter.set(key, value)?
+            }
+            _ => false,
+        };
+        if !taken {
+            if !rest.is_empty() {
+                rest.push(' ');
+            }
+            rest.push_str(term);
+        }
+    }
+    Ok(rest)
+}
+
+/// The best hits for a query among the games the filter takes, best first.
+pub fn text_search_filtered(
+    store: &Store,
+    index: &TextIndex,
+    options: &SearchOptions,
+    filter: &GameFilter,
+) -> Result<Vec<TextHit>, QueryError> {
+    let mut options = options.clone();
+    if let Some(set) = filter.resolve(store, None)? {
+        let set = std::sync::Arc::new(set);
+        options.games = Some(std::sync::Arc::new(move |id| set.contains(id)));
+    }
+    text_search(store, index, &options)
+}
+
 /// The best hits for a query, best first.
 pub fn text_search(
     store: &Store,
@@ -42,17 +116,10 @@ pub fn text_search(
     options: &SearchOptions,
 ) -> Result<Vec<TextHit>, QueryError> {
     let (hits, highlighter) = index.search(options)?;
-    let sql = format!("SELECT {SUMMARY_COLUMNS} {SUMMARY_JOINS} WHERE g.id = ?1");
     let mut out = Vec::with_capacity(hits.len());
     for hit in hits {
         // A game deleted from the database after the index was last repaired is no hit.
-        let Some(summary) = store
-            .conn()
-            .prepare_cached(&sql)?
-            .query_map([hit.id], summary_from_row)?
-            .next()
-            .transpose()?
-        else {
+        let Some(summary) = store.summary(hit.id)? else {
             continue;
         };
         let Some(game) = store.text_games(hit.id - 1, hit.id, 1)?.into_iter().next() else {

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use super::params::Params;
 use crate::notation::movetext::japanese;
-use crate::query::{self, PositionOptions, QueryError, SearchFilter};
+use crate::query::{self, GameFilter, PositionOptions, PositionQuery, QueryError};
 use crate::shogi::{Color, Move, Position, Square};
 use crate::store::Store;
 
@@ -98,8 +98,8 @@ pub fn answer(store: &Store, path: &str, p: &Params) -> Result<String, ApiError>
     Ok(v.to_string())
 }
 
-/// The filter the parameters give.
-fn filter(p: &Params) -> Result<SearchFilter, ApiError> {
+/// The filter the parameters give (the CLI's options, `min_plies` spelt with `_`).
+fn filter(p: &Params) -> Result<GameFilter, ApiError> {
     let plies = |name: &str| -> Result<Option<u32>, ApiError> {
         p.number(name)?
             .map(|n| {
@@ -108,47 +108,17 @@ fn filter(p: &Params) -> Result<SearchFilter, ApiError> {
             })
             .transpose()
     };
-    let s = |name: &str| p.get(name).map(str::to_string);
-    for unsupported in ["as", "vs", "terminal", "source", "text"] {
-        if p.get(unsupported).is_some() {
-            return Err(ApiError::BadRequest(format!(
-                "the filter {unsupported}= is not served yet"
-            )));
+    let mut f = GameFilter::default();
+    for name in FILTER {
+        if let Some(v) = p.get(name)
+            && !name.ends_with("_plies")
+        {
+            f.set(name, v)?;
         }
     }
-    Ok(SearchFilter {
-        player: s("player"),
-        sente: s("sente"),
-        gote: s("gote"),
-        event: s("event"),
-        opening: s("opening"),
-        castle: s("castle"),
-        strategy: s("strategy"),
-        side: None,
-        since: s("since"),
-        until: s("until"),
-        winner: s("winner"),
-        handicap: s("handicap"),
-        min_plies: plies("min_plies")?,
-        max_plies: plies("max_plies")?,
-        limit: None,
-    })
-}
-
-fn filtered(f: &SearchFilter) -> bool {
-    f.player.is_some()
-        || f.sente.is_some()
-        || f.gote.is_some()
-        || f.event.is_some()
-        || f.opening.is_some()
-        || f.castle.is_some()
-        || f.strategy.is_some()
-        || f.since.is_some()
-        || f.until.is_some()
-        || f.winner.is_some()
-        || f.handicap.is_some()
-        || f.min_plies.is_some()
-        || f.max_plies.is_some()
+    f.min_plies = plies("min_plies")?;
+    f.max_plies = plies("max_plies")?;
+    Ok(f)
 }
 
 /// A position and the line of moves that reached it.
@@ -242,16 +212,17 @@ fn side_name(c: Color) -> &'static str {
 fn tree(store: &Store, p: &Params) -> Result<Value, ApiError> {
     p.only(&[FILTER, POSITION, WIDEN, &["limit"]])?;
     let f = filter(p)?;
-    if filtered(&f) {
-        return Err(ApiError::BadRequest(
-            "the tree cannot be filtered yet".to_string(),
-        ));
-    }
     let limit = p.limit("limit", 20, MAX_LIMIT)?;
     let r = reached(p)?;
     let o = widen(p)?;
-    let t = query::tree(store, &r.pos, o)?;
-    let games = query::find_position(store, &r.pos, o, limit)?;
+    let t = query::tree_filtered(store, &r.pos, o, &f)?;
+    let q = PositionQuery {
+        options: o,
+        filter: f,
+        limit,
+        ..PositionQuery::default()
+    };
+    let games = query::find_games(store, &r.pos, &q)?;
     let (mut sente, mut gote, mut draws) = (0, 0, 0);
     for row in &t.rows {
         sente += row.sente_wins;
@@ -280,14 +251,15 @@ fn tree(store: &Store, p: &Params) -> Result<Value, ApiError> {
 fn position(store: &Store, p: &Params) -> Result<Value, ApiError> {
     p.only(&[FILTER, POSITION, WIDEN, &["limit"]])?;
     let f = filter(p)?;
-    if filtered(&f) {
-        return Err(ApiError::BadRequest(
-            "positions cannot be filtered yet".to_string(),
-        ));
-    }
     let limit = p.limit("limit", 50, MAX_LIMIT)?;
     let r = reached(p)?;
-    let found = query::find_position(store, &r.pos, widen(p)?, limit)?;
+    let q = PositionQuery {
+        options: widen(p)?,
+        filter: f,
+        limit,
+        ..PositionQuery::default()
+    };
+    let found = query::find_games(store, &r.pos, &q)?;
     Ok(json!({
         "sfen": r.pos.to_sfen(),
         "games": found.rows,
@@ -299,9 +271,9 @@ fn position(store: &Store, p: &Params) -> Result<Value, ApiError> {
 /// `/api/search`: games by their headers, newest first.
 fn search(store: &Store, p: &Params) -> Result<Value, ApiError> {
     p.only(&[FILTER, &["limit"]])?;
-    let mut f = filter(p)?;
-    f.limit = Some(p.limit("limit", 50, MAX_LIMIT)?);
-    let found = query::search(store, &f)?;
+    let f = filter(p)?;
+    let limit = p.limit("limit", 50, MAX_LIMIT)?;
+    let found = query::search(store, &f, Some(limit))?;
     Ok(json!({ "games": found.rows, "total": found.total }))
 }
 
@@ -319,6 +291,7 @@ fn text(store: &Store, p: &Params) -> Result<String, ApiError> {
         query: q.to_string(),
         limit: p.limit("limit", 20, MAX_LIMIT)?,
         engine: p.flag("engine")?,
+        games: None,
     };
     let hits = query::text_search(store, &index, &options)?;
     let hits = serde_json::to_string(&hits).map_err(|e| ApiError::Internal(e.to_string()))?;

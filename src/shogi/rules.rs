@@ -26,16 +26,21 @@ pub enum Rule {
     IllegalPromotion,
     /// A piece moved in a way it cannot move (wrong direction, too far, or through a piece).
     IllegalMovement,
+    /// An entering-king declaration (入玉宣言, CSA `%KACHI`) that does not meet the CSA
+    /// 27-point rule. Not a move: it is flagged at the declaration's ply, and the record's
+    /// result stands (the rule set that decided the game is not in the file).
+    InvalidDeclaration,
 }
 
 impl Rule {
-    pub const ALL: [Rule; 6] = [
+    pub const ALL: [Rule; 7] = [
         Rule::TwoPawns,
         Rule::DropPawnMate,
         Rule::KingInCheck,
         Rule::DeadPiece,
         Rule::IllegalPromotion,
         Rule::IllegalMovement,
+        Rule::InvalidDeclaration,
     ];
 
     /// The stable name used in JSON output and the database.
@@ -47,6 +52,7 @@ impl Rule {
             Rule::DeadPiece => "dead_piece",
             Rule::IllegalPromotion => "illegal_promotion",
             Rule::IllegalMovement => "illegal_movement",
+            Rule::InvalidDeclaration => "invalid_declaration",
         }
     }
 
@@ -65,6 +71,9 @@ impl Rule {
             Rule::DeadPiece => "a piece placed where it can never move again (行き所のない駒)",
             Rule::IllegalPromotion => "a promotion outside the promotion zone",
             Rule::IllegalMovement => "a piece moved in a way it cannot move",
+            Rule::InvalidDeclaration => {
+                "an entering-king declaration (入玉宣言) short of the 27-point rule"
+            }
         }
     }
 }

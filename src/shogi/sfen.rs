@@ -41,6 +41,43 @@ pub enum SfenError {
     Position(#[from] PositionError),
 }
 
+impl SfenError {
+    /// Where in the SFEN's fields the error is: (field, byte offset in it); `None` for an
+    /// error of the whole position.
+    pub fn at(&self, fields: &[&str]) -> Option<(usize, usize)> {
+        let rank_start = |rank: usize| -> usize {
+            let board = fields.first().copied().unwrap_or("");
+            board
+                .split('/')
+                .take(rank.saturating_sub(1))
+                .map(|r| r.len() + 1)
+                .sum()
+        };
+        let in_rank = |rank: usize, c: char| -> usize {
+            let board = fields.first().copied().unwrap_or("");
+            let start = rank_start(rank);
+            let r = board[start.min(board.len())..]
+                .split('/')
+                .next()
+                .unwrap_or("");
+            start + r.find(c).unwrap_or(0)
+        };
+        Some(match self {
+            SfenError::FieldCount(_) | SfenError::RankCount(_) => (0, 0),
+            SfenError::RankWidth { rank, .. } => (0, rank_start(*rank)),
+            SfenError::PieceLetter { rank, letter } => (0, in_rank(*rank, *letter)),
+            SfenError::Promotion { rank } => (0, in_rank(*rank, '+')),
+            SfenError::Side(_) => (1, 0),
+            SfenError::HandLetter(c) => (2, fields.get(2).and_then(|h| h.find(*c)).unwrap_or(0)),
+            SfenError::DanglingCount(_)
+            | SfenError::CountForm(_)
+            | SfenError::HandRepeated { .. } => (2, 0),
+            SfenError::MoveNumber(_) => (3, 0),
+            SfenError::Position(_) => return None,
+        })
+    }
+}
+
 impl Position {
     /// Reads an SFEN (`board side hands [move number]`), checking the position fully:
     /// piece counts, kings, no piece that can never move, no two pawns on a file, and

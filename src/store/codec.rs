@@ -13,6 +13,7 @@ use crate::classify::Recognised;
 use crate::notation::kif::read_kif;
 use crate::notation::{Format, Line, MoveNode, MoveTime, Note, Record, Terminal, TerminalKind};
 use crate::shogi::{Handicap, Move, Position, Strictness};
+use crate::text::normalize::{name_key, strip_titles};
 
 use super::{StoreError, postings, tree};
 
@@ -45,6 +46,8 @@ pub struct GameRow {
     pub terminal: Option<&'static str>,
     pub winner: Option<&'static str>,
     pub illegal: Option<(u32, &'static str)>,
+    /// The main line stops at a move that could not be applied.
+    pub incomplete: bool,
     /// Variations and bookmarks ([`tree`]), when the record has any.
     pub tree: Option<Vec<u8>>,
     pub fingerprint: [u8; 16],
@@ -108,6 +111,7 @@ impl GameRow {
             illegal: rec
                 .first_illegal()
                 .map(|(ply, rule)| (ply as u32, rule.code())),
+            incomplete: rec.incomplete,
             tree: tree::encode(&rec),
             fingerprint: fingerprint(&rec, date.as_deref()),
             date,
@@ -244,29 +248,91 @@ pub(super) fn tree_positions(
     Ok(positions(&rec, true))
 }
 
-/// 16 bytes identifying a game: its start position, main line, terminal and date. The same
-/// game read from a KIF and a CSA file has the same fingerprint.
+/// 16 bytes identifying a game: its start position, main line, terminal, date and time of
+/// day (when the record gives one), both players and the event, names normalised (width,
+/// spaces, titles and ranks). The same game read from a KIF and a CSA file has the same
+/// fingerprint; two games that differ in any of these do not (short or aborted online games
+/// often share moves and date).
 pub fn fingerprint(rec: &Record, date: Option<&str>) -> [u8; 16] {
-    let mut a: u64 = rec.start.hash() ^ 0x9E37_79B9_7F4A_7C15;
-    let mut b: u64 = rec.start.hash().rotate_left(29) ^ 0xD1B5_4A32_D192_ED03;
-    let mut feed = |x: u64| {
-        a = (a ^ x).wrapping_mul(0x0000_0100_0000_01B3).rotate_left(23);
-        b = (b ^ x.rotate_left(17)).wrapping_mul(0xFF51_AFD7_ED55_8CCD) ^ (b >> 31);
-    };
-    for node in &rec.main.moves {
-        feed(node.mv.to_u16() as u64);
+    GameKey {
+        start: rec.start.hash(),
+        moves: rec.main.moves.iter().map(|n| n.mv.to_u16()),
+        terminal: rec.terminal().map(TerminalKind::code),
+        date,
+        start_time: rec.start_time(),
+        sente: rec.sente(),
+        gote: rec.gote(),
+        event: rec.event(),
     }
-    feed(0x1_0000);
-    for byte in rec.terminal().map_or("", TerminalKind::code).bytes() {
-        feed(0x1_0000 + byte as u64);
+    .fingerprint()
+}
+
+/// What a game's fingerprint is made of (see [`fingerprint`]).
+pub(super) struct GameKey<'a, M: Iterator<Item = u16>> {
+    pub start: u64,
+    pub moves: M,
+    pub terminal: Option<&'a str>,
+    pub date: Option<&'a str>,
+    /// The start time as the record gives it: only its time of day (`10:00`) is used.
+    pub start_time: Option<&'a str>,
+    pub sente: Option<&'a str>,
+    pub gote: Option<&'a str>,
+    pub event: Option<&'a str>,
+}
+
+impl<M: Iterator<Item = u16>> GameKey<'_, M> {
+    pub fn fingerprint(self) -> [u8; 16] {
+        let mut a: u64 = self.start ^ 0x9E37_79B9_7F4A_7C15;
+        let mut b: u64 = self.start.rotate_left(29) ^ 0xD1B5_4A32_D192_ED03;
+        let mut feed = |x: u64| {
+            a = (a ^ x).wrapping_mul(0x0000_0100_0000_01B3).rotate_left(23);
+            b = (b ^ x.rotate_left(17)).wrapping_mul(0xFF51_AFD7_ED55_8CCD) ^ (b >> 31);
+        };
+        for mv in self.moves {
+            feed(mv as u64);
+        }
+        // Each part after its own tag, so that no part can pass for another.
+        let mut text = |tag: u64, s: &str| {
+            feed(tag << 32);
+            for byte in s.bytes() {
+                feed((tag << 32) + 0x100 + byte as u64);
+            }
+        };
+        text(1, self.terminal.unwrap_or(""));
+        text(2, self.date.unwrap_or(""));
+        text(
+            3,
+            &self.start_time.and_then(time_of_day).unwrap_or_default(),
+        );
+        let name = |n: Option<&str>| n.map(|n| strip_titles(&name_key(n))).unwrap_or_default();
+        text(4, &name(self.sente));
+        text(5, &name(self.gote));
+        text(6, &self.event.map(name_key).unwrap_or_default());
+        let mut out = [0u8; 16];
+        out[..8].copy_from_slice(&mix(a).to_le_bytes());
+        out[8..].copy_from_slice(&mix(b ^ a.rotate_left(7)).to_le_bytes());
+        out
     }
-    for byte in date.unwrap_or("").bytes() {
-        feed(0x2_0000 + byte as u64);
-    }
-    let mut out = [0u8; 16];
-    out[..8].copy_from_slice(&mix(a).to_le_bytes());
-    out[8..].copy_from_slice(&mix(b ^ a.rotate_left(7)).to_le_bytes());
-    out
+}
+
+/// The time of day in a start time (`2024/01/15 9:05:30` → `09:05`), seconds left out (not
+/// every writer gives them).
+fn time_of_day(s: &str) -> Option<String> {
+    let b = s.as_bytes();
+    let colon = (1..b.len()).find(|&i| {
+        b[i] == b':' && b[i - 1].is_ascii_digit() && b.get(i + 1).is_some_and(u8::is_ascii_digit)
+    })?;
+    let hour_start = (0..colon)
+        .rev()
+        .take_while(|&i| b[i].is_ascii_digit())
+        .last()?;
+    let hour: u32 = s[hour_start..colon].parse().ok()?;
+    let minute: u32 = s[colon + 1..]
+        .bytes()
+        .take_while(u8::is_ascii_digit)
+        .take(2)
+        .fold(0, |n, d| n * 10 + u32::from(d - b'0'));
+    Some(format!("{hour:02}:{minute:02}"))
 }
 
 fn mix(mut x: u64) -> u64 {

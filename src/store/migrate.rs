@@ -6,7 +6,7 @@ use rusqlite::Connection;
 use super::StoreError;
 
 /// Every migration, in order; the database's `user_version` is how many have been applied.
-const MIGRATIONS: &[(&str, &str)] = &[
+pub const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0001_games.sql",
         include_str!("../../migrations/0001_games.sql"),
@@ -20,10 +20,32 @@ const MIGRATIONS: &[(&str, &str)] = &[
         include_str!("../../migrations/0003_rows.sql"),
     ),
     (
-        "0004_openings.sql",
-        include_str!("../../migrations/0004_openings.sql"),
+        "0004_error_severity.sql",
+        include_str!("../../migrations/0004_error_severity.sql"),
+    ),
+    (
+        "0005_game_key.sql",
+        include_str!("../../migrations/0005_game_key.sql"),
+    ),
+    (
+        "0006_incomplete.sql",
+        include_str!("../../migrations/0006_incomplete.sql"),
+    ),
+    (
+        "0008_openings.sql",
+        include_str!("../../migrations/0008_openings.sql"),
     ),
 ];
+
+/// A step of a migration that SQL cannot take (a value the program computes), run right after
+/// the SQL file it names, in the same transaction. Steps are keyed by their migration's file
+/// name, which gives its schema version (its place in [`MIGRATIONS`], plus one), so that a
+/// renumbering at merge moves a step with its file.
+type RustStep = fn(&rusqlite::Connection) -> Result<(), StoreError>;
+
+/// Every Rust step, by the name of the migration it follows.
+const RUST_STEPS: &[(&str, RustStep)] =
+    &[("0005_game_key.sql", super::rekey::recompute_fingerprints)];
 
 /// The schema version this program writes.
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
@@ -49,6 +71,9 @@ pub fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
             let failed = |e| StoreError::Migration(name.to_string(), e);
             let tx = conn.transaction()?;
             tx.execute_batch(sql).map_err(failed)?;
+            for (_, step) in RUST_STEPS.iter().filter(|(n, _)| n == name) {
+                step(&tx)?;
+            }
             let broken: Option<String> = tx
                 .prepare("PRAGMA foreign_key_check")?
                 .query_map([], |r| r.get(0))?

@@ -8,15 +8,18 @@ mod migrate;
 mod openings;
 pub mod postings;
 mod read;
+mod rekey;
+mod select;
 mod text;
 mod tree;
 mod write;
 
 pub use checkpoint::LOG_LIMIT;
 pub use codec::{GameRow, fingerprint};
-pub use migrate::SCHEMA_VERSION;
+pub use migrate::{MIGRATIONS, SCHEMA_VERSION};
 pub use openings::{CLASSIFY_META, StoredItem};
 pub use read::{GameLine, StoredGame};
+pub use select::{Cond, GameSet, GameSummary, PlayerGame, PlayerName, Selection, Side, TextColumn};
 pub use write::{Inserted, KnownSource, SourceRow, Writer};
 
 use std::path::{Path, PathBuf};
@@ -131,6 +134,41 @@ impl Store {
         Ok(store)
     }
 
+    /// Opens an existing database to read it only: SQLite is asked for a read-only
+    /// connection, so nothing is written (a database on a read-only mount, or in a folder the
+    /// user cannot write, answers every query). A database of an older schema is brought up
+    /// to date first through [`Store::open`] (the one write a query may need).
+    pub fn open_read_only(dir: &Path) -> Result<Store, StoreError> {
+        let file = dir.join(DB_FILE);
+        if !file.is_file() {
+            return Err(StoreError::Missing(dir.to_path_buf()));
+        }
+        let conn = Connection::open_with_flags(
+            &file,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        conn.busy_timeout(std::time::Duration::from_secs(30))?;
+        conn.pragma_update(None, "cache_size", -65536)?;
+        let version: u32 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        // An older schema, or openings recognised by other definitions: the one write.
+        if version < SCHEMA_VERSION || openings::stale(&conn).unwrap_or(false) {
+            drop(conn);
+            return Store::open(dir);
+        }
+        if version > SCHEMA_VERSION {
+            return Err(StoreError::TooNew {
+                found: version,
+                known: SCHEMA_VERSION,
+            });
+        }
+        let store = Store {
+            conn,
+            dir: dir.to_path_buf(),
+        };
+        store.check_meta(false)?;
+        Ok(store)
+    }
+
     /// Computes the recognised openings when the definitions changed (or the database was
     /// made before schema 4), reporting to the hook [`set_recognise_progress`] installed.
     /// Best effort: a database that cannot be written now is searched as it is.
@@ -164,10 +202,6 @@ impl Store {
             .conn
             .query_row("SELECT count(*) FROM games", [], |r| r.get(0))?;
         Ok(n as u64)
-    }
-
-    pub fn conn(&self) -> &Connection {
-        &self.conn
     }
 
     pub fn dir(&self) -> &Path {
@@ -288,7 +322,8 @@ impl Store {
             position_bytes: index.bytes,
             players: count("SELECT count(*) FROM players")?,
             files: count("SELECT count(*) FROM sources")?,
-            errors: count("SELECT count(*) FROM import_errors")?,
+            errors: count("SELECT count(*) FROM import_errors WHERE severity = 'error'")?,
+            warnings: count("SELECT count(*) FROM import_errors WHERE severity = 'warning'")?,
             duplicates: count("SELECT count(*) FROM game_sources")?,
             illegal: count("SELECT count(*) FROM games WHERE illegal_ply IS NOT NULL")?,
             bytes: dir_size(&self.dir),
@@ -353,7 +388,10 @@ pub struct Stats {
     pub players: u64,
     /// Files (and archive entries) read.
     pub files: u64,
+    /// Problems recorded at import that lost data (see [`crate::notation::Severity`]).
     pub errors: u64,
+    /// Problems recorded at import that lost no game data.
+    pub warnings: u64,
     /// Games read more than once (in two files, or twice in one).
     pub duplicates: u64,
     /// Games with a move that broke a rule.

@@ -142,12 +142,12 @@ impl Store {
     /// Everything recognised in game `id`, sente's first, each side by ply.
     pub fn recognised(&self, id: i64) -> Result<(Option<String>, Vec<StoredItem>), StoreError> {
         let label: Option<String> = self
-            .conn()
+            .conn
             .query_row("SELECT label FROM games WHERE id = ?1", [id], |r| r.get(0))
             .ok()
             .flatten();
         let rows: Vec<(i64, String, String, u32)> = self
-            .conn()
+            .conn
             .prepare_cached(
                 "SELECT r.side, n.kind, n.name, r.ply FROM recognised r
                  JOIN opening_names n ON n.id = r.name_id WHERE r.game_id = ?1",
@@ -184,7 +184,7 @@ impl Store {
         &mut self,
         progress: &mut dyn FnMut(u64, u64),
     ) -> Result<u64, StoreError> {
-        if !stale(self.conn())? {
+        if !stale(&self.conn)? {
             return Ok(0);
         }
         let Some(_lock) = self.try_lock_import()? else {
@@ -201,7 +201,7 @@ impl Store {
         side: Option<Color>,
     ) -> Result<Vec<i64>, StoreError> {
         let mut out = Vec::new();
-        let mut stmt = self.conn().prepare_cached(
+        let mut stmt = self.conn.prepare_cached(
             "SELECT r.game_id FROM recognised r JOIN opening_names n ON n.id = r.name_id
              WHERE n.name = ?1 AND (?2 IS NULL OR r.side = ?2)",
         )?;
@@ -220,7 +220,7 @@ impl Store {
 impl Store {
     /// Every recognised item of every game: `(game, side 0/1, kind, name)`, by game.
     pub fn all_recognised(&self) -> Result<Vec<(i64, u8, String, String)>, StoreError> {
-        let mut stmt = self.conn().prepare(
+        let mut stmt = self.conn.prepare(
             "SELECT r.game_id, r.side, n.kind, n.name, r.ply FROM recognised r
              JOIN opening_names n ON n.id = r.name_id ORDER BY r.game_id, r.side, r.ply",
         )?;

@@ -39,17 +39,19 @@ pub struct StoredGame {
     /// Every path the game was read from (more than one for a duplicate).
     pub sources: Vec<String>,
     pub record: Record,
+    /// The record stops at a move that could not be applied (also in `record.incomplete`).
+    pub incomplete: bool,
 }
 
 impl Store {
     /// The game with this id, or `None`.
     pub fn game(&self, id: i64) -> Result<Option<StoredGame>, StoreError> {
-        let c = self.conn();
+        let c = &self.conn;
         let row = c
             .query_row(
                 "SELECT s.path, g.game_index, g.format, g.date, ps.name, pg.name, g.event,
                         g.opening, g.plies, g.winner, g.start_sfen, g.moves, g.times,
-                        g.terminal, g.tree, g.handicap, g.headers, g.source_id, g.comments, g.title
+                        g.terminal, g.tree, g.handicap, g.headers, g.source_id, g.comments, g.title, g.incomplete
                  FROM games g JOIN sources s ON s.id = g.source_id
                  LEFT JOIN players ps ON ps.id = g.sente_id
                  LEFT JOIN players pg ON pg.id = g.gote_id
@@ -71,6 +73,7 @@ impl Store {
                             winner: r.get(9)?,
                             sources: Vec::new(),
                             record: Record::default(),
+                            incomplete: r.get(20)?,
                         },
                         StoredColumns {
                             id,
@@ -125,6 +128,7 @@ impl Store {
         sources.sort();
         game.sources = sources.into_iter().map(|s| s.2).collect();
         game.record = record_from(cols)?;
+        game.record.incomplete = game.incomplete;
         Ok(Some(game))
     }
 
@@ -140,7 +144,7 @@ impl Store {
             Option<String>,
         );
         let row: Option<Row> = self
-            .conn()
+            .conn
             .prepare_cached(
                 "SELECT start_sfen, handicap, moves, tree IS NOT NULL, date, winner
                  FROM games WHERE id = ?1",

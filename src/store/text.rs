@@ -63,7 +63,7 @@ impl TextSource for Store {
     type Error = StoreError;
 
     fn text_span(&self) -> Result<(i64, u64), StoreError> {
-        Ok(self.conn().query_row(
+        Ok(self.conn.query_row(
             "SELECT coalesce(max(id), 0), count(*) FROM games",
             [],
             |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as u64)),
@@ -71,12 +71,12 @@ impl TextSource for Store {
     }
 
     fn text_games(&self, after: i64, upto: i64, limit: usize) -> Result<Vec<GameText>, StoreError> {
-        text_games(self.conn(), after, upto, limit)
+        text_games(&self.conn, after, upto, limit)
     }
 
     fn text_game_ids(&self) -> Result<Vec<i64>, StoreError> {
         Ok(self
-            .conn()
+            .conn
             .prepare("SELECT id FROM games ORDER BY id")?
             .query_map([], |r| r.get(0))?
             .collect::<Result<_, _>>()?)

@@ -9,6 +9,7 @@ use rusqlite::{Connection, OptionalExtension, Statement, params};
 
 use super::checkpoint::Checkpointer;
 use super::{GameRow, StoreError, codec, postings};
+use crate::notation::Severity;
 use crate::text::normalize::{name_key, strip_titles};
 
 /// A source already in the database.
@@ -91,9 +92,9 @@ const INSERT_SOURCE: &str = "INSERT INTO sources (path, size, mtime, content_has
 
 const INSERT_GAME: &str = "INSERT INTO games (source_id, game_index, format, start_sfen, moves,
     times, plies, handicap, date, event, opening, title, sente_id, gote_id, terminal, winner,
-    illegal_ply, illegal_rule, tree, fingerprint, headers, comments, label)
+    illegal_ply, illegal_rule, tree, fingerprint, headers, comments, incomplete, label)
     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
-    ?19, ?20, ?21, ?22, ?23)";
+    ?19, ?20, ?21, ?22, ?23, ?24)";
 
 /// `slot`'s statement, prepared on first use.
 fn held<'s, 'a>(
@@ -534,6 +535,7 @@ impl<'a> Writer<'a> {
                     &g.fingerprint[..],
                     g.headers_text,
                     g.comments_json,
+                    g.incomplete,
                     g.recognised.as_ref().and_then(|r| r.opening),
                 ])?;
                 let id = c.last_insert_rowid();
@@ -606,25 +608,28 @@ impl<'a> Writer<'a> {
         Ok((stored == fingerprint[..]).then_some(id))
     }
 
-    /// Records a problem met in a source (in game `index`, at `line`/`column` when known).
+    /// Records a problem met in a source (in game `index`, at `line`/`column` when known),
+    /// an error or a warning.
     pub fn put_error(
         &mut self,
         source: i64,
         index: Option<usize>,
         at: Option<(usize, usize)>,
         message: &str,
+        severity: Severity,
     ) -> Result<(), StoreError> {
         self.conn
             .prepare_cached(
-                "INSERT INTO import_errors (source_id, game_index, line, col, message)
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                "INSERT INTO import_errors (source_id, game_index, line, col, message, severity)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             )?
             .execute(params![
                 source,
                 index.map(|i| i as i64),
                 at.map(|(l, _)| l as i64),
                 at.map(|(_, c)| c as i64),
-                message
+                message,
+                severity.code()
             ])?;
         Ok(())
     }

@@ -13,7 +13,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use tantivy::collector::TopDocs;
+use tantivy::collector::{FilterCollector, TopDocs};
 use tantivy::indexer::UserOperation;
 use tantivy::query::QueryParser;
 use tantivy::query::doc_predicate_query::{DocPredicateQuery, FunctionPredicate};
@@ -85,14 +85,31 @@ pub struct SyncReport {
     pub deleted: usize,
 }
 
+/// Which games a search may find (by game id).
+pub type GamePredicate = Arc<dyn Fn(i64) -> bool + Send + Sync>;
+
 /// How to search.
-#[derive(Debug, Clone)]
+#[derive(Clone, Default)]
 pub struct SearchOptions {
     /// tantivy query syntax: words, "phrases", AND / OR / NOT, `field:word`.
     pub query: String,
     pub limit: usize,
     /// Search engine lines too when the query names no field.
     pub engine: bool,
+    /// Only documents of the games it accepts (checked as documents are collected, so the
+    /// best `limit` are those of the games taken).
+    pub games: Option<GamePredicate>,
+}
+
+impl std::fmt::Debug for SearchOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SearchOptions")
+            .field("query", &self.query)
+            .field("limit", &self.limit)
+            .field("engine", &self.engine)
+            .field("games", &self.games.as_ref().map(|_| "…"))
+            .finish()
+    }
 }
 
 /// A document found: a game (`ply` `None`) or a position of it.
@@ -499,9 +516,8 @@ impl TextIndex {
         Ok(out)
     }
 
-    /// The best `limit` documents for a query, and a highlighter for their snippets.
-    pub fn search(&self, options: &SearchOptions) -> Result<(Vec<Hit>, Highlighter), TextError> {
-        let searcher = self.reader()?.searcher();
+    /// A query in tantivy's syntax, over every field (engine lines only when `engine`).
+    fn parse(&self, text: &str, engine: bool) -> Result<Box<dyn tantivy::query::Query>, TextError> {
         let query_tokenizers = TokenizerManager::default();
         query_tokenizers.register(
             tokenizer::NAME,
@@ -509,18 +525,58 @@ impl TextIndex {
         );
         let defaults: Vec<Field> = TextField::ALL
             .into_iter()
-            .filter(|f| options.engine || *f != TextField::Engine)
+            .filter(|f| engine || *f != TextField::Engine)
             .map(|f| self.fields[f as usize])
             .collect();
         let mut parser = QueryParser::new(self.index.schema(), defaults, query_tokenizers);
         parser.set_conjunction_by_default();
-        let query = parser
-            .parse_query(&options.query)
-            .map_err(|e| TextError::Query(e.to_string()))?;
-        let top = searcher.search(
-            &query,
-            &TopDocs::with_limit(options.limit.max(1)).order_by_score(),
-        )?;
+        parser
+            .parse_query(text)
+            .map_err(|e| TextError::Query(e.to_string()))
+    }
+
+    /// Every game with a document that matches the query (not only the best), in id order:
+    /// what the game filter's `text` takes.
+    pub fn matching_games(&self, text: &str, engine: bool) -> Result<Vec<i64>, TextError> {
+        let searcher = self.reader()?.searcher();
+        let query = self.parse(text, engine)?;
+        let docs = searcher.search(&query, &tantivy::collector::DocSetCollector)?;
+        let mut columns = std::collections::HashMap::new();
+        let mut out = Vec::with_capacity(docs.len());
+        for addr in docs {
+            let keys = match columns.entry(addr.segment_ord) {
+                std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    let fast = searcher.segment_reader(addr.segment_ord).fast_fields();
+                    e.insert(fast.i64("doc")?)
+                }
+            };
+            if let Some((id, _)) = keys.first(addr.doc_id).map(doc_of) {
+                out.push(id);
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        Ok(out)
+    }
+
+    /// The best `limit` documents for a query, and a highlighter for their snippets.
+    pub fn search(&self, options: &SearchOptions) -> Result<(Vec<Hit>, Highlighter), TextError> {
+        let searcher = self.reader()?.searcher();
+        let query = self.parse(&options.query, options.engine)?;
+        let collector = TopDocs::with_limit(options.limit.max(1)).order_by_score();
+        let top = match &options.games {
+            None => searcher.search(&query, &collector)?,
+            Some(games) => {
+                let games = Arc::clone(games);
+                let filter = FilterCollector::new(
+                    "doc".to_string(),
+                    move |key: i64| games(doc_of(key).0),
+                    collector,
+                );
+                searcher.search(&query, &filter)?
+            }
+        };
         let mut hits = Vec::with_capacity(top.len());
         // Opening a column reads its block index: once per segment, not per hit.
         let mut columns = std::collections::HashMap::new();

@@ -116,7 +116,7 @@ fn every_version_line_and_none() {
     assert_eq!(usi(&r).len(), 4);
     assert_eq!(
         r.errors,
-        [ReadError::new(
+        [ReadError::warning(
             1,
             1,
             "'V9.9' is no CSA version kifudex knows (V2, V2.1, V2.2, V3.0); read as V3.0"
@@ -316,18 +316,70 @@ fn the_side_to_move_comes_from_the_first_move_when_no_line_gives_it() {
     assert_eq!(usi(&r), ["3c3d", "7g7f"]);
 }
 
+/// Shogi Wars exports have no `PI` line: the even start is the normal case, no problem.
 #[test]
-fn a_game_with_no_start_position_is_read_from_the_even_start_with_an_error() {
-    let r = one("N+a\n+7776FU\n");
-    assert_eq!(usi(&r), ["7g7f"]);
+fn a_game_with_no_start_position_is_read_from_the_even_start() {
+    let r = clean("N+a\nN-b\n+7776FU,T3\n-3334FU,T2\n%TORYO\n");
+    assert_eq!(usi(&r), ["7g7f", "3c3d"]);
+    assert_eq!(
+        r.start.to_sfen(),
+        kifudex::shogi::Position::startpos().to_sfen()
+    );
+    assert_eq!(r.result(), GameResult::Win(Color::White));
+}
+
+/// A GPS/WCSC client log: the server's `#` messages confirm the end, or give it when no `%`
+/// line does; none is an error.
+#[test]
+fn server_protocol_lines_confirm_or_give_the_end() {
+    use TerminalKind::*;
+    let moves = "N+a\nN-b\nPI\n+\n+7776FU\nT1\n-3334FU\nT1\n";
+    for (tail, kind, winner) in [
+        (
+            "%TORYO\n#RESIGN\n#LOSE\n",
+            Resign,
+            GameResult::Win(Color::White),
+        ),
+        ("#RESIGN\n#WIN\n", Resign, GameResult::Win(Color::White)),
+        ("#TIME_UP\n#LOSE\n", TimeUp, GameResult::Win(Color::White)),
+        (
+            "#ILLEGAL_MOVE\n#WIN\n",
+            IllegalMove,
+            GameResult::Win(Color::White),
+        ),
+        ("#SENNICHITE\n#DRAW\n", Repetition, GameResult::Draw),
+        ("#OUTE_SENNICHITE\n#LOSE\n", Repetition, GameResult::Draw),
+        ("#MAX_MOVES\n#CENSORED\n", MaxMoves, GameResult::Draw),
+        ("#CHUDAN\n", Abort, GameResult::Unknown),
+        ("%CHUDAN\n#CHUDAN\n", Abort, GameResult::Unknown),
+    ] {
+        let r = clean(&format!("{moves}{tail}"));
+        assert_eq!((r.terminal(), r.result()), (Some(kind), winner), "{tail}");
+        assert_eq!(r.main.moves.len(), 2, "{tail}");
+    }
+    // After a right declaration the server answers #JISHOGI.
+    let r = clean(&(declaration(2) + "%KACHI\n#JISHOGI\n#WIN\n"));
+    assert_eq!(r.terminal(), Some(EnteringKingWin));
+    let r = clean(&(declaration(2) + "#JISHOGI\n#WIN\n"));
+    assert_eq!(r.terminal(), Some(EnteringKingWin));
+    // Anything else after `#` is named.
+    let r = one(&format!("{moves}#HELLO\n"));
     assert_eq!(
         r.errors,
-        [ReadError::new(
-            2,
+        [ReadError::warning(
+            9,
             1,
-            "no start position (PI, P1–P9 or P+/P-) before the moves: read from the even-game start"
+            "'#HELLO' is no CSA server message (like #RESIGN); ignored"
         )]
     );
+}
+
+/// Engine output whose `'` was lost (`** 1248 -7667NG …`) is engine output all the same.
+#[test]
+fn engine_lines_without_their_quote_are_engine_output() {
+    let r = clean("PI\n+\n+7776FU\n** 1248 -3334FU +2726FU\n-3334FU\n'** -30 +2726FU\n");
+    assert_eq!(r.main.moves[0].engine, [" 1248 -3334FU +2726FU"]);
+    assert_eq!(r.main.moves[1].engine, [" -30 +2726FU"]);
 }
 
 #[test]
@@ -468,8 +520,9 @@ fn every_terminal_with_its_winner() {
         // Gote, to move, fouled: Sente wins.
         ("%-ILLEGAL_ACTION", IllegalLoss, sente),
         ("%JISHOGI", Impasse, GameResult::Draw),
-        // A declaration in this opening is wrong: the declaring side to move loses.
-        ("%KACHI", IllegalLoss, sente),
+        // A declaration in this opening is wrong, but the record's word is the result (the
+        // game is flagged: see kachi_is_the_declarers_win_and_a_wrong_one_is_flagged).
+        ("%KACHI", EnteringKingWin, gote),
         ("%HIKIWAKE", EnteringKingDraw, GameResult::Draw),
         ("%MATTA", Takeback, GameResult::Unknown),
         // The side to move is mated.
@@ -521,7 +574,7 @@ fn a_move_after_the_end_is_an_error() {
     let r = ended("%TORYO\n%CHUDAN");
     assert_eq!(
         r.errors,
-        [ReadError::new(
+        [ReadError::warning(
             8,
             1,
             "'%CHUDAN' comes after the game ended (resign); ignored"
@@ -539,20 +592,55 @@ fn declaration(hand: usize) -> String {
 }
 
 #[test]
-fn kachi_wins_only_when_the_declaration_is_right() {
+fn kachi_is_the_declarers_win_and_a_wrong_one_is_flagged() {
+    use kifudex::shogi::Rule;
     // 26 + 2 = 28 points: enough for Sente.
     let r = clean(&(declaration(2) + "%KACHI\n"));
     assert_eq!(r.terminal(), Some(TerminalKind::EnteringKingWin));
     assert_eq!(r.result(), GameResult::Win(Color::Black));
-    // 27 points: Sente needs 28, so the declaration loses (反則負け).
+    assert_eq!(r.first_illegal(), None);
+    // 27 points: Sente needs 28. The record says Sente won, and so it stays; the declaration
+    // is flagged at its ply (the first, no move being played).
     let r = clean(&(declaration(1) + "%KACHI\n"));
-    assert_eq!(r.terminal(), Some(TerminalKind::IllegalLoss));
-    assert_eq!(r.result(), GameResult::Win(Color::White));
-    // Floodgate's summary, when there is one, has the last word.
+    assert_eq!(r.terminal(), Some(TerminalKind::EnteringKingWin));
+    assert_eq!(r.result(), GameResult::Win(Color::Black));
+    assert_eq!(r.first_illegal(), Some((1, Rule::InvalidDeclaration)));
+    assert_eq!(Rule::InvalidDeclaration.code(), "invalid_declaration");
+    // Floodgate's summary, when there is one, is the server's ruling.
     let r = clean(&(declaration(1) + "%KACHI\n'summary:kachi:a win:b lose\n"));
     assert_eq!(r.terminal(), Some(TerminalKind::EnteringKingWin));
+    assert_eq!(r.first_illegal(), None);
     let r = clean(&(declaration(2) + "%KACHI\n'summary:illegal kachi:a lose:b win\n"));
     assert_eq!(r.terminal(), Some(TerminalKind::IllegalLoss));
+    assert_eq!(r.result(), GameResult::Win(Color::White));
+}
+
+/// The same declarations in KIF (入玉勝ち on a move line) and as a まで summary.
+#[test]
+fn a_kif_entering_king_win_is_checked_the_same_way() {
+    use kifudex::notation::kif::{read_ki2, read_kif};
+    use kifudex::shogi::Rule;
+    let board = |hand: &str| {
+        format!(
+            "後手の持駒：なし\n  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n\
+             | ・ ・ ・ ・ ・ 角 角 飛 飛|\n| ・ ・ ・ ・ 玉 金 金 金 金|\n| ・ ・ ・ ・ ・ ・ ・ 銀 銀|\n\
+             | ・ ・ ・ ・ ・ ・ ・ ・ ・|\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|\n\
+             | ・ ・ ・ ・ ・ ・ ・ ・ ・|\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|\n| ・ ・ ・ ・v玉 ・ ・ ・ ・|\n\
+             +---------------------------+\n先手の持駒：{hand}\n"
+        )
+    };
+    for (hand, flagged) in [("歩二", false), ("歩", true)] {
+        let r = read_kif(&(board(hand) + "1 入玉勝ち\n"));
+        assert_eq!(r.errors, []);
+        assert_eq!(r.terminal(), Some(TerminalKind::EnteringKingWin), "{hand}");
+        assert_eq!(r.result(), GameResult::Win(Color::Black), "{hand}");
+        let expected = flagged.then_some((1, Rule::InvalidDeclaration));
+        assert_eq!(r.first_illegal(), expected, "{hand}");
+        let r = read_ki2(&(board(hand) + "まで0手で先手の入玉勝ち\n"));
+        assert_eq!(r.errors, []);
+        assert_eq!(r.result(), GameResult::Win(Color::Black), "{hand}");
+        assert_eq!(r.first_illegal(), expected, "{hand}");
+    }
 }
 
 #[test]
@@ -723,7 +811,7 @@ fn statements_that_are_not_csa() {
     assert_eq!(
         r.errors,
         [
-            ReadError::new(
+            ReadError::warning(
                 2,
                 1,
                 "the header '$EVENT' has no ':' between key and value; ignored"

@@ -60,8 +60,10 @@ const YAGURA_KIF: &str = "開始日時：2019/04/08(月) 10:00
 ";
 
 /// The same game as KI2, with the names written differently: stored once.
-const YAGURA_KI2: &str = "開始日時：2019/04/08
-棋戦：竜王戦
+/// The same game as [`YAGURA_KIF`], its players written otherwise (titles, 辺 for 邉): one
+/// game under the duplicate key, which holds date and time, event and players normalised.
+const YAGURA_KI2: &str = "開始日時：2019/04/08 10:00
+棋戦：第32期竜王戦
 先手：羽生善治
 後手：渡辺明
 ▲７六歩 △８四歩 ▲６八銀 △３四歩 ▲６六歩 △６二銀

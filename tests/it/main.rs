@@ -1,11 +1,14 @@
 //! Integration tests, one binary (see Cargo.toml: `autotests = false`).
 
+mod answers;
 mod classify;
 mod cli;
 mod csa;
 mod csa_write;
 mod db;
 mod decode;
+mod export;
+mod filter;
 mod handicap;
 mod hash;
 mod jkf;
@@ -18,6 +21,7 @@ mod perft;
 mod position;
 mod postings;
 mod psn;
+mod results;
 mod rules;
 mod serve;
 mod sfen;
@@ -51,4 +55,9 @@ impl Rng {
     pub fn below(&mut self, n: usize) -> usize {
         (self.next_u64() % n as u64) as usize
     }
+}
+
+/// A connection of its own on a store's database file (the store speaks no SQL to others).
+pub fn sql(store: &kifudex::store::Store) -> rusqlite::Connection {
+    rusqlite::Connection::open(store.dir().join(kifudex::store::DB_FILE)).expect("open the file")
 }

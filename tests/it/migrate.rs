@@ -31,8 +31,7 @@ d');
              INSERT INTO headers VALUES (1, 1, '後手', '藤井聡太');",
     );
     let store = Store::open(&dir).unwrap();
-    let version: u32 = store
-        .conn()
+    let version: u32 = crate::sql(&store)
         .query_row("PRAGMA user_version", [], |r| r.get(0))
         .unwrap();
     assert_eq!(version, SCHEMA_VERSION);
@@ -45,8 +44,7 @@ d');
             ("メモ".to_string(), "a\tb\\c\nd".to_string()),
         ]
     );
-    let tables: i64 = store
-        .conn()
+    let tables: i64 = crate::sql(&store)
         .query_row(
             "SELECT count(*) FROM sqlite_schema WHERE name IN ('headers', 'games_event')",
             [],
@@ -120,8 +118,7 @@ fn schema_2_comments_and_first_sources_move_into_the_games_row() {
     assert_eq!(game.record.notes[0].text, "a \"quoted\" remark");
     assert_eq!(store.stats().unwrap().duplicates, 1);
     // The table was rebuilt; the ids of deleted games are still not reused.
-    let seq: Vec<i64> = store
-        .conn()
+    let seq: Vec<i64> = crate::sql(&store)
         .prepare("SELECT seq FROM sqlite_sequence WHERE name = 'games'")
         .unwrap()
         .query_map([], |r| r.get(0))
@@ -130,8 +127,7 @@ fn schema_2_comments_and_first_sources_move_into_the_games_row() {
         .unwrap();
     assert_eq!(seq, [5]);
     // The comments view shows the rows as schema 2 stored them.
-    let rows: Vec<(i64, i64, i64, i64, String)> = store
-        .conn()
+    let rows: Vec<(i64, i64, i64, i64, String)> = crate::sql(&store)
         .prepare("SELECT game_id, ply, ord, kind, text FROM comments ORDER BY ply, ord")
         .unwrap()
         .query_map([], |r| {
@@ -158,4 +154,157 @@ fn schema_2_comments_and_first_sources_move_into_the_games_row() {
     assert_eq!(store.index_missing().unwrap(), 2);
     assert_eq!(store.unindexed_games().unwrap(), 0);
     assert_eq!(store.stats().unwrap().positions, 2);
+}
+
+/// A database as it was just before the migration named `name`: every earlier migration of
+/// the list applied, then `rows`.
+pub fn database_before(dir_name: &str, name: &str, rows: &str) -> std::path::PathBuf {
+    let at = kifudex::store::MIGRATIONS
+        .iter()
+        .position(|(n, _)| *n == name)
+        .unwrap_or_else(|| panic!("no migration {name}"));
+    let sql: Vec<&str> = kifudex::store::MIGRATIONS[..at]
+        .iter()
+        .map(|(_, s)| *s)
+        .collect();
+    old_database(
+        dir_name,
+        &sql,
+        &format!("PRAGMA user_version = {at};\n{rows}"),
+    )
+}
+
+/// Problems recorded before errors and warnings were told apart stay errors; new ones are
+/// either, and `stats` counts both.
+#[test]
+fn problems_recorded_before_severities_stay_errors() {
+    let dir = database_before(
+        "migrate-severity",
+        "0004_error_severity.sql",
+        "INSERT INTO meta VALUES ('hash_version', '1');
+         INSERT INTO sources (id, path, size, mtime, content_hash, games)
+           VALUES (1, 'a.kif', 10, 0, '0', 0);
+         INSERT INTO import_errors (source_id, game_index, line, col, message)
+           VALUES (1, 0, 3, 1, 'move 2: ２三銀打: black has no silver in hand to drop');",
+    );
+    let out = crate::db::kifudex(&dir, &["stats", "--json"]);
+    let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (stats["errors"].as_u64(), stats["warnings"].as_u64()),
+        (Some(1), Some(0))
+    );
+    // A file with a warning only: import exits 0, and stats counts it.
+    let file = dir.join("w.csa");
+    std::fs::write(&file, "V9\nPI\n+\n+7776FU\n%TORYO\n").unwrap();
+    let out = crate::db::kifudex(&dir, &["import", "--json", file.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (summary["errors"].as_u64(), summary["warnings"].as_u64()),
+        (Some(0), Some(1))
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "kifudex: {}:1:1: warning: 'V9' is no CSA version kifudex knows (V2, V2.1, V2.2, V3.0); read as V3.0\n",
+            file.display()
+        )
+    );
+    let out = crate::db::kifudex(&dir, &["stats", "--json"]);
+    let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (stats["errors"].as_u64(), stats["warnings"].as_u64()),
+        (Some(1), Some(1))
+    );
+}
+
+/// Two files holding the same moves, end and date but other players: one game under the old
+/// duplicate key. A database of the previous format in which they were merged is re-keyed
+/// when opened, and the next import reads the merged file again: two games.
+#[test]
+fn games_merged_under_the_old_key_come_apart() {
+    use kifudex::notation::{Format, kif::read_kif};
+    use kifudex::store::GameRow;
+    let dir = crate::db::temp_dir("migrate-game-key");
+    let files = dir.join("files");
+    std::fs::create_dir_all(&files).unwrap();
+    let game = |sente: &str, gote: &str| {
+        format!(
+            "開始日時：2024/01/15\n先手：{sente}\n後手：{gote}\n1 ７六歩(77)\n2 ３四歩(33)\n3 中断\n"
+        )
+    };
+    let (a, b) = (game("甲", "乙"), game("丙", "丁"));
+    // Files an earlier import read as they are now: unchanged, unless marked to be read again.
+    let when = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000_000);
+    for (name, text) in [("a.kif", &a), ("b.kif", &b)] {
+        std::fs::write(files.join(name), text).unwrap();
+        let f = std::fs::File::options()
+            .write(true)
+            .open(files.join(name))
+            .unwrap();
+        f.set_modified(when).unwrap();
+    }
+    let hash = |t: &str| format!("{:016x}", kifudex::ingest::content_hash(t.as_bytes()));
+    let row = GameRow::new(&read_kif(&a), Format::Kif);
+    let hex = |bytes: &[u8]| bytes.iter().map(|b| format!("{b:02x}")).collect::<String>();
+    let db = database_before(
+        "migrate-game-key-db",
+        "0005_game_key.sql",
+        &format!(
+            "INSERT INTO meta VALUES ('hash_version', '1');
+             INSERT INTO sources (id, path, size, mtime, content_hash, games)
+               VALUES (1, '{}', {}, 1000000000, '{}', 1), (2, '{}', {}, 1000000000, '{}', 1);
+             INSERT INTO players (id, name, key, bare) VALUES (1, '甲', '甲', '甲'), (2, '乙', '乙', '乙');
+             INSERT INTO games (id, source_id, game_index, format, moves, plies, handicap, date,
+               sente_id, gote_id, terminal, fingerprint, headers)
+               VALUES (1, 1, 0, 'kif', x'{}', 2, '平手', '2024-01-15', 1, 2, 'abort', x'00', '{}');
+             INSERT INTO game_sources (source_id, game_index, game_id) VALUES (2, 0, 1);",
+            files.join("a.kif").display(),
+            a.len(),
+            hash(&a),
+            files.join("b.kif").display(),
+            b.len(),
+            hash(&b),
+            hex(&row.moves),
+            row.headers_text.clone().unwrap_or_default().replace('\'', "''"),
+        ),
+    );
+    let out = crate::db::kifudex(&db, &["import", "--json", files.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", crate::db::stderr(&out));
+    let out = crate::db::kifudex(&db, &["search", "--json"]);
+    let mut players: Vec<(String, String)> = crate::db::json_lines(&out)
+        .iter()
+        .map(|g| {
+            (
+                g["sente"].as_str().unwrap().to_string(),
+                g["gote"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    players.sort();
+    assert_eq!(
+        players,
+        [
+            ("丙".to_string(), "丁".to_string()),
+            ("甲".to_string(), "乙".to_string())
+        ]
+    );
+    // Imported again, nothing changes; the same games in a fresh database are two as well.
+    let out = crate::db::kifudex(&db, &["import", "--json", files.to_str().unwrap()]);
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (summary["games"].as_u64(), summary["unchanged"].as_u64()),
+        (Some(0), Some(2))
+    );
+    let fresh = dir.join("fresh");
+    let out = crate::db::kifudex(&fresh, &["import", "--json", files.to_str().unwrap()]);
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (summary["games"].as_u64(), summary["duplicates"].as_u64()),
+        (Some(2), Some(0))
+    );
 }

@@ -226,7 +226,7 @@ fn show_lists_what_was_recognised_with_the_plies() {
     }
 }
 
-/// A database of the previous schema (3: no recognised table, no label) is recognised when
+/// A database of the previous schema (no recognised table, no label) is recognised when
 /// opened: the same rows as an import of today writes.
 #[test]
 fn a_database_of_the_previous_schema_is_recognised_when_opened() {
@@ -249,10 +249,12 @@ fn a_database_of_the_previous_schema_is_recognised_when_opened() {
         conn.execute_batch(
             "DROP VIEW recognised_items; DROP TABLE recognised; DROP TABLE opening_names;
              ALTER TABLE games DROP COLUMN label;
-             DELETE FROM meta WHERE key = 'classify_version';
-             PRAGMA user_version = 3;",
+             DELETE FROM meta WHERE key = 'classify_version';",
         )
         .unwrap();
+        // The version before the openings' migration (the last of the list).
+        conn.pragma_update(None, "user_version", kifudex::store::SCHEMA_VERSION - 1)
+            .unwrap();
     }
     let out = kifudex(
         &db,

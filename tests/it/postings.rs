@@ -136,7 +136,7 @@ fn row_postings_are_those_of_a_full_replay() {
 #[test]
 fn a_big_segment_holds_every_posting_under_its_key_in_game_order() {
     use kifudex::store::Store;
-    use kifudex::store::postings::{Batch, PositionIndex, write_segment};
+    use kifudex::store::postings::Batch;
     use std::collections::BTreeMap;
 
     // Keys that repeat within and across games; half of them in 16 of the 4,096 buckets a
@@ -171,14 +171,14 @@ fn a_big_segment_holds_every_posting_under_its_key_in_game_order() {
         }
         batch.add(game, &packed, 0, 0);
     }
-    write_segment(store.conn(), &mut batch).unwrap();
-    let index = PositionIndex::load(store.conn()).unwrap();
+    store.write_postings(&mut batch).unwrap();
+    let index = store.position_index(true).unwrap();
     assert_eq!(index.segments.len(), 1);
     assert_eq!(index.segments[0].entries, 90_000);
     for (&key, expected) in want.iter().step_by(7) {
         let mut got = Vec::new();
         index
-            .for_each(store.conn(), key, |_, e| {
+            .for_each(&store, key, |_, e| {
                 got.push((e.game, e.next));
                 true
             })

@@ -297,3 +297,48 @@ fn a_full_queue_is_answered_busy_not_held() {
     assert!(statuses.contains(&200));
     running.stop();
 }
+
+#[test]
+fn the_filter_narrows_tree_and_games_as_the_cli_does() {
+    // Every game whose text matches, as `text` finds them, is what `--text` selects.
+    let hits = cli(&["text", "矢倉", "--json", "--limit", "100000"]);
+    let mut want: Vec<i64> = hits.iter().map(|h| h["id"].as_i64().unwrap()).collect();
+    want.sort_unstable();
+    want.dedup();
+    let rows = cli(&["search", "--text", "矢倉", "--json", "--limit", "100000"]);
+    let mut got: Vec<i64> = rows
+        .iter()
+        .filter_map(|r| r.get("id").and_then(Value::as_i64))
+        .collect();
+    got.sort_unstable();
+    assert!(want.len() > 3, "{want:?}");
+    assert_eq!(got, want);
+    for (query, args) in [
+        (format!("text={}", enc("矢倉")), vec!["--text", "矢倉"]),
+        (
+            format!("player={}&since=2010", enc("羽生")),
+            vec!["--player", "羽生", "--since", "2010"],
+        ),
+        (
+            "winner=gote&min_plies=80".to_string(),
+            vec!["--winner", "gote", "--min-plies", "80"],
+        ),
+    ] {
+        let v = ok(&format!("/api/tree?play=7g7f&{query}"));
+        let mut cmd = vec!["tree", "startpos moves 7g7f", "--json"];
+        cmd.extend(args.iter().copied());
+        let rows: Vec<Value> = cli(&cmd)
+            .into_iter()
+            .filter(|r| r.get("move").is_some())
+            .collect();
+        assert_eq!(v["moves"], Value::Array(rows), "{query}");
+        let mut cmd = vec!["position", "startpos moves 7g7f", "--json", "--limit", "20"];
+        cmd.extend(args.iter().copied());
+        let hits = cli(&cmd);
+        assert_eq!(
+            v["recent_games"],
+            Value::Array(hits[..hits.len() - 1].to_vec()),
+            "{query}"
+        );
+    }
+}

@@ -352,12 +352,10 @@ fn variation_trees_come_back_whole_and_older_trees_still_read() {
     let back = round_trip(&mut store, "a.kif", &rec);
     same(&back, &rec);
 
-    let id: i64 = store
-        .conn()
+    let id: i64 = crate::sql(&store)
         .query_row("SELECT max(id) FROM games", [], |r| r.get(0))
         .unwrap();
-    let blob: Vec<u8> = store
-        .conn()
+    let blob: Vec<u8> = crate::sql(&store)
         .query_row("SELECT tree FROM games WHERE id = ?1", [id], |r| r.get(0))
         .unwrap();
     assert_eq!(blob[0], 0x07, "the binary tree's marker");
@@ -371,8 +369,7 @@ fn variation_trees_come_back_whole_and_older_trees_still_read() {
         rusqlite::types::Value::Blob(deflated),
         rusqlite::types::Value::Text(kif_text.clone()),
     ] {
-        store
-            .conn()
+        crate::sql(&store)
             .execute("UPDATE games SET tree = ?1 WHERE id = ?2", (&value, id))
             .unwrap();
         same(&store.game(id).unwrap().unwrap().record, &rec);
@@ -382,8 +379,7 @@ fn variation_trees_come_back_whole_and_older_trees_still_read() {
     let mut cut = blob.clone();
     cut.truncate(blob.len() / 2);
     for bad in [cut, vec![0x07, 0x00, 0x09, 0x00, 0x00, 0x00]] {
-        store
-            .conn()
+        crate::sql(&store)
             .execute("UPDATE games SET tree = ?1 WHERE id = ?2", (&bad, id))
             .unwrap();
         let err = store.game(id).unwrap_err().to_string();
@@ -417,8 +413,7 @@ fn headers_stored_once_with_their_columns_come_back_word_for_word() {
     assert_eq!(rec.opening(), Some("矢倉"));
     let back = round_trip(&mut store, "a.kif", &rec);
     assert_eq!(back.headers, rec.headers);
-    let stored: String = store
-        .conn()
+    let stored: String = crate::sql(&store)
         .query_row(
             "SELECT headers FROM games ORDER BY id DESC LIMIT 1",
             [],
@@ -434,7 +429,7 @@ fn headers_stored_once_with_their_columns_come_back_word_for_word() {
 
 #[test]
 fn segments_prepared_beside_the_writer_index_every_position_in_game_order() {
-    use kifudex::store::postings::{PositionIndex, key_of};
+    use kifudex::store::postings::key_of;
 
     // Small segments, so that full batches are sorted beside the writer and written by
     // later transactions.
@@ -448,7 +443,7 @@ fn segments_prepared_beside_the_writer_index_every_position_in_game_order() {
     let summary = import_dir(&mut store, &files, &options).unwrap();
     assert_eq!(summary.games, 400);
 
-    let index = PositionIndex::load(store.conn()).unwrap();
+    let index = store.position_index(true).unwrap();
     assert!(
         index.segments.len() > 5,
         "{} segments",
@@ -472,7 +467,7 @@ fn segments_prepared_beside_the_writer_index_every_position_in_game_order() {
         for (ply, &mv) in line.moves.iter().enumerate() {
             let mut found = false;
             index
-                .for_each(store.conn(), key_of(pos.board_hash()), |_, e| {
+                .for_each(&store, key_of(pos.board_hash()), |_, e| {
                     found |= e.game == id;
                     !found
                 })
@@ -501,8 +496,7 @@ fn big_files_read_in_parts_are_written_in_file_order() {
     };
     let summary = import_dir(&mut store, &files, &options).unwrap();
     assert_eq!((summary.games, summary.files), (40, 40));
-    let stored: Vec<(i64, String, String)> = store
-        .conn()
+    let stored: Vec<(i64, String, String)> = crate::sql(&store)
         .prepare(
             "SELECT g.id, s.path, g.comments ->> '$[0][2]' FROM games g
              JOIN sources s ON s.id = g.source_id ORDER BY g.id",
@@ -559,8 +553,7 @@ fn the_log_stays_near_its_limit_while_an_import_writes_much_more() {
     });
     assert_eq!(summary.games, 6000);
     // The database's own size, whatever part of it the log still holds.
-    let size: i64 = store
-        .conn()
+    let size: i64 = crate::sql(&store)
         .query_row(
             "SELECT page_count * page_size FROM pragma_page_count, pragma_page_size",
             [],

@@ -309,6 +309,7 @@ fn raw_ids(db: &Path, query: &str) -> Vec<i64> {
             query: query.into(),
             limit: 100,
             engine: true,
+            games: None,
         })
         .unwrap();
     let mut ids: Vec<i64> = hits.into_iter().map(|h| h.id).collect();

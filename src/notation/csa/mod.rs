@@ -5,7 +5,7 @@
 //! (`'*` on a position, `'**` engine output, other `'` lines kept as notes, Floodgate's
 //! `'summary:`), every `%` terminal, and several games in one file separated by `/` lines.
 
-use crate::shogi::{Color, Handicap, Move, PieceKind, Position, Square};
+use crate::shogi::{Color, Move, PieceKind, Position, Square};
 
 use crate::notation::record::{
     MoveTime, Note, ReadError, Record, Terminal, TerminalKind, push_move,
@@ -242,6 +242,12 @@ impl Game {
         self.rec.errors.push(ReadError::new(line, column, message));
     }
 
+    fn warning(&mut self, line: usize, column: usize, message: impl Into<String>) {
+        self.rec
+            .errors
+            .push(ReadError::warning(line, column, message));
+    }
+
     fn statement(&mut self, s: &str, n: usize, raw: &str) {
         self.any = true;
         self.last_line = n;
@@ -251,7 +257,7 @@ impl Game {
             b'V' => {
                 if !matches!(&s[1..], "2" | "2.1" | "2.2" | "3.0") {
                     let col = column(raw, s);
-                    self.error(
+                    self.warning(
                         n,
                         col,
                         format!("'{s}' is no CSA version kifudex knows (V2, V2.1, V2.2, V3.0); read as V3.0"),
@@ -272,7 +278,7 @@ impl Game {
                 }
                 None => {
                     let col = column(raw, s);
-                    self.error(
+                    self.warning(
                         n,
                         col,
                         format!("the header '{s}' has no ':' between key and value; ignored"),
@@ -297,6 +303,9 @@ impl Game {
             b'+' | b'-' => self.play_move(s, n, raw),
             b'T' => self.time(s, n, raw),
             b'%' => self.terminal(s, n, raw),
+            b'#' => self.server_line(s, n, raw),
+            // An engine line that lost its `'` (`** 1248 -7667NG …`).
+            b'*' if b.get(1) == Some(&b'*') => self.comment(s),
             _ => {
                 let col = column(raw, s);
                 self.error(n, col, format!("'{s}' is no CSA statement; ignored"));
@@ -334,10 +343,12 @@ impl Game {
 
     /// The start position, built when the first move, time or terminal comes (or at the end).
     /// `first` is the colour of the first move, which gives the side to move when no line does.
-    fn begin(&mut self, n: usize, first: Option<Color>, has_moves: bool) {
+    fn begin(&mut self, n: usize, first: Option<Color>) {
         if self.play.is_none() {
-            let (start, ok) = self.setup.build(n, first, has_moves, &mut self.rec.errors);
+            let (start, ok) = self.setup.build(n, first, &mut self.rec.errors);
             self.rec.start = start.clone();
+            // A broken board: whatever moves follow are not read.
+            self.rec.incomplete = !ok;
             self.play = Some(Play {
                 pos: start,
                 dead: !ok,
@@ -347,7 +358,7 @@ impl Game {
     }
 
     fn play_move(&mut self, s: &str, n: usize, raw: &str) {
-        self.begin(n, sign(s.as_bytes()[0]), true);
+        self.begin(n, sign(s.as_bytes()[0]));
         let Some(play) = self.play.as_mut().filter(|p| !p.dead) else {
             return;
         };
@@ -381,6 +392,7 @@ impl Game {
             }
             Err(e) => {
                 play.dead = true;
+                self.rec.incomplete = true;
                 self.rec.errors.push(ReadError::new(
                     n,
                     column(raw, s),
@@ -445,7 +457,7 @@ impl Game {
 
     fn terminal(&mut self, s: &str, n: usize, raw: &str) {
         let col = column(raw, s);
-        self.begin(n, None, true);
+        self.begin(n, None);
         let Some(play) = self.play.as_ref().filter(|p| !p.dead) else {
             return;
         };
@@ -464,7 +476,7 @@ impl Game {
                 return;
             }
             let message = format!("'{s}' comes after the game ended ({}); ignored", t.kind);
-            self.error(n, col, message);
+            self.warning(n, col, message);
             return;
         }
         self.kachi = &s[1..] == "KACHI";
@@ -475,20 +487,61 @@ impl Game {
         });
     }
 
+    /// A CSA server-protocol line a client wrote into its log (`#RESIGN`, `#WIN` …): it
+    /// confirms the end, or gives it when no `%` line did. `#WIN`, `#LOSE`, `#DRAW` and
+    /// `#CENSORED` speak for the log's owner, whose side the log does not say: they are read
+    /// and add nothing.
+    fn server_line(&mut self, s: &str, n: usize, raw: &str) {
+        use TerminalKind::*;
+        let kind = match &s[1..] {
+            "RESIGN" => Resign,
+            "TIME_UP" => TimeUp,
+            "ILLEGAL_MOVE" => IllegalMove,
+            "SENNICHITE" | "OUTE_SENNICHITE" => Repetition,
+            // The server's answer to a right %KACHI.
+            "JISHOGI" => EnteringKingWin,
+            "MAX_MOVES" => MaxMoves,
+            "CHUDAN" => Abort,
+            "WIN" | "LOSE" | "DRAW" | "CENSORED" => return,
+            _ => {
+                let col = column(raw, s);
+                self.warning(
+                    n,
+                    col,
+                    format!("'{s}' is no CSA server message (like #RESIGN); ignored"),
+                );
+                return;
+            }
+        };
+        if self.rec.main.terminal.is_some() {
+            return;
+        }
+        self.begin(n, None);
+        if self.play.as_ref().is_some_and(|p| !p.dead) {
+            self.rec.main.terminal = Some(Terminal {
+                kind,
+                time: None,
+                comments: Vec::new(),
+            });
+            self.kachi = kind == EnteringKingWin;
+        }
+    }
+
     fn finish(mut self) -> Option<Record> {
         if !self.any {
             return None;
         }
         if self.play.is_none() {
-            self.begin(self.last_line, None, false);
+            self.begin(self.last_line, None);
         }
         self.settle_result();
         Some(self.rec)
     }
 
-    /// A `%KACHI` declaration wins only when it is right: Floodgate's summary says so, or the
-    /// final position meets the CSA 27-point rule; a wrong one loses (反則負け). With no `%`
-    /// terminal, a Floodgate summary gives it.
+    /// A `%KACHI` declaration is the declarer's win unless Floodgate's summary rules it
+    /// illegal (反則負け then); one the CSA 27-point rule refuses is flagged
+    /// ([`Record::invalid_declaration`]), its result kept. With no `%` terminal, a Floodgate
+    /// summary gives the end.
     fn settle_result(&mut self) {
         let Some(play) = &self.play else { return };
         let to_move = play.pos.side_to_move();
@@ -497,21 +550,13 @@ impl Game {
             .as_deref()
             .and_then(|s| summary_terminal(s, to_move));
         match &mut self.rec.main.terminal {
-            Some(t) if self.kachi => {
-                let right = match summary {
-                    Some(kind) => kind == TerminalKind::EnteringKingWin,
-                    // The point rule counts a full set each: it is not checked in handicap games.
-                    None => {
-                        !matches!(
-                            Handicap::detect(&self.rec.start),
-                            Handicap::Even | Handicap::Other
-                        ) || play.pos.can_declare_win()
-                    }
-                };
-                if !right {
-                    t.kind = TerminalKind::IllegalLoss;
-                }
-            }
+            // The server's ruling, when the log has it, is the result; otherwise the record's
+            // word is, and kifudex's own check only flags a declaration it would refuse.
+            Some(t) if self.kachi => match summary {
+                Some(TerminalKind::IllegalLoss) => t.kind = TerminalKind::IllegalLoss,
+                Some(TerminalKind::EnteringKingWin) => {}
+                _ => self.rec.check_declaration(),
+            },
             None if !play.dead => {
                 if let Some(kind) = summary {
                     self.rec.main.terminal = Some(Terminal {

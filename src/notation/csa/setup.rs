@@ -217,19 +217,13 @@ impl Setup {
         &self,
         n: usize,
         first: Option<Color>,
-        has_moves: bool,
         errors: &mut Vec<ReadError>,
     ) -> (Position, bool) {
         let setup = self;
         let side = setup.side.or(first).unwrap_or(Color::Black);
+        // No start position at all: the even-game start, as Shogi Wars and many servers'
+        // logs leave it unsaid.
         if !setup.pi && !setup.rows && !setup.lists {
-            if has_moves {
-                errors.push_error(
-                    n,
-                    1,
-                    "no start position (PI, P1–P9 or P+/P-) before the moves: read from the even-game start",
-                );
-            }
             return (Position::startpos().without(&[], side), true);
         }
         let counts = |c: Color| PieceKind::HAND.map(|k| (k, setup.hands[c.index()][k.index()]));

@@ -347,6 +347,7 @@ impl Reader<'_> {
                         err.message
                     );
                     self.rec.errors.push(err);
+                    self.rec.incomplete |= main;
                     break;
                 }
             };
@@ -438,6 +439,7 @@ impl Reader<'_> {
                                 raw,
                                 format!("move {ply}: {e}; the rest of the line is ignored"),
                             );
+                            self.rec.incomplete |= main;
                             break;
                         }
                     };

@@ -10,36 +10,16 @@ use crate::notation::record::{
 };
 
 mod line;
+mod results;
 mod write;
 
 use line::{header, move_line, parse_time, simple_move, trim_end_spaces};
 
-pub use write::{board_diagram, terminal_text, write_ki2, write_kif};
-
-/// The terminal a KIF terminal word names. A side prefix (`先手 反則負け`) is allowed.
-pub fn terminal_word(word: &str) -> Option<TerminalKind> {
-    let word = word.trim_matches(|c: char| c.is_whitespace());
-    let word = ["先手", "後手", "下手", "上手", "▲", "△", "☗", "☖"]
-        .iter()
-        .find_map(|p| word.strip_prefix(p))
-        .unwrap_or(word)
-        .trim_matches(|c: char| c.is_whitespace());
-    Some(match word {
-        "投了" => TerminalKind::Resign,
-        "中断" | "封じ手" => TerminalKind::Abort,
-        "千日手" => TerminalKind::Repetition,
-        "持将棋" => TerminalKind::Impasse,
-        "切れ負け" | "時間切れ" | "Time-up" | "TIME_UP" => TerminalKind::TimeUp,
-        "反則勝ち" => TerminalKind::IllegalWin,
-        "反則負け" => TerminalKind::IllegalLoss,
-        "入玉勝ち" => TerminalKind::EnteringKingWin,
-        "不戦勝" => TerminalKind::DefaultWin,
-        "不戦敗" => TerminalKind::DefaultLoss,
-        "詰み" | "詰" => TerminalKind::Mate,
-        "不詰" => TerminalKind::NoMate,
-        _ => return None,
-    })
-}
+pub use results::{
+    move_terminal, summary_terminal, summary_text, terminal_text, terminal_word,
+    terminal_word_named,
+};
+pub use write::{board_diagram, write_ki2, write_kif};
 
 /// One line of the stack of lines being read: where it is in the tree and where its play is.
 struct Open {
@@ -366,6 +346,8 @@ fn read(text: &str, dialect: Dialect) -> Record {
                 side_given = true;
                 continue;
             }
+            // Kifu for Windows' display setting (the board shown from Gote's side): no game data.
+            "盤面回転" => continue,
             "先手番" | "下手番" => {
                 side = Color::Black;
                 side_given = true;
@@ -425,7 +407,7 @@ fn read(text: &str, dialect: Dialect) -> Record {
     if let Some((line, column, name)) = unknown_handicap
         && board_rows.len() != 9
     {
-        rec.errors.push(ReadError::new(
+        rec.errors.push(ReadError::warning(
             line,
             column,
             format!("unknown handicap (手合割) '{name}' and no board diagram: read as 平手"),
@@ -442,6 +424,7 @@ fn read(text: &str, dialect: Dialect) -> Record {
             &mut rec.errors,
         );
     }
+    rec.check_declaration();
     rec
 }
 
@@ -451,34 +434,6 @@ fn start_comment(rec: &mut Record, comment: String) {
         Some(e) => rec.start_engine.push(e.to_string()),
         None => rec.start_comments.push(comment),
     }
-}
-
-/// The terminal a `まで…` summary names (the text after まで), with `to_move` to move.
-fn summary_terminal(summary: &str, to_move: Color) -> Option<TerminalKind> {
-    let after = summary.split_once('で').map_or(summary, |(_, a)| a).trim();
-    let winner = if after.starts_with("先手") || after.starts_with("下手") {
-        Some(Color::Black)
-    } else if after.starts_with("後手") || after.starts_with("上手") {
-        Some(Color::White)
-    } else {
-        None
-    };
-    Some(match winner {
-        _ if after.contains("千日手") => TerminalKind::Repetition,
-        _ if after.contains("持将棋") => TerminalKind::Impasse,
-        _ if after.contains("中断") => TerminalKind::Abort,
-        _ if after.contains("不戦勝") => TerminalKind::DefaultWin,
-        _ if after.contains("不戦敗") => TerminalKind::DefaultLoss,
-        _ if after.contains("不詰") => TerminalKind::NoMate,
-        _ if after.contains("詰") => TerminalKind::Mate,
-        Some(w) if after.contains("反則勝ち") && w == to_move => TerminalKind::IllegalWin,
-        Some(w) if after.contains("反則") && w != to_move => TerminalKind::IllegalLoss,
-        Some(w) if after.contains("入玉") && w == to_move => TerminalKind::EnteringKingWin,
-        Some(w) if after.contains("切れ") && w != to_move => TerminalKind::TimeUp,
-        Some(w) if after.contains("勝ち") && w != to_move => TerminalKind::Resign,
-        Some(_) if after.contains("勝ち") => TerminalKind::IllegalWin,
-        _ => return None,
-    })
 }
 
 /// Appends the moves of a KI2 line (`▲７六歩　△３四歩`) to `out`; none when the line holds no move.
@@ -533,6 +488,10 @@ fn play_text(
     };
     let ply = open.first_ply + line.moves.len();
     if let Some(t) = &line.terminal {
+        // Some writers put 中断 after the real end (`投了` then `中断`): nothing is lost.
+        if parsed.is_none() && terminal_word(text) == Some(TerminalKind::Abort) {
+            return;
+        }
         rec.errors.push(ReadError::new(
             n,
             column(),
@@ -549,7 +508,7 @@ fn play_text(
     let (m, used) = match parsed {
         Some(mv) => (mv, text.len()),
         None => {
-            if let Some(kind) = terminal_word(text.trim_end_matches('+')) {
+            if let Some(kind) = move_terminal(text.trim_end_matches('+'), open.pos.side_to_move()) {
                 line.terminal = Some(Terminal {
                     kind,
                     time,
@@ -563,10 +522,22 @@ fn play_text(
                     let message = format!("move {ply}: {text}: {e}");
                     rec.errors.push(ReadError::new(n, column(), message));
                     open.dead = true;
+                    rec.incomplete |= open.path.is_empty();
                     return;
                 }
             }
         }
+    };
+    // `同　銀　(31)`: a full-width space between the move and its origin. Read without it.
+    let (m, used) = match text[used..].trim() {
+        r if r.starts_with('(') && text.contains('　') => {
+            let compact: String = text.chars().filter(|&c| c != '　').collect();
+            match parse_japanese_move(&compact) {
+                Ok((whole, end)) if compact[end..].trim().is_empty() => (whole, text.len()),
+                _ => (m, used),
+            }
+        }
+        _ => (m, used),
     };
     // Resolution errors name the move already; the others get it added.
     let rest = text[used..].trim();
@@ -574,6 +545,7 @@ fn play_text(
         rec.errors
             .push(ReadError::new(n, column(), format!("move {ply}: {e}")));
         open.dead = true;
+        rec.incomplete |= open.path.is_empty();
     };
     let extra = !rest.is_empty() && rest != "+";
     // The common move is resolved here, apart from the general path, so that it stays a

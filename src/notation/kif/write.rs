@@ -7,29 +7,12 @@ use crate::shogi::{Color, Handicap, PieceKind, Position, Square};
 
 use crate::notation::japanese::{RANK_KANJI, kanji_count, kind_char, kind_name};
 use crate::notation::movetext::{japanese, kif_move_text};
-use crate::notation::record::{Line, MoveTime, Record, TerminalKind};
+use crate::notation::record::{Line, MoveTime, Record};
+
+use super::results::{summary_text, terminal_text};
 
 /// Header keys the reader takes for the board diagram; the writer rebuilds them from the position.
 const BOARD_KEYS: [&str; 4] = ["先手の持駒", "後手の持駒", "下手の持駒", "上手の持駒"];
-
-/// The KIF word for a terminal. Kinds KIF has no word for take the nearest one.
-pub fn terminal_text(kind: TerminalKind) -> &'static str {
-    use TerminalKind::*;
-    match kind {
-        Resign => "投了",
-        Abort | Takeback | MaxMoves | Error => "中断",
-        Repetition => "千日手",
-        Impasse | EnteringKingDraw => "持将棋",
-        TimeUp => "切れ負け",
-        IllegalWin => "反則勝ち",
-        IllegalLoss | IllegalMove => "反則負け",
-        EnteringKingWin => "入玉勝ち",
-        DefaultWin => "不戦勝",
-        DefaultLoss => "不戦敗",
-        Mate => "詰み",
-        NoMate => "不詰",
-    }
-}
 
 /// The record as KIF text (UTF-8; the caller encodes it for `.kif`).
 pub fn write_kif(rec: &Record) -> String {
@@ -153,29 +136,6 @@ fn write_ki2_line(
         for c in &t.comments {
             let _ = writeln!(out, "*{c}");
         }
-    }
-}
-
-/// What follows `まで N手で` for a terminal, `to_move` being the side to move at the end.
-fn summary_text(kind: TerminalKind, to_move: Color) -> String {
-    use TerminalKind::*;
-    let name = |c: Color| {
-        if c == Color::Black {
-            "先手"
-        } else {
-            "後手"
-        }
-    };
-    let (winner, loser) = (name(to_move.opponent()), name(to_move));
-    match kind {
-        Resign => format!("{winner}の勝ち"),
-        TimeUp => format!("{winner}の勝ち（切れ負け）"),
-        IllegalWin => format!("{loser}の反則勝ち"),
-        IllegalLoss | IllegalMove => format!("{winner}の反則勝ち"),
-        EnteringKingWin => format!("{loser}の入玉勝ち"),
-        DefaultWin => "不戦勝".to_string(),
-        DefaultLoss => "不戦敗".to_string(),
-        _ => terminal_text(kind).to_string(),
     }
 }
 

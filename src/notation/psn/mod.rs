@@ -584,6 +584,7 @@ impl Reader<'_> {
             }
             Err(e) => {
                 open.dead = true;
+                self.game.rec.incomplete |= open.path.is_empty();
                 self.error(
                     at,
                     format!("move {ply}: {e}; the rest of the line is ignored"),

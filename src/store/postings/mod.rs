@@ -29,7 +29,7 @@ use rayon::iter::{IndexedParallelIterator, ParallelIterator};
 use rayon::slice::ParallelSlice;
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::StoreError;
+use super::{Store, StoreError};
 use crate::shogi::{Move, Position};
 use block::{BLOCK_BYTES, Block};
 pub use block::{Entry, code_move, move_code};
@@ -515,7 +515,10 @@ impl PreparedSegment {
 
 /// Writes `batch` as a new segment (inside the caller's transaction) and empties it. Returns
 /// the segment's id, or `None` for an empty batch.
-pub fn write_segment(conn: &Connection, batch: &mut Batch) -> Result<Option<i64>, StoreError> {
+pub(crate) fn write_segment(
+    conn: &Connection,
+    batch: &mut Batch,
+) -> Result<Option<i64>, StoreError> {
     batch.prepare().map(|p| p.store(conn)).transpose()
 }
 
@@ -562,14 +565,8 @@ pub struct PositionIndex {
 impl PositionIndex {
     /// The segments with their per-game results and dates (5 bytes a game: for merges and
     /// for questions about many games).
-    pub fn load(conn: &Connection) -> Result<PositionIndex, StoreError> {
+    pub(crate) fn load(conn: &Connection) -> Result<PositionIndex, StoreError> {
         PositionIndex::read(conn, true)
-    }
-
-    /// The segments without their per-game columns ([`Segment::result`] and
-    /// [`Segment::date`] then know nothing): quick to load, for questions about few games.
-    pub fn load_light(conn: &Connection) -> Result<PositionIndex, StoreError> {
-        PositionIndex::read(conn, false)
     }
 
     fn read(conn: &Connection, columns: bool) -> Result<PositionIndex, StoreError> {
@@ -604,6 +601,15 @@ impl PositionIndex {
     /// Calls `f` with every entry with `key` (and its segment's index in `segments`), by
     /// segment and then by game, while it returns true; removed games left out.
     pub fn for_each(
+        &self,
+        store: &Store,
+        key: u64,
+        f: impl FnMut(usize, Entry) -> bool,
+    ) -> Result<(), StoreError> {
+        self.scan(&store.conn, key, f)
+    }
+
+    fn scan(
         &self,
         conn: &Connection,
         key: u64,
@@ -803,4 +809,17 @@ pub fn size(conn: &Connection) -> Result<IndexSize, StoreError> {
             })
         },
     )?)
+}
+
+impl Store {
+    /// The position index, with each segment's per-game results and dates when `columns`
+    /// (5 bytes a game: for questions about many games), without them otherwise.
+    pub fn position_index(&self, columns: bool) -> Result<PositionIndex, StoreError> {
+        PositionIndex::read(&self.conn, columns)
+    }
+
+    /// Writes a batch of postings as a new segment (outside any import: for tests and tools).
+    pub fn write_postings(&self, batch: &mut Batch) -> Result<Option<i64>, StoreError> {
+        write_segment(&self.conn, batch)
+    }
 }

@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""`tree` and `position` over kifudex's Parquet files, with DuckDB (one machine, out of core).
+
+    python3 duckdb_explore.py tree DIR POSITION [--kifudex BIN]
+    python3 duckdb_explore.py position DIR POSITION [--limit N] [--kifudex BIN]
+
+DIR holds the files `kifudex export --parquet DIR` (or `kifudex parquet ... --out DIR`)
+wrote; POSITION is anything `kifudex hash` reads (an SFEN, `startpos moves 7g7f`, ...).
+Prints JSON lines shaped as `kifudex tree --json` / `kifudex position --json` print them
+(tree: move, count, sente_wins, gote_wins, draws, score, last_date; position: id, date,
+sente, gote, plies, winner, ply), then a totals object.
+"""
+import argparse
+import json
+import subprocess
+import sys
+
+import duckdb
+
+
+def position_hash(kifudex, position):
+    out = subprocess.run([kifudex, "hash", position], check=True, capture_output=True, text=True)
+    return json.loads(out.stdout)["hash"]
+
+
+def tree(con, d, h):
+    # One game counts once per move, however often it reaches the position.
+    rows = con.execute(
+        f"""
+        WITH here AS (
+            SELECT DISTINCT game, next_move, result, date
+            FROM read_parquet('{d}/positions.parquet')
+            WHERE hash = ?
+        )
+        SELECT next_move AS move,
+               count(*) AS count,
+               count(*) FILTER (WHERE result = 'sente') AS sente_wins,
+               count(*) FILTER (WHERE result = 'gote') AS gote_wins,
+               count(*) FILTER (WHERE result = 'draw') AS draws,
+               max(date) AS last_date
+        FROM here WHERE next_move IS NOT NULL
+        GROUP BY next_move
+        ORDER BY count DESC, move
+        """,
+        [h],
+    ).fetchall()
+    games = con.execute(
+        f"SELECT count(DISTINCT game) FROM read_parquet('{d}/positions.parquet') WHERE hash = ?",
+        [h],
+    ).fetchone()[0]
+    return rows, games
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("command", choices=["tree", "position"])
+    ap.add_argument("dir")
+    ap.add_argument("position")
+    ap.add_argument("--limit", type=int, default=50)
+    ap.add_argument("--kifudex", default="kifudex")
+    a = ap.parse_args()
+    h = position_hash(a.kifudex, a.position)
+    con = duckdb.connect()
+    d = a.dir.replace("'", "''")
+    if a.command == "tree":
+        rows, games = tree(con, d, h)
+        for move, count, s, g, dr, last in rows:
+            print(json.dumps({"move": move, "count": count, "sente_wins": s, "gote_wins": g,
+                              "draws": dr, "last_date": last}, ensure_ascii=False))
+        print(json.dumps({"games": games}))
+    else:
+        rows = con.execute(
+            f"""
+            SELECT g.id, g.date, g.sente, g.gote, g.plies, g.winner, min(p.ply) AS ply
+            FROM read_parquet('{d}/positions.parquet') p
+            JOIN read_parquet('{d}/games.parquet') g ON g.id = p.game
+            WHERE p.hash = ?
+            GROUP BY ALL
+            ORDER BY g.date DESC NULLS LAST, g.id DESC
+            """,
+            [h],
+        ).fetchall()
+        for gid, date, sente, gote, plies, winner, ply in rows[: a.limit]:
+            print(json.dumps({"id": gid, "date": date, "sente": sente, "gote": gote,
+                              "plies": plies, "winner": winner, "ply": ply}, ensure_ascii=False))
+        print(json.dumps({"total": len(rows)}))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

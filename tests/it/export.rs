@@ -1,0 +1,442 @@
+//! Games out: record files (round trip through a second database), safe names, refusals;
+//! Parquet read back with the parquet crate and compared with the database; a book whose
+//! every position and count equals `tree` on it.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use kifudex::query::{PositionOptions, tree};
+use kifudex::shogi::Position;
+use kifudex::store::Store;
+use serde_json::Value;
+
+use crate::db::{json_lines, kifudex, stderr, stdout, temp_dir};
+
+fn sample() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("sample_db")
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// A database of the sample collection.
+fn sample_db(name: &str) -> PathBuf {
+    let db = temp_dir(name).join("db");
+    let out = kifudex(&db, &["import", &sample()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    db
+}
+
+/// What tells one stored game from another, for comparing two databases.
+fn games(db: &Path) -> BTreeMap<String, usize> {
+    let rows = json_lines(&kifudex(db, &["search", "--json", "--limit", "100000"]));
+    let mut out = BTreeMap::new();
+    for r in rows.iter().filter(|r| r.get("id").is_some()) {
+        let key = format!(
+            "{} {} {} {} {} {} {}",
+            r["date"], r["sente"], r["gote"], r["plies"], r["winner"], r["terminal"], r["handicap"]
+        );
+        *out.entry(key).or_default() += 1;
+    }
+    out
+}
+
+#[test]
+fn exported_files_import_as_the_same_games() {
+    let db = sample_db("export-roundtrip");
+    let dir = db.parent().unwrap().join("out");
+    let out = kifudex(
+        &db,
+        &["export", "--to", "kifu", "--out", dir.to_str().unwrap()],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let before = games(&db);
+    let total: usize = before.values().sum();
+    assert_eq!(
+        stdout(&out),
+        format!(
+            "wrote {total} games as {total} KIF files into {} in ",
+            dir.display()
+        ) + stdout(&out).rsplit_once(" in ").unwrap().1
+    );
+    let files = std::fs::read_dir(&dir).unwrap().count();
+    assert_eq!(files, total);
+    let db2 = dir.parent().unwrap().join("db2");
+    let out = kifudex(&db2, &["import", dir.to_str().unwrap(), "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(games(&db2), before);
+    // The moves too: every game's main line, compared by the position index.
+    let a = json_lines(&kifudex(&db, &["stats", "--json"]));
+    let b = json_lines(&kifudex(&db2, &["stats", "--json"]));
+    assert_eq!(a[0]["positions"], b[0]["positions"]);
+}
+
+#[test]
+fn one_file_and_the_filter() {
+    let db = sample_db("export-one-file");
+    let dir = db.parent().unwrap().join("csa");
+    let out = kifudex(
+        &db,
+        &[
+            "export",
+            "--player",
+            "羽生",
+            "--to",
+            "csa",
+            "--one-file",
+            "--out",
+            dir.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let n = json_lines(&kifudex(&db, &["search", "--player", "羽生", "--json"]))
+        .iter()
+        .filter(|r| r.get("id").is_some())
+        .count();
+    assert!(n > 1);
+    assert!(stdout(&out).starts_with(&format!("wrote {n} games as 1 CSA file into ")));
+    let file = dir.join("games.csa");
+    let parsed = json_lines(&kifudex(&db, &["parse", file.to_str().unwrap()]));
+    assert_eq!(parsed.len(), n);
+    // --one-file for a format that holds one game is refused.
+    let out = kifudex(
+        &db,
+        &[
+            "export",
+            "--to",
+            "kif",
+            "--one-file",
+            "--out",
+            "x",
+            "--force",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        "kifudex: --one-file: a KIF file holds one game; csa, psn and usi hold many\n"
+    );
+}
+
+#[test]
+fn refusals_write_nothing() {
+    let db = sample_db("export-refusals");
+    let dir = db.parent().unwrap().join("out");
+    let d = dir.to_str().unwrap();
+    let out = kifudex(
+        &db,
+        &[
+            "export",
+            "--player",
+            "nobody-at-all",
+            "--to",
+            "kif",
+            "--out",
+            d,
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stderr(&out), "kifudex: no game matches: nothing written\n");
+    assert!(!dir.exists());
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("keep.txt"), "mine").unwrap();
+    let out = kifudex(&db, &["export", "--to", "kif", "--out", d]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        format!("kifudex: {d} exists: give --force to write into it\n")
+    );
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+    let out = kifudex(
+        &db,
+        &[
+            "export", "--to", "kif", "--out", d, "--force", "--player", "羽生",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    // No temporary file is left behind.
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let name = e.unwrap().file_name().to_string_lossy().into_owned();
+        assert!(!name.starts_with('.'), "{name}");
+    }
+    let out = kifudex(&db, &["export", "--parquet", d]);
+    assert_eq!(out.status.code(), Some(1));
+    let out = kifudex(
+        &db,
+        &["book", "--out", dir.join("keep.txt").to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).ends_with("keep.txt exists: give --force to write into it\n"));
+}
+
+#[test]
+fn file_names_are_safe_everywhere() {
+    use kifudex::export::files::file_name;
+    assert_eq!(
+        file_name(
+            Some("2019-04-08"),
+            Some("羽生 善治"),
+            Some("渡辺 明"),
+            12,
+            "kif"
+        ),
+        "2019-04-08_羽生_善治_渡辺_明_12.kif"
+    );
+    assert_eq!(
+        file_name(None, Some("../../etc/passwd"), Some("CON"), 3, "csa"),
+        "nodate_etc_passwd_CON_3.csa"
+    );
+    let long = "長".repeat(200);
+    let name = file_name(Some("2020"), Some(&long), Some("a\u{1b}[2J\nb"), 99, "kifu");
+    assert!(name.len() <= 130, "{}", name.len());
+    assert!(
+        name.starts_with(&format!("2020_{}_", "長".repeat(13))),
+        "{name}"
+    );
+    assert!(name.ends_with("_a_[2J_b_99.kifu"), "{name}");
+    assert!(!name.contains('/') && !name.contains('\\') && !name.chars().any(char::is_control));
+}
+
+/// The rows of one column of a Parquet file, as JSON values.
+fn parquet_rows(path: &Path) -> Vec<Value> {
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    let reader = SerializedFileReader::new(std::fs::File::open(path).unwrap()).unwrap();
+    reader
+        .get_row_iter(None)
+        .unwrap()
+        .map(|r| {
+            let row = r.unwrap();
+            let mut obj = serde_json::Map::new();
+            for (name, field) in row.get_column_iter() {
+                use parquet::record::Field;
+                let v = match field {
+                    Field::Null => Value::Null,
+                    Field::Int(i) => Value::from(*i),
+                    Field::Long(i) => Value::from(*i),
+                    Field::ULong(u) => Value::from(*u),
+                    Field::Str(s) => Value::from(s.as_str()),
+                    other => panic!("{name}: unexpected {other:?}"),
+                };
+                obj.insert(name.clone(), v);
+            }
+            Value::Object(obj)
+        })
+        .collect()
+}
+
+#[test]
+fn parquet_holds_every_game_position_and_comment() {
+    let db = sample_db("export-parquet");
+    let dir = db.parent().unwrap().join("pq");
+    let out = kifudex(
+        &db,
+        &["export", "--parquet", dir.to_str().unwrap(), "--json"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report = &json_lines(&out)[0];
+    let games = parquet_rows(&dir.join("games.parquet"));
+    let rows = json_lines(&kifudex(&db, &["search", "--json", "--limit", "100000"]));
+    let rows: Vec<&Value> = rows.iter().filter(|r| r.get("id").is_some()).collect();
+    assert_eq!(games.len(), rows.len());
+    assert_eq!(report["games"], rows.len());
+    let by_id: BTreeMap<i64, &Value> = rows
+        .iter()
+        .map(|r| (r["id"].as_i64().unwrap(), *r))
+        .collect();
+    let mut plies = 0u64;
+    for g in &games {
+        let r = by_id[&g["id"].as_i64().unwrap()];
+        for k in [
+            "date", "sente", "gote", "event", "winner", "terminal", "handicap", "plies",
+        ] {
+            assert_eq!(g[k], r[k], "{k} of game {}", g["id"]);
+        }
+        plies += g["plies"].as_u64().unwrap() + 1;
+        let moves = g["moves"].as_str().unwrap();
+        assert_eq!(
+            if moves.is_empty() {
+                0
+            } else {
+                moves.split(' ').count()
+            },
+            g["plies"].as_u64().unwrap() as usize
+        );
+    }
+    let positions = parquet_rows(&dir.join("positions.parquet"));
+    assert_eq!(positions.len() as u64, plies);
+    assert_eq!(report["positions"], plies);
+    // Sorted by hash (unsigned), and each hash is the position's.
+    let hashes: Vec<u64> = positions
+        .iter()
+        .map(|p| p["hash"].as_u64().unwrap())
+        .collect();
+    assert!(hashes.windows(2).all(|w| w[0] <= w[1]));
+    let start = Position::startpos();
+    let at_start: Vec<&Value> = positions
+        .iter()
+        .filter(|p| p["hash"].as_u64() == Some(start.hash()))
+        .collect();
+    let store = Store::open(&db).unwrap();
+    let t = tree(&store, &start, PositionOptions::default()).unwrap();
+    let mut games_at_start: Vec<i64> = at_start
+        .iter()
+        .map(|p| p["game"].as_i64().unwrap())
+        .collect();
+    games_at_start.dedup();
+    assert_eq!(games_at_start.len(), t.games);
+    assert_eq!(
+        at_start.iter().filter(|p| p["next_move"] == "7g7f").count() as u64,
+        t.rows.iter().find(|r| r.mv == "7g7f").unwrap().count
+    );
+    let comments = parquet_rows(&dir.join("comments.parquet"));
+    assert_eq!(report["comments"], comments.len());
+    assert!(
+        comments
+            .iter()
+            .all(|c| c["kind"] == "comment" || c["kind"] == "engine" || c["kind"] == "remark")
+    );
+}
+
+const KIF: &str = "開始日時：2019/04/08
+棋戦：テスト
+先手：羽生善治 九段
+後手：渡邉明 竜王
+手数----指手---------消費時間--
+   1 ７六歩(77)   ( 0:01/00:00:01)
+   2 ８四歩(83)   ( 0:02/00:00:02)
+   3 ６八銀(79)   ( 0:03/00:00:04)
+*先手は矢倉を目指す。
+   4 ３四歩(33)   ( 0:01/00:00:03)
+   5 ６六歩(67)   ( 0:01/00:00:05)
+   6 ６二銀(71)   ( 0:05/00:00:08)
+   7 投了
+まで6手で後手の勝ち
+";
+
+#[test]
+fn parquet_straight_from_files_equals_the_export() {
+    let db = sample_db("export-parquet-files");
+    let dir = db.parent().unwrap();
+    let kif = dir.join("a.kifu");
+    let csa = dir.join("b.csa");
+    std::fs::write(&kif, KIF).unwrap();
+    let out = kifudex(
+        &db,
+        &[
+            "convert",
+            kif.to_str().unwrap(),
+            "--to",
+            "csa",
+            "-o",
+            csa.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let pq = dir.join("pq");
+    let out = kifudex(
+        &db,
+        &[
+            "parquet",
+            kif.to_str().unwrap(),
+            csa.to_str().unwrap(),
+            "--out",
+            pq.to_str().unwrap(),
+            "--first-id",
+            "100",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let games = parquet_rows(&pq.join("games.parquet"));
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0]["id"], 100);
+    assert_eq!(games[1]["id"], 101);
+    assert_eq!(games[0]["moves"], games[1]["moves"]);
+    assert_eq!(games[0]["sente"], "羽生善治 九段");
+    let positions = parquet_rows(&pq.join("positions.parquet"));
+    assert_eq!(positions.len(), 14);
+}
+
+#[test]
+fn every_book_position_equals_the_tree() {
+    let db = sample_db("export-book");
+    let file = db.parent().unwrap().join("book.db");
+    let out = kifudex(
+        &db,
+        &[
+            "book",
+            "--out",
+            file.to_str().unwrap(),
+            "--max-ply",
+            "24",
+            "--json",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report = &json_lines(&out)[0];
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("#YANEURAOU-DB2016 1.00"));
+    let store = Store::open(&db).unwrap();
+    let mut sfens: Vec<String> = Vec::new();
+    let mut book: Vec<(String, Vec<(String, u64)>)> = Vec::new();
+    for line in lines {
+        if let Some(sfen) = line.strip_prefix("sfen ") {
+            sfens.push(sfen.rsplit_once(' ').unwrap().0.to_string());
+            book.push((sfen.to_string(), Vec::new()));
+        } else {
+            let f: Vec<&str> = line.split(' ').collect();
+            assert_eq!(f.len(), 5, "{line}");
+            assert_eq!(f[3], "0");
+            book.last_mut()
+                .unwrap()
+                .1
+                .push((f[0].to_string(), f[4].parse().unwrap()));
+        }
+    }
+    assert_eq!(book.len(), report["positions"].as_u64().unwrap() as usize);
+    assert!(book.len() > 100, "{}", book.len());
+    let mut sorted = sfens.clone();
+    sorted.sort();
+    assert_eq!(sfens, sorted, "sfen lines sorted");
+    for (sfen, moves) in &book {
+        let pos = Position::from_sfen_with(sfen, kifudex::shogi::Strictness::PiecesOnly).unwrap();
+        let t = tree(&store, &pos, PositionOptions::default()).unwrap();
+        let want: Vec<(String, u64)> = t.rows.iter().map(|r| (r.mv.clone(), r.count)).collect();
+        let mut got = moves.clone();
+        let mut want_sorted = want.clone();
+        got.sort();
+        want_sorted.sort();
+        assert_eq!(got, want_sorted, "{sfen}");
+    }
+    // --min-count leaves out the moves played fewer times, and positions left with none.
+    let file2 = db.parent().unwrap().join("book2.db");
+    let out = kifudex(
+        &db,
+        &["book", "--out", file2.to_str().unwrap(), "--min-count", "5"],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&file2).unwrap();
+    let counts: Vec<u64> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("sfen "))
+        .map(|l| l.rsplit_once(' ').unwrap().1.parse().unwrap())
+        .collect();
+    assert!(!counts.is_empty() && counts.iter().all(|&c| c >= 5));
+    assert!(text.contains(
+        "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n7g7f 3c3d "
+    ));
+}
+
+#[test]
+fn hash_prints_the_position_hashes() {
+    let db = temp_dir("export-hash");
+    let out = kifudex(&db, &["hash", "startpos moves 7g7f"]);
+    assert!(out.status.success());
+    let v = &json_lines(&out)[0];
+    let mut pos = Position::startpos();
+    pos.play(kifudex::shogi::Move::from_usi("7g7f").unwrap())
+        .unwrap();
+    assert_eq!(v["hash"].as_u64(), Some(pos.hash()));
+    assert_eq!(v["board_hash"].as_u64(), Some(pos.board_hash()));
+    assert_eq!(v["sfen"], pos.to_sfen());
+}
