@@ -17,7 +17,8 @@ pub struct FilterArgs {
     /// A player on either side (part of the name; width, kana, 旧字体 and titles don't matter).
     #[arg(long)]
     pub player: Option<String>,
-    /// With --player: the side the player had.
+    /// With --player: the side the player had; with --castle or --strategy, the side that
+    /// played it.
     #[arg(long = "as", value_name = "SIDE")]
     pub side: Option<SideArg>,
     /// The player with the first move (先手, or 下手 in a handicap game).
@@ -32,9 +33,16 @@ pub struct FilterArgs {
     /// Part of the event (棋戦) name.
     #[arg(long)]
     pub event: Option<String>,
-    /// Part of the opening (戦型).
+    /// The opening (戦型): a known name (any spelling) matches the header's or the recognised
+    /// opening at any level (振り飛車 finds 四間飛車 games); other text, part of the header's.
     #[arg(long)]
     pub opening: Option<String>,
+    /// A castle (囲い) recognised from the moves, at any level (美濃囲い finds 銀冠).
+    #[arg(long)]
+    pub castle: Option<String>,
+    /// A strategy (戦法) recognised from the moves, at any level (振り飛車 finds 石田流).
+    #[arg(long)]
+    pub strategy: Option<String>,
     /// Games on or after this date: YYYY, YYYY-MM or YYYY-MM-DD.
     #[arg(long, value_name = "DATE")]
     pub since: Option<String>,
@@ -77,6 +85,8 @@ impl FilterArgs {
             vs: self.vs.clone(),
             event: self.event.clone(),
             opening: self.opening.clone(),
+            castle: self.castle.clone(),
+            strategy: self.strategy.clone(),
             since: self.since.clone(),
             until: self.until.clone(),
             winner: self.winner.clone(),

@@ -33,6 +33,10 @@ pub struct ImportArgs {
     /// (tuning and tests; default 10000).
     #[arg(long, hide = true, value_name = "FILES")]
     defer_indexes_from: Option<usize>,
+    /// Leave the openings to the next command that opens the database instead of
+    /// recognising them while reading (for measuring what recognition costs).
+    #[arg(long, hide = true)]
+    no_recognise: bool,
 }
 
 /// Problems printed one by one; the rest are counted (all are in the import_errors table).
@@ -100,6 +104,7 @@ pub fn run(db: &Path, args: &ImportArgs) -> Result<bool> {
     let mut options = ImportOptions {
         jobs: args.jobs,
         variations: args.variations,
+        recognise: !args.no_recognise,
         ..ImportOptions::default()
     };
     if let Some(b) = args.batch {

@@ -13,6 +13,7 @@ mod convert;
 mod export;
 mod filter;
 mod import;
+mod openings;
 mod optimize;
 mod output;
 mod parse;
@@ -80,6 +81,8 @@ enum Command {
     Position(position::PositionArgs),
     /// Moves played from a position: how often, how they scored, when last played.
     Tree(position::TreeArgs),
+    /// Games, results and score per recognised opening, strategy and castle, or pairing.
+    Openings(openings::OpeningsArgs),
     /// Merge the position index's segments into one (quicker queries) and tidy the file.
     Optimize(optimize::OptimizeArgs),
     /// Serve the explorer page (a board to click through the database) and the JSON API.
@@ -107,6 +110,7 @@ pub fn run() -> ExitCode {
             return ExitCode::from(e.exit_code() as u8);
         }
     };
+    kifudex::store::set_recognise_progress(output::recognise_progress);
     let result = match cli.command {
         Command::Convert(args) => convert::run(&args),
         Command::Export(args) => export::run_export(&cli.db, &args),
@@ -121,6 +125,7 @@ pub fn run() -> ExitCode {
         Command::Players(args) => players::run(&cli.db, &args),
         Command::Position(args) => position::run_position(&cli.db, &args),
         Command::Tree(args) => position::run_tree(&cli.db, &args),
+        Command::Openings(args) => openings::run(&cli.db, &args),
         Command::Optimize(args) => optimize::run(&cli.db, &args),
         Command::Serve(args) => serve::run(&cli.db, &args),
         Command::Show(args) => show::run(&cli.db, &args),

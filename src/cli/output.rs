@@ -210,3 +210,33 @@ fn csv_field(s: &str) -> String {
         s.to_string()
     }
 }
+
+/// The progress bar of a database whose openings are recognised again when opened (after the
+/// migration to schema 4, or new definitions), on a terminal only.
+pub fn recognise_progress(done: u64, total: u64) {
+    use std::io::IsTerminal;
+    use std::sync::Mutex;
+    static BAR: Mutex<Option<indicatif::ProgressBar>> = Mutex::new(None);
+    if !std::io::stderr().is_terminal() {
+        return;
+    }
+    let mut bar = BAR.lock().unwrap_or_else(|e| e.into_inner());
+    let b = bar.get_or_insert_with(|| {
+        let b = indicatif::ProgressBar::with_draw_target(
+            Some(total),
+            indicatif::ProgressDrawTarget::stderr_with_hz(8),
+        );
+        b.set_style(
+            indicatif::ProgressStyle::with_template(
+                "recognising openings {bar:30} {pos}/{len} games [{elapsed_precise}]",
+            )
+            .expect("valid template"),
+        );
+        b
+    });
+    b.set_position(done);
+    if done >= total {
+        b.finish_and_clear();
+        *bar = None;
+    }
+}

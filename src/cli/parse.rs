@@ -93,6 +93,7 @@ fn game_json(game: &Record, positions: bool) -> Value {
         "illegal": game.first_illegal().map(|(ply, rule)| json!({"ply": ply, "rule": rule.code()})),
         "errors": problems(game, false),
         "warnings": problems(game, true),
+        "recognised": recognised_json(&kifudex::classify::recognise_record(game)),
         "error": Value::Null,
     });
     if positions && let Value::Object(map) = &mut obj {
@@ -105,6 +106,17 @@ fn game_json(game: &Record, positions: bool) -> Value {
         map.insert("positions".into(), json!(list));
     }
     obj
+}
+
+/// The `recognised` object: the game's label and each side's strategies and castles.
+pub fn recognised_json(r: &kifudex::classify::Recognised) -> Value {
+    use kifudex::shogi::Color;
+    let side = |c: Color| {
+        r.side(c)
+            .map(|i| json!({"kind": i.kind.code(), "name": i.name, "ply": i.ply}))
+            .collect::<Vec<_>>()
+    };
+    json!({"opening": r.opening, "sente": side(Color::Black), "gote": side(Color::White)})
 }
 
 /// The game's errors, or its warnings, as JSON objects.

@@ -85,7 +85,12 @@ pub fn print_games(
                 r.plies.to_string()
             },
             text(&r.event),
-            text(&r.opening),
+            // The header's opening, else the recognised one, marked.
+            text(
+                &r.opening
+                    .clone()
+                    .or_else(|| r.recognised.as_ref().map(|o| format!("{o}*"))),
+            ),
         ]);
         let row = table.rows.last_mut().expect("a row was pushed");
         if handicap {

@@ -14,6 +14,7 @@ use kifudex::store::Store;
 use kifudex::notation::write::Target;
 
 use super::convert::encode;
+use super::output::Table;
 
 #[derive(Args, Debug)]
 pub struct ShowArgs {
@@ -32,6 +33,13 @@ pub struct ShowArgs {
     /// hosking, kitao-kawasaki, iroha, usi or csa.
     #[arg(long, value_name = "NOTATION", value_parser = notation, conflicts_with_all = ["board", "ply"])]
     notation: Option<Notation>,
+    /// List the opening, strategies and castles recognised from the moves, with the ply
+    /// each first held at, instead of the game.
+    #[arg(long, conflicts_with_all = ["board", "ply"])]
+    openings: bool,
+    /// With --openings: one JSON object.
+    #[arg(long, requires = "openings")]
+    json: bool,
 }
 
 fn notation(s: &str) -> Result<Notation, String> {
@@ -59,6 +67,32 @@ pub fn run(db: &Path, args: &ShowArgs) -> Result<bool> {
         );
     }
     let mut out = std::io::stdout().lock();
+    if args.openings {
+        let (label, items) = store.recognised(args.id)?;
+        if args.json {
+            let obj = serde_json::json!({"id": game.id, "opening": label, "items": items});
+            writeln!(out, "{obj}")?;
+            return Ok(true);
+        }
+        let header = rec
+            .opening()
+            .map(|o| format!(" (header: {o})"))
+            .unwrap_or_default();
+        writeln!(
+            out,
+            "# game {}: recognised opening {}{header}",
+            game.id,
+            label.as_deref().unwrap_or("-")
+        )?;
+        let mut table = Table::new(vec!["side", "kind", "name", "ply"]);
+        for i in items {
+            table
+                .rows
+                .push(vec![i.side.to_string(), i.kind, i.name, i.ply.to_string()]);
+        }
+        table.write(&mut out)?;
+        return Ok(true);
+    }
     if let Some(n) = args.notation {
         out.write_all(write_move_list(rec, n, false).as_bytes())?;
         return Ok(true);

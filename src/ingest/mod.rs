@@ -47,6 +47,10 @@ pub struct ImportOptions {
     pub batch_time: Duration,
     /// Index the positions of variations too.
     pub variations: bool,
+    /// Recognise openings, strategies and castles while reading (the default). Without,
+    /// the games are recognised by the next command that opens the database (for measuring
+    /// what recognition costs).
+    pub recognise: bool,
     /// Postings a segment of the position index holds (the default,
     /// [`SEGMENT_ENTRIES`](crate::store::postings::SEGMENT_ENTRIES), is about 110,000 games;
     /// tests ask for small ones to write several).
@@ -84,6 +88,7 @@ impl Default for ImportOptions {
             batch_games: 16_384,
             batch_time: Duration::from_secs(2),
             variations: false,
+            recognise: true,
             segment_entries: crate::store::postings::SEGMENT_ENTRIES,
             defer_indexes_from: 10_000,
             log_limit: crate::store::LOG_LIMIT,
@@ -534,6 +539,7 @@ fn write_source(
 /// entries).
 fn parse_unit(unit: &Unit, known: &KnownSources, options: &ImportOptions) -> Vec<Parsed> {
     let variations = options.variations;
+    let recognise = options.recognise;
     let indexed = index_options(variations);
     let unchanged = |info: &SourceInfo| {
         known.get(&info.key, &info.display).is_some_and(|k| {
@@ -547,7 +553,7 @@ fn parse_unit(unit: &Unit, known: &KnownSources, options: &ImportOptions) -> Vec
     };
     walk::read_unit(unit, options.max_source_bytes, unchanged)
         .into_iter()
-        .map(|(info, content)| parse_source(info, content, known, variations))
+        .map(|(info, content)| parse_source(info, content, known, variations, recognise))
         .collect()
 }
 
@@ -562,6 +568,7 @@ fn parse_source(
     content: Content,
     known: &KnownSources,
     variations: bool,
+    recognise: bool,
 ) -> Parsed {
     let mut source = SourceRow {
         path: info.display.clone(),
@@ -631,7 +638,11 @@ fn parse_source(
             p.severity = e.severity;
             errors.push(p);
         }
-        games.push(GameRow::from_record(rec, format, variations));
+        // In the parallel stage: the writer only stores what was found.
+        let recognised = recognise.then(|| crate::classify::recognise_record(&rec));
+        let mut row = GameRow::from_record(rec, format, variations);
+        row.recognised = recognised;
+        games.push(row);
     });
     source.format = read.format.map(|f| f.name());
     source.encoding = Some(read.encoding.name());

@@ -7,6 +7,7 @@
 //! A new field is a field here, an arm in [`GameFilter::selection`] and a key in
 //! [`GameFilter::set`] (for `field:value` inside a text query).
 
+use crate::classify;
 use crate::shogi::Handicap;
 use crate::store::{Cond, GameSet, Selection, Side, Store, TextColumn};
 use crate::text::normalize::{fold, name_key, strip_titles};
@@ -65,8 +66,14 @@ pub struct GameFilter {
     pub vs: Option<String>,
     /// Part of the event (棋戦).
     pub event: Option<String>,
-    /// Part of the opening (戦型).
+    /// The opening (戦型): a name kifudex knows (any spelling of `classify::names`) matches
+    /// the header's or the recognised opening at any level of the hierarchy (振り飛車 takes
+    /// 四間飛車 and 藤井システム); other text, part of the header's.
     pub opening: Option<String>,
+    /// A castle recognised for a side (`side` when set), at any level of the hierarchy.
+    pub castle: Option<String>,
+    /// A strategy recognised for a side (`side` when set), at any level of the hierarchy.
+    pub strategy: Option<String>,
     /// `YYYY`, `YYYY-MM` or `YYYY-MM-DD`: games on or after it.
     pub since: Option<String>,
     /// Games on or before it (`2020-06` takes all of June).
@@ -126,6 +133,8 @@ impl GameFilter {
             "vs" => self.vs = v,
             "event" => self.event = v,
             "opening" => self.opening = v,
+            "castle" => self.castle = v,
+            "strategy" => self.strategy = v,
             "since" => self.since = v,
             "until" => self.until = v,
             "winner" => self.winner = v,
@@ -147,7 +156,7 @@ impl GameFilter {
             QueryError::BadArgument(format!("{what} needs --player (the player it is about)"))
         };
         if self.player.is_none() {
-            if self.side.is_some() {
+            if self.side.is_some() && self.castle.is_none() && self.strategy.is_none() {
                 return Err(needs_player("--as"));
             }
             if self.vs.is_some() {
@@ -219,9 +228,55 @@ impl GameFilter {
                 });
             }
         }
+        // A name of the classifier: header values and recognised names through the hierarchy.
+        let known_opening = self.opening.as_deref().and_then(classify::canonical);
+        if let Some(name) = known_opening {
+            let names = classify::descendants(name);
+            let headers: Vec<String> = store
+                .distinct_values(TextColumn::Opening)?
+                .into_iter()
+                .filter(|v| {
+                    classify::split_header(v)
+                        .iter()
+                        .any(|h| names.contains(&h.as_str()))
+                })
+                .collect();
+            conds.push(Cond::Opening {
+                headers,
+                names: names.iter().map(|n| n.to_string()).collect(),
+            });
+        }
+        for (flag, q, kind) in [
+            ("--castle", &self.castle, classify::Kind::Castle),
+            ("--strategy", &self.strategy, classify::Kind::Strategy),
+        ] {
+            let Some(q) = q else { continue };
+            let name = classify::canonical(q)
+                .filter(|n| classify::names::kind_of(n) == Some(kind))
+                .ok_or_else(|| {
+                    let known: Vec<&str> = classify::DEFS
+                        .iter()
+                        .filter(|d| d.kind == kind)
+                        .map(|d| d.name)
+                        .collect();
+                    QueryError::BadArgument(format!(
+                        "{flag} {q:?} names no {}; known: {}",
+                        kind.code(),
+                        known.join(" ")
+                    ))
+                })?;
+            conds.push(Cond::Recognised {
+                names: classify::descendants(name)
+                    .into_iter()
+                    .map(str::to_string)
+                    .collect(),
+                side: self.side,
+            });
+        }
+        let opening_text = self.opening.as_ref().filter(|_| known_opening.is_none());
         for (column, q) in [
-            (TextColumn::Event, &self.event),
-            (TextColumn::Opening, &self.opening),
+            (TextColumn::Event, self.event.as_ref()),
+            (TextColumn::Opening, opening_text),
         ] {
             if let Some(q) = q {
                 conds.push(Cond::Text {
@@ -280,6 +335,8 @@ impl GameFilter {
                 }
                 Cond::Pair { a, b, .. } => a.is_empty() || b.is_empty(),
                 Cond::Text { values, .. } => values.is_empty(),
+                Cond::Opening { headers, names } => headers.is_empty() && names.is_empty(),
+                Cond::Recognised { names, .. } => names.is_empty(),
                 _ => false,
             };
             if empty {

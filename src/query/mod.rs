@@ -2,12 +2,14 @@
 //! text index, position, tree and text queries).
 
 pub mod filter;
+pub mod openings;
 pub mod players;
 pub mod position;
 pub mod search;
 pub mod text;
 
 pub use filter::{GameFilter, WinnerArg, date_arg};
+pub use openings::{OpeningRow, openings};
 pub use players::{PlayerRow, players};
 pub use position::{
     PositionHit, PositionOptions, PositionQuery, PositionResult, SortBy, TreeResult, TreeRow,

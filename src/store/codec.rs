@@ -9,6 +9,7 @@
 //! With flag [`SECONDS`] (every time a whole number of seconds), the unit is the second.
 //! `start_sfen` is NULL when the start is a named handicap's own position (see `handicap`).
 
+use crate::classify::Recognised;
 use crate::notation::kif::read_kif;
 use crate::notation::{Format, Line, MoveNode, MoveTime, Note, Record, Terminal, TerminalKind};
 use crate::shogi::{Handicap, Move, Position, Strictness};
@@ -61,6 +62,9 @@ pub struct GameRow {
     /// The position postings of the main line, [`postings::pack`]ed: the start and the
     /// position after every move, each with the move played from it.
     pub positions: Vec<u64>,
+    /// The opening, strategies and castles recognised from the main line; `None` when not
+    /// computed (the game is then recognised by the next command that opens the database).
+    pub recognised: Option<Recognised>,
 }
 
 impl GameRow {
@@ -71,7 +75,10 @@ impl GameRow {
 
     /// The row of a record, with the postings of its variations too when `variations`.
     pub fn with_positions(rec: &Record, format: Format, variations: bool) -> GameRow {
-        GameRow::from_record(rec.clone(), format, variations)
+        let recognised = crate::classify::recognise_record(rec);
+        let mut row = GameRow::from_record(rec.clone(), format, variations);
+        row.recognised = Some(recognised);
+        row
     }
 
     /// [`GameRow::with_positions`] of a record no longer needed: its headers and comments
@@ -113,6 +120,7 @@ impl GameRow {
             comments_json: None,
             comments: Vec::new(),
             positions: positions(&rec, variations),
+            recognised: None,
         };
         // Everything above that reads the headers and comments is done: they move.
         let mut comments: Vec<(u32, u8, String)> = Vec::new();

@@ -39,6 +39,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0008_source_options.sql",
         include_str!("../../migrations/0008_source_options.sql"),
     ),
+    (
+        "0009_openings.sql",
+        include_str!("../../migrations/0009_openings.sql"),
+    ),
 ];
 
 /// A step of a migration that SQL cannot take (a value the program computes), run right after

@@ -5,6 +5,7 @@ mod checkpoint;
 pub(crate) mod codec;
 mod indexes;
 mod migrate;
+mod openings;
 pub mod postings;
 mod read;
 mod rekey;
@@ -16,6 +17,7 @@ mod write;
 pub use checkpoint::LOG_LIMIT;
 pub use codec::{GameRow, fingerprint};
 pub use migrate::{MIGRATIONS, SCHEMA_VERSION};
+pub use openings::{CLASSIFY_META, StoredItem};
 pub use read::{GameLine, StoredGame};
 pub use select::{Cond, GameSet, GameSummary, PlayerGame, PlayerName, Selection, Side, TextColumn};
 pub use write::{Inserted, KnownSource, KnownSources, SourceRow, Writer};
@@ -87,6 +89,14 @@ pub struct ImportLock {
     _file: std::fs::File,
 }
 
+static RECOGNISE_PROGRESS: std::sync::OnceLock<fn(u64, u64)> = std::sync::OnceLock::new();
+
+/// Installs the function told `(done, total)` while the recognised openings of a database
+/// are computed again when it is opened (a progress bar; once per process).
+pub fn set_recognise_progress(hook: fn(u64, u64)) {
+    let _ = RECOGNISE_PROGRESS.set(hook);
+}
+
 /// An open kifudex database.
 pub struct Store {
     conn: Connection,
@@ -112,6 +122,8 @@ impl Store {
             dir: dir.to_path_buf(),
         };
         store.check_meta(true)?;
+        let mut store = store;
+        store.recognise_when_stale();
         Ok(store)
     }
 
@@ -134,6 +146,8 @@ impl Store {
         };
         store.check_meta(false)?;
         store.restore_game_indexes();
+        let mut store = store;
+        store.recognise_when_stale();
         Ok(store)
     }
 
@@ -153,7 +167,8 @@ impl Store {
         conn.busy_timeout(std::time::Duration::from_secs(30))?;
         conn.pragma_update(None, "cache_size", -65536)?;
         let version: u32 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-        if version < SCHEMA_VERSION {
+        // An older schema, or openings recognised by other definitions: the one write.
+        if version < SCHEMA_VERSION || openings::stale(&conn).unwrap_or(false) {
             drop(conn);
             return Store::open(dir);
         }
@@ -169,6 +184,21 @@ impl Store {
         };
         store.check_meta(false)?;
         Ok(store)
+    }
+
+    /// Computes the recognised openings when the definitions changed (or the database was
+    /// made before schema 4), reporting to the hook [`set_recognise_progress`] installed.
+    /// Best effort: a database that cannot be written now is searched as it is.
+    fn recognise_when_stale(&mut self) {
+        if !openings::stale(&self.conn).unwrap_or(false) {
+            return;
+        }
+        let hook = RECOGNISE_PROGRESS.get().copied();
+        let _ = self.recognise_stale(&mut |done, total| {
+            if let Some(h) = hook {
+                h(done, total)
+            }
+        });
     }
 
     /// Builds the games indexes a killed bulk import left out ([`indexes`]), unless an import
@@ -286,6 +316,10 @@ impl Store {
                 put.execute(["hash_version", &HASH_VERSION.to_string()])?;
                 put.execute(["postings_version", &postings::POSTINGS_VERSION.to_string()])?;
                 put.execute(["created_by", concat!("kifudex ", env!("CARGO_PKG_VERSION"))])?;
+                put.execute([
+                    openings::CLASSIFY_META,
+                    &crate::classify::CLASSIFY_VERSION.to_string(),
+                ])?;
                 Ok(())
             }
             None => Ok(()),

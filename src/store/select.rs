@@ -95,6 +95,17 @@ pub enum Cond {
     MaxPlies(u32),
     /// A file the game was read from matches the glob (SQLite `GLOB`: `*`, `?`, `[...]`).
     Source(String),
+    /// The header's opening is one of `headers`, or the recognised label or a name recognised
+    /// for either side is one of `names` (see `classify`).
+    Opening {
+        headers: Vec<String>,
+        names: Vec<String>,
+    },
+    /// A name recognised for `side` (either side when `None`) is one of `names`.
+    Recognised {
+        names: Vec<String>,
+        side: Option<Side>,
+    },
     /// The game is one of these (for selections made elsewhere).
     Ids(Vec<i64>),
     /// No game.
@@ -163,6 +174,40 @@ impl Cond {
                       OR g.id IN (SELECT gs.game_id FROM game_sources gs
                                   JOIN sources s2 ON s2.id = gs.source_id
                                   WHERE s2.path GLOB {p}))"
+                )
+            }
+            Cond::Opening { headers, names } => {
+                let mut texts = |v: &[String]| -> String {
+                    let ps: Vec<String> = v.iter().map(|t| param(Value::Text(t.clone()))).collect();
+                    if ps.is_empty() {
+                        "NULL".to_string()
+                    } else {
+                        ps.join(", ")
+                    }
+                };
+                let h = texts(headers);
+                let l = texts(names);
+                let r = texts(names);
+                format!(
+                    "(g.opening IN ({h}) OR g.label IN ({l}) OR g.id IN (SELECT r.game_id
+                      FROM recognised r JOIN opening_names n ON n.id = r.name_id
+                      WHERE n.name IN ({r})))"
+                )
+            }
+            Cond::Recognised { names, side } => {
+                let ps: Vec<String> = names
+                    .iter()
+                    .map(|t| param(Value::Text(t.clone())))
+                    .collect();
+                let side = match side {
+                    Some(Side::Sente) => " AND r.side = 0",
+                    Some(Side::Gote) => " AND r.side = 1",
+                    None => "",
+                };
+                format!(
+                    "g.id IN (SELECT r.game_id FROM recognised r
+                      JOIN opening_names n ON n.id = r.name_id WHERE n.name IN ({}){side})",
+                    ps.join(", ")
                 )
             }
             Cond::Ids(ids) => format!("g.id IN ({})", list(ids)),
@@ -270,10 +315,12 @@ pub struct GameSummary {
     pub terminal: Option<String>,
     /// The record stops at a move that could not be applied.
     pub incomplete: bool,
+    /// The opening recognised from the moves (see `classify`).
+    pub recognised: Option<String>,
 }
 
 const SUMMARY_COLUMNS: &str = "g.id, s.path, g.game_index, g.date, ps.name, pg.name,
-    g.event, g.opening, g.plies, g.winner, g.handicap, g.terminal, g.incomplete";
+    g.event, g.opening, g.plies, g.winner, g.handicap, g.terminal, g.incomplete, g.label";
 
 const SUMMARY_JOINS: &str = "FROM games g JOIN sources s ON s.id = g.source_id
     LEFT JOIN players ps ON ps.id = g.sente_id LEFT JOIN players pg ON pg.id = g.gote_id";
@@ -293,6 +340,7 @@ fn summary_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameSummary> {
         handicap: r.get(10)?,
         terminal: r.get(11)?,
         incomplete: r.get(12)?,
+        recognised: r.get(13)?,
     })
 }
 

@@ -85,6 +85,10 @@ pub enum Inserted {
 pub struct Writer<'a> {
     conn: &'a Connection,
     players: HashMap<String, i64>,
+    /// Numbers of the recognised names written so far.
+    opening_names: super::openings::NameIds,
+    /// Whether a game went in without its recognition (the version in meta was dropped).
+    unrecognised: bool,
     in_tx: bool,
     /// Games deleted since the last [`Writer::take_deleted`] (for the text index).
     deleted: Vec<i64>,
@@ -123,9 +127,9 @@ const INSERT_SOURCE: &str = "INSERT INTO sources (path, key, size, mtime, conten
 
 const INSERT_GAME: &str = "INSERT INTO games (source_id, game_index, format, start_sfen, moves,
     times, plies, handicap, date, event, opening, title, sente_id, gote_id, terminal, winner,
-    illegal_ply, illegal_rule, tree, fingerprint, headers, comments, incomplete)
+    illegal_ply, illegal_rule, tree, fingerprint, headers, comments, incomplete, label)
     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
-    ?19, ?20, ?21, ?22, ?23)";
+    ?19, ?20, ?21, ?22, ?23, ?24)";
 
 /// `slot`'s statement, prepared on first use.
 fn held<'s, 'a>(
@@ -161,6 +165,8 @@ impl<'a> Writer<'a> {
         Ok(Writer {
             conn,
             players: HashMap::new(),
+            opening_names: Default::default(),
+            unrecognised: false,
             in_tx: false,
             deleted: Vec::new(),
             postings: postings::Batch::default(),
@@ -497,6 +503,7 @@ impl<'a> Writer<'a> {
                         |r| Ok((r.get(0)?, r.get(1)?)),
                     )?;
                     c.execute("DELETE FROM games WHERE id = ?1", [game])?;
+                    super::openings::forget(c, game)?;
                     // A name only this game spelt goes with it.
                     for p in [players.0, players.1].into_iter().flatten() {
                         let gone = c.execute(
@@ -583,8 +590,21 @@ impl<'a> Writer<'a> {
                     g.headers_text,
                     g.comments_json,
                     g.incomplete,
+                    g.recognised.as_ref().and_then(|r| r.opening),
                 ])?;
                 let id = c.last_insert_rowid();
+                match &g.recognised {
+                    Some(r) => super::openings::put(c, &mut self.opening_names, id, r, false)?,
+                    // Not recognised: the next command that opens the database does it.
+                    None if !self.unrecognised => {
+                        self.unrecognised = true;
+                        c.execute(
+                            "DELETE FROM meta WHERE key = ?1",
+                            [super::openings::CLASSIFY_META],
+                        )?;
+                    }
+                    None => {}
+                }
                 if let Some(map) = &mut self.fingerprints {
                     map.insert(short(&g.fingerprint), id);
                 }

@@ -1,6 +1,7 @@
 //! Integration tests, one binary (see Cargo.toml: `autotests = false`).
 
 mod answers;
+mod classify;
 mod cli;
 mod csa;
 mod csa_write;
@@ -19,6 +20,7 @@ mod kitao;
 mod migrate;
 mod movelist;
 mod movetext;
+mod openings;
 mod perft;
 mod position;
 mod postings;

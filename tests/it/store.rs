@@ -544,6 +544,9 @@ fn the_log_stays_near_its_limit_while_an_import_writes_much_more() {
             batch_games: 25,
             segment_entries: 20_000,
             log_limit: 256 << 10,
+            // Commits of 25 games: the recognised rows' name index would add some sixty
+            // pages to each, a log overshoot this test is not about (imports commit 16,384).
+            recognise: false,
             ..ImportOptions::default()
         };
         let summary = import_dir(&mut store, &files, &options);

@@ -1,0 +1,155 @@
+//! Openings (戦型), strategies (戦法) and castles (囲い) recognised from a replayed game.
+//! Knows the board and the record model; nothing of files or storage.
+//!
+//! [`recognise`] walks the main line once, up to the last ply at which any pattern may
+//! appear, and reports per side every name that held with the first ply at which it held
+//! (its ancestors in the hierarchy with it), plus the game's one label: 相居飛車 games by
+//! their opening (横歩取り, 角換わり, 相掛かり, 矢倉, 雁木 in this order, else 力戦), 対抗形 by the ranging
+//! side's rook (四間飛車, 三間飛車, 中飛車, 向かい飛車), 相振り飛車 when both range, and
+//! その他の戦型 when nothing holds. Positions that are not an even or handicap start
+//! (problems, positions set up by hand) get nothing.
+
+mod board;
+pub mod names;
+pub mod patterns;
+mod recognise;
+
+pub use names::{canonical, descendants, family, fold, lineage, split_header};
+pub use patterns::{DEFS, Def, Kind, PATTERNS};
+
+use crate::notation::Record;
+use crate::shogi::{Color, Handicap, Move, PieceKind, Position};
+use recognise::Matcher;
+
+/// The version of the definitions: bump it with every change of a pattern or name, so
+/// that stored recognitions are computed again.
+pub const CLASSIFY_VERSION: u32 = 2;
+
+/// One name recognised for one side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Item {
+    pub side: Color,
+    pub kind: Kind,
+    pub name: &'static str,
+    /// The first ply (moves played from the start) at which it held.
+    pub ply: u32,
+}
+
+/// What was recognised in a game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Recognised {
+    /// The game's label; None for a start position that is neither even nor a handicap.
+    pub opening: Option<&'static str>,
+    /// Sente's items, then gote's, each by ply (strategies before castles at one ply, and
+    /// a name before its ancestors).
+    pub items: Vec<Item>,
+}
+
+impl Recognised {
+    /// The items of one side.
+    pub fn side(&self, side: Color) -> impl Iterator<Item = &Item> {
+        self.items.iter().filter(move |i| i.side == side)
+    }
+
+    /// Whether `side` was recognised with `name`.
+    pub fn has(&self, side: Color, name: &str) -> bool {
+        self.side(side).any(|i| i.name == name)
+    }
+
+    /// The ply at which `side` was first recognised with `name`.
+    pub fn ply(&self, side: Color, name: &str) -> Option<u32> {
+        self.side(side).find(|i| i.name == name).map(|i| i.ply)
+    }
+}
+
+/// Recognises the record's main line.
+pub fn recognise_record(record: &Record) -> Recognised {
+    recognise(&record.start, record.main.moves.iter().map(|m| m.mv))
+}
+
+/// Recognises a game from its start position and main line.
+pub fn recognise(start: &Position, moves: impl IntoIterator<Item = Move>) -> Recognised {
+    if *start != Position::startpos() && Handicap::detect(start) == Handicap::Other {
+        return Recognised::default();
+    }
+    let matcher = Matcher::get();
+    let mut played = 0u32;
+    let mut counted = moves.into_iter().inspect(|_| played += 1);
+    let found = matcher.run(start, &mut counted);
+    drop(counted);
+    let mut items = Vec::new();
+    for side in Color::ALL {
+        let mut mine: Vec<(u16, Kind, usize)> = found[side.index()]
+            .iter()
+            .enumerate()
+            .filter(|(_, ply)| **ply > 0)
+            .map(|(d, ply)| (*ply, DEFS[d].kind, depth_order(d)))
+            .collect();
+        mine.sort();
+        items.extend(mine.into_iter().map(|(ply, kind, d)| Item {
+            side,
+            kind,
+            name: DEFS[d % 1000].name,
+            ply: ply as u32,
+        }));
+    }
+    let has_rook = |c: Color| {
+        start
+            .board()
+            .iter()
+            .flatten()
+            .any(|p| p.color == c && matches!(p.kind, PieceKind::Rook | PieceKind::Dragon))
+    };
+    let even = *start == Position::startpos() || Handicap::detect(start) == Handicap::Even;
+    let opening = label(
+        &items,
+        has_rook(Color::Black) && has_rook(Color::White),
+        even,
+        played,
+    );
+    Recognised {
+        opening: Some(opening),
+        items,
+    }
+}
+
+/// Sort key putting a name before its ancestors at one ply (deeper names first), and
+/// keeping the definition index recoverable (`key % 1000`).
+fn depth_order(def: usize) -> usize {
+    let depth = names::lineage(DEFS[def].name).len();
+    (10 - depth.min(9)) * 1000 + def
+}
+
+/// The ranging rook families, by the rook's file.
+const RANGING: [&str; 4] = ["中飛車", "四間飛車", "三間飛車", "向かい飛車"];
+
+/// The opening of 相居飛車 games, first match wins.
+const STATIC_OPENINGS: [&str; 5] = ["横歩取り", "角換わり", "相掛かり", "矢倉", "雁木"];
+
+fn label(items: &[Item], both_rooks: bool, even: bool, plies: u32) -> &'static str {
+    let ranging = |side: Color| {
+        items
+            .iter()
+            .filter(|i| i.side == side && RANGING.contains(&i.name))
+            .min_by_key(|i| i.ply)
+            .map(|i| i.name)
+    };
+    match (ranging(Color::Black), ranging(Color::White)) {
+        (Some(_), Some(_)) => return names::AI_FURIBISHA,
+        (Some(r), None) | (None, Some(r)) => return r,
+        (None, None) => {}
+    }
+    if !both_rooks {
+        return names::OTHER;
+    }
+    for name in STATIC_OPENINGS {
+        if items.iter().any(|i| i.name == name) {
+            return name;
+        }
+    }
+    if even && plies >= 20 {
+        names::RIKISEN
+    } else {
+        names::OTHER
+    }
+}

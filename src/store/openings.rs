@@ -1,0 +1,230 @@
+//! The recognised openings, strategies and castles of stored games (`recognised`,
+//! `opening_names`, `games.label`; schema 4): written with each game, read for `show`,
+//! searched by name, and computed again from the stored moves when the definitions change
+//! (`classify_version` in meta).
+
+use std::collections::HashMap;
+
+use rayon::prelude::*;
+use rusqlite::{Connection, params};
+
+use super::codec::main_line;
+use super::{Store, StoreError};
+use crate::classify::{self, CLASSIFY_VERSION, Kind, Recognised};
+use crate::shogi::Color;
+
+/// The meta key holding the version of the definitions the stored rows were made with.
+pub const CLASSIFY_META: &str = "classify_version";
+
+/// One recognised name of a stored game.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct StoredItem {
+    /// "sente" or "gote".
+    pub side: &'static str,
+    /// "strategy" or "castle".
+    pub kind: String,
+    pub name: String,
+    pub ply: u32,
+}
+
+/// Numbers for names, as `opening_names` holds them; new names are added on first use.
+#[derive(Default)]
+pub(super) struct NameIds(HashMap<&'static str, i64>);
+
+impl NameIds {
+    fn id(&mut self, conn: &Connection, name: &'static str, kind: Kind) -> Result<i64, StoreError> {
+        if let Some(&id) = self.0.get(name) {
+            return Ok(id);
+        }
+        conn.prepare_cached("INSERT OR IGNORE INTO opening_names (name, kind) VALUES (?1, ?2)")?
+            .execute(params![name, kind.code()])?;
+        let id: i64 = conn
+            .prepare_cached("SELECT id FROM opening_names WHERE name = ?1")?
+            .query_row([name], |r| r.get(0))?;
+        self.0.insert(name, id);
+        Ok(id)
+    }
+}
+
+/// Writes what was recognised in game `id`: its label too with `label` (the writer puts
+/// the label in the games row itself).
+pub(super) fn put(
+    conn: &Connection,
+    names: &mut NameIds,
+    id: i64,
+    r: &Recognised,
+    label: bool,
+) -> Result<(), StoreError> {
+    if label && r.opening.is_some() {
+        conn.prepare_cached("UPDATE games SET label = ?2 WHERE id = ?1")?
+            .execute(params![id, r.opening])?;
+    }
+    let mut insert = conn.prepare_cached(
+        "INSERT OR IGNORE INTO recognised (game_id, side, name_id, ply) VALUES (?1, ?2, ?3, ?4)",
+    )?;
+    for item in &r.items {
+        let name = names.id(conn, item.name, item.kind)?;
+        insert.execute(params![id, item.side.index() as i64, name, item.ply])?;
+    }
+    Ok(())
+}
+
+/// Forgets what was recognised in game `id` (the game is being deleted).
+pub(super) fn forget(conn: &Connection, id: i64) -> Result<(), StoreError> {
+    conn.prepare_cached("DELETE FROM recognised WHERE game_id = ?1")?
+        .execute([id])?;
+    Ok(())
+}
+
+/// Whether the stored rows were made by other definitions than this program's.
+pub(super) fn stale(conn: &Connection) -> Result<bool, StoreError> {
+    let v: Option<String> = conn
+        .query_row(
+            "SELECT value FROM meta WHERE key = ?1",
+            [CLASSIFY_META],
+            |r| r.get(0),
+        )
+        .ok();
+    Ok(v.as_deref() != Some(CLASSIFY_VERSION.to_string().as_str()))
+}
+
+/// Games recognised per transaction when computing them again.
+const CHUNK: i64 = 20_000;
+
+/// Computes every game's recognition again from its stored moves (all cores), reporting
+/// `(done, total)` after each chunk, and records this program's version. Returns the games
+/// done.
+pub(super) fn recompute(
+    conn: &mut Connection,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<u64, StoreError> {
+    let total: i64 = conn.query_row("SELECT count(*) FROM games", [], |r| r.get(0))?;
+    let tx = conn.transaction()?;
+    tx.execute("DELETE FROM recognised", [])?;
+    tx.execute("UPDATE games SET label = NULL WHERE label IS NOT NULL", [])?;
+    tx.commit()?;
+    let mut names = NameIds::default();
+    let mut after = 0i64;
+    let mut done = 0u64;
+    progress(0, total as u64);
+    loop {
+        let rows: Vec<(i64, Option<String>, String, Vec<u8>)> = conn
+            .prepare_cached(
+                "SELECT id, start_sfen, handicap, moves FROM games WHERE id > ?1 ORDER BY id LIMIT ?2",
+            )?
+            .query_map([after, CHUNK], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+            .collect::<Result<_, _>>()?;
+        let Some(last) = rows.last() else { break };
+        after = last.0;
+        let found: Vec<(i64, Recognised)> = rows
+            .par_iter()
+            .filter_map(|(id, sfen, handicap, moves)| {
+                let (start, moves) = main_line(*id, sfen.as_deref(), handicap, moves).ok()?;
+                Some((*id, classify::recognise(&start, moves)))
+            })
+            .collect();
+        let tx = conn.transaction()?;
+        for (id, r) in &found {
+            put(&tx, &mut names, *id, r, true)?;
+        }
+        tx.commit()?;
+        done += rows.len() as u64;
+        progress(done, total as u64);
+    }
+    conn.execute(
+        "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
+        params![CLASSIFY_META, CLASSIFY_VERSION.to_string()],
+    )?;
+    Ok(done)
+}
+
+impl Store {
+    /// Everything recognised in game `id`, sente's first, each side by ply.
+    pub fn recognised(&self, id: i64) -> Result<(Option<String>, Vec<StoredItem>), StoreError> {
+        let label: Option<String> = self
+            .conn
+            .query_row("SELECT label FROM games WHERE id = ?1", [id], |r| r.get(0))
+            .ok()
+            .flatten();
+        let rows: Vec<(i64, String, String, u32)> = self
+            .conn
+            .prepare_cached(
+                "SELECT r.side, n.kind, n.name, r.ply FROM recognised r
+                 JOIN opening_names n ON n.id = r.name_id WHERE r.game_id = ?1",
+            )?
+            .query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+            .collect::<Result<_, _>>()?;
+        // Sente first; by ply; strategies before castles; a name before its ancestors.
+        let mut items: Vec<(i64, u32, bool, usize, StoredItem)> = rows
+            .into_iter()
+            .map(|(side, kind, name, ply)| {
+                let depth = classify::lineage(&name).len();
+                (
+                    side,
+                    ply,
+                    kind != "strategy",
+                    usize::MAX - depth,
+                    StoredItem {
+                        side: if side == 0 { "sente" } else { "gote" },
+                        kind,
+                        name,
+                        ply,
+                    },
+                )
+            })
+            .collect();
+        items.sort_by_key(|a| (a.0, a.1, a.2, a.3));
+        Ok((label, items.into_iter().map(|i| i.4).collect()))
+    }
+
+    /// Computes the recognised openings again when the stored ones were made by other
+    /// definitions (or none, after the migration to schema 4), unless an import is running.
+    /// `progress` hears `(done, total)`. Returns the games done (0 when nothing was stale).
+    pub fn recognise_stale(
+        &mut self,
+        progress: &mut dyn FnMut(u64, u64),
+    ) -> Result<u64, StoreError> {
+        if !stale(&self.conn)? {
+            return Ok(0);
+        }
+        let Some(_lock) = self.try_lock_import()? else {
+            return Ok(0);
+        };
+        recompute(&mut self.conn, progress)
+    }
+
+    /// Ids of the games where `side` (or either side) was recognised with one of `names`
+    /// (canonical names; the caller expands the hierarchy), in id order.
+    pub fn games_recognised(
+        &self,
+        names: &[&str],
+        side: Option<Color>,
+    ) -> Result<Vec<i64>, StoreError> {
+        let mut out = Vec::new();
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT r.game_id FROM recognised r JOIN opening_names n ON n.id = r.name_id
+             WHERE n.name = ?1 AND (?2 IS NULL OR r.side = ?2)",
+        )?;
+        for name in names {
+            let side = side.map(|c| c.index() as i64);
+            for id in stmt.query_map(params![name, side], |r| r.get::<_, i64>(0))? {
+                out.push(id?);
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        Ok(out)
+    }
+}
+
+impl Store {
+    /// Every recognised item of every game: `(game, side 0/1, kind, name)`, by game.
+    pub fn all_recognised(&self) -> Result<Vec<(i64, u8, String, String)>, StoreError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT r.game_id, r.side, n.kind, n.name, r.ply FROM recognised r
+             JOIN opening_names n ON n.id = r.name_id ORDER BY r.game_id, r.side, r.ply",
+        )?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+}

@@ -1,0 +1,273 @@
+//! Recognised openings in the database: `openings`, `search --opening/--castle/--strategy`
+//! and `show --openings` against a brute-force count over a generated collection, and a
+//! database of the previous schema recognised when opened.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use kifudex::classify::{Kind, descendants, family, recognise_record, split_header};
+use kifudex::notation::Record;
+use kifudex::shogi::Color;
+use kifudex::synth::{Synth, SynthOptions};
+
+use crate::db::{json_lines, kifudex, temp_dir};
+
+/// `n` generated games written as KIF files (some with a 戦型 header), and the records.
+fn collection(dir: &Path, n: usize) -> (PathBuf, Vec<Record>) {
+    let files = dir.join("games");
+    std::fs::create_dir_all(&files).unwrap();
+    let mut synth = Synth::new(SynthOptions {
+        seed: 21,
+        ..SynthOptions::default()
+    });
+    let mut records = Vec::new();
+    for i in 0..n {
+        let mut rec = synth.game();
+        rec.headers.retain(|(k, _)| k != "戦型");
+        if i % 7 == 0 {
+            rec.headers.push(("戦型".into(), "四間飛車".into()));
+        }
+        std::fs::write(
+            files.join(format!("g{i:04}.kifu")),
+            kifudex::notation::kif::write_kif(&rec),
+        )
+        .unwrap();
+        records.push(kifudex::notation::kif::read_kif(
+            &kifudex::notation::kif::write_kif(&rec),
+        ));
+    }
+    (files, records)
+}
+
+fn imported(name: &str, n: usize) -> (PathBuf, Vec<Record>) {
+    let dir = temp_dir(name);
+    let (files, records) = collection(&dir, n);
+    let db = dir.join("db");
+    let out = kifudex(&db, &["import", files.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (db, records)
+}
+
+type Counts = (u64, u64, u64, u64);
+
+fn add(c: &mut Counts, winner: Option<&str>) {
+    c.0 += 1;
+    match winner {
+        Some("sente") => c.1 += 1,
+        Some("gote") => c.2 += 1,
+        Some("draw") => c.3 += 1,
+        _ => {}
+    }
+}
+
+#[test]
+fn openings_counts_equal_a_brute_force_count() {
+    let (db, records) = imported("openings-brute", 300);
+    let mut expected: BTreeMap<(String, String), Counts> = BTreeMap::new();
+    for rec in &records {
+        let r = recognise_record(rec);
+        let winner = rec.result().code();
+        if let Some(label) = r.opening {
+            add(
+                expected
+                    .entry(("opening".into(), label.into()))
+                    .or_default(),
+                winner,
+            );
+        }
+        for i in &r.items {
+            let kind = if i.kind == Kind::Strategy {
+                "strategy"
+            } else {
+                "castle"
+            };
+            add(
+                expected.entry((kind.into(), i.name.into())).or_default(),
+                winner,
+            );
+        }
+    }
+    let got: BTreeMap<(String, String), Counts> =
+        json_lines(&kifudex(&db, &["openings", "--json"]))
+            .into_iter()
+            .map(|v| {
+                let n = |k: &str| v[k].as_u64().unwrap();
+                (
+                    (
+                        v["kind"].as_str().unwrap().to_string(),
+                        v["name"].as_str().unwrap().to_string(),
+                    ),
+                    (n("games"), n("sente_wins"), n("gote_wins"), n("draws")),
+                )
+            })
+            .collect();
+    assert!(expected.len() > 10, "only {} rows", expected.len());
+    assert_eq!(got, expected);
+}
+
+#[test]
+fn search_by_opening_castle_and_strategy_equals_a_brute_force_count() {
+    let (db, records) = imported("openings-search", 200);
+    let count = |args: &[&str]| {
+        let mut a = vec!["search", "--json", "--limit", "100000"];
+        a.extend_from_slice(args);
+        let mut ids: Vec<i64> = json_lines(&kifudex(&db, &a))
+            .iter()
+            .map(|v| v["id"].as_i64().unwrap())
+            .collect();
+        ids.sort();
+        ids
+    };
+    // Game ids follow the file order.
+    let ids = |pred: &dyn Fn(&Record) -> bool| -> Vec<i64> {
+        records
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| pred(r))
+            .map(|(i, _)| i as i64 + 1)
+            .collect()
+    };
+    let ranging = descendants("振り飛車");
+    let want = ids(&|rec| {
+        let r = recognise_record(rec);
+        r.opening.is_some_and(|o| ranging.contains(&o))
+            || r.items.iter().any(|i| ranging.contains(&i.name))
+            || rec.opening().is_some_and(|h| {
+                split_header(h)
+                    .iter()
+                    .any(|n| ranging.contains(&n.as_str()))
+            })
+    });
+    assert!(!want.is_empty());
+    assert_eq!(count(&["--opening", "振り飛車"]), want);
+    // Another spelling of the same name.
+    assert_eq!(count(&["--opening", "振飛車"]), want);
+    // The castle family gote reached most often (random moves after the opening lines
+    // build few castles), asked by its family's name.
+    let mut castles: BTreeMap<&str, usize> = BTreeMap::new();
+    for rec in &records {
+        for i in recognise_record(rec)
+            .side(Color::White)
+            .filter(|i| i.kind == Kind::Castle)
+        {
+            *castles.entry(family(i.name)).or_default() += 1;
+        }
+    }
+    let (top, _) = castles
+        .iter()
+        .max_by_key(|(_, n)| **n)
+        .expect("some castle");
+    let top = top.to_string();
+    let under = descendants(&top);
+    let want = ids(&|rec| {
+        recognise_record(rec)
+            .side(Color::White)
+            .any(|i| under.contains(&i.name))
+    });
+    assert!(!want.is_empty());
+    assert_eq!(count(&["--castle", &top, "--as", "gote"]), want);
+    let want = ids(&|rec| {
+        recognise_record(rec)
+            .items
+            .iter()
+            .any(|i| i.name == "角換わり")
+    });
+    assert_eq!(count(&["--strategy", "角換わり"]), want);
+    let bad = kifudex(&db, &["search", "--castle", "四間飛車"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--castle \"四間飛車\" names no castle"));
+}
+
+#[test]
+fn show_lists_what_was_recognised_with_the_plies() {
+    let (db, records) = imported("openings-show", 5);
+    for (i, rec) in records.iter().enumerate() {
+        let v = &json_lines(&kifudex(
+            &db,
+            &["show", &(i + 1).to_string(), "--openings", "--json"],
+        ))[0];
+        let r = recognise_record(rec);
+        assert_eq!(v["opening"].as_str(), r.opening);
+        let mut got: Vec<(String, String, u64)> = v["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| {
+                (
+                    i["side"].as_str().unwrap().into(),
+                    i["name"].as_str().unwrap().into(),
+                    i["ply"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        let mut want: Vec<(String, String, u64)> = r
+            .items
+            .iter()
+            .map(|i| {
+                (
+                    (if i.side == Color::Black {
+                        "sente"
+                    } else {
+                        "gote"
+                    })
+                    .into(),
+                    i.name.into(),
+                    i.ply as u64,
+                )
+            })
+            .collect();
+        got.sort();
+        want.sort();
+        assert_eq!(got, want, "game {}", i + 1);
+    }
+}
+
+/// A database of the previous schema (no recognised table, no label) is recognised when
+/// opened: the same rows as an import of today writes.
+#[test]
+fn a_database_of_the_previous_schema_is_recognised_when_opened() {
+    let (db, _) = imported("openings-migrate", 40);
+    let rows = |db: &Path| -> Vec<(i64, String, String, i64)> {
+        let conn = rusqlite::Connection::open(db.join("kifudex.sqlite")).unwrap();
+        let mut stmt = conn
+            .prepare("SELECT game_id, side, name, ply FROM recognised_items ORDER BY 1, 2, 3")
+            .unwrap();
+        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    };
+    let before = rows(&db);
+    assert!(before.len() > 40);
+    {
+        // Back to schema 3 as the previous program left it.
+        let conn = rusqlite::Connection::open(db.join("kifudex.sqlite")).unwrap();
+        conn.execute_batch(
+            "DROP VIEW recognised_items; DROP TABLE recognised; DROP TABLE opening_names;
+             ALTER TABLE games DROP COLUMN label;
+             DELETE FROM meta WHERE key = 'classify_version';",
+        )
+        .unwrap();
+        // The version before the openings' migration (the last of the list).
+        conn.pragma_update(None, "user_version", kifudex::store::SCHEMA_VERSION - 1)
+            .unwrap();
+    }
+    let out = kifudex(
+        &db,
+        &[
+            "search",
+            "--opening",
+            "振り飛車",
+            "--json",
+            "--limit",
+            "1000",
+        ],
+    );
+    assert!(out.status.success());
+    assert_eq!(rows(&db), before);
+    assert!(!json_lines(&out).is_empty());
+}
