@@ -509,6 +509,8 @@ fn sources_of_the_previous_schema_are_found_by_their_path_and_given_a_key() {
         conn.execute_batch(&format!(
             "DROP INDEX sources_key; ALTER TABLE sources DROP COLUMN key;
              ALTER TABLE sources DROP COLUMN options;
+             DROP VIEW recognised_items; DROP TABLE recognised; DROP TABLE opening_names;
+             ALTER TABLE games DROP COLUMN label;
              PRAGMA user_version = {before};"
         ))
         .unwrap();
