@@ -90,6 +90,7 @@ pub fn answer(store: &Store, path: &str, p: &Params) -> Result<String, ApiError>
         "/api/position" => position(store, p)?,
         "/api/search" => search(store, p)?,
         "/api/text" => return text(store, p),
+        "/api/players" => return players(store, p),
         _ => match path.strip_prefix("/api/game/") {
             Some(id) => game(store, id, p)?,
             None => return Err(ApiError::NotFound(format!("no API call {path}"))),
@@ -296,6 +297,20 @@ fn text(store: &Store, p: &Params) -> Result<String, ApiError> {
     let hits = query::text_search(store, &index, &options)?;
     let hits = serde_json::to_string(&hits).map_err(|e| ApiError::Internal(e.to_string()))?;
     Ok(format!("{{\"hits\":{hits}}}"))
+}
+
+/// `/api/players`: the players of the games the filter takes (`name=` those matching it),
+/// most games first, with their results as sente and as gote, as `kifudex players --json`.
+/// Written from the rows themselves, so that scores print as the CLI prints them.
+fn players(store: &Store, p: &Params) -> Result<String, ApiError> {
+    p.only(&[FILTER, &["name", "limit"]])?;
+    let f = filter(p)?;
+    let limit = p.limit("limit", 50, MAX_LIMIT)?;
+    let rows = query::players(store, &f, p.get("name"))?;
+    let total = rows.len();
+    let shown = serde_json::to_string(&rows[..total.min(limit)])
+        .map_err(|e| ApiError::Internal(e.to_string()))?;
+    Ok(format!("{{\"players\":{shown},\"total\":{total}}}"))
 }
 
 /// `/api/game/ID`: the game's facts, its moves with times and comments, and the position at

@@ -342,3 +342,20 @@ fn the_filter_narrows_tree_and_games_as_the_cli_does() {
         );
     }
 }
+
+#[test]
+fn players_equal_the_cli() {
+    let v = ok(&format!("/api/players?name={}", enc("羽生")));
+    let rows = cli(&["players", "羽生", "--json"]);
+    let rows: Vec<Value> = rows
+        .into_iter()
+        .filter(|r| r.get("name").is_some())
+        .collect();
+    assert!(!rows.is_empty());
+    assert_eq!(v["players"], Value::Array(rows.clone()));
+    assert_eq!(v["total"], rows.len());
+    let v = ok("/api/players?limit=3&since=2020");
+    assert_eq!(v["players"].as_array().unwrap().len(), 3);
+    let all = cli(&["players", "--since", "2020", "--json"]);
+    assert_eq!(v["players"][0], all[0]);
+}
