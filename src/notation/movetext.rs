@@ -409,21 +409,29 @@ pub(crate) fn resolve_with_origin(
     fits.then_some(Move::Board { from, to, promote })
 }
 
+/// A move marked for one side (☗, ☖, ▲ …) is an error on the other side's turn.
+pub(crate) fn check_side(
+    mv: &impl std::fmt::Display,
+    side: Option<Color>,
+    us: Color,
+) -> Result<(), String> {
+    match side {
+        Some(side) if side != us => Err(format!(
+            "{mv} is marked as {}'s move, but it is {}'s turn",
+            side.name(),
+            us.name()
+        )),
+        _ => Ok(()),
+    }
+}
+
 fn resolve_in_full(
     pos: &Position,
     mv: &JapaneseMove,
     last_to: Option<Square>,
 ) -> Result<Move, String> {
     let us = pos.side_to_move();
-    if let Some(side) = mv.side
-        && side != us
-    {
-        return Err(format!(
-            "{mv} is marked as {}'s move, but it is {}'s turn",
-            side.name(),
-            us.name()
-        ));
-    }
+    check_side(mv, mv.side, us)?;
     let to = mv.to.or(last_to).ok_or_else(|| {
         format!("{mv}: 同 means the previous move's square, but there is no previous move")
     })?;

@@ -42,7 +42,7 @@ pub fn json_lines(o: &Output) -> Vec<Value> {
         .collect()
 }
 
-const YAGURA_KIF: &str = "開始日時：2019/04/08(月) 10:00
+pub const YAGURA_KIF: &str = "開始日時：2019/04/08(月) 10:00
 棋戦：第32期竜王戦
 戦型：矢倉
 先手：羽生善治 九段

@@ -297,29 +297,13 @@ fn parquet_holds_every_game_position_and_comment() {
     );
 }
 
-const KIF: &str = "開始日時：2019/04/08
-棋戦：テスト
-先手：羽生善治 九段
-後手：渡邉明 竜王
-手数----指手---------消費時間--
-   1 ７六歩(77)   ( 0:01/00:00:01)
-   2 ８四歩(83)   ( 0:02/00:00:02)
-   3 ６八銀(79)   ( 0:03/00:00:04)
-*先手は矢倉を目指す。
-   4 ３四歩(33)   ( 0:01/00:00:03)
-   5 ６六歩(67)   ( 0:01/00:00:05)
-   6 ６二銀(71)   ( 0:05/00:00:08)
-   7 投了
-まで6手で後手の勝ち
-";
-
 #[test]
 fn parquet_straight_from_files_equals_the_export() {
     let db = sample_db("export-parquet-files");
     let dir = db.parent().unwrap();
     let kif = dir.join("a.kifu");
     let csa = dir.join("b.csa");
-    std::fs::write(&kif, KIF).unwrap();
+    std::fs::write(&kif, crate::db::YAGURA_KIF).unwrap();
     let out = kifudex(
         &db,
         &[

@@ -228,15 +228,7 @@ pub fn resolve_kitao_kawasaki(
     last_to: Option<Square>,
 ) -> Result<Move, String> {
     let us = pos.side_to_move();
-    if let Some(side) = mv.side
-        && side != us
-    {
-        return Err(format!(
-            "{mv} is marked as {}'s move, but it is {}'s turn",
-            side.name(),
-            us.name()
-        ));
-    }
+    super::check_side(mv, mv.side, us)?;
     let to = mv.to.or(last_to).ok_or_else(|| {
         format!("{mv}: no destination, and there is no previous move whose square it would be")
     })?;
