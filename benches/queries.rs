@@ -4,10 +4,17 @@
 //! from random games of DB at random plies (seeded), answers `position` (limit 50) for each
 //! and prints p50/p90/p99/max for the positions reached by at most 1,000 games (the GUIDE §4
 //! target) and for all; then `tree` on the start position, five times; then full-text
-//! queries (limit 20) of several shapes, each 20 times.
+//! queries (limit 20) of several shapes, each 20 times. Then the same questions under a game
+//! filter (GUIDE, issue 22's targets): `tree` on the start position in one player's games,
+//! `position` limited to a period and to a player, `players` listing everyone, and text
+//! queries limited to a player.
 
 use std::time::Instant;
 
+use kifudex::query::filter::GameFilter;
+use kifudex::query::players::players;
+use kifudex::query::position::{PositionQuery, find_games, tree_filtered};
+use kifudex::query::text::text_search_filtered;
 use kifudex::query::{PositionOptions, find_position, open_text, text_search, tree};
 use kifudex::shogi::Position;
 use kifudex::store::Store;
@@ -128,6 +135,99 @@ fn main() {
         report(&format!("  text {q:?}"), &mut v);
     }
     report("text queries", &mut times);
+
+    filtered(&store, &picked, &index);
+}
+
+/// The questions of issue 22 under a game filter.
+fn filtered(store: &Store, picked: &[Position], index: &kifudex::text::TextIndex) {
+    let o = PositionOptions::default();
+    // The sente player of game 1: one player's games (a few thousand at 1,000,000).
+    let player = store
+        .game(1)
+        .ok()
+        .flatten()
+        .and_then(|g| g.sente)
+        .expect("game 1 has a sente player");
+    let by_player = GameFilter {
+        player: Some(player.clone()),
+        ..GameFilter::default()
+    };
+    let mut times = Vec::new();
+    let mut reached = 0;
+    for _ in 0..5 {
+        let t = Instant::now();
+        let r = tree_filtered(store, &Position::startpos(), o, &by_player).expect("tree");
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+        reached = r.games;
+    }
+    report(
+        &format!("tree on the start position, --player {player} ({reached} games)"),
+        &mut times,
+    );
+
+    let since = GameFilter {
+        since: Some("2015".into()),
+        ..GameFilter::default()
+    };
+    for (name, filter) in [("--since 2015", &since), ("--player", &by_player)] {
+        let mut small = Vec::new();
+        let mut all = Vec::new();
+        let mut found = 0usize;
+        for pos in picked {
+            let q = PositionQuery {
+                options: o,
+                filter: filter.clone(),
+                limit: 50,
+                ..PositionQuery::default()
+            };
+            let t = Instant::now();
+            let r = find_games(store, pos, &q).expect("position query");
+            let ms = t.elapsed().as_secs_f64() * 1e3;
+            all.push(ms);
+            if r.total <= 1000 {
+                small.push(ms);
+            }
+            found += r.total;
+        }
+        report(
+            &format!("position {name}, ≤ 1,000 games ({found} found in all)"),
+            &mut small,
+        );
+        report(&format!("position {name}, all"), &mut all);
+    }
+
+    let mut times = Vec::new();
+    let mut count = 0;
+    for _ in 0..5 {
+        let t = Instant::now();
+        count = players(store, &GameFilter::default(), None)
+            .expect("players")
+            .len();
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    report(&format!("players, all ({count} players)"), &mut times);
+
+    let mut times = Vec::new();
+    for _ in 0..20 {
+        for q in ["勝負所", "comment:好手", "銀", "opening:四間飛車"] {
+            let t = Instant::now();
+            text_search_filtered(
+                store,
+                index,
+                &SearchOptions {
+                    query: q.to_string(),
+                    limit: 20,
+                    engine: false,
+                    games: None,
+                },
+                &by_player,
+            )
+            .expect("text query");
+            times.push(t.elapsed().as_secs_f64() * 1e3);
+        }
+    }
+    report("text queries, --player", &mut times);
 }
 
 fn report(name: &str, ms: &mut [f64]) {

@@ -198,6 +198,7 @@ pub static DEFS: &[Def] = &[
     Def { name: "ボナンザ囲い", kind: Castle, parent: None, about: "King 7八, silver 7七, golds 6八 and 5八, 6-file pawn unmoved." },
     Def { name: "中住まい", kind: Castle, parent: None, about: "King one step up to 5八, a gold on each side of it (7八, 6九 or 6八 and 3八, 4九 or 4八)." },
     Def { name: "金無双", kind: Castle, parent: None, about: "The ranging rooks' castle: king 3八, two golds side by side on 5八 and 4八." },
+    Def { name: "中原囲い", kind: Castle, parent: None, about: "The low castle of 横歩取り and 相掛かり: king 6九, golds 5九 and 7八, silver 4八 (gote's 4一玉 5一金 3二金 6二銀)." },
 ];
 
 #[rustfmt::skip]
@@ -266,4 +267,5 @@ pub static PATTERNS: &[Pattern] = &[
     Pattern { name: "ボナンザ囲い", plies: CASTLING, conds: &[Own(K, sq(78)), Own(S, sq(77)), Own(G, sqs(&[68, 58])), Own(P, sq(67))] },
     Pattern { name: "中住まい", plies: CASTLING, conds: &[Own(K, sq(58)), OwnAny(G, sqs(&[78, 69, 68])), OwnAny(G, sqs(&[38, 49, 48]))] },
     Pattern { name: "金無双", plies: CASTLING, conds: &[Own(K, sq(38)), Own(G, sqs(&[58, 48]))] },
+    Pattern { name: "中原囲い", plies: CASTLING, conds: &[Own(K, sq(69)), Own(G, sqs(&[59, 78])), Own(S, sq(48))] },
 ];

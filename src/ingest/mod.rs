@@ -478,7 +478,16 @@ impl Sink<'_, '_> {
 
 /// What the text index takes of a game just written as `id`.
 fn game_text(id: i64, g: GameRow) -> GameText {
+    let mut recognised: Vec<String> = Vec::new();
+    if let Some(r) = &g.recognised {
+        for n in r.opening.into_iter().chain(r.items.iter().map(|i| i.name)) {
+            if !recognised.iter().any(|o| o == n) {
+                recognised.push(n.to_string());
+            }
+        }
+    }
     GameText {
+        recognised,
         id,
         sente: g.sente,
         gote: g.gote,

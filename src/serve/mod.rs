@@ -7,6 +7,7 @@
 //! answers `503` without waiting further. Every list has a limit (see [`api`]).
 
 mod api;
+mod cache;
 mod params;
 
 use std::net::SocketAddr;
@@ -19,6 +20,7 @@ use std::time::Duration;
 use tiny_http::{Header, Method, Request, Response, Server};
 
 pub use api::{ApiError, answer};
+pub use cache::Cache;
 pub use params::Params;
 
 use crate::store::Store;
@@ -41,6 +43,8 @@ pub struct ServeOptions {
     pub queue: usize,
     /// The longest a query may take before its request is answered 503.
     pub time_limit: Duration,
+    /// Bytes of answers kept for requests that ask the same again (0: none kept).
+    pub cache_bytes: usize,
 }
 
 impl ServeOptions {
@@ -52,6 +56,7 @@ impl ServeOptions {
             workers: 4,
             queue: 256,
             time_limit: Duration::from_secs(10),
+            cache_bytes: cache::DEFAULT_BUDGET,
         }
     }
 }
@@ -129,10 +134,12 @@ pub fn start(opts: &ServeOptions) -> Result<Running, ServeError> {
         threads.push(thread::spawn(move || handle_requests(&rx, &jobs, limit)));
     }
     drop(job_tx);
+    let cache = Arc::new(Cache::new(opts.cache_bytes));
     for _ in 0..opts.workers.max(1) {
         let rx = Arc::clone(&job_rx);
         let db = opts.db.clone();
-        threads.push(thread::spawn(move || work(&db, &rx)));
+        let cache = Arc::clone(&cache);
+        threads.push(thread::spawn(move || work(&db, &rx, &cache)));
     }
     Ok(Running {
         server,
@@ -216,9 +223,16 @@ fn handle(req: Request, jobs: &SyncSender<Job>, limit: Duration) {
     }
 }
 
+/// The API calls whose answers are kept (see [`cache`]): all but the text search, whose
+/// index is written apart from the database.
+fn cacheable(path: &str) -> bool {
+    path != "/api/text"
+}
+
 /// A worker: answers queries on its own connection, opened again after a failure.
-fn work(db: &Path, rx: &Mutex<Receiver<Job>>) {
+fn work(db: &Path, rx: &Mutex<Receiver<Job>>, cache: &Cache) {
     let mut store: Option<Store> = None;
+    let mut seen: Option<i64> = None;
     while let Some(job) = next(rx) {
         if store.is_none() {
             match Store::open(db) {
@@ -228,8 +242,24 @@ fn work(db: &Path, rx: &Mutex<Receiver<Job>>) {
                     continue;
                 }
             }
+            // What other workers kept may predate this connection's view.
+            cache.changed();
+            seen = None;
         }
         let s = store.as_ref().expect("opened above");
+        let version = s.data_version().ok();
+        if version.is_none() || version != seen {
+            if seen.is_some() {
+                cache.changed();
+            }
+            seen = version;
+        }
+        let key = cacheable(&job.path).then(|| format!("{}?{}", job.path, job.params.key()));
+        if let Some(body) = key.as_deref().and_then(|k| cache.get(k)) {
+            let _ = job.reply.send(Ok(body.to_string()));
+            continue;
+        }
+        let generation = cache.generation();
         // A panic in one query must not take the worker (and the server's capacity) with it.
         let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             answer(s, &job.path, &job.params)
@@ -237,6 +267,9 @@ fn work(db: &Path, rx: &Mutex<Receiver<Job>>) {
         .unwrap_or_else(|_| Err(ApiError::Internal("the query failed".into())));
         if matches!(out, Err(ApiError::Internal(_))) {
             store = None;
+        }
+        if let (Some(key), Ok(body)) = (key, &out) {
+            cache.put(key, generation, Arc::from(body.as_str()));
         }
         let _ = job.reply.send(out);
     }

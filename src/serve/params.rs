@@ -26,6 +26,19 @@ impl Params {
         Ok(Params(pairs))
     }
 
+    /// The parameters as one text, the same for the same parameters in the same order: the
+    /// key of a kept answer.
+    pub fn key(&self) -> String {
+        let mut key = String::new();
+        for (k, v) in &self.0 {
+            key.push_str(k);
+            key.push('\0');
+            key.push_str(v);
+            key.push('\0');
+        }
+        key
+    }
+
     /// The value of `name` (the last one when given twice), empty values counting as absent.
     pub fn get(&self, name: &str) -> Option<&str> {
         self.0

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use rayon::prelude::*;
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, OptionalExtension, params};
 
 use super::codec::main_line;
 use super::{Store, StoreError};
@@ -76,6 +76,20 @@ pub(super) fn forget(conn: &Connection, id: i64) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// The meta key of the recognition epoch: how many times the stored recognitions were
+/// computed again (the text index, which holds the names, is rebuilt when it changes).
+const EPOCH_META: &str = "recognised_epoch";
+
+/// The recognition epoch (0 before the first recomputation).
+pub(super) fn epoch(conn: &Connection) -> Result<i64, StoreError> {
+    let v: Option<String> = conn
+        .query_row("SELECT value FROM meta WHERE key = ?1", [EPOCH_META], |r| {
+            r.get(0)
+        })
+        .optional()?;
+    Ok(v.and_then(|v| v.parse().ok()).unwrap_or(0))
+}
+
 /// Whether the stored rows were made by other definitions than this program's.
 pub(super) fn stale(conn: &Connection) -> Result<bool, StoreError> {
     let v: Option<String> = conn
@@ -99,9 +113,14 @@ pub(super) fn recompute(
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<u64, StoreError> {
     let total: i64 = conn.query_row("SELECT count(*) FROM games", [], |r| r.get(0))?;
+    let next = epoch(conn)? + 1;
     let tx = conn.transaction()?;
     tx.execute("DELETE FROM recognised", [])?;
     tx.execute("UPDATE games SET label = NULL WHERE label IS NOT NULL", [])?;
+    tx.execute(
+        "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
+        params![EPOCH_META, next.to_string()],
+    )?;
     tx.commit()?;
     let mut names = NameIds::default();
     let mut after = 0i64;

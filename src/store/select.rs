@@ -579,4 +579,12 @@ impl Store {
                 })?;
         Ok((max.unwrap_or(0), n as u64))
     }
+
+    /// A number that changes whenever another connection commits to the database (SQLite's
+    /// `data_version`): what a reader checks before it trusts answers it kept.
+    pub fn data_version(&self) -> Result<i64, StoreError> {
+        Ok(self
+            .conn
+            .query_row("PRAGMA data_version", [], |r| r.get(0))?)
+    }
 }

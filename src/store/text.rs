@@ -18,7 +18,12 @@ pub(super) fn text_games(
     let rows: Vec<(GameText, Option<String>)> = conn
         .prepare_cached(
             "SELECT g.id, ps.name, pg.name, g.event, g.opening, g.title, g.headers, g.comments,
-                    g.handicap
+                    g.handicap,
+                    (SELECT group_concat(name, char(10)) FROM
+                        (SELECT n.name AS name FROM recognised r
+                         JOIN opening_names n ON n.id = r.name_id
+                         WHERE r.game_id = g.id ORDER BY r.side, r.ply, n.kind DESC, n.id)),
+                    g.label
              FROM games g
              LEFT JOIN players ps ON ps.id = g.sente_id LEFT JOIN players pg ON pg.id = g.gote_id
              WHERE g.id > ?1 AND g.id <= ?2 ORDER BY g.id LIMIT ?3",
@@ -33,6 +38,9 @@ pub(super) fn text_games(
                 title: r.get(5)?,
                 ..GameText::default()
             };
+            let label: Option<String> = r.get(10)?;
+            let names: Option<String> = r.get(9)?;
+            game.recognised = recognised_names(label.as_deref(), names.as_deref());
             let handicap: Option<String> = r.get(8)?;
             if let Some(h) = r.get::<_, Option<String>>(6)? {
                 let columns = HeaderColumns {
@@ -59,7 +67,22 @@ pub(super) fn text_games(
         .collect()
 }
 
+/// The label, then the names (one per line), each once.
+fn recognised_names(label: Option<&str>, names: Option<&str>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for n in label.into_iter().chain(names.into_iter().flat_map(str::lines)) {
+        if !out.iter().any(|o| o == n) {
+            out.push(n.to_string());
+        }
+    }
+    out
+}
+
 impl TextSource for Store {
+    fn text_epoch(&self) -> Result<i64, StoreError> {
+        super::openings::epoch(&self.conn)
+    }
+
     type Error = StoreError;
 
     fn text_span(&self) -> Result<(i64, u64), StoreError> {

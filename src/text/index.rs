@@ -72,6 +72,10 @@ struct Payload {
     version: String,
     last_id: i64,
     games: u64,
+    /// The database's recognition epoch ([`TextSource::text_epoch`]) the recognised
+    /// openings in the index come from.
+    #[serde(default)]
+    openings: i64,
 }
 
 /// What [`TextIndex::sync`] did.
@@ -436,10 +440,25 @@ impl TextIndex {
     pub fn sync(&mut self, src: &impl TextSource) -> Result<SyncReport, TextError> {
         let mut report = SyncReport::default();
         let (max, count) = src.text_span().map_err(source)?;
-        if max == self.state.last_id && count == self.state.games {
+        let epoch = src.text_epoch().map_err(source)?;
+        if max == self.state.last_id && count == self.state.games && epoch == self.state.openings
+        {
             return Ok(report);
         }
-        if max < self.state.last_id {
+        if epoch != self.state.openings {
+            // The openings were recognised again (new definitions): every game document
+            // names them.
+            if self.state.last_id > 0 {
+                report.notice = Some(
+                    "the recognised openings changed: rebuilding the text index from the database"
+                        .into(),
+                );
+            }
+            self.writer()?.delete_all_documents()?;
+            self.state.last_id = 0;
+            self.state.games = 0;
+            self.state.openings = epoch;
+        } else if max < self.state.last_id {
             // Not the database this index was built from.
             report.notice =
                 Some("the text index does not match the database: rebuilding it".into());

@@ -22,6 +22,9 @@ pub struct GameText {
     pub gote: Option<String>,
     pub event: Option<String>,
     pub opening: Option<String>,
+    /// The opening label, strategies and castles recognised from the moves, each once
+    /// (indexed in the opening field beside the header's).
+    pub recognised: Vec<String>,
     pub title: Option<String>,
     /// Every header `(key, value)` in file order.
     pub headers: Vec<(String, String)>,
@@ -39,6 +42,9 @@ pub trait TextSource {
     -> Result<Vec<GameText>, Self::Error>;
     /// Every game id.
     fn text_game_ids(&self) -> Result<Vec<i64>, Self::Error>;
+    /// A number that changes whenever the recognised openings of stored games are computed
+    /// again: the index is rebuilt when it no longer matches.
+    fn text_epoch(&self) -> Result<i64, Self::Error>;
 }
 
 /// What can go wrong with the text index.
@@ -147,13 +153,19 @@ pub fn each_document(game: &GameText, mut f: impl FnMut(Option<i64>, &[(TextFiel
             .map(String::as_str),
         SEPARATOR,
     );
-    for (field, v) in [
-        (TextField::Event, &game.event),
-        (TextField::Opening, &game.opening),
-        (TextField::Title, &game.title),
-    ] {
-        doc.put(field, v.as_deref().into_iter(), SEPARATOR);
-    }
+    doc.put(TextField::Event, game.event.as_deref().into_iter(), SEPARATOR);
+    let header_opening = game.opening.as_deref();
+    let recognised = game
+        .recognised
+        .iter()
+        .map(String::as_str)
+        .filter(|n| Some(*n) != header_opening);
+    doc.put(
+        TextField::Opening,
+        header_opening.into_iter().chain(recognised),
+        SEPARATOR,
+    );
+    doc.put(TextField::Title, game.title.as_deref().into_iter(), SEPARATOR);
     let site = || {
         game.headers
             .iter()

@@ -341,6 +341,7 @@ static CASES: &[Case] = &[
     ),
     solo_case("中住まい", "5i5h", 1, "5i4h"),
     solo_case("金無双", "4i4h 5i4i 4i3h 6i5h", 7, "4i4h 5i4i 4i3h 6i7h"),
+    solo_case("中原囲い", "6i7h 5i6i 4i5i 3i4h", 7, "6i7h 5i6i 4i5i 3i3h"),
 ];
 
 fn case_moves(moves: &str, full: bool) -> Vec<Move> {

@@ -271,3 +271,82 @@ fn a_database_of_the_previous_schema_is_recognised_when_opened() {
     assert_eq!(rows(&db), before);
     assert!(!json_lines(&out).is_empty());
 }
+
+/// The recognised label, strategies and castles are in the text index's opening field:
+/// `text opening:X` finds exactly the games whose header opening or recognised names hold X
+/// (as a substring, as every text query does), after an import, after the definitions
+/// change (the rows are computed again and the index rebuilt), and after an import that left
+/// recognition to the next command.
+#[test]
+fn text_finds_the_recognised_names() {
+    let (db, records) = imported("openings-text", 60);
+    let want = |needle: &str| -> Vec<i64> {
+        records
+            .iter()
+            .enumerate()
+            .filter(|(_, rec)| {
+                let r = recognise_record(rec);
+                rec.headers
+                    .iter()
+                    .any(|(k, v)| k == "戦型" && v.contains(needle))
+                    || r.opening.is_some_and(|o| o.contains(needle))
+                    || r.items.iter().any(|i| i.name.contains(needle))
+            })
+            .map(|(i, _)| i as i64 + 1)
+            .collect()
+    };
+    let got = |db: &Path, query: &str| -> (Vec<i64>, String) {
+        let out = kifudex(db, &["text", query, "--json", "--limit", "1000"]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut ids: Vec<i64> = json_lines(&out)
+            .iter()
+            .map(|h| h["id"].as_i64().unwrap())
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        (ids, String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let needles = ["美濃", "振り飛車", "居飛車", "矢倉", "穴熊", "四間飛車"];
+    let mut seen = 0;
+    for needle in needles {
+        let w = want(needle);
+        assert!(w.len() < records.len(), "{needle}: every game");
+        seen += w.len();
+        assert_eq!(got(&db, &format!("opening:{needle}")).0, w, "{needle}");
+    }
+    assert!(seen > 30, "the collection recognises too little: {seen}");
+
+    // Other definitions made the stored rows: they are computed again, and the index with them.
+    {
+        let conn = rusqlite::Connection::open(db.join("kifudex.sqlite")).unwrap();
+        conn.execute(
+            "UPDATE meta SET value = '0' WHERE key = 'classify_version'",
+            [],
+        )
+        .unwrap();
+    }
+    let (ids, err) = got(&db, "opening:美濃");
+    assert_eq!(ids, want("美濃"));
+    assert!(
+        err.contains("the recognised openings changed: rebuilding the text index"),
+        "{err}"
+    );
+    let (_, err) = got(&db, "opening:美濃");
+    assert_eq!(err, "");
+
+    // An import that leaves recognition to the next command: that command indexes the names.
+    let db2 = db.with_file_name("db2");
+    let files = db.with_file_name("games");
+    let out = kifudex(
+        &db2,
+        &["import", files.to_str().unwrap(), "--no-recognise"],
+    );
+    assert!(out.status.success());
+    for needle in needles {
+        assert_eq!(got(&db2, &format!("opening:{needle}")).0, want(needle), "{needle}");
+    }
+}

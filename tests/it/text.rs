@@ -31,7 +31,8 @@ fn a_game_makes_one_document_and_one_per_commented_position() {
         sente: Some(s("羽生善治")),
         gote: Some(s("藤井聡太")),
         event: Some(s("第1期竜王戦")),
-        opening: None,
+        opening: Some(s("四間飛車")),
+        recognised: vec![s("四間飛車"), s("振り飛車"), s("美濃囲い")],
         title: Some(s("  ")),
         headers: vec![
             (s("先手"), s("羽生善治")),
@@ -60,11 +61,13 @@ fn a_game_makes_one_document_and_one_per_commented_position() {
         vec![
             // A blank title is no field; a value already in a field above is not a header
             // value again (the site's values included); the values keep their file order.
+            // The recognised names follow the header's opening, which is not repeated.
             doc(
                 None,
                 &[
                     (TextField::Players, "羽生善治 / 藤井聡太"),
                     (TextField::Event, "第1期竜王戦"),
+                    (TextField::Opening, "四間飛車 / 振り飛車 / 美濃囲い"),
                     (TextField::Site, "東京都 / Tokyo"),
                     (TextField::Header, "平手 / "),
                 ],
