@@ -116,11 +116,8 @@ impl Inner {
     /// `target` bytes are held.
     fn evict(&mut self, target: usize, now: u64) {
         self.map.retain(|_, e| e.generation == now);
-        let mut order: Vec<(u64, String)> = self
-            .map
-            .iter()
-            .map(|(k, e)| (e.used, k.clone()))
-            .collect();
+        let mut order: Vec<(u64, String)> =
+            self.map.iter().map(|(k, e)| (e.used, k.clone())).collect();
         order.sort_unstable();
         self.bytes = self.map.iter().map(|(k, e)| k.len() + e.body.len()).sum();
         for (_, key) in order {

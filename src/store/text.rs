@@ -70,7 +70,10 @@ pub(super) fn text_games(
 /// The label, then the names (one per line), each once.
 fn recognised_names(label: Option<&str>, names: Option<&str>) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for n in label.into_iter().chain(names.into_iter().flat_map(str::lines)) {
+    for n in label
+        .into_iter()
+        .chain(names.into_iter().flat_map(str::lines))
+    {
         if !out.iter().any(|o| o == n) {
             out.push(n.to_string());
         }

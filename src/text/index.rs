@@ -441,8 +441,7 @@ impl TextIndex {
         let mut report = SyncReport::default();
         let (max, count) = src.text_span().map_err(source)?;
         let epoch = src.text_epoch().map_err(source)?;
-        if max == self.state.last_id && count == self.state.games && epoch == self.state.openings
-        {
+        if max == self.state.last_id && count == self.state.games && epoch == self.state.openings {
             return Ok(report);
         }
         if epoch != self.state.openings {

@@ -153,7 +153,11 @@ pub fn each_document(game: &GameText, mut f: impl FnMut(Option<i64>, &[(TextFiel
             .map(String::as_str),
         SEPARATOR,
     );
-    doc.put(TextField::Event, game.event.as_deref().into_iter(), SEPARATOR);
+    doc.put(
+        TextField::Event,
+        game.event.as_deref().into_iter(),
+        SEPARATOR,
+    );
     let header_opening = game.opening.as_deref();
     let recognised = game
         .recognised
@@ -165,7 +169,11 @@ pub fn each_document(game: &GameText, mut f: impl FnMut(Option<i64>, &[(TextFiel
         header_opening.into_iter().chain(recognised),
         SEPARATOR,
     );
-    doc.put(TextField::Title, game.title.as_deref().into_iter(), SEPARATOR);
+    doc.put(
+        TextField::Title,
+        game.title.as_deref().into_iter(),
+        SEPARATOR,
+    );
     let site = || {
         game.headers
             .iter()

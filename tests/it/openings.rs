@@ -341,12 +341,13 @@ fn text_finds_the_recognised_names() {
     // An import that leaves recognition to the next command: that command indexes the names.
     let db2 = db.with_file_name("db2");
     let files = db.with_file_name("games");
-    let out = kifudex(
-        &db2,
-        &["import", files.to_str().unwrap(), "--no-recognise"],
-    );
+    let out = kifudex(&db2, &["import", files.to_str().unwrap(), "--no-recognise"]);
     assert!(out.status.success());
     for needle in needles {
-        assert_eq!(got(&db2, &format!("opening:{needle}")).0, want(needle), "{needle}");
+        assert_eq!(
+            got(&db2, &format!("opening:{needle}")).0,
+            want(needle),
+            "{needle}"
+        );
     }
 }
