@@ -7,6 +7,9 @@
 //!
 //! `bytes` measures what the importer does with a file: `read_bytes` (decoding, format
 //! detection, reading) on the KIF texts as UTF-8 bytes and as Shift-JIS bytes.
+//!
+//! `recognise` measures the recognition of openings and castles (`classify`) on games of the
+//! generator `gen_games` uses (openings as people play them, not random moves).
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -23,8 +26,14 @@ fn main() {
         .unwrap_or(20_000);
     let only: Option<String> = std::env::args()
         .skip(1)
-        .find(|a| ["kif", "ki2", "csa", "bytes"].contains(&a.as_str()));
+        .find(|a| ["kif", "ki2", "csa", "bytes", "recognise"].contains(&a.as_str()));
     let wanted = |name: &str| only.as_deref().is_none_or(|o| o == name);
+    if wanted("recognise") {
+        recognise(games);
+        if only.is_some() {
+            return;
+        }
+    }
     let records = generate(games);
     let plies: usize = records.iter().map(|r| r.main.moves.len()).sum();
     println!("{games} generated games, {plies} plies");
@@ -55,6 +64,33 @@ fn main() {
             .collect();
         measure_bytes("read_bytes, KIF in Shift-JIS", &sjis, plies);
     }
+}
+
+/// Recognition on `games` games of the generator `gen_games` uses.
+fn recognise(games: usize) {
+    let mut synth = kifudex::synth::Synth::new(kifudex::synth::SynthOptions {
+        seed: 7,
+        ..kifudex::synth::SynthOptions::default()
+    });
+    let records: Vec<Record> = (0..games).map(|_| synth.game()).collect();
+    let plies: usize = records.iter().map(|r| r.main.moves.len()).sum();
+    for r in records.iter().take(1000) {
+        black_box(kifudex::classify::recognise_record(r));
+    }
+    let start = Instant::now();
+    let mut items = 0usize;
+    for r in &records {
+        items += black_box(kifudex::classify::recognise_record(r))
+            .items
+            .len();
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "recognise: {games} games ({plies} plies) in {secs:.3} s = {:.0} games/s, {:.2} µs per game, {:.1} names per game",
+        games as f64 / secs,
+        secs * 1e6 / games as f64,
+        items as f64 / games as f64
+    );
 }
 
 /// The first game of a file's bytes, as the importer reads them.

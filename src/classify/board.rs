@@ -64,15 +64,26 @@ pub struct Board {
     hands: [[u8; 7]; 2],
 }
 
-/// What one move changed, as the kinds it touched on each side.
+/// What one move changed: the pieces that left or entered a square (at most three: the
+/// piece moved, as it was and as it is, and a piece taken), and whether a hand changed.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Changed {
-    /// Kinds of the mover whose squares changed.
-    pub mover: Kinds,
-    /// Kinds of the other side whose squares changed (a capture).
-    pub other: Kinds,
+    squares: [(u8, u8, u8); 3],
+    n: u8,
     /// Whether a hand changed (a capture or a drop).
     pub hands: bool,
+}
+
+impl Changed {
+    fn add(&mut self, color: Color, kind: PieceKind, index: usize) {
+        self.squares[self.n as usize] = (color.index() as u8, kind.index() as u8, index as u8);
+        self.n += 1;
+    }
+
+    /// `(colour index, kind index, square index)` of each piece that left or entered a square.
+    pub fn squares(&self) -> &[(u8, u8, u8)] {
+        &self.squares[..self.n as usize]
+    }
 }
 
 impl Board {
@@ -126,15 +137,15 @@ impl Board {
                 let Some((owner, kind)) = self.take(from.index()) else {
                     return changed;
                 };
+                changed.add(owner, kind, from.index());
                 if let Some((captured_color, captured)) = self.take(to.index()) {
-                    changed.other |= super::board::kind(captured);
+                    changed.add(captured_color, captured, to.index());
                     changed.hands = true;
                     let k = captured.unpromoted();
                     if k != PieceKind::King {
                         let h = &mut self.hands[owner.index()][k.index()];
                         *h = h.saturating_add(1);
                     }
-                    let _ = captured_color;
                 }
                 let now = if promote {
                     kind.promoted().unwrap_or(kind)
@@ -142,7 +153,7 @@ impl Board {
                     kind
                 };
                 self.put(owner, now, to.index());
-                changed.mover |= super::board::kind(kind) | super::board::kind(now);
+                changed.add(owner, now, to.index());
             }
             Move::Drop { kind, to } => {
                 if kind.index() < 7 {
@@ -150,7 +161,7 @@ impl Board {
                     *h = h.saturating_sub(1);
                 }
                 self.put(color, kind, to.index());
-                changed.mover |= super::board::kind(kind);
+                changed.add(color, kind, to.index());
                 changed.hands = true;
             }
         }

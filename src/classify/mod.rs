@@ -116,7 +116,7 @@ pub fn recognise(start: &Position, moves: impl IntoIterator<Item = Move>) -> Rec
 /// Sort key putting a name before its ancestors at one ply (deeper names first), and
 /// keeping the definition index recoverable (`key % 1000`).
 fn depth_order(def: usize) -> usize {
-    let depth = names::lineage(DEFS[def].name).len();
+    let depth = Matcher::get().depth(def);
     (10 - depth.min(9)) * 1000 + def
 }
 

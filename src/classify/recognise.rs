@@ -38,6 +38,12 @@ pub(super) struct Matcher {
     /// Per side and trigger, the patterns to try: own kind k (0–13), opponent kind k (14–27),
     /// a hand changed (28), a name was recognised (29).
     triggers: [[u128; 30]; 2],
+    /// Per side, piece (colour as seen from the side: own 0–13, opponent 14–27) and square,
+    /// the patterns that read that square for that piece: a move tries only the patterns
+    /// reading a square it changed.
+    on_square: Vec<[u128; 81]>,
+    /// What [`Matcher::impossible`] gives for the even start, per side (most games).
+    even_impossible: [u128; 2],
     /// Patterns whose window opens at each ply (after the first).
     opening_at: Vec<u128>,
     /// Patterns whose window includes ply 1.
@@ -71,6 +77,7 @@ impl Matcher {
         assert!(DEFS.len() <= 255);
         let mut patterns = Vec::new();
         let mut triggers = [[0u128; 30]; 2];
+        let mut on_square = vec![[0u128; 81]; 2 * 28];
         let mut last_ply = 0;
         for (i, p) in PATTERNS.iter().enumerate() {
             let def = def_of(p.name);
@@ -114,6 +121,27 @@ impl Matcher {
                     Cond::OwnHand(_) | Cond::OppHand(_) => c.hands = true,
                     Cond::Had(_) | Cond::Just(_) | Cond::NotHad(_) | Cond::OppHad(_) => {
                         c.names = true
+                    }
+                }
+            }
+            for side in Color::ALL {
+                for t in &c.tests[side.index()] {
+                    if let Test::All(who, kinds, squares)
+                    | Test::Any(who, kinds, squares)
+                    | Test::None(who, kinds, squares) = *t
+                    {
+                        let base = if who == side { 0 } else { 14 };
+                        for k in 0..14 {
+                            if kinds & (1 << k) == 0 {
+                                continue;
+                            }
+                            let row = &mut on_square[side.index() * 28 + base + k];
+                            let mut bits = squares;
+                            while bits != 0 {
+                                row[bits.trailing_zeros() as usize] |= 1u128 << i;
+                                bits &= bits - 1;
+                            }
+                        }
                     }
                 }
             }
@@ -165,15 +193,28 @@ impl Matcher {
                 line
             })
             .collect();
-        Matcher {
+        let mut m = Matcher {
             patterns,
             triggers,
+            on_square,
+            even_impossible: [0; 2],
             opening_at,
             from_first,
             of_def,
             lineage,
             last_ply,
-        }
+        };
+        let even = Board::new(&Position::startpos());
+        m.even_impossible = [
+            m.impossible(&even, Color::Black),
+            m.impossible(&even, Color::White),
+        ];
+        m
+    }
+
+    /// How deep a name is in the hierarchy (1 for a name without a parent).
+    pub(super) fn depth(&self, def: usize) -> usize {
+        self.lineage[def].len()
     }
 
     /// Each name found per side, with the ply it first held (`found[side][def]`, 0 = not).
@@ -185,10 +226,15 @@ impl Matcher {
         let mut found = [vec![0u16; DEFS.len()], vec![0u16; DEFS.len()]];
         let mut board = Board::new(start);
         // Patterns already decided (their name found) or never possible for a side.
-        let mut done = [
-            self.impossible(&board, Color::Black),
-            self.impossible(&board, Color::White),
-        ];
+        let mut done =
+            if start.hash() == Position::startpos().hash() && *start == Position::startpos() {
+                self.even_impossible
+            } else {
+                [
+                    self.impossible(&board, Color::Black),
+                    self.impossible(&board, Color::White),
+                ]
+            };
         let mut mover = start.side_to_move();
         let mut ply: u16 = 0;
         let all_patterns: u128 = if self.patterns.len() == 128 {
@@ -209,18 +255,21 @@ impl Matcher {
                 self.opening_at[ply as usize]
             };
             for side in Color::ALL {
-                let (own, opp) = if side == mover {
-                    (changed.mover, changed.other)
-                } else {
-                    (changed.other, changed.mover)
-                };
-                let t = &self.triggers[side.index()];
                 let mut set = window;
-                let mut bits =
-                    own as u32 | ((opp as u32) << 14) | if changed.hands { 1 << HANDS } else { 0 };
-                while bits != 0 {
-                    set |= t[bits.trailing_zeros() as usize];
-                    bits &= bits - 1;
+                if changed.hands {
+                    set |= self.triggers[side.index()][HANDS];
+                }
+                // The pieces that left or entered a square, as seen from `side`.
+                let rows = &self.on_square[side.index() * 28..side.index() * 28 + 28];
+                let seen = |color: u8, kind: usize| {
+                    if color as usize == side.index() {
+                        kind
+                    } else {
+                        14 + kind
+                    }
+                };
+                for &(color, kind, square) in changed.squares() {
+                    set |= rows[seen(color, kind as usize)][square as usize];
                 }
                 candidates[side.index()] = set;
             }

@@ -105,6 +105,25 @@ pub(super) fn stale(conn: &Connection) -> Result<bool, StoreError> {
 /// Games recognised per transaction when computing them again.
 const CHUNK: i64 = 20_000;
 
+/// A game's id, start, handicap and stored moves.
+type StoredMoves = (i64, Option<String>, String, Vec<u8>);
+
+/// The next games after `after` in id order (moving `after` on).
+fn next_chunk(conn: &Connection, after: &mut i64) -> Result<Vec<StoredMoves>, StoreError> {
+    let rows: Vec<StoredMoves> = conn
+        .prepare_cached(
+            "SELECT id, start_sfen, handicap, moves FROM games WHERE id > ?1 ORDER BY id LIMIT ?2",
+        )?
+        .query_map([*after, CHUNK], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+        })?
+        .collect::<Result<_, _>>()?;
+    if let Some(last) = rows.last() {
+        *after = last.0;
+    }
+    Ok(rows)
+}
+
 /// Computes every game's recognition again from its stored moves (all cores), reporting
 /// `(done, total)` after each chunk, and records this program's version. Returns the games
 /// done.
@@ -122,33 +141,45 @@ pub(super) fn recompute(
         params![EPOCH_META, next.to_string()],
     )?;
     tx.commit()?;
+    // The index by name is built once at the end: kept up row by row it costs more than
+    // the recognition (a killed run leaves the version stale, so the next one builds it).
+    conn.execute("DROP INDEX IF EXISTS recognised_name", [])?;
     let mut names = NameIds::default();
     let mut after = 0i64;
     let mut done = 0u64;
     progress(0, total as u64);
-    loop {
-        let rows: Vec<(i64, Option<String>, String, Vec<u8>)> = conn
-            .prepare_cached(
-                "SELECT id, start_sfen, handicap, moves FROM games WHERE id > ?1 ORDER BY id LIMIT ?2",
-            )?
-            .query_map([after, CHUNK], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
-            .collect::<Result<_, _>>()?;
-        let Some(last) = rows.last() else { break };
-        after = last.0;
-        let found: Vec<(i64, Recognised)> = rows
-            .par_iter()
+    let recognise_rows = |rows: &[StoredMoves]| -> Vec<(i64, Recognised)> {
+        rows.par_iter()
             .filter_map(|(id, sfen, handicap, moves)| {
                 let (start, moves) = main_line(*id, sfen.as_deref(), handicap, moves).ok()?;
                 Some((*id, classify::recognise(&start, moves)))
             })
-            .collect();
-        let tx = conn.transaction()?;
-        for (id, r) in &found {
-            put(&tx, &mut names, *id, r, true)?;
-        }
-        tx.commit()?;
-        done += rows.len() as u64;
+            .collect()
+    };
+    let mut rows = next_chunk(conn, &mut after)?;
+    let mut found = recognise_rows(&rows);
+    while !rows.is_empty() {
+        // Write one chunk while the next is recognised.
+        let n = rows.len() as u64;
+        rows = next_chunk(conn, &mut after)?;
+        let (written, next) = rayon::join(
+            || -> Result<(), StoreError> {
+                let tx = conn.transaction()?;
+                for (id, r) in &found {
+                    put(&tx, &mut names, *id, r, true)?;
+                }
+                tx.commit()?;
+                Ok(())
+            },
+            || recognise_rows(&rows),
+        );
+        written?;
+        found = next;
+        done += n;
         progress(done, total as u64);
+    }
+    if super::indexes::missing(conn)?.contains(&"recognised_name") {
+        conn.execute_batch(super::indexes::create_sql("recognised_name").expect("listed"))?;
     }
     conn.execute(
         "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
