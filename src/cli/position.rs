@@ -261,7 +261,7 @@ pub fn run_tree(db: &Path, args: &TreeArgs) -> Result<bool> {
             r.mv.clone(),
             r.japanese.clone(),
             r.count.to_string(),
-            r.reached.to_string(),
+            r.reached.map_or_else(String::new, |n| n.to_string()),
             r.sente_wins.to_string(),
             r.gote_wins.to_string(),
             r.draws.to_string(),

@@ -13,7 +13,7 @@ pub use openings::{OpeningRow, openings};
 pub use players::{PlayerRow, players};
 pub use position::{
     PositionHit, PositionOptions, PositionQuery, PositionResult, SortBy, TreeResult, TreeRow,
-    find_games, find_position, parse_position, position_from_file, tree, tree_filtered,
+    find_games, find_position, parse_position, position_from_file, tree, tree_filtered, tree_with,
 };
 pub use search::{GameRowSummary, SearchResult, search};
 pub use text::{

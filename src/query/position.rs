@@ -16,7 +16,7 @@ use crate::notation::usi::read_usi_line;
 use crate::notation::{Line, read_bytes};
 use crate::shogi::{Color, Move, Position};
 use crate::store::postings::{self, PositionIndex, RESULT_GOTE, RESULT_SENTE, date_text, key_of};
-use crate::store::{GameSet, Store, StoreError};
+use crate::store::{GameLine, GameSet, Store, StoreError};
 
 use super::QueryError;
 use super::filter::GameFilter;
@@ -327,11 +327,36 @@ fn scan_line(line: &Line, start: &Position, ply0: u32, main: bool, c: Check<'_>,
 }
 
 /// Replays a game: `None` when it does not reach the position (or is gone).
-fn replay(store: &Store, game: i64, c: Check<'_>) -> Result<Option<Replay>, StoreError> {
-    let Some(line) = store.game_line(game)? else {
+/// The main lines of the games read during one query: a game replayed for several positions
+/// (the tree's position and those after its moves) is read from the database once.
+#[derive(Default)]
+struct Lines(HashMap<i64, Option<std::rc::Rc<GameLine>>>);
+
+impl Lines {
+    fn get(
+        &mut self,
+        store: &Store,
+        game: i64,
+    ) -> Result<Option<std::rc::Rc<GameLine>>, StoreError> {
+        if let Some(line) = self.0.get(&game) {
+            return Ok(line.clone());
+        }
+        let line = store.game_line(game)?.map(std::rc::Rc::new);
+        self.0.insert(game, line.clone());
+        Ok(line)
+    }
+}
+
+fn replay(
+    store: &Store,
+    lines: &mut Lines,
+    game: i64,
+    c: Check<'_>,
+) -> Result<Option<Replay>, StoreError> {
+    let Some(line) = lines.get(store, game)? else {
         return Ok(None);
     };
-    let (mut pos, moves) = (line.start, line.moves);
+    let (mut pos, moves) = (line.start.clone(), &line.moves);
     let mut found = Found::default();
     if c.variations && line.has_tree {
         if let Some(g) = store.game(game)? {
@@ -464,10 +489,11 @@ pub fn find_games(
             found.sort_unstable_by(|a, b| b.cmp(a));
         }
     };
+    let mut lines = Lines::default();
     if exact {
         // Few games: replay them all (the replay reads each game's date too).
         for &(game, _) in &games {
-            if let Some(r) = replay(store, game, check)? {
+            if let Some(r) = replay(store, &mut lines, game, check)? {
                 let key = match q.sort {
                     SortBy::Date => r.date,
                     SortBy::Plies => r.plies,
@@ -492,7 +518,7 @@ pub fn find_games(
             if found.len() >= q.limit {
                 break;
             }
-            if let Some(r) = replay(store, game, check)? {
+            if let Some(r) = replay(store, &mut lines, game, check)? {
                 found.push((date, game, r.ply));
             }
         }
@@ -527,8 +553,9 @@ pub struct TreeRow {
     pub first_date: Option<String>,
     pub first_game: i64,
     /// Games that reach the position after the move by any order of moves (transpositions
-    /// included), the filter applied.
-    pub reached: u64,
+    /// included), the filter applied; `None` when not asked for ([`tree_with`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reached: Option<u64>,
 }
 
 /// The moves played from the position, most played first, and the games reaching it.
@@ -612,6 +639,7 @@ fn filter_for(
 /// by replay up to [`VERIFY_ALL`] games, counted from the index above.
 fn count_reaching(
     store: &Store,
+    lines: &mut Lines,
     index: &PositionIndex,
     pos: &Position,
     o: PositionOptions,
@@ -627,7 +655,7 @@ fn count_reaching(
     if let Some(occ) = occurrences(store, index, &vars, Some(VERIFY_ALL), set)? {
         let mut n = 0;
         for (game, _) in distinct_games(&occ) {
-            if replay(store, game, check)?.is_some() {
+            if replay(store, lines, game, check)?.is_some() {
                 n += 1;
             }
         }
@@ -645,12 +673,25 @@ fn count_reaching(
     Ok((games.len() as u64, false))
 }
 
-/// The moves played from `pos` (widened as `o` says) in the games the filter takes.
+/// The moves played from `pos` (widened as `o` says) in the games the filter takes, with the
+/// games reaching the position after each move.
 pub fn tree_filtered(
     store: &Store,
     pos: &Position,
     o: PositionOptions,
     filter: &GameFilter,
+) -> Result<TreeResult, QueryError> {
+    tree_with(store, pos, o, filter, true)
+}
+
+/// [`tree_filtered`], with the games reaching the position after each move (`reached`, a
+/// lookup of its own per move) only when asked.
+pub fn tree_with(
+    store: &Store,
+    pos: &Position,
+    o: PositionOptions,
+    filter: &GameFilter,
+    with_reached: bool,
 ) -> Result<TreeResult, QueryError> {
     let mut index = store.position_index(false)?;
     let vars = variants(pos, o);
@@ -667,11 +708,12 @@ pub fn tree_filtered(
     let games;
     let occ = occurrences(store, &index, &vars, Some(VERIFY_ALL), set)?;
     let mut exact = occ.is_some();
+    let mut lines = Lines::default();
     if let Some(occ) = occ {
         // Few games: replay each (which also reads its result and date).
         let mut n = 0;
         for (game, _) in distinct_games(&occ) {
-            let Some(r) = replay(store, game, check)? else {
+            let Some(r) = replay(store, &mut lines, game, check)? else {
                 continue;
             };
             n += 1;
@@ -754,12 +796,13 @@ pub fn tree_filtered(
             p.play(mv).is_ok().then_some(p)
         };
         let reached = match &after {
+            _ if !with_reached => None,
             Some(p) => {
-                let (n, ex) = count_reaching(store, &index, p, o, variations, set)?;
+                let (n, ex) = count_reaching(store, &mut lines, &index, p, o, variations, set)?;
                 exact &= ex;
-                n
+                Some(n)
             }
-            None => s.count,
+            None => Some(s.count),
         };
         let (first_date, first_game) = match s.first {
             Some((d, g)) => (date_text(if d == u32::MAX { 0 } else { d }), g),

@@ -211,12 +211,15 @@ fn side_name(c: Color) -> &'static str {
 /// `/api/tree`: the moves played from the position with their results, the games that reach
 /// it (newest first), and what the page needs to draw it (its SFEN, the legal moves).
 fn tree(store: &Store, p: &Params) -> Result<Value, ApiError> {
-    p.only(&[FILTER, POSITION, WIDEN, &["limit"]])?;
+    p.only(&[FILTER, POSITION, WIDEN, &["limit", "reached"]])?;
     let f = filter(p)?;
     let limit = p.limit("limit", 20, MAX_LIMIT)?;
     let r = reached(p)?;
     let o = widen(p)?;
-    let t = query::tree_filtered(store, &r.pos, o, &f)?;
+    // The games reaching the position after each move cost a lookup per move: given when
+    // asked (`reached=1`).
+    let with_reached = p.flag("reached")?;
+    let t = query::tree_with(store, &r.pos, o, &f, with_reached)?;
     let q = PositionQuery {
         options: o,
         filter: f,

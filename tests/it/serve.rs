@@ -82,12 +82,19 @@ fn tree_equals_the_cli() {
         ("7g7f,3c3d", "startpos moves 7g7f 3c3d"),
         ("2g2f,8c8d", "startpos moves 2g2f 8c8d"),
     ] {
-        let v = ok(&format!("/api/tree?play={play}"));
+        let v = ok(&format!("/api/tree?play={play}&reached=1"));
         let rows: Vec<Value> = cli(&["tree", pos, "--json"])
             .into_iter()
             .filter(|r| r.get("move").is_some())
             .collect();
         assert_eq!(v["moves"], Value::Array(rows.clone()), "{pos}");
+        // Without `reached=1`, the same rows without the transpositions' count.
+        let plain = ok(&format!("/api/tree?play={play}"));
+        let mut without: Vec<Value> = rows.clone();
+        for r in &mut without {
+            r.as_object_mut().unwrap().remove("reached");
+        }
+        assert_eq!(plain["moves"], Value::Array(without), "{pos}");
         let hits = cli(&["position", pos, "--json", "--limit", "20"]);
         let total = hits.last().unwrap()["total"].clone();
         assert_eq!(v["games"], total, "{pos}");
@@ -324,7 +331,7 @@ fn the_filter_narrows_tree_and_games_as_the_cli_does() {
             vec!["--winner", "gote", "--min-plies", "80"],
         ),
     ] {
-        let v = ok(&format!("/api/tree?play=7g7f&{query}"));
+        let v = ok(&format!("/api/tree?play=7g7f&reached=1&{query}"));
         let mut cmd = vec!["tree", "startpos moves 7g7f", "--json"];
         cmd.extend(args.iter().copied());
         let rows: Vec<Value> = cli(&cmd)
