@@ -65,21 +65,34 @@ pub fn players(
         }
         filter.player = Some(n.to_string());
     }
-    let wanted: Option<Vec<i64>> = match &filter.player {
+    let wanted: Option<std::collections::HashSet<i64>> = match &filter.player {
         Some(q) => {
             let key = name_key(q);
-            Some(store.players_matching(&key, &strip_titles(&key))?)
+            Some(
+                store
+                    .players_matching(&key, &strip_titles(&key))?
+                    .into_iter()
+                    .collect(),
+            )
         }
         None => None,
     };
     let names = store.players()?;
-    // Player id → (group key, name).
-    let mut group: HashMap<i64, (String, String)> = HashMap::with_capacity(names.len());
+    // Player id → the group of its spellings (by index), and each group's accumulator.
+    let mut group_of: HashMap<i64, usize> = HashMap::with_capacity(names.len());
+    let mut group_index: HashMap<String, usize> = HashMap::new();
+    let mut player_name: HashMap<i64, String> = HashMap::with_capacity(names.len());
+    let mut groups: Vec<Acc> = Vec::new();
     for p in names {
         let g = if p.bare.is_empty() { p.key } else { p.bare };
-        group.insert(p.id, (g, p.name));
+        let next = group_index.len();
+        let i = *group_index.entry(g).or_insert(next);
+        if i == groups.len() {
+            groups.push(Acc::default());
+        }
+        group_of.insert(p.id, i);
+        player_name.insert(p.id, p.name);
     }
-    let mut acc: HashMap<String, Acc> = HashMap::new();
     let sel = filter.selection(store)?;
     for g in store.player_games(&sel)? {
         for (id, sente) in [(g.sente, true), (g.gote, false)] {
@@ -91,10 +104,10 @@ pub fn players(
             if filter.side.is_some_and(|s| (s == Side::Sente) != sente) {
                 continue;
             }
-            let Some((key, _)) = group.get(&id) else {
+            let Some(&gi) = group_of.get(&id) else {
                 continue;
             };
-            let a = acc.entry(key.clone()).or_default();
+            let a = &mut groups[gi];
             *a.names.entry(id).or_default() += 1;
             let r = if sente { &mut a.sente } else { &mut a.gote };
             r.games += 1;
@@ -113,15 +126,23 @@ pub fn players(
                 }
             }
             if let Some(o) = &g.opening {
-                *a.openings.entry(o.clone()).or_default() += 1;
+                match a.openings.get_mut(o.as_str()) {
+                    Some(n) => *n += 1,
+                    None => {
+                        a.openings.insert(o.clone(), 1);
+                    }
+                }
             }
         }
     }
+    let acc = groups.into_iter().filter(|a| !a.names.is_empty());
     let mut rows: Vec<PlayerRow> = acc
-        .into_values()
         .map(|a| {
-            let mut spellings: Vec<(u64, &String)> =
-                a.names.iter().map(|(id, n)| (*n, &group[id].1)).collect();
+            let mut spellings: Vec<(u64, &String)> = a
+                .names
+                .iter()
+                .map(|(id, n)| (*n, &player_name[id]))
+                .collect();
             spellings.sort_by(|x, y| y.0.cmp(&x.0).then_with(|| x.1.cmp(y.1)));
             let mut openings: Vec<(String, u64)> = a.openings.into_iter().collect();
             openings.sort_by(|x, y| y.1.cmp(&x.1).then_with(|| x.0.cmp(&y.0)));
