@@ -21,6 +21,7 @@ mod perft;
 mod players;
 mod position;
 mod reindex;
+mod remove;
 mod search;
 mod serve;
 mod show;
@@ -72,6 +73,9 @@ enum Command {
     Perft(perft::PerftArgs),
     /// Rebuild the full-text index from the database.
     Reindex(reindex::ReindexArgs),
+    /// Remove games (by id or filter) or sources (at or under paths, or gone from disk), with
+    /// their positions, text and players.
+    Remove(remove::RemoveArgs),
     /// Find games by player, event, opening, date, result, handicap or length.
     Search(search::SearchArgs),
     /// Players with their games, results as sente and as gote, first and last date and
@@ -121,6 +125,7 @@ pub fn run() -> ExitCode {
         Command::Perft(args) => perft::run(&args).map(|()| true),
         Command::Import(args) => import::run(&cli.db, &args),
         Command::Reindex(args) => reindex::run(&cli.db, &args),
+        Command::Remove(args) => remove::run(&cli.db, &args),
         Command::Search(args) => search::run(&cli.db, &args),
         Command::Players(args) => players::run(&cli.db, &args),
         Command::Position(args) => position::run_position(&cli.db, &args),

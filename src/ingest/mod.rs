@@ -9,6 +9,7 @@
 //! up (`TextIndex::sync`). Position postings follow the same way (see `store::postings`). One
 //! import runs at a time (`Store::lock_import`).
 
+pub mod remove;
 pub mod walk;
 mod zipraw;
 

@@ -9,6 +9,7 @@ mod openings;
 pub mod postings;
 mod read;
 mod rekey;
+mod remove;
 mod select;
 mod text;
 mod tree;
@@ -19,6 +20,7 @@ pub use codec::{GameRow, fingerprint};
 pub use migrate::{MIGRATIONS, SCHEMA_VERSION};
 pub use openings::{CLASSIFY_META, StoredItem};
 pub use read::{GameLine, StoredGame};
+pub use remove::{Removal, Removed, StoredSource};
 pub use select::{Cond, GameSet, GameSummary, PlayerGame, PlayerName, Selection, Side, TextColumn};
 pub use write::{Inserted, KnownSource, KnownSources, SourceRow, Writer};
 

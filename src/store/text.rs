@@ -88,9 +88,14 @@ impl TextSource for Store {
 
     type Error = StoreError;
 
+    /// The largest id ever given to a game (games removed since included: the index, which
+    /// saw them, is not thereby from another database), and the games stored.
     fn text_span(&self) -> Result<(i64, u64), StoreError> {
         Ok(self.conn.query_row(
-            "SELECT coalesce(max(id), 0), count(*) FROM games",
+            "SELECT max(coalesce(max(id), 0),
+                        coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'games'), 0)),
+                    count(*)
+             FROM games",
             [],
             |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as u64)),
         )?)

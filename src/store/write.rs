@@ -486,39 +486,13 @@ impl<'a> Writer<'a> {
                 )
                 .optional()?;
             match other {
-                Some((s, i)) => {
-                    c.execute(
-                        "UPDATE games SET source_id = ?2, game_index = ?3 WHERE id = ?1",
-                        params![game, s, i],
-                    )?;
-                    c.execute(
-                        "DELETE FROM game_sources WHERE source_id = ?1 AND game_index = ?2",
-                        params![s, i],
-                    )?;
-                }
+                Some((s, i)) => super::remove::move_game(c, game, s, i)?,
                 None => {
-                    let players: (Option<i64>, Option<i64>) = c.query_row(
-                        "SELECT sente_id, gote_id FROM games WHERE id = ?1",
-                        [game],
-                        |r| Ok((r.get(0)?, r.get(1)?)),
-                    )?;
-                    c.execute("DELETE FROM games WHERE id = ?1", [game])?;
-                    super::openings::forget(c, game)?;
+                    let (_, players) = super::remove::delete_game(c, game)?;
                     // A name only this game spelt goes with it.
-                    for p in [players.0, players.1].into_iter().flatten() {
-                        let gone = c.execute(
-                            "DELETE FROM players WHERE id = ?1 AND NOT EXISTS
-                             (SELECT 1 FROM games WHERE sente_id = ?1 OR gote_id = ?1)",
-                            [p],
-                        )?;
-                        if gone > 0 {
-                            self.players.retain(|_, id| *id != p);
-                        }
+                    for p in super::remove::delete_unused_players(c, &players)? {
+                        self.players.retain(|_, id| *id != p);
                     }
-                    c.execute(
-                        "INSERT OR IGNORE INTO removed_games (id) VALUES (?1)",
-                        [game],
-                    )?;
                     self.deleted.push(game);
                 }
             }

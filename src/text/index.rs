@@ -475,6 +475,8 @@ impl TextIndex {
             report.added += games.len();
             self.apply(&[], &games)?;
         }
+        // Every game up to `max` is in: ids of games removed since are not waited for.
+        self.state.last_id = self.state.last_id.max(max);
         self.commit()?;
         if self.state.games != count {
             let mut have = self.game_ids()?;

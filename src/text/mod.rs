@@ -35,7 +35,7 @@ pub struct GameText {
 /// Where the games to index come from (the database).
 pub trait TextSource {
     type Error: std::error::Error + Send + Sync + 'static;
-    /// The largest game id and the number of games.
+    /// The largest id ever given to a game (removed games included) and the number of games.
     fn text_span(&self) -> Result<(i64, u64), Self::Error>;
     /// Games with `after < id <= upto` in id order, at most `limit` of them.
     fn text_games(&self, after: i64, upto: i64, limit: usize)

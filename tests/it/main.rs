@@ -25,6 +25,7 @@ mod perft;
 mod position;
 mod postings;
 mod psn;
+mod remove;
 mod results;
 mod rules;
 mod serve;
