@@ -12,6 +12,7 @@ import json
 import random
 import threading
 import time
+import urllib.parse
 import urllib.request
 
 
@@ -25,7 +26,7 @@ def main():
     ap.add_argument("--filter", default="", help="extra query parameters, e.g. since=2015")
     a = ap.parse_args()
     stop = time.monotonic() + a.seconds
-    times, errors = [], []
+    times, errors, failures = [], [], []
     lock = threading.Lock()
 
     def client(n):
@@ -34,15 +35,20 @@ def main():
         while time.monotonic() < stop:
             line = []
             for _ in range(a.depth + 1):
-                url = a.base + "/api/tree?play=" + ",".join(line)
+                # `+` (a promotion) is a space in a query string unless encoded.
+                url = a.base + "/api/tree?play=" + urllib.parse.quote(",".join(line), safe=",")
                 if a.filter:
                     url += "&" + a.filter
                 t = time.perf_counter()
                 try:
                     with urllib.request.urlopen(url, timeout=30) as r:
                         body = json.load(r)
-                except Exception:
+                except Exception as e:
                     bad += 1
+                    detail = e.read().decode()[:200] if hasattr(e, "read") else str(e)
+                    with lock:
+                        if len(failures) < 3:
+                            failures.append(f"{url}: {detail}")
                     break
                 mine.append((time.perf_counter() - t) * 1e3)
                 moves = body.get("moves", [])
@@ -68,6 +74,8 @@ def main():
         f"({len(times) / elapsed:.0f}/s), {sum(errors)} failed: "
         f"p50 {at(0.5):.1f} ms, p90 {at(0.9):.1f} ms, p99 {at(0.99):.1f} ms, max {times[-1]:.1f} ms"
     )
+    for f in failures:
+        print("failed:", f)
 
 
 if __name__ == "__main__":
