@@ -3,7 +3,7 @@
 use std::net::{IpAddr, SocketAddr};
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 use kifudex::serve::{ServeOptions, start};
 
@@ -36,12 +36,32 @@ pub fn run(db: &Path, args: &ServeArgs) -> Result<bool> {
     }
     let url = format!("http://{addr}/");
     eprintln!("kifudex: serving {} at {url} (Ctrl-C stops)", db.display());
-    if args.open {
-        std::process::Command::new("xdg-open")
-            .arg(&url)
-            .spawn()
-            .with_context(|| format!("cannot open a browser on {url}"))?;
+    if args.open
+        && let Err(e) = open_browser(&url)
+    {
+        // The server is what was asked for: it keeps serving.
+        eprintln!("kifudex: warning: cannot open a browser on {url} ({e}); open it yourself");
     }
     running.wait();
     Ok(true)
+}
+
+/// Hands `url` to the desktop's opener (`xdg-open`, macOS's `open`, Windows' `start`).
+fn open_browser(url: &str) -> std::io::Result<()> {
+    #[cfg(target_os = "macos")]
+    let mut cmd = std::process::Command::new("open");
+    #[cfg(windows)]
+    let mut cmd = {
+        let mut c = std::process::Command::new("cmd");
+        c.args(["/C", "start", ""]);
+        c
+    };
+    #[cfg(not(any(target_os = "macos", windows)))]
+    let mut cmd = std::process::Command::new("xdg-open");
+    cmd.arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .map(drop)
 }

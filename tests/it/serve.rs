@@ -366,3 +366,93 @@ fn players_equal_the_cli() {
     let all = cli(&["players", "--since", "2020", "--json"]);
     assert_eq!(v["players"][0], all[0]);
 }
+
+/// `serve --open` hands the page's address (with the port the server got) to the desktop's
+/// opener once it listens; the page is served there. A fake `xdg-open` on the PATH records
+/// what it was given. Without an opener the server warns and keeps serving.
+#[cfg(all(unix, not(target_os = "macos")))]
+#[test]
+fn open_hands_the_page_address_to_the_desktop() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::process::{Command, Stdio};
+
+    let db = server().0.clone();
+    let bin = temp_dir("serve-open");
+    std::fs::create_dir_all(&bin).unwrap();
+    let seen = bin.join("seen");
+    let opener = bin.join("xdg-open");
+    std::fs::write(
+        &opener,
+        format!(
+            "#!/bin/sh\necho \"$1\" > '{}.tmp'\nmv '{0}.tmp' '{0}'\n",
+            seen.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&opener, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let run = |path: String| {
+        Command::new(env!("CARGO_BIN_EXE_kifudex"))
+            .arg("--db")
+            .arg(&db)
+            .args(["serve", "--port", "0", "--open"])
+            .env("PATH", path)
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start kifudex serve")
+    };
+    let mut child = run(format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    ));
+    // Wait for the opener to have run (the server opens it once it listens).
+    let mut url = None;
+    for _ in 0..600 {
+        if let Ok(text) = std::fs::read_to_string(&seen) {
+            url = Some(text.trim().to_string());
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let url = url.expect("the opener was called");
+    let addr: SocketAddr = url
+        .strip_prefix("http://")
+        .and_then(|u| u.strip_suffix('/'))
+        .expect("http://ADDR/")
+        .parse()
+        .expect("an address");
+    assert!(addr.ip().is_loopback(), "{url}");
+    let (status, body) = request(addr, "GET", "/");
+    assert_eq!(status, 200);
+    assert!(body.contains("<html"), "{body}");
+    child.kill().unwrap();
+    child.wait().unwrap();
+
+    // No opener at all: a warning, and the page is served all the same.
+    let mut child = run(bin.join("none").display().to_string());
+    let mut err = child.stderr.take().unwrap();
+    let mut text = String::new();
+    let mut buf = [0u8; 256];
+    let mut served = None;
+    while !text.contains("open it yourself") {
+        let n = err.read(&mut buf).unwrap();
+        assert!(n > 0, "kifudex serve stopped: {text}");
+        text.push_str(&String::from_utf8_lossy(&buf[..n]));
+        if served.is_none()
+            && let Some(at) = text.find("http://")
+        {
+            let rest = &text[at + 7..];
+            served = rest
+                .find('/')
+                .and_then(|end| rest[..end].parse::<SocketAddr>().ok());
+        }
+    }
+    assert!(
+        text.contains("kifudex: warning: cannot open a browser on http://"),
+        "{text}"
+    );
+    let (status, _) = request(served.expect("the address printed"), "GET", "/");
+    assert_eq!(status, 200);
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
