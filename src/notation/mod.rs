@@ -215,6 +215,9 @@ pub struct ReadFile {
 pub fn read_bytes(bytes: &[u8], path: Option<&Path>) -> ReadFile {
     let (text, encoding, cut) = decode::decode_cut(bytes);
     let mut file = read_text(&text, encoding, path);
+    for g in &mut file.games {
+        cap_text(g, &text);
+    }
     // The end of the file belongs to its last game.
     if let Some(last) = file.games.last_mut() {
         cut_warning(last, &text, cut);
@@ -254,14 +257,18 @@ pub fn read_bytes_each(
             cut_warning(last, &text, cut);
         }
         let f = file.format.unwrap_or(Format::Kif);
-        file.games.drain(..).for_each(|g| each(g, f));
+        file.games.drain(..).for_each(|mut g| {
+            cap_text(&mut g, &text);
+            each(g, f)
+        });
         return file;
     }
     // One game is held back, for the error a cut end puts on the last one.
     let mut held: Option<Record> = None;
     let mut count = 0;
-    csa::read_csa_each(&text, &mut |rec| {
+    csa::read_csa_each(&text, &mut |mut rec| {
         count += 1;
+        cap_text(&mut rec, &text);
         if let Some(done) = held.replace(rec) {
             each(done, Format::Csa);
         }
@@ -276,6 +283,81 @@ pub fn read_bytes_each(
         games: Vec::new(),
         error: (count == 0).then(|| "the CSA file holds no game".to_string()),
     }
+}
+
+/// The longest header value a record keeps, in bytes: a longer one (a 200 MB line of junk
+/// after `棋戦：`) is cut there, with a warning, before it reaches the database and the text
+/// index (which would otherwise take some thirty times its size in memory).
+pub const MAX_HEADER_VALUE: usize = 64 << 10;
+
+/// The longest comment, bookmark, engine line or remark a record keeps, in bytes.
+pub const MAX_COMMENT: usize = 1 << 20;
+
+/// Cuts the texts of a record longer than the limits above at a character boundary, each
+/// with a warning at its line in `text` (the file it was read from).
+pub fn cap_text(rec: &mut Record, text: &str) {
+    let mut warnings = Vec::new();
+    let mut cut = |what: &str, value: &mut String, limit: usize| {
+        if value.len() <= limit {
+            return;
+        }
+        let n = value.len();
+        let line = line_of(text, value);
+        let mut end = limit;
+        while !value.is_char_boundary(end) {
+            end -= 1;
+        }
+        value.truncate(end);
+        warnings.push(ReadError {
+            line,
+            column: 1,
+            message: format!(
+                "{what} is {n} bytes long: kept its first {} KiB",
+                limit >> 10
+            ),
+            severity: Severity::Warning,
+        });
+    };
+    for (key, value) in &mut rec.headers {
+        cut(&format!("the header {key}"), value, MAX_HEADER_VALUE);
+    }
+    let texts = |v: &mut Vec<String>, cut: &mut dyn FnMut(&str, &mut String, usize)| {
+        for t in v {
+            cut("a comment", t, MAX_COMMENT);
+        }
+    };
+    texts(&mut rec.start_comments, &mut cut);
+    texts(&mut rec.start_bookmarks, &mut cut);
+    texts(&mut rec.start_engine, &mut cut);
+    for note in &mut rec.notes {
+        cut("a remark", &mut note.text, MAX_COMMENT);
+    }
+    // Every line of the tree, without recursion.
+    let mut lines: Vec<&mut Line> = vec![&mut rec.main];
+    while let Some(line) = lines.pop() {
+        let Line { moves, .. } = line;
+        for node in moves {
+            texts(&mut node.comments, &mut cut);
+            texts(&mut node.bookmarks, &mut cut);
+            texts(&mut node.engine, &mut cut);
+            lines.extend(node.variations.iter_mut());
+        }
+    }
+    rec.errors.extend(warnings);
+}
+
+/// The 1-based line of `text` where `value` (or its start) first appears; 0 when it does not.
+fn line_of(text: &str, value: &str) -> usize {
+    let mut end = value.len().min(256);
+    while !value.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.find(&value[..end]).map_or(0, |at| {
+        1 + text.as_bytes()[..at]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+    })
 }
 
 /// Reads decoded text.

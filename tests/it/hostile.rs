@@ -833,3 +833,76 @@ fn a_tree_of_hostile_inputs_imports_every_good_game_and_reports_each_bad_input_o
         assert!(store.game(id).unwrap().is_some());
     }
 }
+
+/// A header value longer than `MAX_HEADER_VALUE` and a comment longer than `MAX_COMMENT`
+/// (here inside a variation) are cut at a character boundary with a warning at their line;
+/// the game and its moves are kept whole, in `parse` and in an import alike.
+#[test]
+fn huge_header_values_and_comments_are_cut_with_a_warning() {
+    use kifudex::notation::{MAX_COMMENT, MAX_HEADER_VALUE};
+    let dir = temp_dir("hostile-huge-text");
+    std::fs::create_dir_all(&dir).unwrap();
+    // Three-byte characters, so that the limit falls inside one.
+    let event = "あ".repeat(MAX_HEADER_VALUE / 3 + 100);
+    let comment = "い".repeat(MAX_COMMENT / 3 + 100);
+    let text = format!(
+        "棋戦：{event}\n先手：甲\n後手：乙\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n\n変化：2手\n   2 ８四歩(83)\n*{comment}\n   3 ２六歩(27)\n"
+    );
+    let file = dir.join("huge.kif");
+    std::fs::write(&file, &text).unwrap();
+    let out = kifudex(&dir.join("db"), &["parse", file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v = &json_lines(&out)[0];
+    let kept = v["event"].as_str().unwrap();
+    assert_eq!(kept.len(), MAX_HEADER_VALUE / 3 * 3);
+    assert!(event.starts_with(kept));
+    assert_eq!(v["moves"].as_array().unwrap().len(), 3);
+    let warnings: Vec<(u64, String)> = v["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| {
+            (
+                w["line"].as_u64().unwrap(),
+                w["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        warnings,
+        vec![
+            (
+                1,
+                format!(
+                    "the header 棋戦 is {} bytes long: kept its first 64 KiB",
+                    event.len()
+                )
+            ),
+            (
+                11,
+                format!(
+                    "a comment is {} bytes long: kept its first 1024 KiB",
+                    comment.len()
+                )
+            ),
+        ]
+    );
+
+    let out = kifudex(&dir.join("db"), &["import", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!(
+            "huge.kif:1:1: warning: the header 棋戦 is {} bytes long",
+            event.len()
+        )),
+        "{err}"
+    );
+    let games = json_lines(&kifudex(&dir.join("db"), &["search", "--json"]));
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0]["plies"], 3);
+    assert_eq!(
+        games[0]["event"].as_str().unwrap().len(),
+        MAX_HEADER_VALUE / 3 * 3
+    );
+}
