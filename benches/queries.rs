@@ -13,8 +13,9 @@ use std::time::Instant;
 
 use kifudex::query::filter::GameFilter;
 use kifudex::query::players::players;
-use kifudex::query::position::{PositionQuery, find_games, tree_filtered};
+use kifudex::query::position::{PositionQuery, find_games};
 use kifudex::query::text::text_search_filtered;
+use kifudex::query::tree::tree_filtered;
 use kifudex::query::{PositionOptions, find_position, open_text, text_search, tree};
 use kifudex::shogi::Position;
 use kifudex::store::Store;

@@ -7,18 +7,20 @@ pub mod players;
 pub mod position;
 pub mod search;
 pub mod text;
+pub mod tree;
 
 pub use filter::{GameFilter, WinnerArg, date_arg};
 pub use openings::{OpeningRow, openings};
 pub use players::{PlayerRow, players};
 pub use position::{
-    PositionHit, PositionOptions, PositionQuery, PositionResult, SortBy, TreeResult, TreeRow,
-    find_games, find_position, parse_position, position_from_file, tree, tree_filtered, tree_with,
+    PositionHit, PositionOptions, PositionQuery, PositionResult, SortBy, find_games, find_position,
+    parse_position, position_from_file,
 };
 pub use search::{GameRowSummary, SearchResult, search};
 pub use text::{
     TextHit, open_and_search, open_text, split_query, text_search, text_search_filtered,
 };
+pub use tree::{TreeResult, TreeRow, tree, tree_filtered, tree_with};
 
 use crate::store::StoreError;
 use crate::text::TextError;
