@@ -479,14 +479,9 @@ impl Sink<'_, '_> {
 
 /// What the text index takes of a game just written as `id`.
 fn game_text(id: i64, g: GameRow) -> GameText {
-    let mut recognised: Vec<String> = Vec::new();
-    if let Some(r) = &g.recognised {
-        for n in r.opening.into_iter().chain(r.items.iter().map(|i| i.name)) {
-            if !recognised.iter().any(|o| o == n) {
-                recognised.push(n.to_string());
-            }
-        }
-    }
+    let recognised = g.recognised.as_ref().map_or_else(Vec::new, |r| {
+        crate::text::unique_names(r.opening.into_iter().chain(r.items.iter().map(|i| i.name)))
+    });
     GameText {
         recognised,
         id,

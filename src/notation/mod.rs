@@ -296,13 +296,16 @@ pub const MAX_COMMENT: usize = 1 << 20;
 /// Cuts the texts of a record longer than the limits above at a character boundary, each
 /// with a warning at its line in `text` (the file it was read from).
 pub fn cap_text(rec: &mut Record, text: &str) {
+    // Values come in file order (but for variations): each is looked for from where the
+    // last was found, so a file of many long values is scanned about once, not once each.
+    let mut cursor = (0usize, 1usize);
     let mut warnings = Vec::new();
     let mut cut = |what: &str, value: &mut String, limit: usize| {
         if value.len() <= limit {
             return;
         }
         let n = value.len();
-        let line = line_of(text, value);
+        let line = line_of(text, value, &mut cursor);
         let mut end = limit;
         while !value.is_char_boundary(end) {
             end -= 1;
@@ -346,18 +349,28 @@ pub fn cap_text(rec: &mut Record, text: &str) {
     rec.errors.extend(warnings);
 }
 
-/// The 1-based line of `text` where `value` (or its start) first appears; 0 when it does not.
-fn line_of(text: &str, value: &str) -> usize {
+/// The 1-based line of `text` where `value` (or its start) appears, looked for from
+/// `cursor` (byte offset, its line) on, then from the start; 0 when it does not appear.
+fn line_of(text: &str, value: &str, cursor: &mut (usize, usize)) -> usize {
     let mut end = value.len().min(256);
     while !value.is_char_boundary(end) {
         end -= 1;
     }
-    text.find(&value[..end]).map_or(0, |at| {
-        1 + text.as_bytes()[..at]
+    let needle = &value[..end];
+    let newlines = |from: usize, to: usize| {
+        text.as_bytes()[from..to]
             .iter()
             .filter(|&&b| b == b'\n')
             .count()
-    })
+    };
+    if let Some(at) = text[cursor.0..].find(needle).map(|p| cursor.0 + p) {
+        *cursor = (at, cursor.1 + newlines(cursor.0, at));
+    } else if let Some(at) = text.find(needle) {
+        *cursor = (at, 1 + newlines(0, at));
+    } else {
+        return 0;
+    }
+    cursor.1
 }
 
 /// Reads decoded text.

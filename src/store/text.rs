@@ -40,7 +40,13 @@ pub(super) fn text_games(
             };
             let label: Option<String> = r.get(10)?;
             let names: Option<String> = r.get(9)?;
-            game.recognised = recognised_names(label.as_deref(), names.as_deref());
+            // The label, then the names (one per line).
+            game.recognised = crate::text::unique_names(
+                label
+                    .as_deref()
+                    .into_iter()
+                    .chain(names.as_deref().into_iter().flat_map(str::lines)),
+            );
             let handicap: Option<String> = r.get(8)?;
             if let Some(h) = r.get::<_, Option<String>>(6)? {
                 let columns = HeaderColumns {
@@ -65,20 +71,6 @@ pub(super) fn text_games(
             Ok(game)
         })
         .collect()
-}
-
-/// The label, then the names (one per line), each once.
-fn recognised_names(label: Option<&str>, names: Option<&str>) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for n in label
-        .into_iter()
-        .chain(names.into_iter().flat_map(str::lines))
-    {
-        if !out.iter().any(|o| o == n) {
-            out.push(n.to_string());
-        }
-    }
-    out
 }
 
 impl TextSource for Store {

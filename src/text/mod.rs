@@ -32,6 +32,17 @@ pub struct GameText {
     pub comments: Vec<(i64, u8, String)>,
 }
 
+/// The recognised names as [`GameText::recognised`] holds them: each once, in order.
+pub fn unique_names<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for n in names {
+        if !out.iter().any(|o| o == n) {
+            out.push(n.to_string());
+        }
+    }
+    out
+}
+
 /// Where the games to index come from (the database).
 pub trait TextSource {
     type Error: std::error::Error + Send + Sync + 'static;
