@@ -49,6 +49,31 @@ struct Acc {
     openings: HashMap<String, u64>,
 }
 
+impl Acc {
+    fn date(&mut self, d: &str) {
+        if self.first.as_deref().is_none_or(|f| d < f) {
+            self.first = Some(d.to_string());
+        }
+        if self.last.as_deref().is_none_or(|l| d > l) {
+            self.last = Some(d.to_string());
+        }
+    }
+
+    fn opening(&mut self, o: String, n: u64) {
+        *self.openings.entry(o).or_default() += n;
+    }
+
+    /// One game of opening `o` (without a copy of the name when it was counted before).
+    fn opening_ref(&mut self, o: &str) {
+        match self.openings.get_mut(o) {
+            Some(n) => *n += 1,
+            None => {
+                self.openings.insert(o.to_string(), 1);
+            }
+        }
+    }
+}
+
 /// The players of the games `filter` takes (those matching `name` when given), most games
 /// first, then by name.
 pub fn players(
@@ -93,44 +118,79 @@ pub fn players(
         group_of.insert(p.id, i);
         player_name.insert(p.id, p.name);
     }
-    let sel = filter.selection(store)?;
-    for g in store.player_games(&sel)? {
-        for (id, sente) in [(g.sente, true), (g.gote, false)] {
-            let Some(id) = id else { continue };
-            if wanted.as_ref().is_some_and(|w| !w.contains(&id)) {
+    // Over every game (a name and a side aside), the totals the writer keeps answer without
+    // reading the games.
+    let every_game = GameFilter {
+        player: None,
+        side: None,
+        ..filter.clone()
+    }
+    .is_empty();
+    if every_game {
+        for t in store.player_totals()? {
+            if wanted.as_ref().is_some_and(|w| !w.contains(&t.player)) {
                 continue;
             }
-            // `--as gote`: the player's games as gote only (a game against a namesake has both).
-            if filter.side.is_some_and(|s| (s == Side::Sente) != sente) {
-                continue;
-            }
-            let Some(&gi) = group_of.get(&id) else {
+            let Some(&gi) = group_of.get(&t.player) else {
                 continue;
             };
             let a = &mut groups[gi];
-            *a.names.entry(id).or_default() += 1;
-            let r = if sente { &mut a.sente } else { &mut a.gote };
-            r.games += 1;
-            match (g.winner.as_deref(), sente) {
-                (Some("sente"), true) | (Some("gote"), false) => r.wins += 1,
-                (Some("sente"), false) | (Some("gote"), true) => r.losses += 1,
-                (Some("draw"), _) => r.draws += 1,
-                _ => {}
-            }
-            if let Some(d) = &g.date {
-                if a.first.as_ref().is_none_or(|f| d < f) {
-                    a.first = Some(d.clone());
+            for (si, s) in t.sides.iter().enumerate() {
+                let sente = si == 0;
+                if s.games == 0 || filter.side.is_some_and(|x| (x == Side::Sente) != sente) {
+                    continue;
                 }
-                if a.last.as_ref().is_none_or(|l| d > l) {
-                    a.last = Some(d.clone());
+                *a.names.entry(t.player).or_default() += s.games;
+                let r = if sente { &mut a.sente } else { &mut a.gote };
+                r.games += s.games;
+                r.wins += s.wins;
+                r.draws += s.draws;
+                r.losses += s.losses;
+                for d in [&s.first_date, &s.last_date].into_iter().flatten() {
+                    a.date(d);
                 }
             }
-            if let Some(o) = &g.opening {
-                match a.openings.get_mut(o.as_str()) {
-                    Some(n) => *n += 1,
-                    None => {
-                        a.openings.insert(o.clone(), 1);
-                    }
+            for (side, o, n) in t.openings {
+                if filter
+                    .side
+                    .is_some_and(|x| (x == Side::Sente) != (side == 0))
+                {
+                    continue;
+                }
+                a.opening(o, n);
+            }
+        }
+    } else {
+        let sel = filter.selection(store)?;
+        for g in store.player_games(&sel)? {
+            for (id, sente) in [(g.sente, true), (g.gote, false)] {
+                let Some(id) = id else { continue };
+                if wanted.as_ref().is_some_and(|w| !w.contains(&id)) {
+                    continue;
+                }
+                // `--as gote`: the player's games as gote only (a game against a namesake has
+                // both).
+                if filter.side.is_some_and(|s| (s == Side::Sente) != sente) {
+                    continue;
+                }
+                let Some(&gi) = group_of.get(&id) else {
+                    continue;
+                };
+                let a = &mut groups[gi];
+                *a.names.entry(id).or_default() += 1;
+                let r = if sente { &mut a.sente } else { &mut a.gote };
+                r.games += 1;
+                match (g.winner.as_deref(), sente) {
+                    (Some("sente"), true) | (Some("gote"), false) => r.wins += 1,
+                    (Some("sente"), false) | (Some("gote"), true) => r.losses += 1,
+                    (Some("draw"), _) => r.draws += 1,
+                    _ => {}
+                }
+                if let Some(d) = &g.date {
+                    a.date(d);
+                }
+                if let Some(o) = &g.opening {
+                    a.opening_ref(o);
                 }
             }
         }

@@ -43,6 +43,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0009_openings.sql",
         include_str!("../../migrations/0009_openings.sql"),
     ),
+    (
+        "0010_player_totals.sql",
+        include_str!("../../migrations/0010_player_totals.sql"),
+    ),
 ];
 
 /// A step of a migration that SQL cannot take (a value the program computes), run right after
@@ -52,8 +56,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
 type RustStep = fn(&rusqlite::Connection) -> Result<(), StoreError>;
 
 /// Every Rust step, by the name of the migration it follows.
-const RUST_STEPS: &[(&str, RustStep)] =
-    &[("0005_game_key.sql", super::rekey::recompute_fingerprints)];
+const RUST_STEPS: &[(&str, RustStep)] = &[
+    ("0005_game_key.sql", super::rekey::recompute_fingerprints),
+    ("0010_player_totals.sql", super::players::rebuild),
+];
 
 /// The schema version this program writes.
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;

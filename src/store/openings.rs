@@ -181,10 +181,14 @@ pub(super) fn recompute(
     if super::indexes::missing(conn)?.contains(&"recognised_name") {
         conn.execute_batch(super::indexes::create_sql("recognised_name").expect("listed"))?;
     }
-    conn.execute(
+    // The labels changed: the players' games by opening are counted again with the version.
+    let tx = conn.transaction()?;
+    super::players::rebuild_openings(&tx)?;
+    tx.execute(
         "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
         params![CLASSIFY_META, CLASSIFY_VERSION.to_string()],
     )?;
+    tx.commit()?;
     Ok(done)
 }
 

@@ -363,6 +363,7 @@ pub struct PlayerGame {
     pub gote: Option<i64>,
     pub date: Option<String>,
     pub winner: Option<String>,
+    /// The header's opening, or the recognised label when the header has none.
     pub opening: Option<String>,
 }
 
@@ -553,7 +554,8 @@ impl Store {
         let rows = self
             .conn
             .prepare(&format!(
-                "SELECT g.id, g.sente_id, g.gote_id, g.date, g.winner, g.opening
+                "SELECT g.id, g.sente_id, g.gote_id, g.date, g.winner,
+                        coalesce(g.opening, g.label)
                  FROM games g {where_sql} ORDER BY g.id"
             ))?
             .query_map(rusqlite::params_from_iter(params.iter()), |r| {

@@ -94,6 +94,8 @@ pub struct Writer<'a> {
     deleted: Vec<i64>,
     /// Postings of the games written in the open transaction.
     postings: postings::Batch,
+    /// The players' totals of the games written in the open transaction.
+    totals: super::players::Pending,
     /// The first 8 bytes of every stored game's fingerprint, with its id (loaded on the
     /// first game), so that a new game needs no lookup.
     fingerprints: Option<HashMap<u64, i64>>,
@@ -170,6 +172,7 @@ impl<'a> Writer<'a> {
             in_tx: false,
             deleted: Vec::new(),
             postings: postings::Batch::default(),
+            totals: Default::default(),
             fingerprints: None,
             paths: None,
             written_sources: HashSet::new(),
@@ -212,6 +215,7 @@ impl<'a> Writer<'a> {
             self.store_prepared()?;
         }
         if self.in_tx {
+            self.totals.flush(self.conn)?;
             self.conn.execute_batch("COMMIT")?;
             self.in_tx = false;
             if let Some(c) = &self.checkpointer {
@@ -470,6 +474,8 @@ impl<'a> Writer<'a> {
     /// source that holds it, and is deleted when none does.
     fn forget_source_games(&mut self, source: i64) -> Result<(), StoreError> {
         let c = self.conn;
+        // A game deleted below may be one this transaction wrote: its totals go in first.
+        self.totals.flush(c)?;
         c.execute("DELETE FROM import_errors WHERE source_id = ?1", [source])?;
         c.execute("DELETE FROM game_sources WHERE source_id = ?1", [source])?;
         let games: Vec<i64> = c
@@ -567,6 +573,13 @@ impl<'a> Writer<'a> {
                     g.recognised.as_ref().and_then(|r| r.opening),
                 ])?;
                 let id = c.last_insert_rowid();
+                let label = g.recognised.as_ref().and_then(|r| r.opening);
+                self.totals.add(
+                    [sente, gote],
+                    g.winner,
+                    g.date.as_deref(),
+                    g.opening.as_deref().or(label),
+                );
                 match &g.recognised {
                     Some(r) => super::openings::put(c, &mut self.opening_names, id, r, false)?,
                     // Not recognised: the next command that opens the database does it.

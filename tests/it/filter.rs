@@ -41,6 +41,8 @@ struct Game {
     gote: String,
     event: String,
     opening: String,
+    /// The recognised label.
+    recognised: String,
     plies: u64,
     winner: Option<String>,
     handicap: String,
@@ -100,6 +102,7 @@ fn build(dir: &Path) -> (PathBuf, Vec<Game>) {
                 gote: text(r, "gote"),
                 event: text(r, "event"),
                 opening: text(r, "opening"),
+                recognised: text(r, "recognised"),
                 plies: r["plies"].as_u64().unwrap(),
                 winner: r["winner"].as_str().map(str::to_string),
                 handicap: text(r, "handicap"),
@@ -614,14 +617,17 @@ fn players_agree_with_the_brute_force() {
     };
     for (name, f) in [
         (None, vec![] as Filter),
+        // Every game again, through the games rather than the players' totals.
+        (None, vec![("--min-plies", "0")]),
         (Some("佐藤"), vec![]),
+        (Some("佐藤"), vec![("--as", "sente")]),
         (Some("羽生"), vec![]),
         (None, vec![("--since", "2010"), ("--opening", "飛車")]),
         (Some("佐藤"), vec![("--vs", "鈴木")]),
         (Some("鈴木"), vec![("--as", "gote"), ("--until", "2015")]),
     ] {
-        // group → (games, sente W-D-L, gote W-D-L, first, last)
-        type Line = (u64, [u64; 3], [u64; 3], String, String);
+        // group → (games, sente W-D-L, gote W-D-L, first, last, openings most played)
+        type Line = (u64, [u64; 3], [u64; 3], String, String, Vec<(String, u64)>);
         let mut want: BTreeMap<String, Line> = BTreeMap::new();
         let mut filter = f.clone();
         if let Some(n) = name {
@@ -632,12 +638,17 @@ fn players_agree_with_the_brute_force() {
                 if p.is_empty() || name.is_some_and(|n| !name_matches(p, n)) {
                     continue;
                 }
-                if get(&f, "--as").is_some_and(|s| (s == "sente") != sente) && name.is_some() {
+                if get(&f, "--as").is_some_and(|s| (s == "sente") != sente) {
                     continue;
                 }
-                let e =
-                    want.entry(group(p))
-                        .or_insert((0, [0; 3], [0; 3], "~".into(), String::new()));
+                let e = want.entry(group(p)).or_insert((
+                    0,
+                    [0; 3],
+                    [0; 3],
+                    "~".into(),
+                    String::new(),
+                    Vec::new(),
+                ));
                 e.0 += 1;
                 let r = if sente { &mut e.1 } else { &mut e.2 };
                 match (g.winner.as_deref(), sente) {
@@ -650,7 +661,21 @@ fn players_agree_with_the_brute_force() {
                     e.3 = e.3.clone().min(d.clone());
                     e.4 = e.4.clone().max(d.clone());
                 }
+                // The header's opening, or the recognised label.
+                let o = [&g.opening, &g.recognised]
+                    .into_iter()
+                    .find(|o| !o.is_empty());
+                if let Some(o) = o {
+                    match e.5.iter_mut().find(|(n, _)| n == o) {
+                        Some((_, c)) => *c += 1,
+                        None => e.5.push((o.clone(), 1)),
+                    }
+                }
             }
+        }
+        for e in want.values_mut() {
+            e.5.sort_by(|x, y| y.1.cmp(&x.1).then_with(|| x.0.cmp(&y.0)));
+            e.5.truncate(5);
         }
         let mut a = vec!["players", "--json", "--limit", "100000"];
         if let Some(n) = name {
@@ -675,6 +700,12 @@ fn players_agree_with_the_brute_force() {
                         wdl(&r["gote"]),
                         r["first_date"].as_str().unwrap_or("~").to_string(),
                         r["last_date"].as_str().unwrap_or("").to_string(),
+                        r["openings"]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .map(|o| (o[0].as_str().unwrap().into(), o[1].as_u64().unwrap()))
+                            .collect(),
                     ),
                 )
             })

@@ -308,3 +308,100 @@ fn games_merged_under_the_old_key_come_apart() {
         (Some(2), Some(0))
     );
 }
+
+/// A database of schema 9 has no players' totals: opening it counts them from its games,
+/// and `players` over every game (read from the totals) then answers as it does over the
+/// games themselves.
+#[test]
+fn players_totals_are_counted_for_a_database_made_before_them() {
+    let dir = crate::db::temp_dir("migrate-player-totals");
+    let files = dir.join("files");
+    std::fs::create_dir_all(&files).unwrap();
+    let games = [
+        (
+            "a.kif",
+            "開始日時：2021/05/01\n戦型：矢倉\n先手：甲\n後手：乙\n1 ７六歩(77)\n2 投了\n",
+        ),
+        (
+            "b.kif",
+            "開始日時：2019/02/03\n先手：乙\n後手：甲\n1 ７六歩(77)\n2 ３四歩(33)\n3 投了\n",
+        ),
+        (
+            "c.kif",
+            "先手：甲\n後手：丙\n1 ７六歩(77)\n2 ３四歩(33)\n3 中断\n",
+        ),
+        (
+            "d.kif",
+            "開始日時：2023/12/31\n戦型：矢倉\n先手：丙\n後手：甲\n1 ７六歩(77)\n2 ３四歩(33)\n3 千日手\n",
+        ),
+    ];
+    for (name, text) in games {
+        std::fs::write(files.join(name), text).unwrap();
+    }
+    let db = dir.join("db");
+    let out = crate::db::kifudex(&db, &["import", files.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", crate::db::stderr(&out));
+    let players = |extra: &[&str]| {
+        let mut a = vec!["players", "--json"];
+        a.extend_from_slice(extra);
+        let out = crate::db::kifudex(&db, &a);
+        assert!(out.status.success(), "{}", crate::db::stderr(&out));
+        crate::db::json_lines(&out)
+    };
+    let before = players(&[]);
+    // As schema 9 left it: no totals.
+    let conn = rusqlite::Connection::open(db.join("kifudex.sqlite")).unwrap();
+    let at = kifudex::store::MIGRATIONS
+        .iter()
+        .position(|(n, _)| *n == "0010_player_totals.sql")
+        .unwrap();
+    conn.execute_batch(&format!(
+        "DROP TABLE player_totals; DROP TABLE player_openings; PRAGMA user_version = {at};"
+    ))
+    .unwrap();
+    drop(conn);
+    let after = players(&[]);
+    assert_eq!(after, before);
+    assert_eq!(after, players(&["--min-plies", "0"]), "from the games");
+    let kou = after.iter().find(|p| p["name"] == "甲").unwrap();
+    assert_eq!(kou["games"], 4);
+    assert_eq!(kou["sente"]["wins"], 1, "{kou}");
+    assert_eq!(kou["gote"]["wins"], 1, "{kou}");
+    assert_eq!(kou["gote"]["draws"], 1, "{kou}");
+    assert_eq!(kou["first_date"], "2019-02-03");
+    assert_eq!(kou["last_date"], "2023-12-31");
+    // The header's 矢倉 twice; the recognised label of the two games without one.
+    assert_eq!(
+        kou["openings"],
+        serde_json::json!([["その他の戦型", 2], ["矢倉", 2]]),
+        "{kou}"
+    );
+    let conn = rusqlite::Connection::open(db.join("kifudex.sqlite")).unwrap();
+    let version: u32 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, SCHEMA_VERSION);
+    drop(conn);
+    // A file changed is read again: its old game leaves the totals, the new one comes in.
+    std::fs::write(
+        files.join("d.kif"),
+        "開始日時：2018/01/01\n先手：丙\n後手：甲\n1 ７六歩(77)\n2 投了\n",
+    )
+    .unwrap();
+    let out = crate::db::kifudex(&db, &["import", files.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", crate::db::stderr(&out));
+    let now = players(&[]);
+    assert_eq!(now, players(&["--min-plies", "0"]), "from the games");
+    let kou = now.iter().find(|p| p["name"] == "甲").unwrap();
+    let gote = [0, 1, 2].map(|i| &kou["gote"][["wins", "draws", "losses"][i]]);
+    assert_eq!(
+        gote,
+        [1, 0, 1].map(serde_json::Value::from).each_ref(),
+        "{kou}"
+    );
+    // The last date was the changed game's: the one before it is the last now.
+    assert_eq!(
+        (kou["first_date"].as_str(), kou["last_date"].as_str()),
+        (Some("2018-01-01"), Some("2021-05-01"))
+    );
+}
