@@ -239,10 +239,7 @@ pub(super) fn occurrences(
     let mut games: HashSet<i64> = HashSet::new();
     let mut too_many = false;
     for key in distinct_keys(vars) {
-        index.for_each(store, key, |segment, entry| {
-            if set.is_some_and(|s| !s.contains(entry.game)) {
-                return true;
-            }
+        index.for_each(store, key, set, |segment, entry| {
             if let Some(cap) = cap {
                 games.insert(entry.game);
                 if games.len() > cap {
@@ -325,7 +322,6 @@ fn scan_line(line: &Line, start: &Position, ply0: u32, main: bool, c: Check<'_>,
     c.at(&pos, ply0 + line.moves.len() as u32, None, main, r);
 }
 
-/// Replays a game: `None` when it does not reach the position (or is gone).
 /// The main lines of the games read during one query: a game replayed for several positions
 /// (the tree's position and those after its moves) is read from the database once.
 #[derive(Default)]
@@ -346,6 +342,7 @@ impl Lines {
     }
 }
 
+/// Replays a game: `None` when it does not reach the position (or is gone).
 pub(super) fn replay(
     store: &Store,
     lines: &mut Lines,
@@ -376,6 +373,32 @@ pub(super) fn replay(
         date: postings::date_code(line.date.as_deref()),
         result: postings::result_code(line.winner.as_deref()),
     }))
+}
+
+/// Whether a game reaches the position: [`replay`] that stops at the first ply found on
+/// the main line.
+pub(super) fn reaches(
+    store: &Store,
+    lines: &mut Lines,
+    game: i64,
+    c: Check<'_>,
+) -> Result<bool, StoreError> {
+    let Some(line) = lines.get(store, game)? else {
+        return Ok(false);
+    };
+    let (mut pos, moves) = (line.start.clone(), &line.moves);
+    let mut found = Found::default();
+    for i in 0..=moves.len() {
+        c.at(&pos, i as u32, None, true, &mut found);
+        if found.main.is_some() {
+            return Ok(true);
+        }
+        if let Some(&mv) = moves.get(i) {
+            pos.apply(mv);
+        }
+    }
+    // Not on the main line: a variation may reach it.
+    Ok(c.variations && line.has_tree && replay(store, lines, game, c)?.is_some())
 }
 
 /// A game reaching the position.

@@ -13,7 +13,7 @@ use super::QueryError;
 use super::filter::GameFilter;
 use super::position::{
     Check, Lines, PositionOptions, VERIFY_ALL, Variant, WITHIN_MAX, distinct_games, distinct_keys,
-    occurrences, replay, resolve_filter, variants,
+    occurrences, reaches, replay, resolve_filter, variants,
 };
 
 /// A move played from the position, with how it went.
@@ -118,8 +118,10 @@ fn filter_for(
     resolve_filter(store, filter, ids.as_deref())
 }
 
-/// How many of the games in `set` (all when `None`) reach `pos` widened as `o` says: verified
-/// by replay up to [`VERIFY_ALL`] games, counted from the index above.
+/// How many of the games in `set` (all when `None`) reach `pos` widened as `o` says: with
+/// `verify`, verified by replay up to [`VERIFY_ALL`] games; counted from the index above,
+/// or without it (the tree's own counts came from the index: it is not exact anyway).
+#[allow(clippy::too_many_arguments)]
 fn count_reaching(
     store: &Store,
     lines: &mut Lines,
@@ -128,6 +130,7 @@ fn count_reaching(
     o: PositionOptions,
     variations: bool,
     set: Option<&GameSet>,
+    verify: bool,
 ) -> Result<(u64, bool), QueryError> {
     let vars = variants(pos, o);
     let check = Check {
@@ -135,10 +138,14 @@ fn count_reaching(
         ignore_hands: o.ignore_hands,
         variations,
     };
-    if let Some(occ) = occurrences(store, index, &vars, Some(VERIFY_ALL), set)? {
+    let occ = match verify {
+        true => occurrences(store, index, &vars, Some(VERIFY_ALL), set)?,
+        false => None,
+    };
+    if let Some(occ) = occ {
         let mut n = 0;
         for (game, _) in distinct_games(&occ) {
-            if replay(store, lines, game, check)?.is_some() {
+            if reaches(store, lines, game, check)? {
                 n += 1;
             }
         }
@@ -146,10 +153,8 @@ fn count_reaching(
     }
     let mut games = GameSet::default();
     for key in distinct_keys(&vars) {
-        index.for_each(store, key, |_, e| {
-            if set.is_none_or(|s| s.contains(e.game)) {
-                games.insert(e.game);
-            }
+        index.for_each(store, key, set, |_, e| {
+            games.insert(e.game);
             true
         })?;
     }
@@ -218,10 +223,7 @@ pub fn tree_with(
         let mut distinct = 0usize;
         let mut last = None;
         for key in distinct_keys(&vars) {
-            index.for_each(store, key, |si, e| {
-                if set.is_some_and(|s| !s.contains(e.game)) {
-                    return true;
-                }
+            index.for_each(store, key, set, |si, e| {
                 if last != Some(e.game) {
                     distinct += 1;
                     last = Some(e.game);
@@ -281,7 +283,8 @@ pub fn tree_with(
         let reached = match &after {
             _ if !with_reached => None,
             Some(p) => {
-                let (n, ex) = count_reaching(store, &mut lines, &index, p, o, variations, set)?;
+                let (n, ex) =
+                    count_reaching(store, &mut lines, &index, p, o, variations, set, exact)?;
                 exact &= ex;
                 Some(n)
             }

@@ -7,16 +7,16 @@
 //! copies what the log holds after each commit of the writer, on a connection of its own,
 //! and waits for the disk there. The log is only started again from its beginning by a
 //! writer whose read of the database needs nothing in it: the writer therefore copies the
-//! last pages itself once the log has grown past a limit ([`LOG_LIMIT`] unless the importer
-//! says otherwise; [`Checkpointer::log_is_long`]), which costs little since the checkpointer
-//! has copied and synced the rest. That happens at the first commit after the checkpointer
-//! found the log long (or the one after, when a round of the checkpointer was under way), so
-//! the log goes past the limit by a commit or two.
+//! last pages itself once it has written more than a limit of log since the log last started
+//! again ([`LOG_LIMIT`] unless the importer says otherwise), which costs little since the
+//! checkpointer has copied and synced the rest. The writer counts the pages it wrote to the
+//! log itself (SQLite's `SQLITE_DBSTATUS_CACHE_WRITE`), and waits for a round of the
+//! checkpointer under way before it copies the rest ([`Checkpointer::hold`]): the log goes
+//! past the limit by at most the commit that crossed it, however the threads are scheduled.
 
 use std::path::Path;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::mpsc;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use rusqlite::Connection;
 
@@ -29,11 +29,9 @@ pub(super) struct Checkpointer {
     /// A message after each commit; dropping it stops the thread.
     commits: Option<mpsc::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
-    /// Pages in the log at the end of the last checkpoint (−1 before the first).
-    log_pages: Arc<AtomicI64>,
-    /// Set while the writer wants to copy the rest of the log itself: the thread starts no
-    /// round then (two checkpoints cannot run at once, and the writer's would fail).
-    held: Arc<AtomicBool>,
+    /// Held by the thread for each round, and by the writer while it copies the rest itself
+    /// (two checkpoints cannot run at once: the second would find SQLite busy).
+    round: Arc<Mutex<()>>,
 }
 
 impl Checkpointer {
@@ -42,34 +40,25 @@ impl Checkpointer {
     pub(super) fn start(path: &Path) -> Option<Checkpointer> {
         let conn = Connection::open(path).ok()?;
         let (commits, committed) = mpsc::channel::<()>();
-        let log_pages = Arc::new(AtomicI64::new(-1));
-        let held = Arc::new(AtomicBool::new(false));
-        let (pages, hold) = (Arc::clone(&log_pages), Arc::clone(&held));
+        let round = Arc::new(Mutex::new(()));
+        let held = Arc::clone(&round);
         let thread = std::thread::Builder::new()
             .name("kifudex-checkpoint".into())
             .spawn(move || {
                 while committed.recv().is_ok() {
                     // Commits made while it copied are copied by one more round.
                     while committed.try_recv().is_ok() {}
-                    if hold.load(Ordering::Relaxed) {
-                        continue;
-                    }
+                    let _round = held.lock().unwrap_or_else(|p| p.into_inner());
                     // An optimisation only: whatever goes wrong, the writer and closing
                     // checkpoint anyway.
-                    let done = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| {
-                        Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?))
-                    });
-                    if let Ok((0, log)) = done {
-                        pages.store(log, Ordering::Relaxed);
-                    }
+                    let _ = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
                 }
             })
             .ok()?;
         Some(Checkpointer {
             commits: Some(commits),
             thread: Some(thread),
-            log_pages,
-            held,
+            round,
         })
     }
 
@@ -80,20 +69,32 @@ impl Checkpointer {
         }
     }
 
-    /// Whether the log has grown past `limit` bytes, for pages of `page_size` bytes: the
-    /// writer should then copy the rest itself, and until it asks again or
-    /// [`Checkpointer::log_was_copied`], the thread starts no round.
-    pub(super) fn log_is_long(&self, page_size: i64, limit: u64) -> bool {
-        let long = self.log_pages.load(Ordering::Relaxed) * page_size >= limit as i64;
-        self.held.store(long, Ordering::Relaxed);
-        long
+    /// Waits for the round under way, if any, and keeps the thread from starting another
+    /// while the guard lives.
+    pub(super) fn hold(&self) -> MutexGuard<'_, ()> {
+        self.round.lock().unwrap_or_else(|p| p.into_inner())
     }
+}
 
-    /// The writer finished a checkpoint: the log is short again until the thread says
-    /// otherwise, and the thread goes on.
-    pub(super) fn log_was_copied(&self) {
-        self.log_pages.store(-1, Ordering::Relaxed);
-        self.held.store(false, Ordering::Relaxed);
+/// Pages this connection has written to the log since it was opened (SQLite's
+/// `SQLITE_DBSTATUS_CACHE_WRITE`; 0 when SQLite cannot say).
+pub(super) fn pages_written(conn: &Connection) -> i64 {
+    let (mut current, mut highest) = (0, 0);
+    // SAFETY: the handle is the open connection's own, valid while `conn` is borrowed; the
+    // call only reads one of its counters into the two integers given.
+    let rc = unsafe {
+        rusqlite::ffi::sqlite3_db_status(
+            conn.handle(),
+            rusqlite::ffi::SQLITE_DBSTATUS_CACHE_WRITE,
+            &mut current,
+            &mut highest,
+            0,
+        )
+    };
+    if rc == rusqlite::ffi::SQLITE_OK {
+        current as i64
+    } else {
+        0
     }
 }
 

@@ -105,6 +105,9 @@ pub fn set_recognise_progress(hook: fn(u64, u64)) {
 pub struct Store {
     conn: Connection,
     dir: PathBuf,
+    /// The position index with its columns as last read, and what the database was then
+    /// (see [`Store::position_index`]).
+    index_cache: std::cell::RefCell<Option<postings::CachedIndex>>,
 }
 
 impl Store {
@@ -124,6 +127,7 @@ impl Store {
         let store = Store {
             conn,
             dir: dir.to_path_buf(),
+            index_cache: Default::default(),
         };
         store.check_meta(true)?;
         let mut store = store;
@@ -147,6 +151,7 @@ impl Store {
         let store = Store {
             conn,
             dir: dir.to_path_buf(),
+            index_cache: Default::default(),
         };
         store.check_meta(false)?;
         store.restore_game_indexes();
@@ -185,6 +190,7 @@ impl Store {
         let store = Store {
             conn,
             dir: dir.to_path_buf(),
+            index_cache: Default::default(),
         };
         store.check_meta(false)?;
         Ok(store)

@@ -67,7 +67,8 @@ fn won(winner: Option<&str>, side: u8) -> Option<bool> {
 #[derive(Default)]
 pub(super) struct Pending {
     sides: HashMap<(i64, u8), SideTotals>,
-    openings: HashMap<(i64, u8, String), u64>,
+    /// Games by opening, per (player, side).
+    openings: HashMap<(i64, u8), HashMap<String, u64>>,
 }
 
 impl Pending {
@@ -87,10 +88,13 @@ impl Pending {
                 .or_default()
                 .add(winner, side, date);
             if let Some(o) = opening {
-                *self
-                    .openings
-                    .entry((player, side, o.to_string()))
-                    .or_default() += 1;
+                let by = self.openings.entry((player, side)).or_default();
+                match by.get_mut(o) {
+                    Some(n) => *n += 1,
+                    None => {
+                        by.insert(o.to_string(), 1);
+                    }
+                }
             }
         }
     }
@@ -130,8 +134,10 @@ impl Pending {
             "INSERT INTO player_openings (player, side, opening, games) VALUES (?1, ?2, ?3, ?4)
              ON CONFLICT (player, side, opening) DO UPDATE SET games = games + excluded.games",
         )?;
-        for ((player, side, opening), n) in self.openings.drain() {
-            upsert.execute(params![player, side, opening, n as i64])?;
+        for ((player, side), by) in self.openings.drain() {
+            for (opening, n) in by {
+                upsert.execute(params![player, side, opening, n as i64])?;
+            }
         }
         Ok(())
     }

@@ -282,6 +282,27 @@ impl GameSet {
         self.len == 0
     }
 
+    /// The smallest id of the set that is `id` or more.
+    #[inline]
+    pub fn next_from(&self, id: i64) -> Option<i64> {
+        let id = usize::try_from(id.max(0)).ok()?;
+        let mut w = id >> 6;
+        let mut word = *self.bits.get(w)? & (!0u64 << (id & 63));
+        loop {
+            if word != 0 {
+                return Some(((w << 6) | word.trailing_zeros() as usize) as i64);
+            }
+            w += 1;
+            word = *self.bits.get(w)?;
+        }
+    }
+
+    /// Whether the set holds few of the ids up to its largest (under one in 32): a scan
+    /// then looks for its ids rather than test each entry.
+    pub fn is_sparse(&self) -> bool {
+        self.len.saturating_mul(32) < self.bits.len() * 64
+    }
+
     /// The ids in increasing order.
     pub fn ids(&self) -> impl Iterator<Item = i64> + '_ {
         self.bits.iter().enumerate().flat_map(|(w, &word)| {

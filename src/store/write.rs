@@ -118,6 +118,9 @@ pub struct Writer<'a> {
     page_size: i64,
     /// Bytes of log after which the writer finishes a checkpoint itself.
     log_limit: u64,
+    /// [`super::checkpoint::pages_written`] when the log last started again (as far as
+    /// this writer knows: at its start, or after it copied the whole log).
+    log_start: i64,
 }
 
 /// Pages of log after which SQLite checkpoints on a writer's connection when no
@@ -183,6 +186,7 @@ impl<'a> Writer<'a> {
             checkpointer,
             page_size,
             log_limit: super::checkpoint::LOG_LIMIT,
+            log_start: super::checkpoint::pages_written(conn),
         })
     }
 
@@ -222,17 +226,23 @@ impl<'a> Writer<'a> {
                 c.committed();
             }
         }
-        // The checkpointer has copied most of a long log: the rest is copied here, so that
-        // the next transaction starts the log again from its beginning.
-        if let Some(c) = &self.checkpointer
-            && c.log_is_long(self.page_size, self.log_limit)
-        {
-            // Busy when a round of the checkpointer is under way: the next commit tries again.
-            let busy: i64 = self
-                .conn
-                .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| r.get(0))?;
-            if busy == 0 {
-                c.log_was_copied();
+        // The log has grown past the limit since it last started again: the rest is copied
+        // here (the checkpointer has copied most of it), so that the next transaction starts
+        // the log again from its beginning.
+        if let Some(c) = &self.checkpointer {
+            let written = super::checkpoint::pages_written(self.conn) - self.log_start;
+            if written * self.page_size >= self.log_limit as i64 {
+                let _round = c.hold();
+                let (busy, log, copied): (i64, i64, i64) =
+                    self.conn
+                        .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| {
+                            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                        })?;
+                // All of it copied: the next write starts the log again. (A reader of the
+                // database that still reads the log keeps it; the next commit tries again.)
+                if busy == 0 && log == copied {
+                    self.log_start = super::checkpoint::pages_written(self.conn);
+                }
             }
         }
         Ok(())

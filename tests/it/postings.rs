@@ -32,6 +32,85 @@ fn a_block_reads_back_every_entry_and_finds_a_key() {
     assert!(Block::parse(&[]).is_none());
 }
 
+/// The entries of a key whose games a set takes, found by bisection in a block of that key
+/// alone (a sparse set) and by testing each entry (a dense one, or a block of several keys):
+/// the same as a brute force, in order, repeated games included; and `f` stops the scan.
+#[test]
+fn a_block_finds_the_entries_of_the_games_a_set_takes() {
+    use kifudex::store::GameSet;
+    let key = 77_777u64;
+    let mut one_key = Vec::new();
+    for i in 0..1500i64 {
+        let game = 10 + i * 3;
+        one_key.push(Entry {
+            key,
+            game,
+            next: (i % 50) as u16,
+        });
+        // Some games reach the position twice.
+        if i % 97 == 0 {
+            one_key.push(Entry { key, game, next: 7 });
+        }
+    }
+    one_key.sort();
+    let mut mixed = one_key.clone();
+    mixed.push(Entry {
+        key: key - 5,
+        game: 12,
+        next: 1,
+    });
+    mixed.push(Entry {
+        key: key + 9,
+        game: 13,
+        next: 2,
+    });
+    mixed.sort();
+    let sparse = GameSet::from_ids((0..5000).map(|i| 10 + i * 91).chain([10, 4507, 4508]));
+    let dense = GameSet::from_ids((0..4600).filter(|g| g % 3 != 0));
+    assert!(sparse.is_sparse() && !dense.is_sparse());
+    for entries in [&one_key, &mixed] {
+        let data = encode(entries, 5);
+        let block = Block::parse(&data).unwrap();
+        let first = entries[0].key;
+        for (set, is_sparse) in [(&sparse, true), (&dense, false), (&sparse, false)] {
+            let want: Vec<Entry> = entries
+                .iter()
+                .filter(|e| e.key == key && set.contains(e.game))
+                .copied()
+                .collect();
+            assert!(want.len() > 10, "{}", want.len());
+            let mut got = Vec::new();
+            let all = block.find_each_taken(
+                first,
+                key,
+                5,
+                is_sparse,
+                |g| set.next_from(g),
+                |e| {
+                    got.push(e);
+                    true
+                },
+            );
+            assert!(all);
+            assert_eq!(got, want);
+            let mut got = Vec::new();
+            let all = block.find_each_taken(
+                first,
+                key,
+                5,
+                is_sparse,
+                |g| set.next_from(g),
+                |e| {
+                    got.push(e);
+                    got.len() < 3
+                },
+            );
+            assert!(!all);
+            assert_eq!(got, want[..3]);
+        }
+    }
+}
+
 #[test]
 fn a_block_packs_each_column_least_significant_bit_first_from_a_byte_boundary() {
     let entries = [
@@ -178,7 +257,7 @@ fn a_big_segment_holds_every_posting_under_its_key_in_game_order() {
     for (&key, expected) in want.iter().step_by(7) {
         let mut got = Vec::new();
         index
-            .for_each(&store, key, |_, e| {
+            .for_each(&store, key, None, |_, e| {
                 got.push((e.game, e.next));
                 true
             })

@@ -239,6 +239,58 @@ impl<'a> Block<'a> {
         true
     }
 
+    /// [`Block::find_each`] for the entries whose game `next_from` takes (it gives the
+    /// smallest game taken that is its argument or more). When every entry of the block has
+    /// the key (a position many games reach fills blocks of its own) and `sparse` says few
+    /// games are taken, the games taken are looked up by bisection in the sorted game column
+    /// instead of each entry being tested.
+    pub fn find_each_taken(
+        &self,
+        first_key: u64,
+        key: u64,
+        base: i64,
+        sparse: bool,
+        next_from: impl Fn(i64) -> Option<i64>,
+        mut f: impl FnMut(Entry) -> bool,
+    ) -> bool {
+        if !(sparse && first_key == key && self.widths[0] == 0) {
+            return self.find_each(first_key, key, base, |e| {
+                next_from(e.game) != Some(e.game) || f(e)
+            });
+        }
+        let game = |i: usize| base + get(self.columns[1], i, self.widths[1]) as i64;
+        let n = self.n;
+        let mut i = 0;
+        while i < n {
+            let g = game(i);
+            let Some(want) = next_from(g) else {
+                break;
+            };
+            if want == g {
+                // Every entry of this game (a position reached again in one game).
+                while i < n && game(i) == g {
+                    if !f(self.entry(i, key, base)) {
+                        return false;
+                    }
+                    i += 1;
+                }
+                continue;
+            }
+            // The first entry at `want` or after, past `i`.
+            let (mut lo, mut hi) = (i + 1, n);
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2;
+                if game(mid) < want {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            i = lo;
+        }
+        true
+    }
+
     #[inline]
     fn entry(&self, i: usize, key: u64, base: i64) -> Entry {
         Entry {

@@ -24,12 +24,13 @@ pub mod block;
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
+use std::rc::Rc;
 
 use rayon::iter::{IndexedParallelIterator, ParallelIterator};
 use rayon::slice::ParallelSlice;
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::{Store, StoreError};
+use super::{GameSet, Store, StoreError};
 use crate::shogi::{Move, Position};
 use block::{BLOCK_BYTES, Block};
 pub use block::{Entry, code_move, move_code};
@@ -599,22 +600,26 @@ impl PositionIndex {
     }
 
     /// Calls `f` with every entry with `key` (and its segment's index in `segments`), by
-    /// segment and then by game, while it returns true; removed games left out.
+    /// segment and then by game, while it returns true; removed games left out, and with
+    /// `set`, the games it does not hold.
     pub fn for_each(
         &self,
         store: &Store,
         key: u64,
+        set: Option<&GameSet>,
         f: impl FnMut(usize, Entry) -> bool,
     ) -> Result<(), StoreError> {
-        self.scan(&store.conn, key, f)
+        self.scan(&store.conn, key, set, f)
     }
 
     fn scan(
         &self,
         conn: &Connection,
         key: u64,
+        set: Option<&GameSet>,
         mut f: impl FnMut(usize, Entry) -> bool,
     ) -> Result<(), StoreError> {
+        let sparse = set.is_some_and(GameSet::is_sparse);
         // The last block starting before the key may end with it; later ones start with it.
         let mut before = conn.prepare_cached(
             "SELECT max(first_key) FROM position_blocks WHERE segment = ?1 AND first_key < ?2",
@@ -634,9 +639,20 @@ impl PositionIndex {
                     .map_err(|_| StoreError::IndexDamaged("a block is not a blob"))?;
                 let block =
                     Block::parse(data).ok_or(StoreError::IndexDamaged("a block cannot be read"))?;
-                let go_on = block.find_each(first, key, seg.first_game, |e| {
+                let mut each = |e: Entry| {
                     (!self.removed.is_empty() && self.removed.contains(&e.game)) || f(si, e)
-                });
+                };
+                let go_on = match set {
+                    None => block.find_each(first, key, seg.first_game, each),
+                    Some(s) => block.find_each_taken(
+                        first,
+                        key,
+                        seg.first_game,
+                        sparse,
+                        |g| s.next_from(g),
+                        &mut each,
+                    ),
+                };
                 if !go_on {
                     return Ok(());
                 }
@@ -811,11 +827,37 @@ pub fn size(conn: &Connection) -> Result<IndexSize, StoreError> {
     )?)
 }
 
+/// The position index with its columns, and the database it was read from: SQLite's
+/// `data_version` (which moves when another connection commits) and the rows this connection
+/// changed (`total_changes`).
+pub(crate) struct CachedIndex {
+    version: (i64, u64),
+    index: Rc<PositionIndex>,
+}
+
 impl Store {
     /// The position index, with each segment's per-game results and dates when `columns`
-    /// (5 bytes a game: for questions about many games), without them otherwise.
-    pub fn position_index(&self, columns: bool) -> Result<PositionIndex, StoreError> {
-        PositionIndex::read(&self.conn, columns)
+    /// (5 bytes a game: for questions about many games), without them otherwise. The index
+    /// with its columns is kept between questions while the database does not change.
+    pub fn position_index(&self, columns: bool) -> Result<Rc<PositionIndex>, StoreError> {
+        let version = (
+            self.conn
+                .query_row("PRAGMA data_version", [], |r| r.get(0))?,
+            self.conn.total_changes(),
+        );
+        if let Some(c) = &*self.index_cache.borrow()
+            && c.version == version
+        {
+            return Ok(Rc::clone(&c.index));
+        }
+        let index = Rc::new(PositionIndex::read(&self.conn, columns)?);
+        if columns {
+            *self.index_cache.borrow_mut() = Some(CachedIndex {
+                version,
+                index: Rc::clone(&index),
+            });
+        }
+        Ok(index)
     }
 
     /// Writes a batch of postings as a new segment (outside any import: for tests and tools).
