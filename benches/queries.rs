@@ -115,6 +115,7 @@ fn main() {
                     limit: 20,
                     engine: false,
                     games: None,
+                    players: None,
                 },
             )
             .expect("text query");
@@ -221,6 +222,7 @@ fn filtered(store: &Store, picked: &[Position], index: &kifudex::text::TextIndex
                     limit: 20,
                     engine: false,
                     games: None,
+                    players: None,
                 },
                 &by_player,
             )

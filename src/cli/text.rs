@@ -46,6 +46,7 @@ pub fn run(db: &Path, args: &TextArgs) -> Result<bool> {
         limit: args.limit,
         engine: args.engine,
         games: None,
+        players: None,
     };
     let (hits, report) = open_and_search(&store, &options, &filter)?;
     if let Some(n) = &report.notice {

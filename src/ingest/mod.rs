@@ -478,7 +478,7 @@ impl Sink<'_, '_> {
 }
 
 /// What the text index takes of a game just written as `id`.
-fn game_text(id: i64, g: GameRow) -> GameText {
+fn game_text(id: i64, player_ids: [Option<i64>; 2], g: GameRow) -> GameText {
     let recognised = g.recognised.as_ref().map_or_else(Vec::new, |r| {
         crate::text::unique_names(r.opening.into_iter().chain(r.items.iter().map(|i| i.name)))
     });
@@ -487,6 +487,7 @@ fn game_text(id: i64, g: GameRow) -> GameText {
         id,
         sente: g.sente,
         gote: g.gote,
+        player_ids,
         event: g.event,
         opening: g.opening,
         title: g.title,
@@ -521,7 +522,8 @@ fn write_source(
         match writer.put_game(source, index, &game)? {
             Inserted::New(id) => {
                 progress.games += 1;
-                sink.texts.push(game_text(id, game));
+                let players = writer.last_players();
+                sink.texts.push(game_text(id, players, game));
             }
             Inserted::Duplicate(_) => progress.duplicates += 1,
         }

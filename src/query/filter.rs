@@ -110,6 +110,14 @@ const TERMINAL_WORDS: &[(&str, &str)] = &[
     ("不詰", "no_mate"),
 ];
 
+/// The players a name given to the filter means (part of the name; width, kana, 旧字体 and
+/// titles don't matter), by id.
+pub fn matching_players(store: &Store, name: &str) -> Result<Vec<i64>, QueryError> {
+    let key = name_key(name);
+    let bare = strip_titles(&key);
+    Ok(store.players_matching(&key, &bare)?)
+}
+
 impl GameFilter {
     /// Whether the filter takes every game.
     pub fn is_empty(&self) -> bool {
@@ -195,11 +203,7 @@ impl GameFilter {
         let terminal = self.terminal.as_deref().map(terminal_code).transpose()?;
         let handicaps = self.handicap.as_deref().map(handicap_arg).transpose()?;
 
-        let players = |q: &str| -> Result<Vec<i64>, QueryError> {
-            let key = name_key(q);
-            let bare = strip_titles(&key);
-            Ok(store.players_matching(&key, &bare)?)
-        };
+        let players = |q: &str| matching_players(store, q);
         if let Some(p) = &self.player {
             let ids = players(p)?;
             match &self.vs {

@@ -1,12 +1,12 @@
 //! Full-text search: the text index finds documents, the database names their games, and the
 //! snippet is cut from the game's text as the database holds it.
 
-use crate::store::Store;
-use crate::text::index::TEXT_DIR;
+use crate::store::{Side, Store};
+use crate::text::index::{PlayerTerms, TEXT_DIR};
 use crate::text::{SearchOptions, Snippet, SyncReport, TextIndex, TextSource, documents};
 
 use super::QueryError;
-use super::filter::GameFilter;
+use super::filter::{GameFilter, matching_players};
 
 /// One hit.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -102,7 +102,23 @@ pub fn text_search_filtered(
     filter: &GameFilter,
 ) -> Result<Vec<TextHit>, QueryError> {
     let mut options = options.clone();
-    if let Some(set) = filter.resolve(store, None)? {
+    // A player's games are found by the index's player terms; what else the filter asks is
+    // checked game by game.
+    if let Some(p) = &filter.player {
+        options.players = Some(PlayerTerms {
+            ids: matching_players(store, p)?,
+            sente: filter.side != Some(Side::Gote),
+            gote: filter.side != Some(Side::Sente),
+        });
+    }
+    let rest = GameFilter {
+        player: None,
+        side: None,
+        ..filter.clone()
+    };
+    if !rest.is_empty()
+        && let Some(set) = filter.resolve(store, None)?
+    {
         let set = std::sync::Arc::new(set);
         options.games = Some(std::sync::Arc::new(move |id| set.contains(id)));
     }

@@ -296,6 +296,7 @@ fn text(store: &Store, p: &Params) -> Result<String, ApiError> {
         limit: p.limit("limit", 20, MAX_LIMIT)?,
         engine: p.flag("engine")?,
         games: None,
+        players: None,
     };
     let hits = query::text_search(store, &index, &options)?;
     let hits = serde_json::to_string(&hits).map_err(|e| ApiError::Internal(e.to_string()))?;

@@ -23,7 +23,7 @@ pub(super) fn text_games(
                         (SELECT n.name AS name FROM recognised r
                          JOIN opening_names n ON n.id = r.name_id
                          WHERE r.game_id = g.id ORDER BY r.side, r.ply, n.kind DESC, n.id)),
-                    g.label
+                    g.label, g.sente_id, g.gote_id
              FROM games g
              LEFT JOIN players ps ON ps.id = g.sente_id LEFT JOIN players pg ON pg.id = g.gote_id
              WHERE g.id > ?1 AND g.id <= ?2 ORDER BY g.id LIMIT ?3",
@@ -33,6 +33,7 @@ pub(super) fn text_games(
                 id: r.get(0)?,
                 sente: r.get(1)?,
                 gote: r.get(2)?,
+                player_ids: [r.get(11)?, r.get(12)?],
                 event: r.get(3)?,
                 opening: r.get(4)?,
                 title: r.get(5)?,

@@ -96,6 +96,8 @@ pub struct Writer<'a> {
     postings: postings::Batch,
     /// The players' totals of the games written in the open transaction.
     totals: super::players::Pending,
+    /// The player ids (sente's, gote's) of the last game [`Writer::put_game`] wrote.
+    last_players: [Option<i64>; 2],
     /// The first 8 bytes of every stored game's fingerprint, with its id (loaded on the
     /// first game), so that a new game needs no lookup.
     fingerprints: Option<HashMap<u64, i64>>,
@@ -176,6 +178,7 @@ impl<'a> Writer<'a> {
             deleted: Vec::new(),
             postings: postings::Batch::default(),
             totals: Default::default(),
+            last_players: [None; 2],
             fingerprints: None,
             paths: None,
             written_sources: HashSet::new(),
@@ -584,6 +587,7 @@ impl<'a> Writer<'a> {
                 ])?;
                 let id = c.last_insert_rowid();
                 let label = g.recognised.as_ref().and_then(|r| r.opening);
+                self.last_players = [sente, gote];
                 self.totals.add(
                     [sente, gote],
                     g.winner,
@@ -630,6 +634,11 @@ impl<'a> Writer<'a> {
             .execute(params![source, index as i64, id])?;
         }
         Ok(result)
+    }
+
+    /// The player ids (sente's, gote's) of the game the last [`Writer::put_game`] wrote new.
+    pub fn last_players(&self) -> [Option<i64>; 2] {
+        self.last_players
     }
 
     /// The id of the stored game with this fingerprint.

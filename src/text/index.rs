@@ -15,14 +15,16 @@ use std::sync::Arc;
 
 use tantivy::collector::{FilterCollector, TopDocs};
 use tantivy::indexer::UserOperation;
-use tantivy::query::QueryParser;
 use tantivy::query::doc_predicate_query::{DocPredicateQuery, FunctionPredicate};
-use tantivy::schema::{FAST, Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions};
+use tantivy::query::{BooleanQuery, ConstScoreQuery, Occur, Query, QueryParser, TermSetQuery};
+use tantivy::schema::{
+    FAST, Field, INDEXED, IndexRecordOption, Schema, TextFieldIndexing, TextOptions,
+};
 use tantivy::snippet::SnippetGenerator;
 use tantivy::tokenizer::{TextAnalyzer, TokenizerManager};
 use tantivy::{
     DocId, Index, IndexReader, IndexWriter, ReloadPolicy, SegmentReader, TantivyDocument,
-    TantivyError,
+    TantivyError, Term,
 };
 
 use super::tokenizer::{self, JapaneseTokenizer, Mode, TOKENIZER_VERSION};
@@ -32,7 +34,7 @@ use super::{GameText, TextDoc, TextError, TextField, TextSource, each_document};
 pub const TEXT_DIR: &str = "text";
 
 /// Bump when the fields or what goes into them change: the index is then rebuilt.
-pub const SCHEMA_VERSION: u32 = 3;
+pub const SCHEMA_VERSION: u32 = 4;
 
 /// A document's game and ply share one column ([`doc_key`]): the ply takes the low bits.
 const PLY_BITS: u32 = 24;
@@ -103,6 +105,19 @@ pub struct SearchOptions {
     /// Only documents of the games it accepts (checked as documents are collected, so the
     /// best `limit` are those of the games taken).
     pub games: Option<GamePredicate>,
+    /// Only documents of the games these players played (read from the index's terms, not
+    /// document by document).
+    pub players: Option<PlayerTerms>,
+}
+
+/// Players whose games a search keeps: their ids in the database, on either side or on one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayerTerms {
+    pub ids: Vec<i64>,
+    /// Their games as sente (下手).
+    pub sente: bool,
+    /// Their games as gote (上手).
+    pub gote: bool,
 }
 
 impl std::fmt::Debug for SearchOptions {
@@ -112,6 +127,7 @@ impl std::fmt::Debug for SearchOptions {
             .field("limit", &self.limit)
             .field("engine", &self.engine)
             .field("games", &self.games.as_ref().map(|_| "…"))
+            .field("players", &self.players)
             .finish()
     }
 }
@@ -197,6 +213,8 @@ pub struct TextIndex {
     dir: PathBuf,
     index: Index,
     doc: Field,
+    /// The sente and gote player ids (indexed, not stored).
+    players: [Field; 2],
     fields: [Field; 9],
     writer: Option<IndexWriter>,
     /// The reader searches use, opened on the first and dropped by each commit.
@@ -204,12 +222,20 @@ pub struct TextIndex {
     state: Payload,
 }
 
+/// The fields of the sente and the gote player's id.
+const PLAYER_FIELDS: [&str; 2] = ["sente_id", "gote_id"];
+
 fn schema() -> Schema {
     let mut b = Schema::builder();
     // Not indexed: a term per document, there only for the rare deletion, cost about 7% of
     // the indexing thread's instructions; deletions read the column instead (`delete_games`).
     // One column for game and ply: each column costs a lookup by name for every document.
     b.add_i64_field("doc", FAST);
+    // The players' ids, on every document of a game: a search in some players' games reads
+    // their terms' documents instead of testing every document it scores.
+    for name in PLAYER_FIELDS {
+        b.add_u64_field(name, INDEXED);
+    }
     let indexing = TextFieldIndexing::default()
         .set_tokenizer(tokenizer::NAME)
         .set_index_option(IndexRecordOption::WithFreqsAndPositions);
@@ -319,6 +345,7 @@ impl TextIndex {
         TextIndex {
             dir: dir.to_path_buf(),
             doc: field("doc"),
+            players: PLAYER_FIELDS.map(field),
             fields: TextField::ALL.map(|f| field(f.name())),
             index,
             writer: None,
@@ -344,7 +371,7 @@ impl TextIndex {
     }
 
     fn add_game(&mut self, game: &GameText) -> Result<(), TextError> {
-        let (doc, fields) = (self.doc, self.fields);
+        let (doc, fields, players) = (self.doc, self.fields, self.players);
         let writer = self.writer()?;
         // One message to the indexing thread per game rather than per document: a full
         // channel made the sender spin and wake once per document.
@@ -355,6 +382,11 @@ impl TextIndex {
             let bytes = 32 + texts.iter().map(|(_, t)| t.len() + 16).sum::<usize>();
             let mut d = TantivyDocument::with_capacity(bytes);
             d.add_i64(doc, doc_key(game.id, doc_ply));
+            for (field, id) in players.into_iter().zip(game.player_ids) {
+                if let Some(id) = id.and_then(|id| u64::try_from(id).ok()) {
+                    d.add_u64(field, id);
+                }
+            }
             for &(f, text) in texts {
                 d.add_text(fields[f as usize], text);
             }
@@ -583,7 +615,27 @@ impl TextIndex {
     /// The best `limit` documents for a query, and a highlighter for their snippets.
     pub fn search(&self, options: &SearchOptions) -> Result<(Vec<Hit>, Highlighter), TextError> {
         let searcher = self.reader()?.searcher();
-        let query = self.parse(&options.query, options.engine)?;
+        let mut query = self.parse(&options.query, options.engine)?;
+        if let Some(p) = &options.players {
+            let sides = [p.sente, p.gote];
+            let terms = self
+                .players
+                .into_iter()
+                .zip(sides)
+                .filter(|(_, on)| *on)
+                .flat_map(|(f, _)| {
+                    p.ids
+                        .iter()
+                        .filter_map(|&id| u64::try_from(id).ok())
+                        .map(move |id| Term::from_field_u64(f, id))
+                });
+            // Scoring nothing, the players' clause leaves each hit's score as the query gave it.
+            let theirs = ConstScoreQuery::new(Box::new(TermSetQuery::new(terms)), 0.0);
+            query = Box::new(BooleanQuery::new(vec![
+                (Occur::Must, query),
+                (Occur::Must, Box::new(theirs) as Box<dyn Query>),
+            ]));
+        }
         let collector = TopDocs::with_limit(options.limit.max(1)).order_by_score();
         let top = match &options.games {
             None => searcher.search(&query, &collector)?,

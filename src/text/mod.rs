@@ -20,6 +20,9 @@ pub struct GameText {
     pub id: i64,
     pub sente: Option<String>,
     pub gote: Option<String>,
+    /// The players' ids in the database (sente's, gote's): every document of the game is
+    /// indexed under them, so that a search in one player's games reads only theirs.
+    pub player_ids: [Option<i64>; 2],
     pub event: Option<String>,
     pub opening: Option<String>,
     /// The opening label, strategies and castles recognised from the moves, each once

@@ -30,6 +30,7 @@ fn a_game_makes_one_document_and_one_per_commented_position() {
         id: 7,
         sente: Some(s("羽生善治")),
         gote: Some(s("藤井聡太")),
+        player_ids: [Some(1), Some(2)],
         event: Some(s("第1期竜王戦")),
         opening: Some(s("四間飛車")),
         recognised: vec![s("四間飛車"), s("振り飛車"), s("美濃囲い")],
@@ -313,6 +314,7 @@ fn raw_ids(db: &Path, query: &str) -> Vec<i64> {
             limit: 100,
             engine: true,
             games: None,
+            players: None,
         })
         .unwrap();
     let mut ids: Vec<i64> = hits.into_iter().map(|h| h.id).collect();
