@@ -330,6 +330,11 @@ impl<'t> LineCounter<'t> {
         }
     }
 
+    /// The text it counts in.
+    pub fn text(&self) -> &'t str {
+        self.text
+    }
+
     /// The 1-based line and column of byte `offset`, as [`line_column`] gives them.
     pub fn line_column(&mut self, offset: usize) -> (usize, usize) {
         let text = self.text;

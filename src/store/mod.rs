@@ -17,7 +17,7 @@ mod tree;
 mod write;
 
 pub use checkpoint::LOG_LIMIT;
-pub use codec::{GameRow, fingerprint};
+pub use codec::{GameRow, HeaderColumns, fingerprint, read_back, read_columns};
 pub use migrate::{MIGRATIONS, SCHEMA_VERSION};
 pub use openings::{CLASSIFY_META, StoredItem};
 pub use players::{PlayerTotals, SideTotals};

@@ -680,6 +680,29 @@ fn line_counting_goes_on_from_the_last_error_and_agrees_with_line_column() {
     assert_eq!((errors[199_999].line, errors[199_999].column), (1, 200_000));
 }
 
+/// A JKF record with an error in each of 100,000 forks: each error's line and column are
+/// counted on from the last one's (from the file's start each time, this took minutes).
+#[test]
+fn jkf_errors_in_many_forks_are_placed_in_linear_time() {
+    let fork = r#"[{"move":{"from":{"x":5,"y":5},"to":{"x":5,"y":4},"piece":"FU"}}]"#;
+    let n = 100_000;
+    let head = r#"{"header":{},"moves":[{},{"move":{"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"FU"},"forks":["#;
+    let text = format!("{head}{}]}}]}}", vec![fork; n].join(",\n"));
+    let rec = jkf::read_jkf(&text).unwrap();
+    assert_eq!(rec.main.moves.len(), 1);
+    assert_eq!(rec.errors.len(), n, "{:?}", rec.errors.first());
+    // Fork k is on line k + 1, its entry one character in.
+    for (k, e) in rec.errors.iter().enumerate() {
+        let want_column = if k == 0 { head.chars().count() + 2 } else { 2 };
+        assert_eq!((e.line, e.column), (k + 1, want_column), "{e:?}");
+    }
+    assert!(
+        rec.errors[0].message.starts_with("move 1: "),
+        "{}",
+        rec.errors[0].message
+    );
+}
+
 #[test]
 fn messages_quote_a_short_excerpt_of_a_long_line() {
     let junk = "x".repeat(1_000_000);

@@ -13,7 +13,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use super::decode::line_column;
+use super::decode::LineCounter;
 
 mod write;
 
@@ -227,10 +227,11 @@ impl Place {
 /// Reads a JKF record. Invalid JSON, or JSON that is no JKF object, is an `Err` with its line
 /// and column; problems inside a valid record are the record's errors, reading going on.
 pub fn read_jkf(text: &str) -> Result<Record, ReadError> {
-    let doc: Document =
-        serde_json::from_str(text).map_err(|e| json_error(text, 0, &e, "not a JKF record"))?;
+    let doc: Document = serde_json::from_str(text)
+        .map_err(|e| json_error(&mut LineCounter::new(text), 0, &e, "not a JKF record"))?;
     let mut reader = Reader {
         text,
+        lines: LineCounter::new(text),
         rec: Record::default(),
     };
     if let Some(header) = doc.header {
@@ -254,9 +255,15 @@ pub fn read_jkf(text: &str) -> Result<Record, ReadError> {
     Ok(reader.rec)
 }
 
-/// A serde_json error inside the text that starts at byte `base` of `text`, as a [`ReadError`].
-fn json_error(text: &str, base: usize, e: &serde_json::Error, what: &str) -> ReadError {
-    let part = &text[base..];
+/// A serde_json error inside the text that starts at byte `base` of the text `lines` counts
+/// in, as a [`ReadError`].
+fn json_error(
+    lines: &mut LineCounter<'_>,
+    base: usize,
+    e: &serde_json::Error,
+    what: &str,
+) -> ReadError {
+    let part = &lines.text()[base..];
     // serde_json counts lines at '\n' and columns in bytes, 1-based (0 before the first byte).
     let line_start = part
         .split_inclusive('\n')
@@ -264,7 +271,7 @@ fn json_error(text: &str, base: usize, e: &serde_json::Error, what: &str) -> Rea
         .map(str::len)
         .sum::<usize>();
     let offset = base + line_start + e.column().saturating_sub(1);
-    let (line, column) = line_column(text, offset);
+    let (line, column) = lines.line_column(offset);
     let mut message = e.to_string();
     // serde_json appends its own position; ours replaces it.
     if let Some(i) = message.rfind(" at line ") {
@@ -280,6 +287,9 @@ fn json_error(text: &str, base: usize, e: &serde_json::Error, what: &str) -> Rea
 
 struct Reader<'t> {
     text: &'t str,
+    /// Lines counted up to the last error: errors come in text order, so that their
+    /// positions cost time linear in the text, however many there are.
+    lines: LineCounter<'t>,
     rec: Record,
 }
 
@@ -290,7 +300,8 @@ impl Reader<'_> {
     }
 
     fn error_at(&mut self, raw: &RawValue, message: impl Into<String>) {
-        let (line, column) = line_column(self.text, self.offset(raw));
+        let offset = self.offset(raw);
+        let (line, column) = self.lines.line_column(offset);
         self.rec.errors.push(ReadError::new(line, column, message));
     }
 
@@ -299,7 +310,8 @@ impl Reader<'_> {
         match serde_json::from_str(raw.get()) {
             Ok(v) => Some(v),
             Err(e) => {
-                let err = json_error(self.text, self.offset(raw), &e, "not understood");
+                let offset = self.offset(raw);
+                let err = json_error(&mut self.lines, offset, &e, "not understood");
                 self.rec.errors.push(err);
                 None
             }
@@ -341,12 +353,9 @@ impl Reader<'_> {
             let entry: Entry = match serde_json::from_str(raw.get()) {
                 Ok(e) => e,
                 Err(e) => {
-                    let mut err = json_error(
-                        self.text,
-                        self.offset(raw),
-                        &e,
-                        "the entry is not understood",
-                    );
+                    let offset = self.offset(raw);
+                    let mut err =
+                        json_error(&mut self.lines, offset, &e, "the entry is not understood");
                     err.message = format!(
                         "move {ply}: {}; the rest of the line is ignored",
                         err.message
