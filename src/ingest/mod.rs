@@ -69,6 +69,10 @@ pub struct ImportOptions {
     /// ([`walk::MAX_SOURCE_BYTES`] by default); a bigger one is an error, the rest of the
     /// import goes on.
     pub max_source_bytes: u64,
+    /// A file holding more games than this is handed to the writer in parts of this many
+    /// games as it is read, so that memory does not grow with the games of one file (they
+    /// are still written in one transaction with their source).
+    pub source_part_games: usize,
 }
 
 /// The most games a database may hold at the end of an import that builds the games indexes
@@ -94,6 +98,7 @@ impl Default for ImportOptions {
             defer_indexes_from: 10_000,
             log_limit: crate::store::LOG_LIMIT,
             max_source_bytes: walk::MAX_SOURCE_BYTES,
+            source_part_games: 4096,
         }
     }
 }
@@ -172,6 +177,9 @@ struct Parsed {
     touch: Option<i64>,
     games: Vec<GameRow>,
     errors: Vec<Problem>,
+    /// More games of this source follow in the next `Parsed` (a big file, handed over in
+    /// parts); the last part has the source as read whole (its games, format, error).
+    more: bool,
 }
 
 /// Imports `paths` into `store`.
@@ -341,26 +349,38 @@ fn read_batch(
     tx: &mpsc::SyncSender<Part>,
 ) -> bool {
     let (mut part, mut parsed, mut bytes) = (0, Vec::new(), 0);
+    let mut gone = false;
+    let send = |parsed: Vec<Parsed>, last: bool, part: &mut usize| {
+        let ok = tx
+            .send(Part {
+                batch,
+                part: *part,
+                last,
+                parsed,
+            })
+            .is_ok();
+        *part += 1;
+        ok
+    };
     for (n, unit) in units.iter().enumerate() {
-        for p in parse_unit(unit, known, options) {
-            bytes += p.source.size;
+        parse_unit(unit, known, options, &mut |p| {
+            // A part of a big file goes to the writer at once.
+            let more = p.more;
+            bytes += if more { 0 } else { p.source.size };
             parsed.push(p);
+            if more && !gone && !send(std::mem::take(&mut parsed), false, &mut part) {
+                gone = true;
+            }
+        });
+        if gone {
+            return false;
         }
         let last = n + 1 == units.len();
         if last || bytes >= walk::HAND_OVER_BYTES {
-            let parsed = std::mem::take(&mut parsed);
-            if tx
-                .send(Part {
-                    batch,
-                    part,
-                    last,
-                    parsed,
-                })
-                .is_err()
-            {
+            if !send(std::mem::take(&mut parsed), last, &mut part) {
                 return false;
             }
-            (part, bytes) = (part + 1, 0);
+            bytes = 0;
         }
     }
     true
@@ -399,6 +419,8 @@ fn write_all(
     let (mut next_batch, mut next_part) = (0, 0);
     let mut batch_games = 0;
     let mut batch_start = Instant::now();
+    // A big file whose parts are being written: its id and its games so far.
+    let mut open: Option<(i64, usize)> = None;
     for part in rx {
         pending.insert((part.batch, part.part), part);
         while let Some(part) = pending.remove(&(next_batch, next_part)) {
@@ -420,8 +442,11 @@ fn write_all(
                     sink.db.begin()?;
                     batch_start = Instant::now();
                 }
-                batch_games += write_source(sink, p, progress, observer)?.max(1);
-                progress.files += 1;
+                let more = p.more;
+                batch_games += write_source(sink, p, &mut open, progress, observer)?.max(1);
+                if !more {
+                    progress.files += 1;
+                }
                 if batch_games >= options.batch_games || batch_start.elapsed() >= options.batch_time
                 {
                     sink.commit()?;
@@ -504,6 +529,7 @@ fn game_text(id: i64, player_ids: [Option<i64>; 2], g: GameRow) -> GameText {
 fn write_source(
     sink: &mut Sink<'_, '_>,
     p: Parsed,
+    open: &mut Option<(i64, usize)>,
     progress: &mut Progress,
     observer: &mut dyn Observer,
 ) -> Result<usize, IngestError> {
@@ -513,12 +539,35 @@ fn write_source(
         return Ok(0);
     }
     let writer = &mut *sink.db;
-    let source = writer.put_source(&p.source)?;
-    if p.source.error.is_some() {
+    // The first part of a big file writes its row as one to read again (no time, no hash):
+    // a commit may come before its last part, and an import killed then leaves a source the
+    // next import reads again whole, in place of the games written so far. The last part
+    // completes the row.
+    let (source, first_index) = match open.take() {
+        Some((id, n)) => {
+            if !p.more {
+                writer.finish_source(&p.source, id)?;
+            }
+            (id, n)
+        }
+        None if p.more => {
+            let unfinished = SourceRow {
+                mtime: 0,
+                content_hash: String::new(),
+                ..p.source.clone()
+            };
+            (writer.put_source(&unfinished)?, 0)
+        }
+        None => (writer.put_source(&p.source)?, 0),
+    };
+    if p.more {
+        *open = Some((source, first_index + p.games.len()));
+    } else if p.source.error.is_some() {
         progress.failed_files += 1;
     }
     let games = p.games.len();
-    for (index, game) in p.games.into_iter().enumerate() {
+    for (i, game) in p.games.into_iter().enumerate() {
+        let index = first_index + i;
         match writer.put_game(source, index, &game)? {
             Inserted::New(id) => {
                 progress.games += 1;
@@ -544,10 +593,13 @@ fn write_source(
 /// Reads, decodes, parses and replays every source of a unit, except those an earlier
 /// import read with the same size and time (files) or the same size and CRC (archive
 /// entries).
-fn parse_unit(unit: &Unit, known: &KnownSources, options: &ImportOptions) -> Vec<Parsed> {
-    let variations = options.variations;
-    let recognise = options.recognise;
-    let indexed = index_options(variations);
+fn parse_unit(
+    unit: &Unit,
+    known: &KnownSources,
+    options: &ImportOptions,
+    emit: &mut dyn FnMut(Parsed),
+) {
+    let indexed = index_options(options.variations);
     let unchanged = |info: &SourceInfo| {
         known.get(&info.key, &info.display).is_some_and(|k| {
             k.options == indexed
@@ -558,10 +610,9 @@ fn parse_unit(unit: &Unit, known: &KnownSources, options: &ImportOptions) -> Vec
                 }
         })
     };
-    walk::read_unit(unit, options.max_source_bytes, unchanged)
-        .into_iter()
-        .map(|(info, content)| parse_source(info, content, known, variations, recognise))
-        .collect()
+    for (info, content) in walk::read_unit(unit, options.max_source_bytes, unchanged) {
+        parse_source(info, content, known, options, emit);
+    }
 }
 
 /// The import options that change what is indexed, as the `sources` table keeps them: a
@@ -574,9 +625,10 @@ fn parse_source(
     info: SourceInfo,
     content: Content,
     known: &KnownSources,
-    variations: bool,
-    recognise: bool,
-) -> Parsed {
+    options: &ImportOptions,
+    emit: &mut dyn FnMut(Parsed),
+) {
+    let (variations, recognise) = (options.variations, options.recognise);
     let mut source = SourceRow {
         path: info.display.clone(),
         key: info.key.clone(),
@@ -593,25 +645,27 @@ fn parse_source(
     let bytes = match content {
         Content::Bytes(b) => b,
         Content::Unchanged => {
-            return Parsed {
+            return emit(Parsed {
                 source,
                 unchanged: true,
                 touch: None,
                 games: Vec::new(),
                 errors: Vec::new(),
-            };
+                more: false,
+            });
         }
         Content::Failed(e) => {
             let message = format!("cannot read: {e}");
             source.error = Some(message.clone());
             let errors = vec![problem(&source.path, None, None, message)];
-            return Parsed {
+            return emit(Parsed {
                 source,
                 unchanged: false,
                 touch: None,
                 games: Vec::new(),
                 errors,
-            };
+                more: false,
+            });
         }
     };
     source.size = bytes.len() as u64;
@@ -624,21 +678,24 @@ fn parse_source(
         && k.size == source.size
         && k.options == source.options
     {
-        return Parsed {
+        return emit(Parsed {
             touch: Some(k.id),
             unchanged: false,
             source,
             games: Vec::new(),
             errors: Vec::new(),
-        };
+            more: false,
+        });
     }
     let path = std::path::Path::new(&info.display);
-    // Each game becomes its row as soon as it is read: a file of 100,000 games never holds
-    // 100,000 records at once.
+    // Each game becomes its row as soon as it is read, and a big file's games go to the
+    // writer in parts: a file of 100,000 games never holds 100,000 records, nor rows, at once.
     let mut errors = Vec::new();
     let mut games = Vec::new();
+    let mut done = 0;
+    let part = options.source_part_games.max(1);
     let read = read_bytes_each(&bytes, Some(path), &mut |mut rec, format| {
-        let i = games.len();
+        let i = done + games.len();
         for e in std::mem::take(&mut rec.errors) {
             let at = Some((e.line, e.column));
             let mut p = problem(&source.path, Some(i), at, e.message);
@@ -650,21 +707,33 @@ fn parse_source(
         let mut row = GameRow::from_record(rec, format, variations);
         row.recognised = recognised;
         games.push(row);
+        if games.len() == part {
+            done += part;
+            emit(Parsed {
+                source: source.clone(),
+                unchanged: false,
+                touch: None,
+                games: std::mem::take(&mut games),
+                errors: std::mem::take(&mut errors),
+                more: true,
+            });
+        }
     });
     source.format = read.format.map(|f| f.name());
     source.encoding = Some(read.encoding.name());
-    source.games = games.len();
+    source.games = done + games.len();
     if let Some(e) = &read.error {
         source.error = Some(e.clone());
         errors.insert(0, problem(&source.path, None, None, e.clone()));
     }
-    Parsed {
+    emit(Parsed {
         source,
         unchanged: false,
         touch: None,
         games,
         errors,
-    }
+        more: false,
+    })
 }
 
 fn problem(

@@ -456,6 +456,27 @@ impl<'a> Writer<'a> {
         }
     }
 
+    /// Completes the row of a source written in parts ([`Writer::put_source`] wrote its first
+    /// part's, to be read again): its time and hash, the games it holds, its format,
+    /// encoding and error as read whole.
+    pub fn finish_source(&mut self, row: &SourceRow, id: i64) -> Result<(), StoreError> {
+        self.conn
+            .prepare_cached(
+                "UPDATE sources SET mtime = ?2, content_hash = ?3, format = ?4, encoding = ?5,
+                 games = ?6, error = ?7 WHERE id = ?1",
+            )?
+            .execute(params![
+                id,
+                row.mtime,
+                row.content_hash,
+                row.format,
+                row.encoding,
+                row.games as i64,
+                row.error
+            ])?;
+        Ok(())
+    }
+
     /// The id of the source read before under `key`, if any.
     fn source_id(&mut self, key: &[u8]) -> Result<Option<i64>, StoreError> {
         if self.paths.is_none() {

@@ -595,3 +595,67 @@ fn a_kept_position_index_follows_the_writes_of_any_connection() {
     assert_eq!(games(&store), 1700, "another connection's import");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A file of many games goes to the writer in parts as it is read: every game is stored in
+/// file order with its index, a problem names its game by its place in the whole file, the
+/// source row counts them all, and the next import finds the file unchanged.
+#[test]
+fn a_file_of_many_games_is_written_in_parts() {
+    let (dir, mut store) = store("store-parts");
+    let files = dir.join("files");
+    std::fs::create_dir_all(&files).unwrap();
+    let mut text = String::new();
+    for i in 0..10 {
+        // Game 6 moves a piece that is not there.
+        let second = if i == 6 { "-5554FU" } else { "-3334FU" };
+        text.push_str(&format!(
+            "V2.2\nN+先手{i}\nN-後手{i}\nPI\n+\n+7776FU\n{second}\n+2726FU\n%TORYO\n/\n"
+        ));
+    }
+    std::fs::write(files.join("many.csa"), &text).unwrap();
+    let options = ImportOptions {
+        source_part_games: 3,
+        batch_games: 2,
+        ..ImportOptions::default()
+    };
+    let summary = import_dir(&mut store, &files, &options).unwrap();
+    assert_eq!((summary.games, summary.files, summary.errors), (10, 1, 1));
+    let conn = crate::sql(&store);
+    let rows: Vec<(i64, String)> = conn
+        .prepare("SELECT g.game_index, p.name FROM games g JOIN players p ON p.id = g.sente_id ORDER BY g.id")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let want: Vec<(i64, String)> = (0..10).map(|i| (i, format!("先手{i}"))).collect();
+    assert_eq!(rows, want);
+    let (games, format, hash): (i64, String, String) = conn
+        .query_row("SELECT games, format, content_hash FROM sources", [], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        })
+        .unwrap();
+    assert_eq!((games, format.as_str()), (10, "csa"));
+    assert!(!hash.is_empty());
+    let problem: Option<i64> = conn
+        .query_row("SELECT game_index FROM import_errors", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(problem, Some(6));
+    drop(conn);
+    let again = import_dir(&mut store, &files, &options).unwrap();
+    assert_eq!((again.games, again.unchanged), (0, 1));
+    // As an import killed after a commit between two parts leaves it: the first games, and
+    // the row as its first part wrote it. The next import reads the file again whole.
+    {
+        let conn = crate::sql(&store);
+        conn.execute_batch(
+            "UPDATE sources SET mtime = 0, content_hash = '', games = 0;
+             DELETE FROM games WHERE game_index >= 5;",
+        )
+        .unwrap();
+    }
+    let again = import_dir(&mut store, &files, &options).unwrap();
+    assert_eq!((again.games, again.unchanged, again.duplicates), (10, 0, 0));
+    assert_eq!(store.game_count().unwrap(), 10);
+    let _ = std::fs::remove_dir_all(&dir);
+}
