@@ -481,7 +481,7 @@ fn decode_times(blob: &[u8], count: usize) -> Option<(Vec<Option<MoveTime>>, Opt
             out.push(None);
             continue;
         }
-        sums[i % 2] += spent - 1;
+        sums[i % 2] = sums[i % 2].checked_add(spent - 1)?;
         let total = if flags & TOTALS != 0 {
             total.checked_sub(1).map(|t| t as f64 / unit)
         } else if flags & RUNNING != 0 {

@@ -659,3 +659,21 @@ fn a_file_of_many_games_is_written_in_parts() {
     assert_eq!(store.game_count().unwrap(), 10);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Times whose running sums pass 2^64 (a damaged column; found by the `codecs` fuzz target)
+/// are a damaged game, not an overflow.
+#[test]
+fn damaged_times_are_an_error_not_an_overflow() {
+    let rec = read_kif("1 ７六歩(77)\n2 ３四歩(33)\n3 ２六歩(27)\n");
+    let mut row = GameRow::new(&rec, Format::Kif);
+    assert_eq!(kifudex::store::read_back(&row).unwrap().main, rec.main);
+    // Moves 1 and 3 (one side's) each spent 2^64 − 2 ms.
+    let max = [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01];
+    let mut blob = vec![0u8];
+    blob.extend(max);
+    blob.push(1);
+    blob.extend(max);
+    row.times = Some(blob);
+    let e = kifudex::store::read_back(&row).unwrap_err();
+    assert_eq!(e.to_string(), "game 0 is damaged in the database: times");
+}
