@@ -79,34 +79,24 @@ fn a_block_finds_the_entries_of_the_games_a_set_takes() {
                 .copied()
                 .collect();
             assert!(want.len() > 10, "{}", want.len());
-            let mut got = Vec::new();
-            let all = block.find_each_taken(
-                first,
-                key,
-                5,
-                is_sparse,
-                |g| set.next_from(g),
-                |e| {
-                    got.push(e);
-                    true
-                },
-            );
-            assert!(all);
-            assert_eq!(got, want);
-            let mut got = Vec::new();
-            let all = block.find_each_taken(
-                first,
-                key,
-                5,
-                is_sparse,
-                |g| set.next_from(g),
-                |e| {
-                    got.push(e);
-                    got.len() < 3
-                },
-            );
-            assert!(!all);
-            assert_eq!(got, want[..3]);
+            // The entries found while `f` goes on up to `most` of them, and whether all were.
+            let taken = |most: usize| {
+                let mut got = Vec::new();
+                let all = block.find_each_taken(
+                    first,
+                    key,
+                    5,
+                    is_sparse,
+                    |g| set.next_from(g),
+                    |e| {
+                        got.push(e);
+                        got.len() < most
+                    },
+                );
+                (all, got)
+            };
+            assert_eq!(taken(usize::MAX), (true, want.clone()));
+            assert_eq!(taken(3), (false, want[..3].to_vec()));
         }
     }
 }
