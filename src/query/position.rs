@@ -336,7 +336,7 @@ impl Lines {
         if let Some(line) = self.0.get(&game) {
             return Ok(line.clone());
         }
-        let line = store.game_line(game)?.map(std::rc::Rc::new);
+        let line = store.kept_game_line(game)?;
         self.0.insert(game, line.clone());
         Ok(line)
     }

@@ -108,6 +108,9 @@ pub struct Store {
     /// The position index with its columns as last read, and what the database was then
     /// (see [`Store::position_index`]).
     index_cache: std::cell::RefCell<Option<postings::CachedIndex>>,
+    /// Main lines read for replays, kept between questions as long as the index is (see
+    /// [`Store::kept_game_line`]).
+    line_cache: std::cell::RefCell<read::KeptLines>,
 }
 
 impl Store {
@@ -128,6 +131,7 @@ impl Store {
             conn,
             dir: dir.to_path_buf(),
             index_cache: Default::default(),
+            line_cache: Default::default(),
         };
         store.check_meta(true)?;
         let mut store = store;
@@ -152,6 +156,7 @@ impl Store {
             conn,
             dir: dir.to_path_buf(),
             index_cache: Default::default(),
+            line_cache: Default::default(),
         };
         store.check_meta(false)?;
         store.restore_game_indexes();
@@ -191,6 +196,7 @@ impl Store {
             conn,
             dir: dir.to_path_buf(),
             index_cache: Default::default(),
+            line_cache: Default::default(),
         };
         store.check_meta(false)?;
         Ok(store)

@@ -21,6 +21,32 @@ pub struct GameLine {
     pub winner: Option<String>,
 }
 
+/// Main lines of games kept for replays: a position's candidates are mostly the games of the
+/// position before it, so a walk down a line (the explorer) reads each game once. Cleared
+/// whenever [`Store::position_index`] finds the database changed; the oldest go first past
+/// [`KEPT_LINES`].
+#[derive(Default)]
+pub(crate) struct KeptLines {
+    /// What the database was when they were read (as [`Store::position_index`] tells it).
+    version: Option<(i64, u64)>,
+    lines: std::collections::HashMap<i64, std::rc::Rc<GameLine>>,
+    order: std::collections::VecDeque<i64>,
+}
+
+/// The most main lines a store keeps (about 1 KB each).
+pub const KEPT_LINES: usize = 16_384;
+
+impl KeptLines {
+    /// Forgets the lines when the database is no longer what it was when they were read.
+    pub(crate) fn follow(&mut self, version: (i64, u64)) {
+        if self.version != Some(version) {
+            self.lines.clear();
+            self.order.clear();
+            self.version = Some(version);
+        }
+    }
+}
+
 /// A game from the database: its row and the record rebuilt from it.
 #[derive(Debug, Clone)]
 pub struct StoredGame {
@@ -130,6 +156,26 @@ impl Store {
         game.record = record_from(cols)?;
         game.record.incomplete = game.incomplete;
         Ok(Some(game))
+    }
+
+    /// [`Store::game_line`], kept for the next questions while the database does not change
+    /// (a question about positions asks [`Store::position_index`] first, which checks).
+    pub fn kept_game_line(&self, id: i64) -> Result<Option<std::rc::Rc<GameLine>>, StoreError> {
+        if let Some(line) = self.line_cache.borrow().lines.get(&id) {
+            return Ok(Some(std::rc::Rc::clone(line)));
+        }
+        let Some(line) = self.game_line(id)?.map(std::rc::Rc::new) else {
+            return Ok(None);
+        };
+        let mut kept = self.line_cache.borrow_mut();
+        if kept.order.len() >= KEPT_LINES
+            && let Some(old) = kept.order.pop_front()
+        {
+            kept.lines.remove(&old);
+        }
+        kept.order.push_back(id);
+        kept.lines.insert(id, std::rc::Rc::clone(&line));
+        Ok(Some(line))
     }
 
     /// A game's start position and main line, without the rest of the record (for

@@ -677,3 +677,27 @@ fn damaged_times_are_an_error_not_an_overflow() {
     let e = kifudex::store::read_back(&row).unwrap_err();
     assert_eq!(e.to_string(), "game 0 is damaged in the database: times");
 }
+
+/// The main lines a store keeps for replays are those of the database as it is: a change by
+/// another connection is seen at the next question (which asks for the position index).
+#[test]
+fn kept_game_lines_follow_the_database() {
+    let (dir, mut store) = store("store-kept-lines");
+    let (files, _) = synth_files(&dir, 5, 3, |_, _| {});
+    import_dir(&mut store, &files, &ImportOptions::default()).unwrap();
+    store.position_index(false).unwrap();
+    let before = store.kept_game_line(1).unwrap().unwrap();
+    let other = store.game_line(2).unwrap().unwrap();
+    assert_ne!(before.moves, other.moves);
+    // Another connection gives game 1 the moves of game 2.
+    crate::sql(&store)
+        .execute(
+            "UPDATE games SET moves = (SELECT moves FROM games WHERE id = 2) WHERE id = 1",
+            [],
+        )
+        .unwrap();
+    store.position_index(false).unwrap();
+    let after = store.kept_game_line(1).unwrap().unwrap();
+    assert_eq!(after.moves, other.moves);
+    let _ = std::fs::remove_dir_all(&dir);
+}

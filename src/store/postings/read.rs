@@ -169,6 +169,8 @@ impl Store {
                 .query_row([], |r| r.get(0))?,
             self.conn.total_changes(),
         );
+        // The lines kept for replays are of the database as it is.
+        self.line_cache.borrow_mut().follow(version);
         if let Some(c) = &*self.index_cache.borrow()
             && c.version == version
         {
