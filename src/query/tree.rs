@@ -119,30 +119,27 @@ fn filter_for(
 }
 
 /// How many of the games in `set` (all when `None`) reach `pos` widened as `o` says: with
-/// `verify`, verified by replay up to [`VERIFY_ALL`] games; counted from the index above,
-/// or without it (the tree's own counts came from the index: it is not exact anyway).
-#[allow(clippy::too_many_arguments)]
+/// the lines to replay (`verify`), verified by replay up to [`VERIFY_ALL`] games; counted
+/// from the index above, or without them (the tree's own counts came from the index: it is
+/// not exact anyway).
 fn count_reaching(
     store: &Store,
-    lines: &mut Lines,
+    verify: Option<&mut Lines>,
     index: &PositionIndex,
     pos: &Position,
     o: PositionOptions,
     variations: bool,
     set: Option<&GameSet>,
-    verify: bool,
 ) -> Result<(u64, bool), QueryError> {
     let vars = variants(pos, o);
-    let check = Check {
-        vars: &vars,
-        ignore_hands: o.ignore_hands,
-        variations,
-    };
-    let occ = match verify {
-        true => occurrences(store, index, &vars, Some(VERIFY_ALL), set)?,
-        false => None,
-    };
-    if let Some(occ) = occ {
+    if let Some(lines) = verify
+        && let Some(occ) = occurrences(store, index, &vars, Some(VERIFY_ALL), set)?
+    {
+        let check = Check {
+            vars: &vars,
+            ignore_hands: o.ignore_hands,
+            variations,
+        };
         let mut n = 0;
         for (game, _) in distinct_games(&occ) {
             if reaches(store, lines, game, check)? {
@@ -283,8 +280,8 @@ pub fn tree_with(
         let reached = match &after {
             _ if !with_reached => None,
             Some(p) => {
-                let (n, ex) =
-                    count_reaching(store, &mut lines, &index, p, o, variations, set, exact)?;
+                let verify = exact.then_some(&mut lines);
+                let (n, ex) = count_reaching(store, verify, &index, p, o, variations, set)?;
                 exact &= ex;
                 Some(n)
             }
