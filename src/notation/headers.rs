@@ -1,15 +1,18 @@
 //! Header keys in each format's own words: the one table of the facts that KIF, CSA and PSN
 //! all name (players, event, site, dates, time control, opening, handicap), which every
 //! writer consults so that a game read in one format is written with the keys of another.
-//! JKF uses KIF's keys. A key the table does not know is kept as it is (CSA gives it its `$`).
+//! JKF uses KIF's keys. A key the table does not know is kept as it is (CSA gives it its `$`,
+//! KIF and PSN drop a CSA key's `$`, JKF keeps it: a JSON key can be anything).
 
 use std::borrow::Cow;
 
 /// Whose words a header key is written in.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum KeyStyle {
-    /// KIF and KI2 (and JKF, whose headers are KIF's).
+    /// KIF and KI2.
     Kif,
+    /// JKF: KIF's keys for the facts of the table, any other key exactly as read.
+    Jkf,
     /// CSA: `N+`, `N-`, `$EVENT`…
     Csa,
     /// PSN tags: `Sente`, `Event`, `Date`…
@@ -144,8 +147,8 @@ pub fn is_sfen_key(key: &str) -> bool {
 /// The key under which a header read as `key` (in any format) is written in `style`, or
 /// `None` when that format says the fact otherwise (CSA's start position, a SFEN tag outside
 /// PSN). `handicap`: the game starts from a handicap, where KIF names the players 下手/上手.
-/// A key the table does not know is kept as it is; CSA writes it `$key`, and KIF and PSN
-/// drop the `$` of a CSA key.
+/// A key the table does not know is kept as it is; CSA writes it `$key`, KIF and PSN
+/// drop the `$` of a CSA key, and JKF keeps it.
 pub fn key_for(key: &str, style: KeyStyle, handicap: bool) -> Option<Cow<'_, str>> {
     if is_sfen_key(key) {
         return (style == KeyStyle::Psn).then_some(Cow::Borrowed(key));
@@ -156,8 +159,8 @@ pub fn key_for(key: &str, style: KeyStyle, handicap: bool) -> Option<Cow<'_, str
     }
     if let Some(row) = key_row(key) {
         return match style {
-            KeyStyle::Kif if row.is_kif(key) => Some(Cow::Borrowed(key)),
-            KeyStyle::Kif => Some(Cow::Borrowed(match row.kif_handicap {
+            KeyStyle::Kif | KeyStyle::Jkf if row.is_kif(key) => Some(Cow::Borrowed(key)),
+            KeyStyle::Kif | KeyStyle::Jkf => Some(Cow::Borrowed(match row.kif_handicap {
                 Some(h) if handicap => h,
                 _ => row.kif,
             })),
@@ -173,6 +176,7 @@ fn own_key(key: &str, style: KeyStyle) -> Cow<'_, str> {
     match style {
         KeyStyle::Csa if key.starts_with('$') => Cow::Borrowed(key),
         KeyStyle::Csa => Cow::Owned(format!("${key}")),
+        KeyStyle::Jkf => Cow::Borrowed(key),
         KeyStyle::Kif | KeyStyle::Psn => Cow::Borrowed(match key.strip_prefix('$') {
             Some(k) if !k.is_empty() => k,
             _ => key,
@@ -181,9 +185,10 @@ fn own_key(key: &str, style: KeyStyle) -> Cow<'_, str> {
 }
 
 /// The keys of `headers` in `style`, one per header ([`key_for`]), never the same fact's key
-/// twice: when two headers name one fact (対局日 and 開始日時), the one under the fact's main
-/// key in some format takes the target's key and the other keeps its own, so that both
-/// come back.
+/// for two different keys: when two headers name one fact (対局日 and 開始日時), the one
+/// under the fact's main key in some format takes the target's key and the other keeps its
+/// own, so that both come back. Headers read under one key (two `N+` lines) all keep the
+/// target's key, as they were read.
 pub fn keys_for(
     headers: &[(String, String)],
     style: KeyStyle,
@@ -212,7 +217,7 @@ pub fn keys_for(
             .filter(|&j| main(&headers[j].0))
             .min()
             .unwrap_or_else(|| i.min(same[0]));
-        if keeper != i {
+        if keeper != i && headers[keeper].0 != headers[i].0 {
             keys[i] = Some(own_key(&headers[i].0, style));
         }
     }

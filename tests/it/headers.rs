@@ -317,3 +317,55 @@ fn the_record_reads_every_key_of_the_table() {
         }
     }
 }
+
+/// One key read twice (two `N+` lines, two `$X` lines) is written twice under that key, as
+/// it was read: the second is no other fact's header.
+#[test]
+fn a_key_read_twice_is_written_twice_as_it_was() {
+    let r = csa("V2.2\nN+first\nN+second\n$MEMO:a\n$MEMO:b\nPI\n+\n+7776FU\n%TORYO\n");
+    assert_eq!(
+        keys(&r),
+        [
+            ("N+", "first"),
+            ("N+", "second"),
+            ("$MEMO", "a"),
+            ("$MEMO", "b")
+        ]
+    );
+    let c = write_csa(&r, CsaVersion::V3_0);
+    assert_eq!(keys(&csa(&c)), keys(&r), "{c}");
+    let k = kif(&write_kif(&r));
+    assert_eq!(
+        keys(&k),
+        [
+            ("先手", "first"),
+            ("先手", "second"),
+            ("MEMO", "a"),
+            ("MEMO", "b")
+        ]
+    );
+}
+
+/// JKF takes KIF's keys for the table's facts, but keeps any other key exactly, `$` and all
+/// (KIF drops a CSA key's `$`; a JSON key can hold it).
+#[test]
+fn jkf_keeps_an_unknown_csa_key_whole() {
+    let r = csa("V2.2\nN+sente\n$END_TIME:2024/01/02\n$MEMO:m\nPI\n+\n+7776FU\n%TORYO\n");
+    let j = write_jkf(&r);
+    let back = read_jkf(&j).unwrap();
+    assert_eq!(
+        keys(&back),
+        [
+            ("先手", "sente"),
+            ("終了日時", "2024/01/02"),
+            ("$MEMO", "m")
+        ],
+        "{j}"
+    );
+    // And read again from its own JKF, every key stays.
+    assert_eq!(keys(&read_jkf(&write_jkf(&back)).unwrap()), keys(&back));
+    assert_eq!(
+        keys(&kif(&write_kif(&r))),
+        [("先手", "sente"), ("終了日時", "2024/01/02"), ("MEMO", "m")]
+    );
+}

@@ -201,7 +201,7 @@ fn initial_json(start: &Position) -> Value {
 pub fn write_jkf(rec: &Record) -> String {
     // JKF's header keys are KIF's: other formats' keys (N+, Sente) under their KIF names.
     let handicap = crate::notation::kif::is_handicap_game(rec);
-    let header: Map<String, Value> = keys_for(&rec.headers, KeyStyle::Kif, handicap)
+    let header: Map<String, Value> = keys_for(&rec.headers, KeyStyle::Jkf, handicap)
         .into_iter()
         .zip(&rec.headers)
         .filter_map(|(k, (_, v))| Some((k?.into_owned(), json!(v))))
