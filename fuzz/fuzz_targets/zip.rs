@@ -16,7 +16,7 @@ fuzz_target!(|data: &[u8]| {
     std::fs::write(&path, data).expect("write the input");
     let (found, _problems) = units(std::slice::from_ref(&path));
     for unit in &found {
-        for (info, _content) in read_unit(unit, LIMIT, |_| false) {
+        for (info, _content) in read_unit(unit, LIMIT, u64::MAX, |_| false) {
             let _ = info.display.len();
         }
     }

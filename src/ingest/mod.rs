@@ -9,9 +9,12 @@
 //! up (`TextIndex::sync`). Position postings follow the same way (see `store::postings`). One
 //! import runs at a time (`Store::lock_import`).
 
+mod large;
 pub mod remove;
 pub mod walk;
 mod zipraw;
+
+pub use large::{ContentHasher, content_hash};
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -67,8 +70,13 @@ pub struct ImportOptions {
     pub log_limit: u64,
     /// The most bytes one file, or one archive entry once inflated, may hold
     /// ([`walk::MAX_SOURCE_BYTES`] by default); a bigger one is an error, the rest of the
-    /// import goes on.
+    /// import goes on. A CSA file read in pieces (see `piece_bytes`) may be bigger: only
+    /// one of its games may not.
     pub max_source_bytes: u64,
+    /// A file of more than twice this many bytes is read through once for its hash and
+    /// encoding, then, when it is CSA, read again this many bytes at a time (see `large`):
+    /// 16 MiB by default.
+    pub piece_bytes: usize,
     /// A file holding more games than this is handed to the writer in parts of this many
     /// games as it is read, so that memory does not grow with the games of one file (they
     /// are still written in one transaction with their source).
@@ -98,6 +106,7 @@ impl Default for ImportOptions {
             defer_indexes_from: 10_000,
             log_limit: crate::store::LOG_LIMIT,
             max_source_bytes: walk::MAX_SOURCE_BYTES,
+            piece_bytes: 16 << 20,
             source_part_games: 4096,
         }
     }
@@ -610,7 +619,8 @@ fn parse_unit(
                 }
         })
     };
-    for (info, content) in walk::read_unit(unit, options.max_source_bytes, unchanged) {
+    let pieces_from = (options.piece_bytes as u64).saturating_mul(2);
+    for (info, content) in walk::read_unit(unit, options.max_source_bytes, pieces_from, unchanged) {
         parse_source(info, content, known, options, emit);
     }
 }
@@ -628,7 +638,6 @@ fn parse_source(
     options: &ImportOptions,
     emit: &mut dyn FnMut(Parsed),
 ) {
-    let (variations, recognise) = (options.variations, options.recognise);
     let mut source = SourceRow {
         path: info.display.clone(),
         key: info.key.clone(),
@@ -640,10 +649,38 @@ fn parse_source(
         games: 0,
         error: None,
         replaces: known.get(&info.key, &info.display).map(|k| k.id),
-        options: index_options(variations),
+        options: index_options(options.variations),
     };
-    let bytes = match content {
-        Content::Bytes(b) => b,
+    let failed = |mut source: SourceRow, message: String, emit: &mut dyn FnMut(Parsed)| {
+        source.error = Some(message.clone());
+        let errors = vec![problem(&source.path, None, None, message)];
+        emit(Parsed {
+            source,
+            unchanged: false,
+            touch: None,
+            games: Vec::new(),
+            errors,
+            more: false,
+        })
+    };
+    // The file's bytes, or a big file surveyed (read through once, see `large`).
+    let (bytes, mut large) = match content {
+        Content::Bytes(b) => {
+            source.size = b.len() as u64;
+            source.content_hash = match info.crc {
+                Some(crc) => format!("{crc:08x}"),
+                None => format!("{:016x}", content_hash(&b)),
+            };
+            (b, None)
+        }
+        Content::Large { mut file, limit } => match large::survey(&mut file, info.size) {
+            Ok(survey) => {
+                source.size = survey.len;
+                source.content_hash = format!("{:016x}", survey.hash);
+                (Vec::new(), Some((file, limit, survey)))
+            }
+            Err(e) => return failed(source, format!("cannot read: {e}"), emit),
+        },
         Content::Unchanged => {
             return emit(Parsed {
                 source,
@@ -654,24 +691,7 @@ fn parse_source(
                 more: false,
             });
         }
-        Content::Failed(e) => {
-            let message = format!("cannot read: {e}");
-            source.error = Some(message.clone());
-            let errors = vec![problem(&source.path, None, None, message)];
-            return emit(Parsed {
-                source,
-                unchanged: false,
-                touch: None,
-                games: Vec::new(),
-                errors,
-                more: false,
-            });
-        }
-    };
-    source.size = bytes.len() as u64;
-    source.content_hash = match info.crc {
-        Some(crc) => format!("{crc:08x}"),
-        None => format!("{:016x}", content_hash(&bytes)),
+        Content::Failed(e) => return failed(source, format!("cannot read: {e}"), emit),
     };
     if let Some(k) = known.get(&source.key, &source.path)
         && k.content_hash == source.content_hash
@@ -688,52 +708,108 @@ fn parse_source(
         });
     }
     let path = std::path::Path::new(&info.display);
-    // Each game becomes its row as soon as it is read, and a big file's games go to the
-    // writer in parts: a file of 100,000 games never holds 100,000 records, nor rows, at once.
-    let mut errors = Vec::new();
-    let mut games = Vec::new();
-    let mut done = 0;
-    let part = options.source_part_games.max(1);
-    let read = read_bytes_each(&bytes, Some(path), &mut |mut rec, format| {
-        let i = done + games.len();
+    let mut parts = Parts {
+        source,
+        games: Vec::new(),
+        errors: Vec::new(),
+        done: 0,
+        part: options.source_part_games.max(1),
+        options,
+        emit,
+    };
+    let read = match &mut large {
+        None => Ok(read_bytes_each(&bytes, Some(path), &mut |rec, format| {
+            parts.add(rec, format)
+        })),
+        Some((file, limit, survey)) => large::read_games(
+            file,
+            survey,
+            path,
+            *limit,
+            options.piece_bytes,
+            &mut |rec, f| parts.add(rec, f),
+        ),
+    };
+    drop(bytes);
+    match read {
+        Ok(read) => parts.finish(read),
+        Err(message) => {
+            let Parts { source, emit, .. } = parts;
+            failed(source, message, emit)
+        }
+    }
+}
+
+/// A source's games, handed to the writer in parts as they are read: each game becomes its
+/// row as soon as it is read, and a file of 100,000 games never holds 100,000 records, nor
+/// rows, at once (they are still written in one transaction with their source).
+struct Parts<'o, 'e> {
+    source: SourceRow,
+    games: Vec<GameRow>,
+    errors: Vec<Problem>,
+    /// Games handed over already.
+    done: usize,
+    part: usize,
+    options: &'o ImportOptions,
+    emit: &'e mut dyn FnMut(Parsed),
+}
+
+impl Parts<'_, '_> {
+    fn add(&mut self, mut rec: crate::notation::Record, format: crate::notation::Format) {
+        let i = self.done + self.games.len();
         for e in std::mem::take(&mut rec.errors) {
             let at = Some((e.line, e.column));
-            let mut p = problem(&source.path, Some(i), at, e.message);
+            let mut p = problem(&self.source.path, Some(i), at, e.message);
             p.severity = e.severity;
-            errors.push(p);
+            self.errors.push(p);
         }
         // In the parallel stage: the writer only stores what was found.
-        let recognised = recognise.then(|| crate::classify::recognise_record(&rec));
-        let mut row = GameRow::from_record(rec, format, variations);
+        let recognised = self
+            .options
+            .recognise
+            .then(|| crate::classify::recognise_record(&rec));
+        let mut row = GameRow::from_record(rec, format, self.options.variations);
         row.recognised = recognised;
-        games.push(row);
-        if games.len() == part {
-            done += part;
-            emit(Parsed {
-                source: source.clone(),
+        self.games.push(row);
+        if self.games.len() == self.part {
+            self.done += self.part;
+            (self.emit)(Parsed {
+                source: self.source.clone(),
                 unchanged: false,
                 touch: None,
-                games: std::mem::take(&mut games),
-                errors: std::mem::take(&mut errors),
+                games: std::mem::take(&mut self.games),
+                errors: std::mem::take(&mut self.errors),
                 more: true,
             });
         }
-    });
-    source.format = read.format.map(|f| f.name());
-    source.encoding = Some(read.encoding.name());
-    source.games = done + games.len();
-    if let Some(e) = &read.error {
-        source.error = Some(e.clone());
-        errors.insert(0, problem(&source.path, None, None, e.clone()));
     }
-    emit(Parsed {
-        source,
-        unchanged: false,
-        touch: None,
-        games,
-        errors,
-        more: false,
-    })
+
+    /// The last part, with the source as read whole.
+    fn finish(self, read: crate::notation::ReadFile) {
+        let Parts {
+            mut source,
+            games,
+            mut errors,
+            done,
+            emit,
+            ..
+        } = self;
+        source.format = read.format.map(|f| f.name());
+        source.encoding = Some(read.encoding.name());
+        source.games = done + games.len();
+        if let Some(e) = &read.error {
+            source.error = Some(e.clone());
+            errors.insert(0, problem(&source.path, None, None, e.clone()));
+        }
+        emit(Parsed {
+            source,
+            unchanged: false,
+            touch: None,
+            games,
+            errors,
+            more: false,
+        })
+    }
 }
 
 fn problem(
@@ -750,20 +826,4 @@ fn problem(
         message,
         severity: Severity::Error,
     }
-}
-
-/// A fast 64-bit hash of a file's bytes, to tell a changed file from a touched one.
-pub fn content_hash(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0x243F_6A88_85A3_08D3 ^ bytes.len() as u64;
-    let mut chunks = bytes.chunks_exact(8);
-    for c in &mut chunks {
-        let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
-        h = (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(31);
-    }
-    for &b in chunks.remainder() {
-        h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3);
-    }
-    h ^= h >> 29;
-    h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    h ^ (h >> 32)
 }

@@ -422,18 +422,29 @@ pub const MAX_SOURCE_BYTES: u64 = 256 << 20;
 
 /// The error of a source bigger than `limit`.
 pub(super) fn too_big(limit: u64) -> String {
-    let limit = if limit >= 1 << 20 && limit.is_multiple_of(1 << 20) {
+    let limit = size_words(limit);
+    format!("larger than {limit}, the most kifudex reads of one file or archive entry: not read")
+}
+
+/// A limit in words: `256 MiB`, `1000 bytes`.
+pub(super) fn size_words(limit: u64) -> String {
+    if limit >= 1 << 20 && limit.is_multiple_of(1 << 20) {
         format!("{} MiB", limit >> 20)
     } else {
         format!("{limit} bytes")
-    };
-    format!("larger than {limit}, the most kifudex reads of one file or archive entry: not read")
+    }
 }
 
 /// What a worker found in a source.
 #[derive(Debug)]
 pub enum Content {
     Bytes(Vec<u8>),
+    /// A file of more bytes than an import reads at once, open and unread: a CSA file is then
+    /// read in pieces, any other whole (and refused above `limit` bytes).
+    Large {
+        file: File,
+        limit: u64,
+    },
     /// Left unread: an earlier import read it with the same size and time (a file) or the
     /// same size and CRC (an archive entry).
     Unchanged,
@@ -444,10 +455,12 @@ pub enum Content {
 /// Reads each source of a unit, in order, except those `unchanged` says an earlier import
 /// read as they are.
 /// A source larger than `limit` bytes (a file, or an archive entry once inflated, whatever
-/// size it claims) is [`Content::Failed`].
+/// size it claims) is [`Content::Failed`], but for a file of more than `pieces_from` bytes,
+/// which is left open, unread ([`Content::Large`]).
 pub fn read_unit(
     unit: &Unit,
     limit: u64,
+    pieces_from: u64,
     unchanged: impl Fn(&SourceInfo) -> bool,
 ) -> Vec<(SourceInfo, Content)> {
     match unit {
@@ -459,7 +472,7 @@ pub fn read_unit(
                 mtime: 0,
                 crc: None,
             };
-            let content = read_file(path, &mut info, limit, unchanged);
+            let content = read_file(path, &mut info, limit, pieces_from, unchanged);
             vec![(info, content)]
         }
         Unit::Zip { path, entries } => {
@@ -521,6 +534,7 @@ fn read_file(
     path: &Path,
     info: &mut SourceInfo,
     limit: u64,
+    pieces_from: u64,
     unchanged: impl Fn(&SourceInfo) -> bool,
 ) -> Content {
     // Opened without waiting: a path that became a FIFO since the walk must not block.
@@ -539,7 +553,7 @@ fn read_file(
     if unchanged(info) {
         return Content::Unchanged;
     }
-    if m.len() > limit {
+    if m.len() > limit && m.len() <= pieces_from {
         return Content::Failed(too_big(limit));
     }
     // A file whose time is this second (or later) could change again within it, keeping its
@@ -547,6 +561,9 @@ fn read_file(
     // (and finds by its content hash whether it changed).
     if info.mtime >= now() {
         info.mtime = 0;
+    }
+    if m.len() > pieces_from {
+        return Content::Large { file, limit };
     }
     match read_sized(&mut file, m.len()) {
         Ok(buf) => Content::Bytes(buf),

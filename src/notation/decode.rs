@@ -59,6 +59,144 @@ pub fn decode_cut(bytes: &[u8]) -> (Cow<'_, str>, Encoding, usize) {
     (text, encoding, 0)
 }
 
+/// What [`decode_cut`] decides of a whole file, learnt a block at a time (a file read in
+/// pieces, see `ingest`): whether it is UTF-8 (BOM dropped), and how many bytes a cut end
+/// drops. Blocks are any cut of the file, in order.
+#[derive(Debug, Default)]
+pub struct Utf8Survey {
+    /// Bytes seen so far (the BOM is looked for in the first three).
+    seen: usize,
+    /// The start of a character the last block ended inside.
+    carry: Vec<u8>,
+    invalid: bool,
+    non_ascii: bool,
+}
+
+impl Utf8Survey {
+    pub fn new() -> Utf8Survey {
+        Utf8Survey::default()
+    }
+
+    /// The next block of the file.
+    pub fn update(&mut self, block: &[u8]) {
+        let first = self.seen == 0;
+        self.seen += block.len();
+        if self.invalid {
+            return;
+        }
+        let mut block = block;
+        if first {
+            // A file's blocks are read whole-buffer at a time: the first holds the BOM whole.
+            block = block.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(block);
+        }
+        // The character the last block ended inside: completed with this block's first bytes.
+        let mut rest = block;
+        if !self.carry.is_empty() {
+            let need = utf8_len(self.carry[0]).saturating_sub(self.carry.len());
+            let take = need.min(rest.len());
+            self.carry.extend_from_slice(&rest[..take]);
+            rest = &rest[take..];
+            if self.carry.len() < utf8_len(self.carry[0]) {
+                return;
+            }
+            if std::str::from_utf8(&self.carry).is_err() {
+                self.invalid = true;
+                return;
+            }
+            self.non_ascii = true;
+            self.carry.clear();
+        }
+        match simdutf8::compat::from_utf8(rest) {
+            Ok(s) => self.non_ascii |= !s.is_ascii(),
+            Err(e) if e.error_len().is_none() => {
+                let (good, tail) = rest.split_at(e.valid_up_to());
+                self.non_ascii |= !good.is_ascii();
+                self.carry.extend_from_slice(tail);
+            }
+            Err(_) => self.invalid = true,
+        }
+    }
+
+    /// `Some(cut)` when [`decode_cut`] would read the whole file as UTF-8, dropping its last
+    /// `cut` bytes; `None` when it would read it in a legacy encoding.
+    pub fn finish(self) -> Option<usize> {
+        if self.invalid {
+            return None;
+        }
+        // A cut character counts only after other text beyond ASCII (see `decode_cut`).
+        match self.carry.len() {
+            0 => Some(0),
+            n if self.non_ascii => Some(n),
+            _ => None,
+        }
+    }
+}
+
+/// The length of the UTF-8 sequence `lead` starts (1 for a byte no sequence starts with:
+/// the validator then says what is wrong).
+fn utf8_len(lead: u8) -> usize {
+    match lead {
+        0xF0.. => 4,
+        0xE0.. => 3,
+        0xC0.. => 2,
+        _ => 1,
+    }
+}
+
+/// The legacy encoding [`decode`] would choose for `sample` (the start of a file not in
+/// UTF-8; a file read in pieces is judged by its first).
+pub fn legacy_encoding(sample: &[u8]) -> Encoding {
+    decode_legacy(sample).1
+}
+
+/// One piece of a file whose encoding was chosen before ([`Utf8Survey`],
+/// [`legacy_encoding`]), cut after a line end: its text, and the bytes a cut end drops
+/// (`last`: the file ends with this piece). `first`: the piece the file starts with (where a
+/// BOM stands). A piece that is not what the file's encoding promised (the file changed
+/// since) is read with replacement characters.
+pub fn decode_piece(
+    bytes: &[u8],
+    encoding: Encoding,
+    first: bool,
+    last: bool,
+) -> (Cow<'_, str>, usize) {
+    match encoding {
+        Encoding::Utf8 => {
+            let body = if first {
+                bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
+            } else {
+                bytes
+            };
+            if let Ok(s) = simdutf8::basic::from_utf8(body) {
+                return (Cow::Borrowed(s), 0);
+            }
+            match std::str::from_utf8(body) {
+                Ok(s) => (Cow::Borrowed(s), 0),
+                Err(e) if last && e.error_len().is_none() => {
+                    let good = &body[..e.valid_up_to()];
+                    let s = std::str::from_utf8(good).unwrap_or_default();
+                    (Cow::Borrowed(s), body.len() - good.len())
+                }
+                Err(_) => (String::from_utf8_lossy(body), 0),
+            }
+        }
+        Encoding::ShiftJis | Encoding::EucJp => {
+            let e = if encoding == Encoding::ShiftJis {
+                SHIFT_JIS
+            } else {
+                EUC_JP
+            };
+            // `decode` looks for a BOM, as the whole file's decoding did; later pieces have none.
+            let text = if first {
+                e.decode(bytes).0
+            } else {
+                e.decode_without_bom_handling(bytes).0
+            };
+            (text, 0)
+        }
+    }
+}
+
 /// CP932 or EUC-JP, whichever is the more plausible.
 fn decode_legacy(bytes: &[u8]) -> (Cow<'_, str>, Encoding) {
     let (sjis, _, sjis_bad) = SHIFT_JIS.decode(bytes);

@@ -231,6 +231,11 @@ fn cut_warning(last: &mut Record, text: &str, cut: usize) {
         return;
     }
     let (line, column) = decode::line_column(text, text.len());
+    cut_warning_at(last, line, column, cut);
+}
+
+/// [`cut_warning`] at the file's end, `line` and `column`.
+pub(crate) fn cut_warning_at(last: &mut Record, line: usize, column: usize, cut: usize) {
     last.errors.push(ReadError::new(
         line,
         column,

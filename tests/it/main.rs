@@ -22,6 +22,7 @@ mod movelist;
 mod movetext;
 mod openings;
 mod perft;
+mod pieces;
 mod position;
 mod postings;
 mod psn;

@@ -11,6 +11,7 @@ use crate::notation::record::{
     MoveTime, Note, ReadError, Record, Terminal, TerminalKind, push_move,
 };
 
+pub mod pieces;
 mod setup;
 mod write;
 

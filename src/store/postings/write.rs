@@ -2,8 +2,7 @@
 //! and cut into blocks beside the writer ([`PreparedSegment`]), and is written as a segment
 //! with its per-game columns.
 
-use rayon::iter::{IndexedParallelIterator, ParallelIterator};
-use rayon::slice::ParallelSlice;
+use rayon::iter::{IndexedParallelIterator, IntoParallelIterator, ParallelIterator};
 use rusqlite::{Connection, params};
 
 use super::block::{self, BLOCK_BYTES, Entry};
@@ -364,10 +363,20 @@ impl Batch {
             cols.set(game, result, date);
         }
         // Sorted and cut into blocks on all cores, in groups of buckets (a bucket starts
-        // with a new key), to be written in order.
-        let blocks: Vec<Vec<CutBlock>> = batch
-            .buckets
-            .par_chunks(64)
+        // with a new key), to be written in order. Each group is taken, and its postings
+        // freed as they are cut: the blocks (about half the batch's size) do not stand
+        // beside the whole batch.
+        let mut groups: Vec<Vec<Vec<Vec<Pending>>>> = Vec::new();
+        let mut buckets = batch.buckets.into_iter();
+        loop {
+            let group: Vec<Vec<Vec<Pending>>> = buckets.by_ref().take(64).collect();
+            if group.is_empty() {
+                break;
+            }
+            groups.push(group);
+        }
+        let blocks: Vec<Vec<CutBlock>> = groups
+            .into_par_iter()
             // One task a group, so that every core takes some.
             .with_max_len(1)
             .map(|group| {
@@ -378,7 +387,7 @@ impl Batch {
                 for bucket in group {
                     run.clear();
                     for chunk in bucket {
-                        run.extend_from_slice(chunk);
+                        run.extend_from_slice(&chunk);
                     }
                     sort_bucket(&mut run, &mut scratch);
                     for e in &run {
