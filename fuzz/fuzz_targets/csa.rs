@@ -1,15 +1,36 @@
 //! The CSA reader on arbitrary bytes: nothing may panic; every game read without errors reads
 //! back the same after writing it as CSA V3.0 (headers, start, comments, engine lines, notes,
 //! moves, times, terminal), and with the same moves and terminal after writing it as V2.2
-//! (whose times are whole seconds); a file's games all come back when written together.
+//! (whose times are whole seconds); a file's games all come back when written together; and
+//! a CSA file read in pieces (as an import reads a big one) gives the games, errors and lines
+//! of the whole.
 #![no_main]
 
 use kifudex::notation::csa::{CsaVersion, read_csa, write_csa, write_csa_games};
-use kifudex::notation::read_bytes;
+use kifudex::notation::csa::pieces::CsaPieces;
+use kifudex::notation::decode::decode_cut;
+use kifudex::notation::{Format, read_bytes, read_bytes_each};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let _ = read_bytes(data, Some(std::path::Path::new("fuzz.csa")));
+    let path = std::path::Path::new("fuzz.csa");
+    let _ = read_bytes(data, Some(path));
+    let mut whole = Vec::new();
+    let file = read_bytes_each(data, Some(path), &mut |r, _| whole.push(r));
+    if file.format == Some(Format::Csa) {
+        let (_, encoding, _) = decode_cut(data);
+        let piece = 1 + data.first().map_or(0, |&b| b as usize % 97);
+        let mut pieces = Vec::new();
+        let (read, stopped) = CsaPieces::new(encoding).read_from(
+            &mut &data[..],
+            piece,
+            u64::MAX,
+            &mut |r, _| pieces.push(r),
+        );
+        assert!(stopped.is_none());
+        assert_eq!(read.error, file.error);
+        assert_eq!(pieces, whole, "in pieces of {piece}");
+    }
     let text = String::from_utf8_lossy(data);
     let games = read_csa(&text);
     for game in &games {

@@ -39,12 +39,76 @@ pub struct ImportArgs {
     no_recognise: bool,
 }
 
-/// Problems printed one by one; the rest are counted (all are in the import_errors table).
+/// Problems printed one by one: at most [`PER_SOURCE`] of one file (then a line that counts
+/// the rest), and past [`SHOWN_PROBLEMS`] lines only the first of each file, up to
+/// [`MOST_LINES`]; whatever is not printed is counted at the end (all are in the
+/// import_errors table). A file of 200,000 bad lines does not hide the next file's problem.
 const SHOWN_PROBLEMS: usize = 50;
+const PER_SOURCE: usize = 5;
+const MOST_LINES: usize = 1000;
 
 struct Report {
     bar: Option<ProgressBar>,
     problems: usize,
+    /// Lines printed.
+    lines: usize,
+    /// The file of the last problem, and its problems so far and those not printed.
+    source: Option<(String, usize, usize)>,
+    /// Problems neither printed nor counted on their file's line.
+    untold: usize,
+}
+
+impl Report {
+    fn new(bar: Option<ProgressBar>) -> Report {
+        Report {
+            bar,
+            problems: 0,
+            lines: 0,
+            source: None,
+            untold: 0,
+        }
+    }
+
+    fn print(&mut self, text: &str) {
+        self.lines += 1;
+        let text = format!("kifudex: {}", super::output::terminal_safe(text));
+        match &self.bar {
+            Some(bar) => bar.println(text),
+            None => eprintln!("{text}"),
+        }
+    }
+
+    /// The line counting what was not printed of the last file's problems.
+    fn close_source(&mut self) {
+        let Some((path, _, hidden)) = self.source.take() else {
+            return;
+        };
+        if hidden == 0 {
+            return;
+        }
+        if self.lines < MOST_LINES {
+            let s = if hidden == 1 { "" } else { "s" };
+            self.print(&format!(
+                "{path}: ... and {hidden} more problem{s} in this file"
+            ));
+        } else {
+            self.untold += hidden;
+        }
+    }
+
+    /// The end of the import: the last file's count, and what no line told.
+    fn finish(&mut self) {
+        if let Some(bar) = self.bar.take() {
+            bar.finish_and_clear();
+        }
+        self.close_source();
+        if self.untold > 0 {
+            eprintln!(
+                "kifudex: ... and {} more problems (all are in the import_errors table)",
+                self.untold
+            );
+        }
+    }
 }
 
 impl Observer for Report {
@@ -66,20 +130,29 @@ impl Observer for Report {
 
     fn problem(&mut self, problem: &Problem) {
         self.problems += 1;
-        if self.problems > SHOWN_PROBLEMS {
-            return;
+        if self.source.as_ref().is_none_or(|s| s.0 != problem.path) {
+            self.close_source();
+            self.source = Some((problem.path.clone(), 0, 0));
         }
-        let text = format!(
-            "kifudex: {}",
-            super::output::terminal_safe(&problem.to_string())
-        );
-        match &self.bar {
-            Some(bar) => bar.println(text),
-            None => eprintln!("{text}"),
+        let seen = {
+            let s = self.source.as_mut().expect("set above");
+            s.1 += 1;
+            s.1
+        };
+        let show = if self.lines < SHOWN_PROBLEMS {
+            seen <= PER_SOURCE
+        } else {
+            seen == 1 && self.lines < MOST_LINES
+        };
+        if show {
+            self.print(&problem.to_string());
+        } else if let Some(s) = &mut self.source {
+            s.2 += 1;
         }
     }
 
     fn notice(&mut self, message: &str) {
+        self.lines += 1;
         let text = format!("kifudex: {}", super::output::terminal_safe(message));
         match &self.bar {
             Some(bar) => bar.println(text),
@@ -100,7 +173,7 @@ pub fn run(db: &Path, args: &ImportArgs) -> Result<bool> {
         );
         bar
     });
-    let mut report = Report { bar, problems: 0 };
+    let mut report = Report::new(bar);
     let mut options = ImportOptions {
         jobs: args.jobs,
         variations: args.variations,
@@ -114,15 +187,7 @@ pub fn run(db: &Path, args: &ImportArgs) -> Result<bool> {
         options.defer_indexes_from = n;
     }
     let summary = import(&mut store, &args.paths, &options, &mut report)?;
-    if let Some(bar) = &report.bar {
-        bar.finish_and_clear();
-    }
-    if report.problems > SHOWN_PROBLEMS {
-        eprintln!(
-            "kifudex: ... and {} more problems (all are in the import_errors table)",
-            report.problems - SHOWN_PROBLEMS
-        );
-    }
+    report.finish();
     if args.json {
         let obj = serde_json::json!({
             "files": summary.total_files,

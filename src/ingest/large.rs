@@ -12,7 +12,7 @@ use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
-use crate::notation::csa::pieces::{CsaPieces, piece_end};
+use crate::notation::csa::pieces::{CsaPieces, Stopped, fill};
 use crate::notation::decode::{self, Encoding, Utf8Survey};
 use crate::notation::{Format, ReadFile, Record, read_bytes_each};
 
@@ -105,69 +105,18 @@ pub(super) fn read_games(
         file.read_to_end(&mut buf).map_err(io)?;
         return Ok(read_bytes_each(&buf, Some(path), each));
     }
-    let piece_bytes = piece_bytes.max(1);
     file.seek(SeekFrom::Start(0)).map_err(io)?;
-    buf.clear();
-    buf.shrink_to(piece_bytes + (piece_bytes >> 3));
-    let mut eof = fill(file, &mut buf, piece_bytes).map_err(io)?;
-    let mut pieces = CsaPieces::new(encoding);
-    let mut failed = None;
-    loop {
-        let end = if eof {
-            Some(buf.len())
-        } else {
-            piece_end(&buf)
-        };
-        let Some(end) = end else {
-            // No game ends in this piece: it grows by another piece's worth, up to the most
-            // one source may hold.
-            if buf.len() as u64 > limit {
-                failed = Some(format!(
-                    "a game runs over {}: the rest of the file is not read",
-                    super::walk::size_words(limit)
-                ));
-                break;
-            }
-            let want = buf.len() + piece_bytes;
-            match fill(file, &mut buf, want) {
-                Ok(e) => eof = e,
-                Err(e) => {
-                    failed = Some(io(e));
-                    break;
-                }
-            }
-            continue;
-        };
-        pieces.read(&buf[..end], eof, each);
-        if eof {
-            break;
-        }
-        buf.drain(..end);
-        match fill(file, &mut buf, piece_bytes) {
-            Ok(e) => eof = e,
-            Err(e) => {
-                failed = Some(io(e));
-                break;
-            }
-        }
-    }
-    let mut read = pieces.finish(each);
-    read.error = failed.or(read.error);
+    drop(buf);
+    let (mut read, stopped) = CsaPieces::new(encoding).read_from(file, piece_bytes, limit, each);
+    read.error = match stopped {
+        Some(Stopped::GameOver(limit)) => Some(format!(
+            "a game runs over {}: the rest of the file is not read",
+            super::walk::size_words(limit)
+        )),
+        Some(Stopped::Io(e)) => Some(io(e)),
+        None => read.error,
+    };
     Ok(read)
-}
-
-/// Reads `file` into `buf` until it holds `want` bytes; `true` when the file ended first.
-fn fill(file: &mut File, buf: &mut Vec<u8>, want: usize) -> std::io::Result<bool> {
-    while buf.len() < want {
-        let n = file
-            .by_ref()
-            .take((want - buf.len()) as u64)
-            .read_to_end(buf)?;
-        if n == 0 {
-            return Ok(true);
-        }
-    }
-    Ok(false)
 }
 
 /// A fast 64-bit hash of a file's bytes, to tell a changed file from a touched one.

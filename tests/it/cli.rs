@@ -79,3 +79,61 @@ fn bad_usage_exits_with_status_2() {
     let (code, _, _) = kifudex(&["no-such-command"]);
     assert_eq!(code, 2);
 }
+
+/// A file of many problems shows five of them and a line counting the rest, and the next
+/// file's problem is shown all the same; past fifty lines, only each file's first problem.
+#[test]
+fn import_shows_a_few_problems_a_file_and_every_bad_file() {
+    let dir = crate::db::temp_dir("cli-problems");
+    let tree = dir.join("tree");
+    std::fs::create_dir_all(&tree).unwrap();
+    // a.psn: twenty `)` that close nothing, each its own error.
+    std::fs::write(
+        tree.join("a.psn"),
+        format!("[Sente \"a\"]\n{}\n", ")".repeat(20)),
+    )
+    .unwrap();
+    // b.kif .. : one error each (a move that cannot be played); sixty of them.
+    for i in 0..60 {
+        let kif = "手数----指手---------消費時間--\n   1 ５五歩(56)\n";
+        std::fs::write(tree.join(format!("b{i:02}.kif")), kif).unwrap();
+    }
+    std::fs::write(tree.join("c.psn"), "[Sente \"c\"]\n))\n").unwrap();
+    let db = dir.join("db");
+    let (code, _, err) = kifudex(&[
+        "--db",
+        db.to_str().unwrap(),
+        "import",
+        tree.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{err}");
+    let t = tree.to_string_lossy();
+    let lines: Vec<&str> = err.lines().collect();
+    for (i, line) in lines.iter().take(5).enumerate() {
+        assert!(
+            line.starts_with(&format!("kifudex: {t}/a.psn:2:{}: ", i + 1)),
+            "{line}"
+        );
+    }
+    assert_eq!(
+        lines[5],
+        format!("kifudex: {t}/a.psn: ... and 15 more problems in this file")
+    );
+    // Every b file once, in order, then c's first problem and the count of its second.
+    for i in 0..60 {
+        assert!(
+            lines[6 + i].starts_with(&format!("kifudex: {t}/b{i:02}.kif: ")),
+            "{}",
+            lines[6 + i]
+        );
+    }
+    assert!(
+        lines[66].starts_with(&format!("kifudex: {t}/c.psn:2:1: ")),
+        "{err}"
+    );
+    assert_eq!(
+        lines[67],
+        format!("kifudex: {t}/c.psn: ... and 1 more problem in this file")
+    );
+    assert_eq!(lines.len(), 68, "{err}");
+}

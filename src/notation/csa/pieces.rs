@@ -3,6 +3,8 @@
 //! file is never held whole. The games, their errors and the lines they name are those
 //! [`read_bytes_each`](crate::notation::read_bytes_each) reads of the whole file.
 
+use std::io::Read;
+
 use crate::notation::decode::{self, Encoding};
 use crate::notation::{Format, ReadFile, Record, cap_text, cut_warning_at};
 
@@ -80,6 +82,48 @@ impl CsaPieces {
         self.lines += decode::Lines::new(&text).count();
     }
 
+    /// Reads the whole file from `reader` (at its start), a piece of about `piece_bytes` at
+    /// a time, then [`finish`](CsaPieces::finish)es. A piece in which no game ends grows
+    /// until one does, up to `max_game` bytes: past them, or at an error reading, the
+    /// reading stops (the games read before were handed over) and says why.
+    pub fn read_from(
+        mut self,
+        reader: &mut dyn Read,
+        piece_bytes: usize,
+        max_game: u64,
+        each: &mut dyn FnMut(Record, Format),
+    ) -> (ReadFile, Option<Stopped>) {
+        let piece_bytes = piece_bytes.max(1);
+        let mut buf = Vec::with_capacity(piece_bytes + (piece_bytes >> 3));
+        let mut want = piece_bytes;
+        let stopped = loop {
+            let eof = match fill(reader, &mut buf, want) {
+                Ok(eof) => eof,
+                Err(e) => break Some(Stopped::Io(e)),
+            };
+            let end = if eof {
+                Some(buf.len())
+            } else {
+                piece_end(&buf)
+            };
+            let Some(end) = end else {
+                // No game ends in this piece: it grows by another piece's worth.
+                if buf.len() as u64 > max_game {
+                    break Some(Stopped::GameOver(max_game));
+                }
+                want = buf.len() + piece_bytes;
+                continue;
+            };
+            self.read(&buf[..end], eof, each);
+            if eof {
+                break None;
+            }
+            buf.drain(..end);
+            want = piece_bytes;
+        };
+        (self.finish(each), stopped)
+    }
+
     /// The file as read: its encoding, format and error (its games were handed over).
     pub fn finish(mut self, each: &mut dyn FnMut(Record, Format)) -> ReadFile {
         if let Some(rec) = self.held.take() {
@@ -92,4 +136,24 @@ impl CsaPieces {
             error: (self.games == 0).then(|| "the CSA file holds no game".to_string()),
         }
     }
+}
+
+/// Why [`CsaPieces::read_from`] stopped before the file's end.
+#[derive(Debug)]
+pub enum Stopped {
+    /// A game ran over this many bytes.
+    GameOver(u64),
+    /// Reading failed.
+    Io(std::io::Error),
+}
+
+/// Reads `reader` into `buf` until it holds `want` bytes; `true` when the input ended first.
+pub fn fill(reader: &mut dyn Read, buf: &mut Vec<u8>, want: usize) -> std::io::Result<bool> {
+    while buf.len() < want {
+        let n = reader.take((want - buf.len()) as u64).read_to_end(buf)?;
+        if n == 0 {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
