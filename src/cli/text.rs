@@ -5,7 +5,7 @@ use std::path::Path;
 
 use anyhow::Result;
 use clap::Args;
-use kifudex::query::{QueryError, open_and_search, split_query};
+use kifudex::query::{open_and_search, text_words};
 use kifudex::store::Store;
 use kifudex::text::SearchOptions;
 
@@ -34,13 +34,7 @@ pub struct TextArgs {
 pub fn run(db: &Path, args: &TextArgs) -> Result<bool> {
     let store = Store::open_read_only(db)?;
     let mut filter = args.filter.filter();
-    let query = split_query(&args.query, &mut filter)?;
-    if query.trim().is_empty() {
-        return Err(QueryError::BadArgument(
-            "the text query holds no words to look for (only filter fields): use `kifudex search` for games by their headers".to_string(),
-        )
-        .into());
-    }
+    let query = text_words(&args.query, &mut filter)?;
     let options = SearchOptions {
         query,
         limit: args.limit,

@@ -94,6 +94,18 @@ pub fn split_query(query: &str, filter: &mut GameFilter) -> Result<String, Query
     Ok(rest)
 }
 
+/// [`split_query`], refusing a query that holds no words for the text index (only filter
+/// fields): the CLI's `text` and the API's `/api/text` alike.
+pub fn text_words(query: &str, filter: &mut GameFilter) -> Result<String, QueryError> {
+    let words = split_query(query, filter)?;
+    if words.trim().is_empty() {
+        return Err(QueryError::BadArgument(
+            "the text query holds no words to look for (only filter fields): use `kifudex search` for games by their headers".to_string(),
+        ));
+    }
+    Ok(words)
+}
+
 /// The best hits for a query among the games the filter takes, best first.
 pub fn text_search_filtered(
     store: &Store,

@@ -281,24 +281,25 @@ fn search(store: &Store, p: &Params) -> Result<Value, ApiError> {
     Ok(json!({ "games": found.rows, "total": found.total }))
 }
 
-/// `/api/text`: full-text search over comments and game fields. Written from the hits
+/// `/api/text`: full-text search over comments and game fields, among the games the filter
+/// takes (its fields may also stand in `q`, as `player:藤井`). Written from the hits
 /// themselves (not through a `Value`), so that scores print as the CLI prints them.
 fn text(store: &Store, p: &Params) -> Result<String, ApiError> {
-    p.only(&[&["q", "limit", "engine"]])?;
+    p.only(&[FILTER, &["q", "limit", "engine"]])?;
     let Some(q) = p.get("q") else {
         return Err(ApiError::BadRequest(
             "give q=, the words to look for".into(),
         ));
     };
-    let (index, _) = query::open_text(store)?;
+    let mut f = filter(p)?;
     let options = crate::text::SearchOptions {
-        query: q.to_string(),
+        query: query::text_words(q, &mut f)?,
         limit: p.limit("limit", 20, MAX_LIMIT)?,
         engine: p.flag("engine")?,
         games: None,
         players: None,
     };
-    let hits = query::text_search(store, &index, &options)?;
+    let (hits, _) = query::open_and_search(store, &options, &f)?;
     let hits = serde_json::to_string(&hits).map_err(|e| ApiError::Internal(e.to_string()))?;
     Ok(format!("{{\"hits\":{hits}}}"))
 }

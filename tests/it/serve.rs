@@ -155,6 +155,38 @@ fn position_and_search_equal_the_cli() {
     let hits = cli(&["text", "矢倉", "--json", "--limit", "5"]);
     assert!(!hits.is_empty());
     assert_eq!(v["hits"], Value::Array(hits));
+
+    // The game filter narrows the text search, as parameters or inside q.
+    let all = cli(&["text", "矢倉", "--json", "--limit", "1000"]);
+    let hits = cli(&[
+        "text", "矢倉", "--player", "羽生", "--json", "--limit", "500",
+    ]);
+    assert!(
+        !hits.is_empty() && hits.len() < all.len(),
+        "{} of {}",
+        hits.len(),
+        all.len()
+    );
+    let v = ok(&format!(
+        "/api/text?q={}&player={}&limit=500",
+        enc("矢倉"),
+        enc("羽生")
+    ));
+    assert_eq!(v["hits"], Value::Array(hits.clone()));
+    let v = ok(&format!(
+        "/api/text?q={}&limit=500",
+        enc("矢倉 player:羽生")
+    ));
+    assert_eq!(v["hits"], Value::Array(hits));
+    let hits = cli(&[
+        "text", "矢倉", "--since", "2015", "--as", "gote", "--player", "羽生", "--json",
+    ]);
+    let v = ok(&format!(
+        "/api/text?q={}&since=2015&as=gote&player={}",
+        enc("矢倉"),
+        enc("羽生")
+    ));
+    assert_eq!(v["hits"], Value::Array(hits));
 }
 
 #[test]
@@ -227,6 +259,12 @@ fn bad_requests_get_a_json_error_and_the_right_status() {
         ("/api/nothing", 404, "no API call /api/nothing"),
         ("/nothing.html", 404, "no page /nothing.html"),
         ("/api/text", 400, "give q="),
+        (
+            "/api/text?q=player:x",
+            400,
+            "the text query holds no words to look for",
+        ),
+        ("/api/text?q=a&colour=red", 400, "colour"),
     ];
     for &(path, status, message) in cases {
         let (got, v) = get(path);
