@@ -34,11 +34,11 @@ fn main() {
     let opts = ServeOptions::new(std::path::Path::new(db), "127.0.0.1:0".parse().unwrap());
     let server = start(&opts).expect("start the server");
     let addr = server.addr();
-    let stop = Instant::now() + Duration::from_secs(seconds);
     let started = Instant::now();
+    let stop = started + Duration::from_secs(seconds);
     let results: Vec<(Vec<f64>, usize)> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..clients)
-            .map(|n| s.spawn(move || client(addr, n as u64 + 1, depth, stop)))
+            .map(|n| s.spawn(move || client(addr, n as u64 + 1, depth, started, stop)))
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
@@ -59,8 +59,15 @@ fn main() {
     server.stop();
 }
 
-/// One user: walks until `stop`; returns each request's time and the failures.
-fn client(addr: SocketAddr, seed: u64, depth: usize, stop: Instant) -> (Vec<f64>, usize) {
+/// One user: walks until `stop`; returns each request's time and the failures. A request
+/// slower than a second is told on stderr.
+fn client(
+    addr: SocketAddr,
+    seed: u64,
+    depth: usize,
+    started: Instant,
+    stop: Instant,
+) -> (Vec<f64>, usize) {
     let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     let mut next = move || {
         rng ^= rng << 13;
@@ -81,7 +88,15 @@ fn client(addr: SocketAddr, seed: u64, depth: usize, stop: Instant) -> (Vec<f64>
                 conn = Connection::open(addr);
                 break;
             };
-            times.push(t.elapsed().as_secs_f64() * 1e3);
+            let took = t.elapsed().as_secs_f64() * 1e3;
+            // A request over a second is told, with when it was sent: a stall, not a tail.
+            if took > 1000.0 {
+                eprintln!(
+                    "slow: {took:.0} ms, sent at {:.2} s: /api/tree?play={play}",
+                    (t - started).as_secs_f64()
+                );
+            }
+            times.push(took);
             let v: serde_json::Value = serde_json::from_str(&body).unwrap_or_default();
             let moves: Vec<(String, u64)> = v["moves"]
                 .as_array()
