@@ -4,10 +4,13 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use super::{ExportError, ExportGame, Pending, prepare_dir};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use super::{ExportError, Pending, prepare_dir};
 use crate::notation::csa::CsaVersion;
 use crate::notation::write::{Dropped, Target, messages, write};
-use crate::store::Store;
+use crate::store::{Store, StoredGame};
 
 /// How to write.
 #[derive(Debug, Clone)]
@@ -82,7 +85,22 @@ pub fn file_name(
     format!("{}.{ext}", fields.join("_"))
 }
 
-/// Writes the games `ids` (in that order) as `opts` says; `progress` is called after each.
+/// One sentence per kind of what a target could not hold, for each game that lost it:
+/// counts are per game, so the sentence is kept without them.
+fn note(lost: &mut BTreeMap<String, usize>, dropped: &[Dropped], to: Target) {
+    let kinds: Vec<Dropped> = dropped.iter().map(Dropped::kind).collect();
+    for m in messages(&kinds, to) {
+        *lost
+            .entry(m.replace(": 0 are not written", ": not written"))
+            .or_default() += 1;
+    }
+}
+
+/// Games read from the database at a time and handed to a writer thread.
+const CHUNK: usize = 256;
+
+/// Writes the games `ids` (in that order) as `opts` says; `progress` is called with the
+/// number of games written so far.
 pub fn export_files(
     store: &Store,
     ids: &[i64],
@@ -95,23 +113,14 @@ pub fn export_files(
     prepare_dir(&opts.out, opts.force)?;
     let mut report = FileReport::default();
     let mut lost: BTreeMap<String, usize> = BTreeMap::new();
-    let mut note = |dropped: &[Dropped]| {
-        // One sentence per kind of loss: counts are per game, so the sentence without them.
-        let kinds: Vec<Dropped> = dropped.iter().map(Dropped::kind).collect();
-        for m in messages(&kinds, opts.to) {
-            *lost
-                .entry(m.replace(": 0 are not written", ": not written"))
-                .or_default() += 1;
-        }
-    };
     if opts.one_file {
         let path = opts.out.join(format!("games.{}", opts.to.extension()));
         let mut file = Pending::create(&path)?;
         // A CSA file separates its games with `/` lines; PSN with a blank line.
         for (i, &id) in ids.iter().enumerate() {
-            let g = ExportGame::load(store, id)?;
+            let g = store.game(id)?.ok_or(ExportError::Missing(id))?;
             let written = write(std::slice::from_ref(&g.record), opts.to, opts.csa_version);
-            note(&written.dropped);
+            note(&mut lost, &written.dropped, opts.to);
             if i > 0 {
                 match opts.to {
                     Target::Csa => file.write_all(b"/\n")?,
@@ -126,25 +135,97 @@ pub fn export_files(
         file.finish()?;
         report.files = 1;
     } else {
-        for (i, &id) in ids.iter().enumerate() {
-            let g = ExportGame::load(store, id)?;
-            let written = write(std::slice::from_ref(&g.record), opts.to, opts.csa_version);
-            note(&written.dropped);
-            let name = file_name(
-                g.row.date.as_deref(),
-                g.row.sente.as_deref(),
-                g.row.gote.as_deref(),
-                g.id,
-                opts.to.extension(),
-            );
-            let mut file = Pending::create(&opts.out.join(name))?;
-            file.write_all(&written.bytes)?;
-            file.finish()?;
-            report.files += 1;
-            report.games += 1;
-            progress(i + 1);
-        }
+        report.games = write_each(store, ids, opts, &mut lost, &mut progress)?;
+        report.files = report.games;
     }
     report.dropped = lost.into_iter().collect();
     Ok(report)
+}
+
+/// One file a game: this thread reads the games from the database, a chunk at a time, and
+/// writer threads (one a core) turn them into text and files. The first error stops them all.
+fn write_each(
+    store: &Store,
+    ids: &[i64],
+    opts: &FileOptions,
+    lost: &mut BTreeMap<String, usize>,
+    progress: &mut impl FnMut(usize),
+) -> Result<usize, ExportError> {
+    let writers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<StoredGame>>(writers * 2);
+    let rx = Mutex::new(rx);
+    let done = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let write_games = || -> Result<BTreeMap<String, usize>, ExportError> {
+        let mut lost = BTreeMap::new();
+        loop {
+            let next = rx.lock().map_err(|_| ExportError::Stopped)?.recv();
+            let Ok(games) = next else { break };
+            for g in games {
+                if stop.load(Ordering::Relaxed) {
+                    return Ok(lost);
+                }
+                let written = write(std::slice::from_ref(&g.record), opts.to, opts.csa_version);
+                note(&mut lost, &written.dropped, opts.to);
+                let name = file_name(
+                    g.date.as_deref(),
+                    g.sente.as_deref(),
+                    g.gote.as_deref(),
+                    g.id,
+                    opts.to.extension(),
+                );
+                if let Err(e) = Pending::write_file(&opts.out.join(name), &written.bytes) {
+                    stop.store(true, Ordering::Relaxed);
+                    return Err(e);
+                }
+                done.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        Ok(lost)
+    };
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..writers).map(|_| s.spawn(write_games)).collect();
+        let mut read = || -> Result<(), ExportError> {
+            for chunk in ids.chunks(CHUNK) {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let mut games = Vec::with_capacity(chunk.len());
+                for &id in chunk {
+                    games.push(store.game(id)?.ok_or(ExportError::Missing(id))?);
+                }
+                if tx.send(games).is_err() {
+                    break;
+                }
+                progress(done.load(Ordering::Relaxed));
+            }
+            Ok(())
+        };
+        let reading = read();
+        if reading.is_err() {
+            stop.store(true, Ordering::Relaxed);
+        }
+        drop(tx);
+        let mut first_error = reading.err();
+        for h in handles {
+            match h.join().map_err(|_| ExportError::Stopped)? {
+                Ok(l) => {
+                    for (k, n) in l {
+                        *lost.entry(k).or_default() += n;
+                    }
+                }
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+        match first_error {
+            Some(e) => Err(e),
+            None => {
+                let n = done.load(Ordering::Relaxed);
+                progress(n);
+                Ok(n)
+            }
+        }
+    })
 }

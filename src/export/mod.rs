@@ -37,6 +37,8 @@ pub enum ExportError {
     BadMove(i64, usize, String),
     #[error(transparent)]
     Store(#[from] StoreError),
+    #[error("a thread writing the export stopped")]
+    Stopped,
 }
 
 /// A game to write out: where it was read, its row (the columns the database holds) and
@@ -160,6 +162,24 @@ impl Pending {
 
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// Writes `bytes` as the file `path`, through its temporary name: one write, unbuffered
+    /// (a record file is written whole).
+    pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), ExportError> {
+        let tmp = temporary(path);
+        let mut f = File::create(&tmp).map_err(|e| ExportError::Io(tmp.clone(), e))?;
+        let written = f
+            .write_all(bytes)
+            .map_err(|e| ExportError::Io(tmp.clone(), e));
+        drop(f);
+        if let Err(e) = written.and_then(|()| {
+            std::fs::rename(&tmp, path).map_err(|e| ExportError::Io(path.to_path_buf(), e))
+        }) {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(e);
+        }
+        Ok(())
     }
 
     pub fn writer(&mut self) -> &mut BufWriter<File> {

@@ -74,7 +74,7 @@ impl Store {
     pub fn game(&self, id: i64) -> Result<Option<StoredGame>, StoreError> {
         let c = &self.conn;
         let row = c
-            .query_row(
+            .prepare_cached(
                 "SELECT s.path, g.game_index, g.format, g.date, ps.name, pg.name, g.event,
                         g.opening, g.plies, g.winner, g.start_sfen, g.moves, g.times,
                         g.terminal, g.tree, g.handicap, g.headers, g.source_id, g.comments, g.title, g.incomplete
@@ -82,8 +82,8 @@ impl Store {
                  LEFT JOIN players ps ON ps.id = g.sente_id
                  LEFT JOIN players pg ON pg.id = g.gote_id
                  WHERE g.id = ?1",
-                [id],
-                |r| {
+            )?
+            .query_row([id], |r| {
                     Ok((
                         StoredGame {
                             id,
