@@ -181,3 +181,22 @@ fn ki2(text: &str) -> kifudex::notation::Record {
     crate::kif::same_in_every_encoding(text, "ki2", &r);
     r
 }
+
+/// A move no piece could make (a pawn from ５七 to ７五), kept as data with its broken rule,
+/// is written with KIF's origin, `(57)`, since KI2's words cannot name it, and reads back.
+/// Found by the `read` fuzz target.
+#[test]
+fn an_impossible_move_is_written_with_its_origin_and_reads_back() {
+    let r = read_ki2("▲７五歩(57)\n");
+    assert_eq!(r.errors, []);
+    assert_eq!(usi(&r), ["5g7e"]);
+    let written = write_ki2(&r);
+    assert!(written.contains("▲７五歩上(57)"), "{written}");
+    let again = read_ki2(&written);
+    assert_eq!(again.errors, []);
+    assert_eq!(again.main, r.main);
+    // A move its words do name keeps them alone.
+    let r = read_ki2("▲７六歩(77)\n");
+    let written = write_ki2(&r);
+    assert!(written.contains("▲７六歩\n"), "{written}");
+}

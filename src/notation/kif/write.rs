@@ -3,11 +3,11 @@
 
 use std::fmt::Write;
 
-use crate::shogi::{Color, Handicap, PieceKind, Position, Square};
+use crate::shogi::{Color, Handicap, Move, PieceKind, Position, Square};
 
 use crate::notation::headers::{KeyStyle, keys_for};
 use crate::notation::japanese::{RANK_KANJI, kanji_count, kind_char, kind_name};
-use crate::notation::movetext::{japanese, kif_move_text};
+use crate::notation::movetext::{japanese, kif_move_text, parse_japanese_move, resolve};
 use crate::notation::record::{Line, MoveTime, Record};
 
 use super::results::{summary_text, terminal_text};
@@ -102,6 +102,12 @@ fn header_block(rec: &Record) -> String {
 
 type LineWriter = fn(&mut String, &Line, &Position, Option<Square>, usize);
 
+/// The move a KI2 reader takes `text` for on `pos`, if any.
+fn ki2_reads(pos: &Position, text: &str, last_to: Option<Square>) -> Option<Move> {
+    let (mv, _) = parse_japanese_move(text).ok()?;
+    resolve(pos, &mv, last_to).ok()
+}
+
 fn write_ki2_line(
     out: &mut String,
     line: &Line,
@@ -113,9 +119,16 @@ fn write_ki2_line(
     let mut last_to = last_to;
     let mut on_line = 0;
     for node in &line.moves {
-        let text = japanese(&pos, node.mv, last_to)
+        let mut text = japanese(&pos, node.mv, last_to)
             .replace('☗', "▲")
             .replace('☖', "△");
+        // A move KI2's words cannot name (a piece that cannot reach its square: a record's
+        // impossible move, kept as data) takes KIF's origin, `(57)`, which a reader takes.
+        if let Move::Board { from, .. } = node.mv
+            && ki2_reads(&pos, &text, last_to) != Some(node.mv)
+        {
+            let _ = write!(text, "({}{})", from.file(), from.rank());
+        }
         if on_line > 0 {
             // Pad to a common width so that columns line up.
             let width: usize = text.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum();
