@@ -262,8 +262,14 @@ fn cacheable(path: &str) -> bool {
 
 /// A worker: answers queries on its own connection, opened again after a failure.
 fn work(db: &Path, rx: &Mutex<Receiver<Job>>, cache: &Cache) {
-    let mut store: Option<Store> = None;
-    let mut seen: Option<i64> = None;
+    // Opened, and the position index read, before the first question: a worker that opened
+    // at its first job made that question (the page's first, often) wait for both, and
+    // emptied the answers the other workers had kept.
+    let mut store = Store::open(db).ok();
+    if let Some(s) = &store {
+        let _ = s.position_index(true);
+    }
+    let mut seen = store.as_ref().and_then(|s| s.data_version().ok());
     while let Some(job) = next(rx) {
         if store.is_none() {
             match Store::open(db) {
@@ -273,7 +279,8 @@ fn work(db: &Path, rx: &Mutex<Receiver<Job>>, cache: &Cache) {
                     continue;
                 }
             }
-            // What other workers kept may predate this connection's view.
+            // Opened again after a failure: what other workers kept may predate this
+            // connection's view.
             cache.changed();
             seen = None;
         }
