@@ -36,7 +36,7 @@ fn main() {
     let addr = server.addr();
     let started = Instant::now();
     let stop = started + Duration::from_secs(seconds);
-    let results: Vec<(Vec<f64>, usize)> = std::thread::scope(|s| {
+    let results: Vec<(Vec<f64>, usize, Vec<Slow>)> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..clients)
             .map(|n| s.spawn(move || client(addr, n as u64 + 1, depth, started, stop)))
             .collect();
@@ -44,6 +44,11 @@ fn main() {
     });
     let elapsed = started.elapsed().as_secs_f64();
     let failed: usize = results.iter().map(|r| r.1).sum();
+    let mut slow: Vec<Slow> = results.iter().flat_map(|r| r.2.iter().cloned()).collect();
+    slow.sort_by(|a, b| b.0.total_cmp(&a.0));
+    for (took, at, play) in slow.iter().take(10) {
+        eprintln!("slow: {took:.0} ms, sent at {at:.2} s: /api/tree?play={play}");
+    }
     let mut ms: Vec<f64> = results.into_iter().flat_map(|r| r.0).collect();
     ms.sort_by(f64::total_cmp);
     let at = |q: f64| ms[((ms.len() as f64 - 1.0) * q).round() as usize];
@@ -59,15 +64,19 @@ fn main() {
     server.stop();
 }
 
-/// One user: walks until `stop`; returns each request's time and the failures. A request
-/// slower than a second is told on stderr.
+/// A request slower than 100 ms: its time, when it was sent (seconds from the start), and
+/// its line of moves.
+type Slow = (f64, f64, String);
+
+/// One user: walks until `stop`; returns each request's time, the failures, and the
+/// requests slower than 100 ms.
 fn client(
     addr: SocketAddr,
     seed: u64,
     depth: usize,
     started: Instant,
     stop: Instant,
-) -> (Vec<f64>, usize) {
+) -> (Vec<f64>, usize, Vec<Slow>) {
     let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     let mut next = move || {
         rng ^= rng << 13;
@@ -75,7 +84,7 @@ fn client(
         rng ^= rng << 17;
         rng
     };
-    let (mut times, mut failed) = (Vec::new(), 0);
+    let (mut times, mut failed, mut slow) = (Vec::new(), 0, Vec::new());
     let mut conn = Connection::open(addr);
     while Instant::now() < stop {
         let mut line: Vec<String> = Vec::new();
@@ -89,12 +98,9 @@ fn client(
                 break;
             };
             let took = t.elapsed().as_secs_f64() * 1e3;
-            // A request over a second is told, with when it was sent: a stall, not a tail.
-            if took > 1000.0 {
-                eprintln!(
-                    "slow: {took:.0} ms, sent at {:.2} s: /api/tree?play={play}",
-                    (t - started).as_secs_f64()
-                );
+            // The slowest are told at the end, with when they were sent.
+            if took > 100.0 {
+                slow.push((took, (t - started).as_secs_f64(), play.clone()));
             }
             times.push(took);
             let v: serde_json::Value = serde_json::from_str(&body).unwrap_or_default();
@@ -122,7 +128,7 @@ fn client(
             }
         }
     }
-    (times, failed)
+    (times, failed, slow)
 }
 
 /// A kept-alive HTTP/1.1 connection.

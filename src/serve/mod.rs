@@ -1,13 +1,15 @@
 //! `kifudex serve`: the explorer page and its JSON API over HTTP, read-only.
 //!
-//! Three kinds of threads: one accepts requests and queues them (a full queue is answered
-//! `503` at once, so the server never holds more than it can work off); handlers parse each
-//! request and answer files and errors themselves; queries go to a few workers, each with its
-//! own read connection to the database, and a handler that waits longer than the time limit
-//! answers `503` without waiting further. Every list has a limit (see [`api`]).
+//! Three kinds of threads: one accepts connections; a thread a connection (see [`http`], at
+//! most 256) reads its requests and answers files and errors itself; queries go to a few
+//! workers, each with its own read connection to the database, through a short queue (a full
+//! one is answered `503` at once, so the server never holds more than it can work off), and
+//! a connection that waits longer than the time limit answers `503` without waiting further.
+//! Every list has a limit (see [`api`]).
 
 mod api;
 mod cache;
+pub mod http;
 mod params;
 
 use std::net::SocketAddr;
@@ -17,7 +19,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
-use tiny_http::{Header, Method, Request, Response, Server};
+use http::{Answer, Head, Listening};
 
 pub use api::{ApiError, answer};
 pub use cache::Cache;
@@ -35,11 +37,9 @@ const STYLE_CSS: &str = include_str!("page/style.css");
 pub struct ServeOptions {
     pub db: PathBuf,
     pub addr: SocketAddr,
-    /// Threads that parse requests and write answers.
-    pub handlers: usize,
     /// Threads that run queries, each with its own connection.
     pub workers: usize,
-    /// Requests accepted but not yet taken by a handler; more are answered 503 at once.
+    /// Queries waiting for a worker; more are answered 503 at once.
     pub queue: usize,
     /// The longest a query may take before its request is answered 503.
     pub time_limit: Duration,
@@ -52,7 +52,6 @@ impl ServeOptions {
         ServeOptions {
             db: db.to_path_buf(),
             addr,
-            handlers: 16,
             workers: 4,
             queue: 256,
             time_limit: Duration::from_secs(10),
@@ -79,9 +78,10 @@ struct Job {
 
 /// A running server; dropping it does not stop it (call [`Running::stop`]).
 pub struct Running {
-    server: Arc<Server>,
+    listening: Listening,
     addr: SocketAddr,
-    threads: Vec<thread::JoinHandle<()>>,
+    workers: Vec<thread::JoinHandle<()>>,
+    jobs: SyncSender<Job>,
 }
 
 impl Running {
@@ -92,25 +92,22 @@ impl Running {
 
     /// Blocks until the server stops (it runs until the process ends).
     pub fn wait(self) {
-        for t in self.threads {
-            let _ = t.join();
-        }
+        self.listening.wait();
     }
 
-    /// Stops accepting and lets the threads end.
+    /// Stops accepting and lets the workers end once the connections open are done.
     pub fn stop(self) {
-        self.server.unblock();
-        for t in self.threads {
-            let _ = t.join();
-        }
+        self.listening.stop();
+        drop(self.jobs);
+        drop(self.workers);
     }
 }
 
 /// Listens on `addr` with Nagle's algorithm off for every connection (TCP_NODELAY on the
-/// listening socket, which Linux passes on to the connections it accepts). tiny_http writes
-/// an answer's headers and its body apart: with Nagle's algorithm the body waited for the
-/// client to acknowledge the headers, which a client on a kept-alive connection (a browser)
-/// delays by 40 ms, on every request.
+/// listening socket, which Linux passes on to the connections it accepts; each connection
+/// sets it again). An answer written in two parts would otherwise wait for the client to
+/// acknowledge the first, which a client on a kept-alive connection (a browser) delays by
+/// 40 ms.
 fn listen(addr: SocketAddr) -> std::io::Result<std::net::TcpListener> {
     let listener = std::net::TcpListener::bind(addr)?;
     #[cfg(target_os = "linux")]
@@ -140,75 +137,35 @@ pub fn start(opts: &ServeOptions) -> Result<Running, ServeError> {
     // Checked once here, so that a wrong --db is an error at start, not on every request.
     drop(Store::open(&opts.db)?);
     let bind = |e: &dyn std::fmt::Display| ServeError::Bind(opts.addr, e.to_string());
-    let server = Server::from_listener(listen(opts.addr).map_err(|e| bind(&e))?, None)
-        .map_err(|e| bind(&e))?;
-    let addr = server
-        .server_addr()
-        .to_ip()
-        .ok_or_else(|| ServeError::Bind(opts.addr, "not an IP address".into()))?;
-    let server = Arc::new(server);
-    let mut threads = Vec::new();
-
-    let (req_tx, req_rx) = sync_channel::<Request>(opts.queue);
-    let req_rx = Arc::new(Mutex::new(req_rx));
-    let (job_tx, job_rx) = sync_channel::<Job>(opts.workers * 4);
+    let listener = listen(opts.addr).map_err(|e| bind(&e))?;
+    let (job_tx, job_rx) = sync_channel::<Job>(opts.queue.max(1));
     let job_rx = Arc::new(Mutex::new(job_rx));
-
-    {
-        let server = Arc::clone(&server);
-        threads.push(thread::spawn(move || accept(&server, &req_tx)));
-    }
-    for _ in 0..opts.handlers.max(1) {
-        let rx = Arc::clone(&req_rx);
-        let jobs = job_tx.clone();
-        let limit = opts.time_limit;
-        threads.push(thread::spawn(move || handle_requests(&rx, &jobs, limit)));
-    }
-    drop(job_tx);
     let cache = Arc::new(Cache::new(opts.cache_bytes));
+    let mut workers = Vec::new();
     for _ in 0..opts.workers.max(1) {
         let rx = Arc::clone(&job_rx);
         let db = opts.db.clone();
         let cache = Arc::clone(&cache);
-        threads.push(thread::spawn(move || work(&db, &rx, &cache)));
+        workers.push(thread::spawn(move || work(&db, &rx, &cache)));
     }
+    let limit = opts.time_limit;
+    let jobs = job_tx.clone();
+    let handler = move |head: &Head| handle(head, &jobs, limit);
+    let listening = http::serve(listener, Arc::new(handler)).map_err(|e| bind(&e))?;
     Ok(Running {
-        server,
-        addr,
-        threads,
+        addr: listening.addr(),
+        listening,
+        workers,
+        jobs: job_tx,
     })
 }
 
-/// Takes requests off the socket; answers 503 when the queue is full. Dropping the queue's
-/// sender when the server is unblocked ends the handlers.
-fn accept(server: &Server, queue: &SyncSender<Request>) {
-    while let Ok(req) = server.recv() {
-        match queue.try_send(req) {
-            Ok(()) => {}
-            Err(TrySendError::Full(req)) => {
-                respond_error(req, &ApiError::Busy("too many requests waiting; try again"))
-            }
-            Err(TrySendError::Disconnected(_)) => return,
-        }
+/// Answers one request: the page's files here, API calls through a worker.
+fn handle(head: &Head, jobs: &SyncSender<Job>, limit: Duration) -> Answer {
+    if head.method != "GET" && head.method != "HEAD" {
+        return error_answer(&ApiError::Method);
     }
-}
-
-fn next<T>(rx: &Mutex<Receiver<T>>) -> Option<T> {
-    rx.lock().ok()?.recv().ok()
-}
-
-fn handle_requests(rx: &Mutex<Receiver<Request>>, jobs: &SyncSender<Job>, limit: Duration) {
-    while let Some(req) = next(rx) {
-        handle(req, jobs, limit);
-    }
-}
-
-fn handle(req: Request, jobs: &SyncSender<Job>, limit: Duration) {
-    if *req.method() != Method::Get && *req.method() != Method::Head {
-        return respond_error(req, &ApiError::Method);
-    }
-    let url = req.url().to_string();
-    let (path, query) = url.split_once('?').unwrap_or((&url, ""));
+    let (path, query) = head.target.split_once('?').unwrap_or((&head.target, ""));
     let file = match path {
         "/" | "/index.html" => Some((INDEX_HTML, "text/html; charset=utf-8")),
         "/app.js" => Some((APP_JS, "text/javascript; charset=utf-8")),
@@ -216,16 +173,18 @@ fn handle(req: Request, jobs: &SyncSender<Job>, limit: Duration) {
         _ => None,
     };
     if let Some((body, kind)) = file {
-        let resp = Response::from_string(body).with_header(header("Content-Type", kind));
-        let _ = req.respond(resp);
-        return;
+        return Answer {
+            status: 200,
+            content_type: kind,
+            body: body.to_string(),
+        };
     }
     if !path.starts_with("/api/") {
-        return respond_error(req, &ApiError::NotFound(format!("no page {path}")));
+        return error_answer(&ApiError::NotFound(format!("no page {path}")));
     }
     let params = match Params::parse(query) {
         Ok(p) => p,
-        Err(e) => return respond_error(req, &e),
+        Err(e) => return error_answer(&e),
     };
     let (tx, rx) = sync_channel(1);
     let job = Job {
@@ -238,18 +197,18 @@ fn handle(req: Request, jobs: &SyncSender<Job>, limit: Duration) {
             TrySendError::Full(_) => ApiError::Busy("every worker is busy; try again"),
             TrySendError::Disconnected(_) => ApiError::Busy("the server is stopping"),
         };
-        return respond_error(req, &why);
+        return error_answer(&why);
     }
     match rx.recv_timeout(limit) {
-        Ok(Ok(body)) => {
-            let resp = Response::from_string(body)
-                .with_header(header("Content-Type", "application/json; charset=utf-8"));
-            let _ = req.respond(resp);
-        }
-        Ok(Err(e)) => respond_error(req, &e),
-        Err(RecvTimeoutError::Timeout) => respond_error(req, &ApiError::TooSlow(limit)),
+        Ok(Ok(body)) => Answer {
+            status: 200,
+            content_type: "application/json; charset=utf-8",
+            body,
+        },
+        Ok(Err(e)) => error_answer(&e),
+        Err(RecvTimeoutError::Timeout) => error_answer(&ApiError::TooSlow(limit)),
         Err(RecvTimeoutError::Disconnected) => {
-            respond_error(req, &ApiError::Internal("the query stopped".into()))
+            error_answer(&ApiError::Internal("the query stopped".into()))
         }
     }
 }
@@ -258,6 +217,10 @@ fn handle(req: Request, jobs: &SyncSender<Job>, limit: Duration) {
 /// index is written apart from the database.
 fn cacheable(path: &str) -> bool {
     path != "/api/text"
+}
+
+fn next<T>(rx: &Mutex<Receiver<T>>) -> Option<T> {
+    rx.lock().ok()?.recv().ok()
 }
 
 /// A worker: answers queries on its own connection, opened again after a failure.
@@ -313,16 +276,8 @@ fn work(db: &Path, rx: &Mutex<Receiver<Job>>, cache: &Cache) {
     }
 }
 
-fn header(name: &str, value: &str) -> Header {
-    Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("valid header")
-}
-
-fn respond_error(req: Request, e: &ApiError) {
-    let body = serde_json::json!({ "error": e.to_string() }).to_string();
-    let resp = Response::from_string(body)
-        .with_status_code(e.status())
-        .with_header(header("Content-Type", "application/json; charset=utf-8"));
-    let _ = req.respond(resp);
+fn error_answer(e: &ApiError) -> Answer {
+    http::error(e.status(), &e.to_string())
 }
 
 #[cfg(test)]
