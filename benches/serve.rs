@@ -15,6 +15,10 @@ use std::time::{Duration, Instant};
 
 use kifudex::serve::{ServeOptions, start};
 
+/// The binary's allocator (see `src/main.rs`): the server measured as it runs.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let args: Vec<String> = std::env::args()
         .skip(1)
