@@ -7,7 +7,7 @@
 #![no_main]
 
 use kifudex::notation::csa::{CsaVersion, read_csa, write_csa, write_csa_games};
-use kifudex::notation::csa::pieces::CsaPieces;
+use kifudex::notation::csa::pieces::{CsaPieces, can_read_in_pieces};
 use kifudex::notation::decode::decode_cut;
 use kifudex::notation::{Format, read_bytes, read_bytes_each};
 use libfuzzer_sys::fuzz_target;
@@ -17,8 +17,8 @@ fuzz_target!(|data: &[u8]| {
     let _ = read_bytes(data, Some(path));
     let mut whole = Vec::new();
     let file = read_bytes_each(data, Some(path), &mut |r, _| whole.push(r));
-    if file.format == Some(Format::Csa) {
-        let (_, encoding, _) = decode_cut(data);
+    let (_, encoding, _) = decode_cut(data);
+    if file.format == Some(Format::Csa) && can_read_in_pieces(encoding, data) {
         let piece = 1 + data.first().map_or(0, |&b| b as usize % 97);
         let mut pieces = Vec::new();
         let (read, stopped) = CsaPieces::new(encoding).read_from(

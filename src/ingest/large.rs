@@ -12,7 +12,7 @@ use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
-use crate::notation::csa::pieces::{CsaPieces, Stopped, fill};
+use crate::notation::csa::pieces::{CsaPieces, Stopped, can_read_in_pieces, fill};
 use crate::notation::decode::{self, Encoding, Utf8Survey};
 use crate::notation::{Format, ReadFile, Record, read_bytes_each};
 
@@ -96,7 +96,9 @@ pub(super) fn read_games(
         .trim_start_matches('\u{feff}')
         .trim_start()
         .starts_with('{');
-    let csa = !json && Format::detect(&head, Some(path)) == Some(Format::Csa);
+    let csa = !json
+        && can_read_in_pieces(encoding, &buf)
+        && Format::detect(&head, Some(path)) == Some(Format::Csa);
     drop(head);
     if !csa {
         if survey.len > limit {

@@ -314,3 +314,27 @@ fn the_utf8_survey_of_blocks_decides_as_the_whole() {
         }
     }
 }
+
+/// A file that is not UTF-8 but starts with a byte-order mark is decoded whole by the mark's
+/// encoding (UTF-16, whose line ends are two bytes), never in pieces: a UTF-16 CSA file, and
+/// bytes of CSA behind a UTF-16 mark (found by the `csa` fuzz target), read as the whole does.
+#[test]
+fn a_file_behind_a_utf16_mark_is_never_cut() {
+    let dir = temp_dir("pieces-bom");
+    let text = csa_file(40, 9);
+    let mut utf16 = vec![0xFF, 0xFE];
+    for u in text.encode_utf16() {
+        utf16.extend_from_slice(&u.to_le_bytes());
+    }
+    let mut junk = vec![0xFF, 0xFE];
+    junk.extend_from_slice(text.as_bytes());
+    for (name, bytes, games) in [("utf16", &utf16, Some(40)), ("junk", &junk, None)] {
+        let file = write(&dir, &format!("{name}.csa"), bytes);
+        let whole = import_file(&dir.join(format!("{name}-whole")), &file, &pieces(16 << 20));
+        if let Some(n) = games {
+            assert_eq!(whole.0.len(), n, "{name}: {:?}", whole.1);
+        }
+        let got = import_file(&dir.join(format!("{name}-300")), &file, &pieces(300));
+        assert_eq!(got, whole, "{name}");
+    }
+}

@@ -29,6 +29,16 @@ pub fn piece_end(bytes: &[u8]) -> Option<usize> {
     None
 }
 
+/// Whether a file in `encoding` that starts with `start` can be read in pieces: not a file
+/// that is no UTF-8 but starts with a byte-order mark (UTF-16, or a broken UTF-8 file), which
+/// is decoded whole by the mark's own encoding, and whose line ends are not single bytes.
+pub fn can_read_in_pieces(encoding: Encoding, start: &[u8]) -> bool {
+    encoding == Encoding::Utf8
+        || ![&b"\xEF\xBB\xBF"[..], b"\xFF\xFE", b"\xFE\xFF"]
+            .iter()
+            .any(|bom| start.starts_with(bom))
+}
+
 /// Reads the pieces of one CSA file in order: [`CsaPieces::read`] for each, then
 /// [`CsaPieces::finish`].
 pub struct CsaPieces {
