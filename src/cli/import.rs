@@ -152,12 +152,7 @@ impl Observer for Report {
     }
 
     fn notice(&mut self, message: &str) {
-        self.lines += 1;
-        let text = format!("kifudex: {}", super::output::terminal_safe(message));
-        match &self.bar {
-            Some(bar) => bar.println(text),
-            None => eprintln!("{text}"),
-        }
+        self.print(message);
     }
 }
 

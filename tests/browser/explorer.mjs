@@ -2,11 +2,11 @@
 // Usage: node explorer.mjs KIFUDEX_BIN SAMPLE_DIR SCREENSHOT_DIR
 // Imports SAMPLE_DIR into a temporary database, serves it, clicks through the page and
 // compares what it shows with the CLI's answers. Ends with "N passed, M failed".
-import { spawn, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
+import { launch, serve } from "./serve.mjs";
 
 const [bin, sample, shots] = process.argv.slice(2);
 if (!bin || !sample || !shots) {
@@ -26,23 +26,9 @@ function check(name, ok, detail) {
   else { failed++; console.log(`FAIL ${name}${detail ? ": " + detail : ""}`); }
 }
 
-const server = spawn(bin, ["serve", "--db", db, "--port", "0"], { stdio: ["ignore", "ignore", "pipe"] });
-const url = await new Promise((resolve, reject) => {
-  let err = "";
-  const timer = setTimeout(() => reject(new Error("the server did not start: " + err)), 30000);
-  server.stderr.on("data", (d) => {
-    err += d;
-    const m = /at (http:\/\/\S+)/.exec(err);
-    if (m) { clearTimeout(timer); resolve(m[1]); }
-  });
-  server.on("exit", (code) => reject(new Error(`the server exited (${code}): ${err}`)));
-});
+const [server, url] = await serve(bin, db);
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
+const browser = await launch();
 let code = 1;
 try {
   const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });

@@ -5,8 +5,7 @@
 // and prints the milliseconds from navigation to the tree's rows on screen. The first load
 // is the server's first answer for the position; later ones may come from its answer cache,
 // so both are printed. A measurement, not a test: it asserts nothing.
-import { spawn } from "node:child_process";
-import { chromium } from "playwright-core";
+import { launch, serve } from "./serve.mjs";
 
 const [bin, db, runsArg] = process.argv.slice(2);
 if (!bin || !db) {
@@ -15,23 +14,9 @@ if (!bin || !db) {
 }
 const runs = Number(runsArg || 5);
 
-const server = spawn(bin, ["serve", "--db", db, "--port", "0"], { stdio: ["ignore", "ignore", "pipe"] });
-const url = await new Promise((resolve, reject) => {
-  let err = "";
-  const timer = setTimeout(() => reject(new Error("the server did not start: " + err)), 120000);
-  server.stderr.on("data", (d) => {
-    err += d;
-    const m = /at (http:\/\/\S+)/.exec(err);
-    if (m) { clearTimeout(timer); resolve(m[1]); }
-  });
-  server.on("exit", (code) => reject(new Error(`the server exited (${code}): ${err}`)));
-});
+const [server, url] = await serve(bin, db, 120000);
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
+const browser = await launch();
 try {
   for (let i = 1; i <= runs; i++) {
     const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
