@@ -179,7 +179,12 @@ pub fn serve(listener: TcpListener, handler: Arc<Handler>) -> std::io::Result<Li
                     if stop.load(Ordering::SeqCst) {
                         break;
                     }
-                    let Ok(stream) = stream else { continue };
+                    let Ok(stream) = stream else {
+                        // Out of descriptors, or a connection reset before it was taken:
+                        // a pause, not a loop that spins on the error.
+                        thread::sleep(Duration::from_millis(10));
+                        continue;
+                    };
                     if open.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
                         open.fetch_sub(1, Ordering::SeqCst);
                         refuse(stream);
