@@ -256,6 +256,16 @@ pub fn read_bytes_each(
 ) -> ReadFile {
     let (text, encoding, cut) = decode::decode_cut(bytes);
     let format = Format::detect(&text, path);
+    let one_by_one: Option<ReadEach> = match format {
+        Some(Format::Usi) => Some(usi::read_usi_each),
+        Some(Format::Psn) => Some(psn::read_psn_each),
+        _ => None,
+    };
+    if let (Some(read), Some(f)) = (one_by_one, format)
+        && let Some(file) = read_each_game(&text, encoding, cut, f, read, each)
+    {
+        return file;
+    }
     if format != Some(Format::Csa) {
         let mut file = read_text(&text, encoding, path);
         if let Some(last) = file.games.last_mut() {
@@ -288,6 +298,65 @@ pub fn read_bytes_each(
         games: Vec::new(),
         error: (count == 0).then(|| "the CSA file holds no game".to_string()),
     }
+}
+
+/// A reader that hands each game over as it reads it.
+type ReadEach = fn(&str, &mut dyn FnMut(Record));
+
+/// The games of a USI or PSN file handed over as `read` reads them (a file of 100,000 games
+/// would otherwise hold 100,000 records at once), when that gives what [`read_text`] gives:
+/// once two games are read and one of them has a move or no error, the file is no plain
+/// move list and no lone failed record, so none of `read_text`'s second thoughts can apply.
+/// Until then the games are held; `None` when the text ended first (the caller reads it
+/// whole).
+fn read_each_game(
+    text: &str,
+    encoding: Encoding,
+    cut: usize,
+    format: Format,
+    read: ReadEach,
+    each: &mut dyn FnMut(Record, Format),
+) -> Option<ReadFile> {
+    let mut held: Vec<Record> = Vec::new();
+    let mut streaming = false;
+    // The last game, held back: the end of the file (a cut character) belongs to it.
+    let mut last: Option<Record> = None;
+    let mut hand = |mut g: Record| {
+        cap_text(&mut g, text);
+        each(g, format);
+    };
+    read(text, &mut |mut g| {
+        g.check_declaration();
+        if streaming {
+            if let Some(done) = last.replace(g) {
+                hand(done);
+            }
+            return;
+        }
+        held.push(g);
+        if held.len() >= 2
+            && held
+                .iter()
+                .any(|g| !g.main.moves.is_empty() || g.errors.is_empty())
+        {
+            streaming = true;
+            last = held.pop();
+            held.drain(..).for_each(&mut hand);
+        }
+    });
+    if !streaming {
+        return None;
+    }
+    if let Some(mut g) = last {
+        cut_warning(&mut g, text, cut);
+        hand(g);
+    }
+    Some(ReadFile {
+        encoding,
+        format: Some(format),
+        games: Vec::new(),
+        error: None,
+    })
 }
 
 /// The longest header value a record keeps, in bytes: a longer one (a 200 MB line of junk

@@ -4,7 +4,7 @@
 //! `moves …`). A file of N non-empty lines holds N games. USI has no headers, comments,
 //! times, variations or endings: a record's main line is all it keeps.
 
-use super::decode::lines;
+use super::decode::Lines;
 use super::record::{MoveNode, ReadError, Record};
 use crate::shogi::{Move, Position, Strictness};
 
@@ -13,32 +13,45 @@ use crate::shogi::{Move, Position, Strictness};
 /// lines before the first game). When no line gives a position, the one record returned
 /// is blank and holds every error (the file is then no USI record).
 pub fn read_usi(text: &str) -> Vec<Record> {
-    let mut games: Vec<Record> = Vec::new();
+    let mut games = Vec::new();
+    read_usi_each(text, &mut |g| games.push(g));
+    games
+}
+
+/// [`read_usi`], each game handed to `each` once its errors are known (when the next game's
+/// line comes, or the text ends), instead of returned.
+pub fn read_usi_each(text: &str, each: &mut dyn FnMut(Record)) {
+    let mut current: Option<Record> = None;
     let mut orphans: Vec<ReadError> = Vec::new();
-    for (i, l) in lines(text).iter().enumerate() {
+    let mut first = true;
+    for (i, l) in Lines::new(text).enumerate() {
         if l.trim().is_empty() {
             continue;
         }
         match read_line(l, i + 1) {
             Ok(mut rec) => {
-                if games.is_empty() {
+                if first {
                     rec.errors.splice(0..0, orphans.drain(..));
+                    first = false;
                 }
-                games.push(rec);
+                if let Some(done) = current.replace(rec) {
+                    each(done);
+                }
             }
-            Err(e) => match games.last_mut() {
+            Err(e) => match current.as_mut() {
                 Some(g) => g.errors.push(e),
                 None => orphans.push(e),
             },
         }
     }
-    if games.is_empty() && !orphans.is_empty() {
-        games.push(Record {
+    match current {
+        Some(g) => each(g),
+        None if !orphans.is_empty() => each(Record {
             errors: orphans,
             ..Record::default()
-        });
+        }),
+        None => {}
     }
-    games
 }
 
 /// The words of a line with their byte offsets.

@@ -463,3 +463,36 @@ fn any_header_is_written_as_a_tag_that_reads_back() {
         ]
     );
 }
+
+/// A PSN file's games are handed over as they are read, and they are exactly what the whole
+/// file reads as (errors and lines included), for many games, one, and text that is none.
+#[test]
+fn psn_games_one_at_a_time_are_the_games_of_the_whole_file() {
+    use kifudex::notation::read_bytes_each;
+    let mut many = String::new();
+    for i in 0..200 {
+        many.push_str(&format!(
+            "[Sente \"s{i}\"]\n[Gote \"g{i}\"]\n\n1.P-7f P-3d 2.P-2f"
+        ));
+        if i % 9 == 4 {
+            many.push_str(" ) 3.Zz");
+        }
+        many.push_str(" {a comment}\n\n");
+    }
+    let texts = [
+        many,
+        "[Sente \"a\"]\n\n1.P-7f\n".to_string(),
+        ")))\n".to_string(),
+        "[Sente \"a\"]\n\n1.Zz\n\n[Sente \"b\"]\n\n1.Qq\n".to_string(),
+    ];
+    let path = std::path::Path::new("games.psn");
+    for text in &texts {
+        let whole = kifudex::notation::read_bytes(text.as_bytes(), Some(path));
+        let mut each = Vec::new();
+        let file = read_bytes_each(text.as_bytes(), Some(path), &mut |g, _| each.push(g));
+        let label: String = text.chars().take(30).collect();
+        assert_eq!(file.error, whole.error, "{label}");
+        assert_eq!(file.format, whole.format, "{label}");
+        assert_eq!(each, whole.games, "{label}");
+    }
+}

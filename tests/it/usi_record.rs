@@ -313,3 +313,47 @@ mod convert {
         );
     }
 }
+
+/// A USI file's games are handed over as they are read (an import never holds them all),
+/// and they are exactly what the whole file reads as: errors of bad lines with the game
+/// before them, lines before the first game, a move list, a lone failed line, a cut end.
+#[test]
+fn usi_games_one_at_a_time_are_the_games_of_the_whole_file() {
+    use kifudex::notation::{read_bytes, read_bytes_each};
+    let mut many = String::from("junk before\n");
+    for i in 0..300 {
+        many.push_str("startpos moves 7g7f 3c3d\n");
+        if i % 7 == 3 {
+            many.push_str("sfen not a position\n\n");
+        }
+        if i % 11 == 5 {
+            many.push_str("startpos moves 7g7f 7g7f\n");
+        }
+    }
+    let mut cut = many.clone().into_bytes();
+    cut.extend_from_slice("startpos moves 7g7f\n#終".as_bytes());
+    cut.pop();
+    let texts: Vec<Vec<u8>> = vec![
+        many.into_bytes(),
+        cut,
+        b"startpos moves 7g7f 3c3d\n".to_vec(),
+        b"junk\nmore junk\n".to_vec(),
+        b"sfen x\nsfen y\n".to_vec(),
+        b"startpos moves 7g7f 7g7f\nstartpos moves 7i7i\n".to_vec(),
+        b"7g7f 3c3d 2g2f\n".to_vec(),
+    ];
+    let path = std::path::Path::new("games.usi");
+    for bytes in &texts {
+        let whole = read_bytes(bytes, Some(path));
+        let mut each = Vec::new();
+        let file = read_bytes_each(bytes, Some(path), &mut |g, f| each.push((g, f)));
+        let label = String::from_utf8_lossy(&bytes[..bytes.len().min(40)]).into_owned();
+        assert_eq!(file.error, whole.error, "{label}");
+        assert_eq!(file.format, whole.format, "{label}");
+        assert_eq!(each.len(), whole.games.len(), "{label}");
+        for ((g, f), w) in each.iter().zip(&whole.games) {
+            assert_eq!(g, w, "{label}");
+            assert_eq!(Some(*f), whole.format, "{label}");
+        }
+    }
+}

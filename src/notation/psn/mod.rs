@@ -171,11 +171,11 @@ enum Tok<'a> {
     Error(&'static str),
 }
 
-/// Splits movetext into tokens with their byte offsets; an unclosed `{` or `[` is reported
-/// by an error token after it.
-fn tokens(text: &str) -> Vec<(usize, Tok<'_>)> {
+/// Splits movetext into tokens, handing each to `out` with its byte offset as it is found
+/// (a file of 100,000 games is not held as tokens); an unclosed `{` or `[` is reported by an
+/// error token after it.
+fn tokens<'t>(text: &'t str, out: &mut impl FnMut(usize, Tok<'t>)) {
     let b = text.as_bytes();
-    let mut out = Vec::new();
     let mut i = 0;
     let line_end = |from: usize| {
         b[from..]
@@ -205,32 +205,32 @@ fn tokens(text: &str) -> Vec<(usize, Tok<'_>)> {
                     }
                     j += 1;
                 }
-                out.push((i, Tok::Tag(&text[i + 1..close.unwrap_or(end)])));
+                out(i, Tok::Tag(&text[i + 1..close.unwrap_or(end)]));
                 if close.is_none() {
-                    out.push((i, Tok::Error("a tag '[' is not closed by ']' on its line")));
+                    out(i, Tok::Error("a tag '[' is not closed by ']' on its line"));
                 }
                 i = (close.unwrap_or(end) + 1).min(b.len());
             }
             b'{' => {
                 let close = text[i + 1..].find('}').map(|p| i + 1 + p);
                 let end = close.unwrap_or(b.len());
-                out.push((i, Tok::Comment(&text[i + 1..end])));
+                out(i, Tok::Comment(&text[i + 1..end]));
                 if close.is_none() {
-                    out.push((i, Tok::Error("a comment '{' is not closed by '}'")));
+                    out(i, Tok::Error("a comment '{' is not closed by '}'"));
                 }
                 i = (end + 1).min(b.len());
             }
             b';' => {
                 let end = line_end(i);
-                out.push((i, Tok::Comment(&text[i + 1..end])));
+                out(i, Tok::Comment(&text[i + 1..end]));
                 i = end;
             }
             b'(' => {
-                out.push((i, Tok::Open));
+                out(i, Tok::Open);
                 i += 1;
             }
             b')' => {
-                out.push((i, Tok::Close));
+                out(i, Tok::Close);
                 i += 1;
             }
             _ => {
@@ -245,18 +245,17 @@ fn tokens(text: &str) -> Vec<(usize, Tok<'_>)> {
                 let after = &word[digits..];
                 if digits > 0 && (after.starts_with('.') || after.starts_with('…')) {
                     let dots = after.len() - after.trim_start_matches(['.', '…']).len();
-                    out.push((i, Tok::Word(&word[..digits + dots])));
+                    out(i, Tok::Word(&word[..digits + dots]));
                     if digits + dots < word.len() {
-                        out.push((i + digits + dots, Tok::Word(&word[digits + dots..])));
+                        out(i + digits + dots, Tok::Word(&word[digits + dots..]));
                     }
                 } else {
-                    out.push((i, Tok::Word(word)));
+                    out(i, Tok::Word(word));
                 }
                 i = end;
             }
         }
     }
-    out
 }
 
 /// A tag's key and value: `Sente "Habu Yoshiharu"` (with `\"` and `\\` escapes), or an
@@ -336,8 +335,10 @@ impl Game {
     }
 }
 
-struct Reader<'t> {
-    games: Vec<Record>,
+struct Reader<'t, 'e> {
+    /// Where each game read goes, and how many went.
+    each: &'e mut dyn FnMut(Record),
+    games: usize,
     game: Game,
     /// Errors come in text order: their lines are counted on from the last one.
     lines: LineCounter<'t>,
@@ -345,22 +346,27 @@ struct Reader<'t> {
 
 /// Reads every game of a PSN text. Text holding anything gives at least one game.
 pub fn read_psn(text: &str) -> Vec<Record> {
+    let mut games = Vec::new();
+    read_psn_each(text, &mut |g| games.push(g));
+    games
+}
+
+/// [`read_psn`], each game handed to `each` once read, instead of returned.
+pub fn read_psn_each(text: &str, each: &mut dyn FnMut(Record)) {
     let mut r = Reader {
-        games: Vec::new(),
+        each,
+        games: 0,
         game: Game::new(),
         lines: LineCounter::new(text),
     };
-    for (at, tok) in tokens(text) {
-        r.token(at, tok);
-    }
+    tokens(text, &mut |at, tok| r.token(at, tok));
     r.finish(text.len());
-    if r.games.is_empty() && !text.trim().is_empty() {
-        r.games.push(std::mem::take(&mut r.game.rec));
+    if r.games == 0 && !text.trim().is_empty() {
+        (r.each)(std::mem::take(&mut r.game.rec));
     }
-    r.games
 }
 
-impl Reader<'_> {
+impl Reader<'_, '_> {
     fn error(&mut self, at: usize, message: impl Into<String>) {
         let (line, column) = self.lines.line_column(at);
         self.game
@@ -624,7 +630,8 @@ impl Reader<'_> {
             });
         }
         let game = std::mem::replace(&mut self.game, Game::new());
-        self.games.push(game.rec);
+        self.games += 1;
+        (self.each)(game.rec);
     }
 }
 
