@@ -47,6 +47,17 @@ pub const fn rotate(set: Squares) -> Squares {
     set.reverse_bits() >> (128 - 81)
 }
 
+/// Each square alone as a set (a load is quicker than a 128-bit shift).
+const BIT: [Squares; 81] = {
+    let mut bits = [0; 81];
+    let mut i = 0;
+    while i < 81 {
+        bits[i] = 1u128 << i;
+        i += 1;
+    }
+    bits
+};
+
 /// Piece kinds as a set: bit `k` for the kind of index `k`.
 pub type Kinds = u16;
 
@@ -59,30 +70,43 @@ pub const fn kind(k: PieceKind) -> Kinds {
 pub struct Board {
     /// `pieces[colour][kind]`: the squares holding that piece.
     pieces: [[Squares; 14]; 2],
-    /// What stands on each square: 0 for nothing, else 1 + colour × 14 + kind.
+    /// What stands on each square: 0 for nothing, else 1 + colour × 16 + kind.
     mailbox: [u8; 81],
     hands: [[u8; 7]; 2],
+    /// Each side's king square, or 81 for a side without exactly one king.
+    kings: [u8; 2],
 }
 
-/// What one move changed: the pieces that left or entered a square (at most three: the
-/// piece moved, as it was and as it is, and a piece taken), and whether a hand changed.
+/// What one move changed: the pieces that left a square (the piece moved, as it was, and a
+/// piece taken) and the one that entered a square (the piece moved, as it is, or dropped),
+/// and whether a hand changed.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Changed {
-    squares: [(u8, u8, u8); 3],
-    n: u8,
+    left: [(u8, u8, u8); 2],
+    n_left: u8,
+    entered: Option<(u8, u8, u8)>,
     /// Whether a hand changed (a capture or a drop).
     pub hands: bool,
 }
 
+fn code(color: Color, kind: PieceKind, index: usize) -> (u8, u8, u8) {
+    (color.index() as u8, kind.index() as u8, index as u8)
+}
+
 impl Changed {
-    fn add(&mut self, color: Color, kind: PieceKind, index: usize) {
-        self.squares[self.n as usize] = (color.index() as u8, kind.index() as u8, index as u8);
-        self.n += 1;
+    fn leave(&mut self, color: Color, kind: PieceKind, index: usize) {
+        self.left[self.n_left as usize] = code(color, kind, index);
+        self.n_left += 1;
     }
 
-    /// `(colour index, kind index, square index)` of each piece that left or entered a square.
-    pub fn squares(&self) -> &[(u8, u8, u8)] {
-        &self.squares[..self.n as usize]
+    /// `(colour index, kind index, square index)` of each piece that left a square.
+    pub fn left(&self) -> &[(u8, u8, u8)] {
+        &self.left[..self.n_left as usize]
+    }
+
+    /// `(colour index, kind index, square index)` of the piece that entered a square.
+    pub fn entered(&self) -> Option<(u8, u8, u8)> {
+        self.entered
     }
 }
 
@@ -92,6 +116,7 @@ impl Board {
             pieces: [[0; 14]; 2],
             mailbox: [0; 81],
             hands: [[0; 7]; 2],
+            kings: [81; 2],
         };
         for square in Square::all() {
             if let Some(piece) = position.piece_at(square) {
@@ -99,6 +124,10 @@ impl Board {
             }
         }
         for color in Color::ALL {
+            let kings = board.pieces[color.index()][PieceKind::King.index()];
+            if kings.count_ones() == 1 {
+                board.kings[color.index()] = kings.trailing_zeros() as u8;
+            }
             for (k, n) in position.hand(color).iter() {
                 board.hands[color.index()][k.index()] = n;
             }
@@ -107,8 +136,8 @@ impl Board {
     }
 
     fn put(&mut self, color: Color, kind: PieceKind, index: usize) {
-        self.pieces[color.index()][kind.index()] |= 1u128 << index;
-        self.mailbox[index] = 1 + (color.index() * 14 + kind.index()) as u8;
+        self.pieces[color.index()][kind.index()] |= BIT[index];
+        self.mailbox[index] = 1 + (color.index() * 16 + kind.index()) as u8;
     }
 
     fn take(&mut self, index: usize) -> Option<(Color, PieceKind)> {
@@ -117,13 +146,13 @@ impl Board {
             return None;
         }
         let code = (code - 1) as usize;
-        let color = if code >= 14 {
+        let color = if code >= 16 {
             Color::White
         } else {
             Color::Black
         };
-        let kind = PieceKind::from_index(code % 14)?;
-        self.pieces[color.index()][kind.index()] &= !(1u128 << index);
+        let kind = PieceKind::from_index(code & 15)?;
+        self.pieces[color.index()][kind.index()] &= !BIT[index];
         self.mailbox[index] = 0;
         Some((color, kind))
     }
@@ -137,9 +166,15 @@ impl Board {
                 let Some((owner, kind)) = self.take(from.index()) else {
                     return changed;
                 };
-                changed.add(owner, kind, from.index());
+                changed.leave(owner, kind, from.index());
+                if kind == PieceKind::King && self.kings[owner.index()] == from.index() as u8 {
+                    self.kings[owner.index()] = to.index() as u8;
+                }
                 if let Some((captured_color, captured)) = self.take(to.index()) {
-                    changed.add(captured_color, captured, to.index());
+                    if captured == PieceKind::King {
+                        self.kings[captured_color.index()] = 81;
+                    }
+                    changed.leave(captured_color, captured, to.index());
                     changed.hands = true;
                     let k = captured.unpromoted();
                     if k != PieceKind::King {
@@ -153,7 +188,7 @@ impl Board {
                     kind
                 };
                 self.put(owner, now, to.index());
-                changed.add(owner, now, to.index());
+                changed.entered = Some(code(owner, now, to.index()));
             }
             Move::Drop { kind, to } => {
                 if kind.index() < 7 {
@@ -161,7 +196,7 @@ impl Board {
                     *h = h.saturating_sub(1);
                 }
                 self.put(color, kind, to.index());
-                changed.add(color, kind, to.index());
+                changed.entered = Some(code(color, kind, to.index()));
                 changed.hands = true;
             }
         }
@@ -180,6 +215,18 @@ impl Board {
             bits &= bits - 1;
         }
         set
+    }
+
+    /// The square index of `color`'s king, or 81 when it has none or several.
+    #[inline]
+    pub fn king(&self, color: Color) -> usize {
+        self.kings[color.index()] as usize
+    }
+
+    /// The squares holding `color`'s pieces of the kind of index `kind`.
+    #[inline]
+    pub fn of_kind(&self, color: Color, kind: usize) -> Squares {
+        self.pieces[color.index()][kind]
     }
 
     /// How many pieces of `kind` `color` holds in hand.

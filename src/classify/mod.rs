@@ -33,6 +33,9 @@ pub struct Item {
     pub name: &'static str,
     /// The first ply (moves played from the start) at which it held.
     pub ply: u32,
+    /// Whether a name below it in the hierarchy held for the side from the same ply
+    /// (振り飛車 beside 四間飛車): the database leaves it out, [`with_ancestors`] gives it back.
+    pub implied: bool,
 }
 
 /// What was recognised in a game.
@@ -60,6 +63,38 @@ impl Recognised {
     pub fn ply(&self, side: Color, name: &str) -> Option<u32> {
         self.side(side).find(|i| i.name == name).map(|i| i.ply)
     }
+
+    /// The items the others do not imply, as the database keeps them (see [`Item::implied`]).
+    pub fn stored(&self) -> impl Iterator<Item = &Item> {
+        self.items.iter().filter(|i| !i.implied)
+    }
+}
+
+/// The names of one side as [`Recognised::stored`] keeps them, `(name, ply)`, with every
+/// ancestor added at the first ply one of its descendants held: the side's whole list, by
+/// ply, a name before its ancestors at one ply. Names this program does not know are kept
+/// as they are.
+pub fn with_ancestors<'a>(stored: impl IntoIterator<Item = (&'a str, u32)>) -> Vec<(&'a str, u32)> {
+    let mut out: Vec<(&'a str, u32, usize)> = Vec::new();
+    for (name, ply) in stored {
+        let line = names::lineage(name);
+        if line.is_empty() {
+            out.push((name, ply, 0));
+        }
+        let depth = line.len();
+        for (up, n) in line.into_iter().enumerate() {
+            match out.iter_mut().find(|o| o.0 == n) {
+                Some(o) if o.1 <= ply => {}
+                Some(o) => {
+                    o.1 = ply;
+                    o.2 = depth - up;
+                }
+                None => out.push((n, ply, depth - up)),
+            }
+        }
+    }
+    out.sort_by_key(|o| (o.1, std::cmp::Reverse(o.2)));
+    out.into_iter().map(|(n, p, _)| (n, p)).collect()
 }
 
 /// Recognises the record's main line.
@@ -86,11 +121,13 @@ pub fn recognise(start: &Position, moves: impl IntoIterator<Item = Move>) -> Rec
             .map(|(d, ply)| (*ply, DEFS[d].kind, depth_order(d)))
             .collect();
         mine.sort();
+        let implied = matcher.implied(&found[side.index()]);
         items.extend(mine.into_iter().map(|(ply, kind, d)| Item {
             side,
             kind,
             name: DEFS[d % 1000].name,
             ply: ply as u32,
+            implied: implied[d % 1000],
         }));
     }
     let has_rook = |c: Color| {

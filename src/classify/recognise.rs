@@ -4,7 +4,7 @@
 
 use std::sync::OnceLock;
 
-use super::board::{Board, Kinds, Squares, rotate};
+use super::board::{Board, Kinds, Squares, kind, rotate};
 use super::patterns::{Cond, DEFS, PATTERNS};
 use crate::shogi::{Color, Move, PieceKind, Position};
 
@@ -20,12 +20,53 @@ enum Test {
     NotHad(Color, u8),
 }
 
+/// A test on squares as one comparison: `(pieces & squares == want) != negate` (all of the
+/// squares: want = squares; none: want = 0; any: want = 0, negated).
+#[derive(Clone, Copy, Debug)]
+struct Mask {
+    color: Color,
+    kinds: Kinds,
+    /// The index of the one kind in `kinds`, or `MANY`.
+    kind: u8,
+    squares: Squares,
+    want: Squares,
+    negate: bool,
+}
+
+impl Mask {
+    #[inline]
+    fn holds(&self, board: &Board) -> bool {
+        let pieces = if self.kind == MANY {
+            board.of(self.color, self.kinds)
+        } else {
+            board.of_kind(self.color, self.kind as usize)
+        };
+        (pieces & self.squares == self.want) != self.negate
+    }
+}
+
+const MANY: u8 = u8::MAX;
+
+/// The index of the one kind in `kinds`, or [`MANY`].
+fn one_kind(kinds: Kinds) -> u8 {
+    if kinds.count_ones() == 1 {
+        kinds.trailing_zeros() as u8
+    } else {
+        MANY
+    }
+}
+
 struct Compiled {
     def: u8,
     start: u16,
     end: u16,
     /// Per side (sente, gote): the tests, rotated for gote.
     tests: [Vec<Test>; 2],
+    /// Per side, the tests on squares other than those of the side's own king (which
+    /// [`Matcher::king_ok`] answered already), each one mask comparison.
+    masks: [Vec<Mask>; 2],
+    /// Per side, the tests of hands and names.
+    rest: [Vec<Test>; 2],
     /// Kinds of each side (own, opponent, seen from the side) whose squares it reads.
     own: Kinds,
     opp: Kinds,
@@ -37,23 +78,38 @@ pub(super) struct Matcher {
     patterns: Vec<Compiled>,
     /// Per side and trigger, the patterns to try: own kind k (0–13), opponent kind k (14–27),
     /// a hand changed (28), a name was recognised (29).
-    triggers: [[u128; 30]; 2],
+    triggers: [[Set; 30]; 2],
     /// Per side, piece (colour as seen from the side: own 0–13, opponent 14–27) and square,
-    /// the patterns that read that square for that piece: a move tries only the patterns
-    /// reading a square it changed.
-    on_square: Vec<[u128; 81]>,
+    /// the patterns that a piece entering that square may complete (it stands in one of
+    /// their `All` or `Any` sets): a pattern can start to hold only when one of its tests
+    /// starts to hold, so a move tries only the patterns its changes may have completed.
+    on_enter: Vec<[Set; 81]>,
+    /// The same for a piece leaving the square (it stands in one of their `None` sets).
+    on_leave: Vec<[Set; 81]>,
     /// What [`Matcher::impossible`] gives for the even start, per side (most games).
-    even_impossible: [u128; 2],
+    even_impossible: [Set; 2],
     /// Patterns whose window opens at each ply (after the first).
-    opening_at: Vec<u128>,
+    opening_at: Vec<Set>,
+    /// Patterns whose window holds each ply.
+    active: Vec<Set>,
     /// Patterns whose window includes ply 1.
-    from_first: u128,
+    from_first: Set,
     /// Per name, the patterns that make it hold.
-    of_def: Vec<u128>,
+    of_def: Vec<Set>,
     /// Per name, its ancestors (itself first).
     lineage: Vec<Vec<u8>>,
     last_ply: u16,
+    /// Per side and square of its king, the patterns whose tests of the side's own king
+    /// hold with the king there (all the patterns at index 81, for a side without exactly
+    /// one king): most castles name the king's square, so a move elsewhere tries few.
+    king_ok: [Vec<Set>; 2],
 }
+
+/// A set of patterns, bit `i` for `PATTERNS[i]`. 64 bits while there are at most 64
+/// patterns (the matcher's inner loop is twice as quick as with 128): make it `u128` when
+/// more are written (the build asserts it).
+type Set = u64;
+const ONE: Set = 1;
 
 const HANDS: usize = 28;
 const NAMES: usize = 29;
@@ -73,11 +129,16 @@ impl Matcher {
     }
 
     fn build() -> Matcher {
-        assert!(PATTERNS.len() <= 128, "classify: at most 128 patterns");
+        assert!(
+            (1..=Set::BITS as usize).contains(&PATTERNS.len()),
+            "classify: at most {} patterns (make `Set` wider)",
+            Set::BITS
+        );
         assert!(DEFS.len() <= 255);
         let mut patterns = Vec::new();
-        let mut triggers = [[0u128; 30]; 2];
-        let mut on_square = vec![[0u128; 81]; 2 * 28];
+        let mut triggers = [[0; 30]; 2];
+        let mut on_enter = vec![[0; 81]; 2 * 28];
+        let mut on_leave = vec![[0; 81]; 2 * 28];
         let mut last_ply = 0;
         for (i, p) in PATTERNS.iter().enumerate() {
             let def = def_of(p.name);
@@ -86,6 +147,8 @@ impl Matcher {
                 start: p.plies.0.max(1),
                 end: p.plies.1,
                 tests: [Vec::new(), Vec::new()],
+                masks: [Vec::new(), Vec::new()],
+                rest: [Vec::new(), Vec::new()],
                 own: 0,
                 opp: 0,
                 hands: false,
@@ -111,6 +174,39 @@ impl Matcher {
                         Cond::NotHad(n) => Test::NotHad(me, def_of(n)),
                         Cond::OppHad(n) => Test::Had(them, def_of(n)),
                     };
+                    let king = |who: Color, k: Kinds| who == side && k == kind(PieceKind::King);
+                    let mask = match t {
+                        Test::All(who, k, s) if !king(who, k) => Some(Mask {
+                            color: who,
+                            kinds: k,
+                            kind: one_kind(k),
+                            squares: s,
+                            want: s,
+                            negate: false,
+                        }),
+                        Test::Any(who, k, s) if !king(who, k) => Some(Mask {
+                            color: who,
+                            kinds: k,
+                            kind: one_kind(k),
+                            squares: s,
+                            want: 0,
+                            negate: true,
+                        }),
+                        Test::None(who, k, s) if !king(who, k) => Some(Mask {
+                            color: who,
+                            kinds: k,
+                            kind: one_kind(k),
+                            squares: s,
+                            want: 0,
+                            negate: false,
+                        }),
+                        Test::All(..) | Test::Any(..) | Test::None(..) => None,
+                        _ => {
+                            c.rest[side.index()].push(t.clone());
+                            None
+                        }
+                    };
+                    c.masks[side.index()].extend(mask);
                     c.tests[side.index()].push(t);
                 }
             }
@@ -126,19 +222,23 @@ impl Matcher {
             }
             for side in Color::ALL {
                 for t in &c.tests[side.index()] {
-                    if let Test::All(who, kinds, squares)
-                    | Test::Any(who, kinds, squares)
-                    | Test::None(who, kinds, squares) = *t
+                    let (table, who, kinds, squares) = match *t {
+                        Test::All(who, kinds, squares) | Test::Any(who, kinds, squares) => {
+                            (&mut on_enter, who, kinds, squares)
+                        }
+                        Test::None(who, kinds, squares) => (&mut on_leave, who, kinds, squares),
+                        _ => continue,
+                    };
                     {
                         let base = if who == side { 0 } else { 14 };
                         for k in 0..14 {
                             if kinds & (1 << k) == 0 {
                                 continue;
                             }
-                            let row = &mut on_square[side.index() * 28 + base + k];
+                            let row = &mut table[side.index() * 28 + base + k];
                             let mut bits = squares;
                             while bits != 0 {
-                                row[bits.trailing_zeros() as usize] |= 1u128 << i;
+                                row[bits.trailing_zeros() as usize] |= ONE << i;
                                 bits &= bits - 1;
                             }
                         }
@@ -148,31 +248,35 @@ impl Matcher {
             for t in &mut triggers {
                 for k in 0..14 {
                     if c.own & (1 << k) != 0 {
-                        t[k] |= 1u128 << i;
+                        t[k] |= ONE << i;
                     }
                     if c.opp & (1 << k) != 0 {
-                        t[14 + k] |= 1u128 << i;
+                        t[14 + k] |= ONE << i;
                     }
                 }
                 if c.hands {
-                    t[HANDS] |= 1u128 << i;
+                    t[HANDS] |= ONE << i;
                 }
                 if c.names {
-                    t[NAMES] |= 1u128 << i;
+                    t[NAMES] |= ONE << i;
                 }
             }
             patterns.push(c);
         }
-        let mut opening_at = vec![0u128; last_ply as usize + 2];
+        let mut opening_at = vec![0; last_ply as usize + 2];
         let mut from_first = 0;
-        let mut of_def = vec![0u128; DEFS.len()];
+        let mut of_def = vec![0; DEFS.len()];
+        let mut active = vec![0; last_ply as usize + 2];
         for (i, c) in patterns.iter().enumerate() {
-            if c.start <= 1 {
-                from_first |= 1u128 << i;
-            } else {
-                opening_at[c.start as usize] |= 1u128 << i;
+            for a in &mut active[c.start as usize..=c.end as usize] {
+                *a |= ONE << i;
             }
-            of_def[c.def as usize] |= 1u128 << i;
+            if c.start <= 1 {
+                from_first |= ONE << i;
+            } else {
+                opening_at[c.start as usize] |= ONE << i;
+            }
+            of_def[c.def as usize] |= ONE << i;
         }
         let lineage = DEFS
             .iter()
@@ -193,16 +297,43 @@ impl Matcher {
                 line
             })
             .collect();
+        let king_ok = Color::ALL.map(|side| {
+            let mut row = vec![0; 82];
+            for (square, ok) in row.iter_mut().enumerate() {
+                for (i, c) in patterns.iter().enumerate() {
+                    let holds = square == 81
+                        || c.tests[side.index()].iter().all(|t| match *t {
+                            Test::All(who, k, s) if who == side && k == kind(PieceKind::King) => {
+                                s & !(1u128 << square) == 0
+                            }
+                            Test::Any(who, k, s) if who == side && k == kind(PieceKind::King) => {
+                                s & (1u128 << square) != 0
+                            }
+                            Test::None(who, k, s) if who == side && k == kind(PieceKind::King) => {
+                                s & (1u128 << square) == 0
+                            }
+                            _ => true,
+                        });
+                    if holds {
+                        *ok |= ONE << i;
+                    }
+                }
+            }
+            row
+        });
         let mut m = Matcher {
             patterns,
             triggers,
-            on_square,
+            on_enter,
+            on_leave,
             even_impossible: [0; 2],
             opening_at,
+            active,
             from_first,
             of_def,
             lineage,
             last_ply,
+            king_ok,
         };
         let even = Board::new(&Position::startpos());
         m.even_impossible = [
@@ -210,6 +341,23 @@ impl Matcher {
             m.impossible(&even, Color::White),
         ];
         m
+    }
+
+    /// Per name, whether a name below it was found at the same ply (`found` as
+    /// [`Matcher::run`] gives it for one side): it is implied by that name.
+    pub(super) fn implied(&self, found: &[u16]) -> Vec<bool> {
+        let mut implied = vec![false; found.len()];
+        for (c, &ply) in found.iter().enumerate() {
+            if ply == 0 {
+                continue;
+            }
+            for &a in &self.lineage[c][1..] {
+                if found[a as usize] == ply {
+                    implied[a as usize] = true;
+                }
+            }
+        }
+        implied
     }
 
     /// How deep a name is in the hierarchy (1 for a name without a parent).
@@ -237,39 +385,53 @@ impl Matcher {
             };
         let mut mover = start.side_to_move();
         let mut ply: u16 = 0;
-        let all_patterns: u128 = if self.patterns.len() == 128 {
-            u128::MAX
-        } else {
-            (1u128 << self.patterns.len()) - 1
-        };
+        let all_patterns: Set = Set::MAX >> (Set::BITS as usize - self.patterns.len());
         for mv in moves {
             ply += 1;
             if ply > self.last_ply {
                 break;
             }
             let changed = board.play(mover, mv);
-            let mut candidates = [0u128; 2];
+            mover = mover.opponent();
+            // Per side, where its king stands (81: not exactly one king) and the patterns
+            // that may still start to hold there at this ply: when none may, for either
+            // side, the ply asks nothing more (late plies with the kings out of every castle).
+            let at = [board.king(Color::Black), board.king(Color::White)];
+            let mut live = [0; 2];
+            for s in 0..2 {
+                live[s] = self.active[ply as usize] & self.king_ok[s][at[s]] & !done[s];
+            }
+            if live[0] | live[1] == 0 {
+                continue;
+            }
+            let mut candidates = [0; 2];
             let window = if ply == 1 {
                 self.from_first
             } else {
                 self.opening_at[ply as usize]
             };
             for side in Color::ALL {
+                if live[side.index()] == 0 {
+                    continue;
+                }
                 let mut set = window;
                 if changed.hands {
                     set |= self.triggers[side.index()][HANDS];
                 }
                 // The pieces that left or entered a square, as seen from `side`.
-                let rows = &self.on_square[side.index() * 28..side.index() * 28 + 28];
-                let seen = |color: u8, kind: usize| {
-                    if color as usize == side.index() {
-                        kind
-                    } else {
-                        14 + kind
-                    }
+                let row = |color: u8, kind: u8| {
+                    side.index() * 28
+                        + if color as usize == side.index() {
+                            kind as usize
+                        } else {
+                            14 + kind as usize
+                        }
                 };
-                for &(color, kind, square) in changed.squares() {
-                    set |= rows[seen(color, kind as usize)][square as usize];
+                if let Some((color, kind, square)) = changed.entered() {
+                    set |= self.on_enter[row(color, kind)][square as usize];
+                }
+                for &(color, kind, square) in changed.left() {
+                    set |= self.on_leave[row(color, kind)][square as usize];
                 }
                 candidates[side.index()] = set;
             }
@@ -278,16 +440,23 @@ impl Matcher {
                 let mut new_names = false;
                 for side in Color::ALL {
                     let s = side.index();
-                    let mut set = candidates[s] & !done[s];
+                    let active = live[s];
+                    let mut set = candidates[s] & !done[s] & active;
                     candidates[s] = 0;
                     while set != 0 {
                         let i = set.trailing_zeros() as usize;
                         set &= set - 1;
-                        let p = &self.patterns[i];
-                        if ply < p.start || ply > p.end || done[s] & (1u128 << i) != 0 {
+                        if done[s] & (ONE << i) != 0 {
                             continue;
                         }
-                        if p.tests[s].iter().all(|t| holds(t, &board, &found, ply)) {
+                        let p = &self.patterns[i];
+                        let holds_now = if at[s] < 81 {
+                            p.masks[s].iter().all(|m| m.holds(&board))
+                                && p.rest[s].iter().all(|t| holds(t, &board, &found, ply))
+                        } else {
+                            p.tests[s].iter().all(|t| holds(t, &board, &found, ply))
+                        };
+                        if holds_now {
                             for &d in &self.lineage[p.def as usize] {
                                 if found[s][d as usize] == 0 {
                                     found[s][d as usize] = ply;
@@ -296,7 +465,8 @@ impl Matcher {
                             }
                             new_names = true;
                             // Later patterns reading names are tried in this ply.
-                            set |= self.triggers[s][NAMES] & !done[s] & !((2u128 << i) - 1);
+                            set |=
+                                self.triggers[s][NAMES] & !done[s] & active & (Set::MAX << i << 1);
                         }
                     }
                 }
@@ -310,7 +480,6 @@ impl Matcher {
             if done[0] & done[1] & all_patterns == all_patterns {
                 break;
             }
-            mover = mover.opponent();
         }
         found
     }
@@ -318,7 +487,7 @@ impl Matcher {
     /// The patterns a side can never make honestly from this start: those asking for a
     /// piece kind the side (or its opponent) has neither on the board nor in hand (the 上手's
     /// missing rook in a handicap game), even if one is captured and dropped later.
-    fn impossible(&self, board: &Board, side: Color) -> u128 {
+    fn impossible(&self, board: &Board, side: Color) -> Set {
         let mut have = [0 as Kinds; 2];
         for c in Color::ALL {
             for k in PieceKind::ALL {
@@ -330,7 +499,7 @@ impl Matcher {
                 }
             }
         }
-        let mut out = 0u128;
+        let mut out: Set = 0;
         for (i, p) in self.patterns.iter().enumerate() {
             let bad = p.tests[side.index()].iter().any(|t| match *t {
                 Test::All(c, k, _) | Test::Any(c, k, _) => have[c.index()] & k == 0,
@@ -338,7 +507,7 @@ impl Matcher {
                 _ => false,
             });
             if bad {
-                out |= 1u128 << i;
+                out |= ONE << i;
             }
         }
         out

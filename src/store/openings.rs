@@ -62,7 +62,7 @@ pub(super) fn put(
     let mut insert = conn.prepare_cached(
         "INSERT OR IGNORE INTO recognised (game_id, side, name_id, ply) VALUES (?1, ?2, ?3, ?4)",
     )?;
-    for item in &r.items {
+    for item in r.stored() {
         let name = names.id(conn, item.name, item.kind)?;
         insert.execute(params![id, item.side.index() as i64, name, item.ply])?;
     }
@@ -192,8 +192,45 @@ pub(super) fn recompute(
     Ok(done)
 }
 
+/// The stored rows of one game, `(side, kind, name, ply)`, with what they imply (their
+/// ancestors: see [`Recognised::stored`]), sente's first, each side by ply, strategies before
+/// castles at one ply, a name before its ancestors.
+fn with_ancestors(rows: Vec<(i64, String, String, u32)>) -> Vec<StoredItem> {
+    let mut out = Vec::new();
+    for side in [0i64, 1] {
+        for kind in ["strategy", "castle"] {
+            let mine = rows
+                .iter()
+                .filter(|r| r.0 == side && r.1 == kind)
+                .map(|r| (r.2.as_str(), r.3));
+            for (name, ply) in classify::with_ancestors(mine) {
+                out.push(StoredItem {
+                    side: if side == 0 { "sente" } else { "gote" },
+                    kind: kind.to_string(),
+                    name: name.to_string(),
+                    ply,
+                });
+            }
+        }
+        // By ply, strategies before castles (the sort is stable).
+        let first = out
+            .iter()
+            .position(|i| i.side_index() == side as u8)
+            .unwrap_or(out.len());
+        out[first..].sort_by_key(|i| i.ply);
+    }
+    out
+}
+
+impl StoredItem {
+    fn side_index(&self) -> u8 {
+        u8::from(self.side == "gote")
+    }
+}
+
 impl Store {
-    /// Everything recognised in game `id`, sente's first, each side by ply.
+    /// Everything recognised in game `id`, sente's first, each side by ply (strategies
+    /// before castles at one ply, a name before its ancestors).
     pub fn recognised(&self, id: i64) -> Result<(Option<String>, Vec<StoredItem>), StoreError> {
         let label: Option<String> = self
             .conn
@@ -208,27 +245,7 @@ impl Store {
             )?
             .query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
             .collect::<Result<_, _>>()?;
-        // Sente first; by ply; strategies before castles; a name before its ancestors.
-        let mut items: Vec<(i64, u32, bool, usize, StoredItem)> = rows
-            .into_iter()
-            .map(|(side, kind, name, ply)| {
-                let depth = classify::lineage(&name).len();
-                (
-                    side,
-                    ply,
-                    kind != "strategy",
-                    usize::MAX - depth,
-                    StoredItem {
-                        side: if side == 0 { "sente" } else { "gote" },
-                        kind,
-                        name,
-                        ply,
-                    },
-                )
-            })
-            .collect();
-        items.sort_by_key(|a| (a.0, a.1, a.2, a.3));
-        Ok((label, items.into_iter().map(|i| i.4).collect()))
+        Ok((label, with_ancestors(rows)))
     }
 
     /// Computes the recognised openings again when the stored ones were made by other
@@ -278,7 +295,20 @@ impl Store {
             "SELECT r.game_id, r.side, n.kind, n.name, r.ply FROM recognised r
              JOIN opening_names n ON n.id = r.name_id ORDER BY r.game_id, r.side, r.ply",
         )?;
-        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        let rows = stmt.query_map([], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+        })?;
+        let rows: Vec<(i64, i64, String, String, u32)> = rows.collect::<Result<_, _>>()?;
+        let mut out = Vec::with_capacity(rows.len() * 3 / 2);
+        for game in rows.chunk_by(|a, b| a.0 == b.0) {
+            let items: Vec<(i64, String, String, u32)> = game
+                .iter()
+                .map(|(_, side, kind, name, ply)| (*side, kind.clone(), name.clone(), *ply))
+                .collect();
+            for item in with_ancestors(items) {
+                out.push((game[0].0, item.side_index(), item.kind, item.name));
+            }
+        }
+        Ok(out)
     }
 }

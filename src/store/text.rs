@@ -41,13 +41,17 @@ pub(super) fn text_games(
             };
             let label: Option<String> = r.get(10)?;
             let names: Option<String> = r.get(9)?;
-            // The label, then the names (one per line).
-            game.recognised = crate::text::unique_names(
-                label
-                    .as_deref()
-                    .into_iter()
-                    .chain(names.as_deref().into_iter().flat_map(str::lines)),
-            );
+            // The label, then the names (one per line) with the ancestors they imply.
+            let stored: Vec<&str> = names.as_deref().into_iter().flat_map(str::lines).collect();
+            let mut all: Vec<&str> = label.as_deref().into_iter().collect();
+            for name in stored {
+                let line = crate::classify::lineage(name);
+                if line.is_empty() {
+                    all.push(name);
+                }
+                all.extend(line);
+            }
+            game.recognised = crate::text::unique_names(all);
             let handicap: Option<String> = r.get(8)?;
             if let Some(h) = r.get::<_, Option<String>>(6)? {
                 let columns = HeaderColumns {

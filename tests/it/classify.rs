@@ -616,3 +616,161 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
         }
     }
 }
+
+/// The database keeps only the names the others do not imply (an ancestor that held from
+/// the same ply as a name below it is left out); `with_ancestors` gives back exactly what
+/// was recognised, names, plies and order, on generated games.
+#[test]
+fn the_stored_names_give_back_every_name_with_its_ply() {
+    let mut synth = kifudex::synth::Synth::new(kifudex::synth::SynthOptions {
+        seed: 11,
+        ..kifudex::synth::SynthOptions::default()
+    });
+    let (mut all, mut kept) = (0, 0);
+    for _ in 0..2000 {
+        let r = recognise_record(&synth.game());
+        for side in Color::ALL {
+            for kind in [Kind::Strategy, Kind::Castle] {
+                let mine = |implied_too: bool| -> Vec<(&str, u32)> {
+                    r.side(side)
+                        .filter(|i| i.kind == kind && (implied_too || !i.implied))
+                        .map(|i| (i.name, i.ply))
+                        .collect()
+                };
+                assert_eq!(classify::with_ancestors(mine(false)), mine(true), "{r:?}");
+                all += mine(true).len();
+                kept += mine(false).len();
+            }
+        }
+        assert_eq!(
+            r.stored().count(),
+            r.items.iter().filter(|i| !i.implied).count()
+        );
+    }
+    // 振り飛車 is implied in every ranging rook game: fewer rows for the database.
+    assert!(kept * 5 < all * 4, "{kept} of {all} kept");
+}
+
+#[test]
+fn a_name_below_another_at_the_same_ply_implies_it_and_not_at_a_later_one() {
+    let r = run_from(
+        &Position::startpos(),
+        &solo("2h7h 5i4h 4h3h 3h2h 3i3h 4g4f 7i6h 6h5i 5i4h 4h4g"),
+    );
+    let stored: Vec<(&str, u32)> = r
+        .stored()
+        .filter(|i| i.side == Color::Black)
+        .map(|i| (i.name, i.ply))
+        .collect();
+    // 振り飛車 came with 三間飛車 and 美濃囲い with 片美濃囲い; ダイヤモンド美濃 came later, so
+    // 片美濃囲い stays.
+    assert_eq!(
+        stored,
+        vec![("三間飛車", 1), ("片美濃囲い", 9), ("ダイヤモンド美濃", 19)]
+    );
+}
+
+/// What the matcher finds equals a plain reading of the definitions on generated games:
+/// after every ply, every pattern of both sides tested against the whole board (no
+/// triggers, no cut by the king's square), twice (a name found may complete another
+/// pattern of either side in the same ply), each name with its ancestors at the first ply
+/// one of its patterns held.
+#[test]
+fn the_matcher_equals_testing_every_pattern_after_every_ply() {
+    use kifudex::classify::DEFS;
+    use kifudex::classify::patterns::Cond;
+    use kifudex::shogi::Square;
+
+    fn def(name: &str) -> usize {
+        DEFS.iter()
+            .position(|d| d.name == name)
+            .expect("a defined name")
+    }
+    // found[side][def]: the ply it first held, 0 for never.
+    fn brute(start: &Position, moves: &[Move]) -> [Vec<u32>; 2] {
+        let mut found = [vec![0u32; DEFS.len()], vec![0u32; DEFS.len()]];
+        let mut pos = start.clone();
+        let last = PATTERNS.iter().map(|p| p.plies.1).max().unwrap_or(0) as usize;
+        for (i, &mv) in moves.iter().enumerate().take(last) {
+            let ply = i as u32 + 1;
+            pos.play(mv).expect("a generated move plays");
+            for _round in 0..2 {
+                for side in Color::ALL {
+                    let s = side.index();
+                    let o = side.opponent().index();
+                    for p in PATTERNS {
+                        let d = def(p.name);
+                        let window = (p.plies.0.max(1) as u32..=p.plies.1 as u32).contains(&ply);
+                        if found[s][d] != 0 || !window {
+                            continue;
+                        }
+                        // The squares of a set, read for `side` (gote's rotated).
+                        let squares = |set: u128| -> Vec<Square> {
+                            (0..81)
+                                .filter(|b| set & (1u128 << b) != 0)
+                                .map(|b| if s == 0 { b } else { 80 - b })
+                                .map(|b| Square::from_index(b).expect("a square"))
+                                .collect()
+                        };
+                        let on = |who: Color, kinds: u16, sq: Square| {
+                            pos.piece_at(sq).is_some_and(|pc| {
+                                pc.color == who && kinds & (1 << pc.kind.index()) != 0
+                            })
+                        };
+                        let me = side;
+                        let them = side.opponent();
+                        let holds = p.conds.iter().all(|c| match *c {
+                            Cond::Own(k, set) => squares(set).iter().all(|&q| on(me, k, q)),
+                            Cond::OwnAny(k, set) => squares(set).iter().any(|&q| on(me, k, q)),
+                            Cond::OwnNone(k, set) => !squares(set).iter().any(|&q| on(me, k, q)),
+                            Cond::Opp(k, set) => squares(set).iter().all(|&q| on(them, k, q)),
+                            Cond::OppAny(k, set) => squares(set).iter().any(|&q| on(them, k, q)),
+                            Cond::OppNone(k, set) => !squares(set).iter().any(|&q| on(them, k, q)),
+                            Cond::OwnHand(k) => pos.hand(me).count(k) > 0,
+                            Cond::OppHand(k) => pos.hand(them).count(k) > 0,
+                            Cond::Had(n) => found[s][def(n)] != 0,
+                            Cond::Just(n) => found[s][def(n)] == ply,
+                            Cond::NotHad(n) => found[s][def(n)] == 0,
+                            Cond::OppHad(n) => found[o][def(n)] != 0,
+                        });
+                        if holds {
+                            for name in lineage(p.name) {
+                                let a = def(name);
+                                if found[s][a] == 0 {
+                                    found[s][a] = ply;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    let mut synth = kifudex::synth::Synth::new(kifudex::synth::SynthOptions {
+        seed: 5,
+        ..kifudex::synth::SynthOptions::default()
+    });
+    let mut names = 0;
+    for game in 0..400 {
+        let rec = synth.game();
+        let moves: Vec<Move> = rec.main.moves.iter().map(|m| m.mv).collect();
+        let want = brute(&rec.start, &moves);
+        let got = recognise_record(&rec);
+        for side in Color::ALL {
+            let mut want_side: Vec<(&str, u32)> = DEFS
+                .iter()
+                .zip(&want[side.index()])
+                .filter(|(_, ply)| **ply > 0)
+                .map(|(d, ply)| (d.name, *ply))
+                .collect();
+            let mut got_side: Vec<(&str, u32)> = got.side(side).map(|i| (i.name, i.ply)).collect();
+            want_side.sort();
+            got_side.sort();
+            assert_eq!(got_side, want_side, "game {game}, {side:?}");
+            names += got_side.len();
+        }
+    }
+    assert!(names > 1000, "{names} names in 400 games");
+}
