@@ -6,6 +6,7 @@
 pub mod classify;
 pub mod export;
 pub mod ingest;
+pub mod normalize;
 pub mod notation;
 pub mod query;
 pub mod serve;

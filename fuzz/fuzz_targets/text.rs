@@ -3,7 +3,7 @@
 //! tokens the same text gets in a document, at the same positions.
 #![no_main]
 
-use kifudex::text::normalize::fold;
+use kifudex::normalize::fold;
 use kifudex::text::tokenizer::{Mode, tokenize};
 use libfuzzer_sys::fuzz_target;
 

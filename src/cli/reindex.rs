@@ -7,7 +7,6 @@ use anyhow::Result;
 use clap::Args;
 use kifudex::store::Store;
 use kifudex::text::TextIndex;
-use kifudex::text::index::TEXT_DIR;
 
 #[derive(Args, Debug)]
 pub struct ReindexArgs {
@@ -21,7 +20,7 @@ pub fn run(db: &Path, args: &ReindexArgs) -> Result<bool> {
     let store = Store::open(db)?;
     // The index is thrown away: not under an import writing to it.
     let _lock = store.lock_import()?;
-    let (index, report) = TextIndex::rebuild(&db.join(TEXT_DIR), &store)?;
+    let (index, report) = TextIndex::rebuild(&store.db().text(), &store)?;
     index.finish()?;
     let seconds = started.elapsed().as_secs_f64();
     if args.json {

@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use crate::notation::{Severity, read_bytes_each};
 use crate::store::{GameRow, Inserted, KnownSources, SourceRow, Store, StoreError};
-use crate::text::{GameText, TextError, TextIndex, index::TEXT_DIR};
+use crate::text::{GameText, TextError, TextIndex};
 use walk::{Content, SourceInfo, Unit};
 
 /// What can stop an import (a bad file never does).
@@ -216,7 +216,7 @@ pub fn import(
             severity: Severity::Error,
         });
     }
-    let (text, report) = TextIndex::open_synced(&store.dir().join(TEXT_DIR), &*store)?;
+    let (text, report) = TextIndex::open_synced(&store.db().text(), &*store)?;
     if let Some(n) = &report.notice {
         observer.notice(n);
     }

@@ -10,7 +10,7 @@ use std::path::{Component, Path, PathBuf};
 use super::IngestError;
 use super::walk::{self, Unit};
 use crate::store::{Removal, Removed, Store, StoredSource};
-use crate::text::{TextIndex, index::TEXT_DIR};
+use crate::text::TextIndex;
 
 /// Where a source is on disk.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -173,7 +173,7 @@ pub fn remove(store: &mut Store, plan: &Removal) -> Result<(Removed, Option<Stri
         return Ok((store.remove(plan)?, None));
     }
     // Brought up to date before the games go, so that only their documents are deleted.
-    let (mut text, report) = TextIndex::open_synced(&store.dir().join(TEXT_DIR), &*store)?;
+    let (mut text, report) = TextIndex::open_synced(&store.db().text(), &*store)?;
     let removed = store.remove(plan)?;
     text.apply(&removed.games, &[])?;
     text.finish()?;

@@ -8,9 +8,9 @@
 //! [`GameFilter::set`] (for `field:value` inside a text query).
 
 use crate::classify;
+use crate::normalize::{fold, name_key, strip_titles};
 use crate::shogi::Handicap;
 use crate::store::{Cond, GameSet, Selection, Side, Store, TextColumn};
-use crate::text::normalize::{fold, name_key, strip_titles};
 
 use super::QueryError;
 

@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use crate::classify;
-use crate::text::normalize::name_key;
+use crate::normalize::name_key;
 
 use super::filter::GameFilter;
 use super::search::search;

@@ -7,8 +7,8 @@
 
 use std::collections::HashMap;
 
+use crate::normalize::{name_key, strip_titles};
 use crate::store::{Side, Store};
-use crate::text::normalize::{name_key, strip_titles};
 
 use super::QueryError;
 use super::filter::GameFilter;

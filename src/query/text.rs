@@ -2,7 +2,7 @@
 //! snippet is cut from the game's text as the database holds it.
 
 use crate::store::{Side, Store};
-use crate::text::index::{PlayerTerms, TEXT_DIR};
+use crate::text::index::PlayerTerms;
 use crate::text::{SearchOptions, Snippet, SyncReport, TextIndex, TextSource, documents};
 
 use super::QueryError;
@@ -32,7 +32,7 @@ pub struct TextHit {
 
 /// Opens the text index of a database, repaired and up to date (see `TextIndex::sync`).
 pub fn open_text(store: &Store) -> Result<(TextIndex, SyncReport), QueryError> {
-    Ok(TextIndex::open_synced(&store.dir().join(TEXT_DIR), store)?)
+    Ok(TextIndex::open_synced(&store.db().text(), store)?)
 }
 
 /// The keys of the game filter a text query may hold (`player:藤井 comment:序盤`): taken out

@@ -10,10 +10,10 @@
 //! `start_sfen` is NULL when the start is a named handicap's own position (see `handicap`).
 
 use crate::classify::Recognised;
+use crate::normalize::{name_key, strip_titles};
 use crate::notation::kif::read_kif;
 use crate::notation::{Format, Line, MoveNode, MoveTime, Note, Record, Terminal, TerminalKind};
 use crate::shogi::{Handicap, Move, Position, Strictness};
-use crate::text::normalize::{name_key, strip_titles};
 
 use super::{StoreError, postings, tree};
 

@@ -35,6 +35,43 @@ use crate::shogi::HASH_VERSION;
 /// The database file inside a database directory.
 pub const DB_FILE: &str = "kifudex.sqlite";
 
+/// The full-text index's directory inside a database directory.
+pub const TEXT_DIR: &str = "text";
+
+/// A database as a whole: the directory a user names with `--db`, and where each part of
+/// the database lives in it: the SQLite file (games, players, positions), the full-text
+/// index derived from it, and the import lock.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DbDir {
+    dir: PathBuf,
+}
+
+impl DbDir {
+    pub fn new(dir: impl Into<PathBuf>) -> DbDir {
+        DbDir { dir: dir.into() }
+    }
+
+    /// The directory itself.
+    pub fn path(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The SQLite file.
+    pub fn sqlite(&self) -> PathBuf {
+        self.dir.join(DB_FILE)
+    }
+
+    /// The full-text index's directory.
+    pub fn text(&self) -> PathBuf {
+        self.dir.join(TEXT_DIR)
+    }
+
+    /// The import lock file.
+    pub fn lock(&self) -> PathBuf {
+        self.dir.join(LOCK_FILE)
+    }
+}
+
 /// What can go wrong with the database.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -104,7 +141,7 @@ pub fn set_recognise_progress(hook: fn(u64, u64)) {
 /// An open kifudex database.
 pub struct Store {
     conn: Connection,
-    dir: PathBuf,
+    db: DbDir,
     /// The position index with its columns as last read, and what the database was then
     /// (see [`Store::position_index`]).
     index_cache: std::cell::RefCell<Option<postings::CachedIndex>>,
@@ -118,7 +155,7 @@ impl Store {
     /// (for import).
     pub fn create(dir: &Path) -> Result<Store, StoreError> {
         std::fs::create_dir_all(dir).map_err(|e| StoreError::CreateDir(dir.to_path_buf(), e))?;
-        let mut conn = Connection::open(dir.join(DB_FILE))?;
+        let mut conn = Connection::open(DbDir::new(dir).sqlite())?;
         // Both only take effect on a new, empty database. Games rows are about 900 bytes:
         // 8 KB pages waste less of each page than 4 KB ones (position blocks, at most 4,000
         // bytes, go two to a page).
@@ -129,7 +166,7 @@ impl Store {
         migrate::migrate(&mut conn)?;
         let store = Store {
             conn,
-            dir: dir.to_path_buf(),
+            db: DbDir::new(dir),
             index_cache: Default::default(),
             line_cache: Default::default(),
         };
@@ -142,7 +179,7 @@ impl Store {
     /// Opens an existing database for queries; a missing one is an error, an old schema is
     /// brought up to date.
     pub fn open(dir: &Path) -> Result<Store, StoreError> {
-        let file = dir.join(DB_FILE);
+        let file = DbDir::new(dir).sqlite();
         if !file.is_file() {
             return Err(StoreError::Missing(dir.to_path_buf()));
         }
@@ -154,7 +191,7 @@ impl Store {
         migrate::migrate(&mut conn)?;
         let store = Store {
             conn,
-            dir: dir.to_path_buf(),
+            db: DbDir::new(dir),
             index_cache: Default::default(),
             line_cache: Default::default(),
         };
@@ -170,7 +207,7 @@ impl Store {
     /// user cannot write, answers every query). A database of an older schema is brought up
     /// to date first through [`Store::open`] (the one write a query may need).
     pub fn open_read_only(dir: &Path) -> Result<Store, StoreError> {
-        let file = dir.join(DB_FILE);
+        let file = DbDir::new(dir).sqlite();
         if !file.is_file() {
             return Err(StoreError::Missing(dir.to_path_buf()));
         }
@@ -194,7 +231,7 @@ impl Store {
         }
         let store = Store {
             conn,
-            dir: dir.to_path_buf(),
+            db: DbDir::new(dir),
             index_cache: Default::default(),
             line_cache: Default::default(),
         };
@@ -237,15 +274,21 @@ impl Store {
         Ok(n as u64)
     }
 
+    /// The database's directory.
     pub fn dir(&self) -> &Path {
-        &self.dir
+        self.db.path()
+    }
+
+    /// The database as a whole: where its parts live.
+    pub fn db(&self) -> &DbDir {
+        &self.db
     }
 
     /// Takes the import lock of the database (a file beside it, released when the guard is
     /// dropped or the process ends): one import at a time, and nothing else indexes games
     /// while one runs. `Ok(None)` when an import holds it.
     pub fn try_lock_import(&self) -> Result<Option<ImportLock>, StoreError> {
-        let path = self.dir.join(LOCK_FILE);
+        let path = self.db.lock();
         let file = std::fs::OpenOptions::new()
             .create(true)
             .truncate(false)
@@ -262,7 +305,7 @@ impl Store {
     /// The import lock, or [`StoreError::Busy`] when another import holds it.
     pub fn lock_import(&self) -> Result<ImportLock, StoreError> {
         self.try_lock_import()?
-            .ok_or_else(|| StoreError::Busy(self.dir.clone()))
+            .ok_or_else(|| StoreError::Busy(self.dir().to_path_buf()))
     }
 
     /// Games whose positions are not in the position index yet: those of an import still
@@ -359,8 +402,8 @@ impl Store {
             warnings: count("SELECT count(*) FROM import_errors WHERE severity = 'warning'")?,
             duplicates: count("SELECT count(*) FROM game_sources")?,
             illegal: count("SELECT count(*) FROM games WHERE illegal_ply IS NOT NULL")?,
-            bytes: dir_size(&self.dir),
-            text_bytes: dir_size(&self.dir.join(crate::text::index::TEXT_DIR)),
+            bytes: dir_size(self.dir()),
+            text_bytes: dir_size(&self.db.text()),
         })
     }
 }

@@ -9,8 +9,8 @@ use rusqlite::{Connection, OptionalExtension, Statement, params};
 
 use super::checkpoint::Checkpointer;
 use super::{GameRow, StoreError, codec, postings};
+use crate::normalize::{name_key, strip_titles};
 use crate::notation::Severity;
-use crate::text::normalize::{name_key, strip_titles};
 
 /// A source already in the database.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -30,9 +30,6 @@ use tantivy::{
 use super::tokenizer::{self, JapaneseTokenizer, Mode, TOKENIZER_VERSION};
 use super::{GameText, TextDoc, TextError, TextField, TextSource, each_document};
 
-/// The index directory inside a database directory.
-pub const TEXT_DIR: &str = "text";
-
 /// Bump when the fields or what goes into them change: the index is then rebuilt.
 pub const SCHEMA_VERSION: u32 = 4;
 

@@ -1,5 +1,5 @@
-//! Text: normalisation shared by name search and the full-text index, the Japanese tokenizer,
-//! and the index itself (tantivy, in `DIR/text`).
+//! Text: the Japanese tokenizer and the full-text index (tantivy, in `DIR/text`); the
+//! normalisation it shares with name search is [`crate::normalize`].
 //!
 //! The index is derived from the database, never the record: one document per game (players,
 //! event, opening, title, site, every header value) and one per commented position (comments,
@@ -9,7 +9,6 @@
 //! store hands out ([`TextSource`]); this module knows nothing of SQLite.
 
 pub mod index;
-pub mod normalize;
 pub mod tokenizer;
 
 pub use index::{Highlighter, Hit, SearchOptions, Snippet, SyncReport, TextIndex};

@@ -1,5 +1,5 @@
 //! The Japanese tokenizer of the text index: character unigrams and overlapping bigrams over
-//! [`fold`](super::normalize::fold)ed text, Latin words kept whole.
+//! [`fold`](crate::normalize::fold)ed text, Latin words kept whole.
 //!
 //! Text is cut into *units*: one unit per CJK character (kanji, kana, 々, ー …), one per run of
 //! other letters and digits (a Latin word, `76`, `floodgate`). Punctuation and spaces are no
@@ -24,7 +24,7 @@
 
 use tantivy::tokenizer::{Token, TokenStream, Tokenizer};
 
-use super::normalize::{fold_cjk, fold_each};
+use crate::normalize::{fold_cjk, fold_each};
 
 /// Bump when the tokens made from a text change: the index is then rebuilt.
 pub const TOKENIZER_VERSION: u32 = 1;

@@ -7,11 +7,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use kifudex::normalize::{fold, name_matches};
 use kifudex::notation::kif::write_kif;
 use kifudex::notation::read_bytes;
 use kifudex::shogi::{Move, Position};
 use kifudex::synth::{Synth, SynthOptions};
-use kifudex::text::normalize::{fold, name_matches};
 use serde_json::Value;
 
 use crate::db::{json_lines, kifudex, stderr, stdout, temp_dir};
@@ -607,7 +607,7 @@ fn a_filter_asked_wrongly_is_a_usage_error() {
 
 #[test]
 fn players_agree_with_the_brute_force() {
-    use kifudex::text::normalize::{name_key, strip_titles};
+    use kifudex::normalize::{name_key, strip_titles};
     let dir = temp_dir("filter-players");
     let (db, games) = build(&dir);
     let group = |n: &str| {

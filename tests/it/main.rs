@@ -65,5 +65,5 @@ impl Rng {
 
 /// A connection of its own on a store's database file (the store speaks no SQL to others).
 pub fn sql(store: &kifudex::store::Store) -> rusqlite::Connection {
-    rusqlite::Connection::open(store.dir().join(kifudex::store::DB_FILE)).expect("open the file")
+    rusqlite::Connection::open(store.db().sqlite()).expect("open the file")
 }

@@ -2,11 +2,11 @@
 //! normalised as users type them.
 
 use kifudex::ingest::{ImportOptions, Observer, import};
+use kifudex::normalize::{fold, name_matches};
 use kifudex::notation::dates::normalize_date;
 use kifudex::notation::kif::read_kif;
 use kifudex::notation::{Format, MoveTime, Record};
 use kifudex::store::{GameRow, Inserted, SourceRow, Store};
-use kifudex::text::normalize::{fold, name_matches};
 
 use super::db::temp_dir;
 

@@ -97,7 +97,7 @@ fn full_width_ascii_and_japanese_punctuation_tokenize_as_their_folded_forms() {
     for c in chars {
         for mode in [Mode::Index, Mode::Query] {
             let text = format!("銀{c}Ab7将{c}{c}");
-            let folded = kifudex::text::normalize::fold(&text);
+            let folded = kifudex::normalize::fold(&text);
             assert_eq!(
                 tokens(&text, mode),
                 tokens(&folded, mode),

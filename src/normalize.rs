@@ -1,6 +1,7 @@
 //! Normalising Japanese (and Latin) text so that what a user types finds what a record wrote:
 //! full- and half-width forms (NFKC), upper and lower case, katakana and hiragana, and the
-//! old character forms (旧字体) that player names keep.
+//! old character forms (旧字体) that player names keep. Shared by name search (the store, the
+//! query layer) and the full-text index; imports nothing of the crate.
 
 use unicode_normalization::UnicodeNormalization;
 
