@@ -37,6 +37,11 @@ pub struct ImportArgs {
     /// recognising them while reading (for measuring what recognition costs).
     #[arg(long, hide = true)]
     no_recognise: bool,
+    /// After this many commits, say so on stderr (`paused after N commits`) and wait until
+    /// standard input closes before going on: tests stop an import at a known point
+    /// (readers beside it, a kill) without watching the clock.
+    #[arg(long, hide = true, value_name = "COMMITS")]
+    pause_after_commits: Option<u64>,
 }
 
 /// Problems printed one by one: at most [`PER_SOURCE`] of one file (then a line that counts
@@ -56,6 +61,8 @@ struct Report {
     source: Option<(String, usize, usize)>,
     /// Problems neither printed nor counted on their file's line.
     untold: usize,
+    /// See `--pause-after-commits`.
+    pause_after: Option<u64>,
 }
 
 impl Report {
@@ -66,6 +73,7 @@ impl Report {
             lines: 0,
             source: None,
             untold: 0,
+            pause_after: None,
         }
     }
 
@@ -154,6 +162,15 @@ impl Observer for Report {
     fn notice(&mut self, message: &str) {
         self.print(message);
     }
+
+    fn committed(&mut self, commits: u64, _files: usize) {
+        if self.pause_after == Some(commits) {
+            eprintln!("kifudex: paused after {commits} commits");
+            let mut rest = Vec::new();
+            // Until the other end closes it (or it cannot be read): then the import goes on.
+            let _ = std::io::Read::read_to_end(&mut std::io::stdin(), &mut rest);
+        }
+    }
 }
 
 pub fn run(db: &Path, args: &ImportArgs) -> Result<bool> {
@@ -169,6 +186,7 @@ pub fn run(db: &Path, args: &ImportArgs) -> Result<bool> {
         bar
     });
     let mut report = Report::new(bar);
+    report.pause_after = args.pause_after_commits;
     let mut options = ImportOptions {
         jobs: args.jobs,
         variations: args.variations,

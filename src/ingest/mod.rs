@@ -175,6 +175,9 @@ pub trait Observer {
     fn problem(&mut self, _problem: &Problem) {}
     /// Something about the database as a whole (the text index was rebuilt ...).
     fn notice(&mut self, _message: &str) {}
+    /// A transaction of the import was committed: `commits` so far, `files` done. What it
+    /// wrote is in the database for every reader; the import goes on when this returns.
+    fn committed(&mut self, _commits: u64, _files: usize) {}
 }
 
 /// A source read and parsed by a worker, ready for the writer.
@@ -427,6 +430,7 @@ fn write_all(
     let mut pending: BTreeMap<(usize, usize), Part> = BTreeMap::new();
     let (mut next_batch, mut next_part) = (0, 0);
     let mut batch_games = 0;
+    let mut commits = 0u64;
     let mut batch_start = Instant::now();
     // A big file whose parts are being written: its id and its games so far.
     let mut open: Option<(i64, usize)> = None;
@@ -460,6 +464,8 @@ fn write_all(
                 {
                     sink.commit()?;
                     batch_games = 0;
+                    commits += 1;
+                    observer.committed(commits, progress.files);
                 }
                 progress.seconds = started.elapsed().as_secs_f64();
                 observer.progress(progress);
