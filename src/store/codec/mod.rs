@@ -1,31 +1,33 @@
 //! How a game is stored: a [`GameRow`] made from a [`Record`] (compact move list, times,
 //! fingerprint, the fields search uses), and the way back from a stored row to a `Record`.
 //!
-//! `moves`: 2 bytes little-endian per main-line move ([`Move::to_u16`]).
-//! `times`: a flags byte, then per move the time spent in milliseconds + 1 as a LEB128
-//! varint (0: no time); with flag [`TOTALS`], each followed by the mover's total in
-//! milliseconds + 1; with flag [`TERMINAL`], one more entry for the terminal. Without
-//! [`TOTALS`], totals are the running sum of each side's times (flag [`RUNNING`]) or absent.
-//! With flag [`SECONDS`] (every time a whole number of seconds), the unit is the second.
+//! The compact `moves` and `times` columns are [`blobs`]; the `headers` and `comments`
+//! columns, [`headers`].
 //! `start_sfen` is NULL when the start is a named handicap's own position (see `handicap`).
 
 use crate::classify::Recognised;
 use crate::normalize::{name_key, strip_titles};
 use crate::notation::kif::read_kif;
-use crate::notation::{Format, Line, MoveNode, MoveTime, Note, Record, Terminal, TerminalKind};
+use crate::notation::{Format, Line, MoveNode, Note, Record, Terminal, TerminalKind};
 use crate::shogi::{Handicap, Move, Position, Strictness};
 
 use super::{StoreError, postings, tree};
+
+mod blobs;
+mod headers;
+
+pub(in crate::store) use blobs::{decode_moves, ms};
+use blobs::{decode_times, encode_moves, encode_times};
+pub(crate) use blobs::{get_varint, put_varint};
+pub use headers::HeaderColumns;
+pub(in crate::store) use headers::{
+    decode_comments, decode_headers, encode_comments, encode_headers,
+};
 
 /// Kinds of rows of the comments table.
 pub const COMMENT: u8 = 0;
 pub const ENGINE: u8 = 1;
 pub const REMARK: u8 = 2;
-
-const TOTALS: u8 = 1;
-const TERMINAL: u8 = 2;
-const RUNNING: u8 = 4;
-const SECONDS: u8 = 8;
 
 /// One game ready to be written: everything the tables hold.
 #[derive(Debug, Clone)]
@@ -343,354 +345,6 @@ fn mix(mut x: u64) -> u64 {
     x ^ (x >> 33)
 }
 
-fn encode_moves(moves: &[MoveNode]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(moves.len() * 2);
-    for node in moves {
-        out.extend_from_slice(&node.mv.to_u16().to_le_bytes());
-    }
-    out
-}
-
-/// The moves of a stored `moves` blob.
-pub(super) fn decode_moves(blob: &[u8]) -> Option<Vec<Move>> {
-    if !blob.len().is_multiple_of(2) {
-        return None;
-    }
-    blob.chunks_exact(2)
-        .map(|c| Move::from_u16(u16::from_le_bytes([c[0], c[1]])))
-        .collect()
-}
-
-/// The longest time stored, in milliseconds (about 285,000 years): sums and `+ 1` of the
-/// encodings stay far from overflowing whatever a record claims.
-const MAX_MS: u64 = 1 << 53;
-
-/// Whole milliseconds, rounded half away from zero; 0 for negatives and NaN, at most
-/// [`MAX_MS`]. (`f64::round` is a library call on x86-64 without SSE4.1; this is not.)
-pub(super) fn ms(seconds: f64) -> u64 {
-    let x = seconds * 1000.0;
-    let whole = x as u64;
-    // Exact: a double minus its own truncation loses nothing.
-    let rounded = if x - whole as f64 >= 0.5 {
-        whole.saturating_add(1)
-    } else {
-        whole
-    };
-    rounded.min(MAX_MS)
-}
-
-fn encode_times(line: &Line) -> Option<Vec<u8>> {
-    let terminal = line.terminal.as_ref().and_then(|t| t.time);
-    if terminal.is_none() && line.moves.iter().all(|m| m.time.is_none()) {
-        return None;
-    }
-    // Milliseconds spent and total, converted once.
-    let times: Vec<Option<(u64, Option<u64>)>> = line
-        .moves
-        .iter()
-        .map(|m| m.time)
-        .chain(terminal.map(Some))
-        .map(|t| t.map(|t| (ms(t.spent), t.total.map(ms))))
-        .collect();
-    let has_totals = times.iter().flatten().any(|t| t.1.is_some());
-    let running = has_totals && totals_are_running(&times);
-    let mut flags = 0;
-    if has_totals && !running {
-        flags |= TOTALS;
-    }
-    if running {
-        flags |= RUNNING;
-    }
-    if terminal.is_some() {
-        flags |= TERMINAL;
-    }
-    let whole = |ms: u64| ms.is_multiple_of(1000);
-    let unit = if times
-        .iter()
-        .flatten()
-        .all(|t| whole(t.0) && (flags & TOTALS == 0 || t.1.is_none_or(whole)))
-    {
-        flags |= SECONDS;
-        1000
-    } else {
-        1
-    };
-    let mut out = Vec::with_capacity(times.len() + 1);
-    out.push(flags);
-    for t in &times {
-        put_varint(&mut out, t.map_or(0, |t| t.0 / unit + 1));
-        if flags & TOTALS != 0 {
-            put_varint(&mut out, t.and_then(|t| t.1).map_or(0, |ms| ms / unit + 1));
-        }
-    }
-    Some(out)
-}
-
-/// Are the totals, on every move that has a time, each side's running sum?
-fn totals_are_running(times: &[Option<(u64, Option<u64>)>]) -> bool {
-    let mut sums = [0u64; 2];
-    for (i, t) in times.iter().enumerate() {
-        let Some((spent, total)) = t else {
-            return false;
-        };
-        sums[i % 2] += spent;
-        if *total != Some(sums[i % 2]) {
-            return false;
-        }
-    }
-    true
-}
-
-/// An unsigned LEB128 varint (also used by the position blocks).
-pub(crate) fn put_varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push(v as u8 | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
-
-pub(crate) fn get_varint(bytes: &mut &[u8]) -> Option<u64> {
-    let mut v = 0u64;
-    for shift in (0..64).step_by(7) {
-        let (&b, rest) = bytes.split_first()?;
-        *bytes = rest;
-        v |= ((b & 0x7F) as u64) << shift;
-        if b < 0x80 {
-            return Some(v);
-        }
-    }
-    None
-}
-
-/// Times of `count` moves (and the terminal's, when stored).
-fn decode_times(blob: &[u8], count: usize) -> Option<(Vec<Option<MoveTime>>, Option<MoveTime>)> {
-    let (&flags, mut rest) = blob.split_first()?;
-    let unit = if flags & SECONDS != 0 { 1.0 } else { 1000.0 };
-    let entries = count + usize::from(flags & TERMINAL != 0);
-    let mut out = Vec::with_capacity(entries);
-    let mut sums = [0u64; 2];
-    for i in 0..entries {
-        let spent = get_varint(&mut rest)?;
-        let total = if flags & TOTALS != 0 {
-            get_varint(&mut rest)?
-        } else {
-            0
-        };
-        if spent == 0 {
-            out.push(None);
-            continue;
-        }
-        sums[i % 2] = sums[i % 2].checked_add(spent - 1)?;
-        let total = if flags & TOTALS != 0 {
-            total.checked_sub(1).map(|t| t as f64 / unit)
-        } else if flags & RUNNING != 0 {
-            Some(sums[i % 2] as f64 / unit)
-        } else {
-            None
-        };
-        out.push(Some(MoveTime {
-            spent: (spent - 1) as f64 / unit,
-            total,
-        }));
-    }
-    if !rest.is_empty() {
-        return None;
-    }
-    let terminal = if flags & TERMINAL != 0 {
-        out.pop().flatten()
-    } else {
-        None
-    };
-    Some((out, terminal))
-}
-
-/// A stored game's columns, as read back.
-pub(super) struct StoredColumns {
-    pub id: i64,
-    pub start_sfen: Option<String>,
-    pub handicap: String,
-    pub moves: Vec<u8>,
-    pub times: Option<Vec<u8>>,
-    pub terminal: Option<String>,
-    pub tree: Option<StoredTree>,
-    pub headers: Vec<(String, String)>,
-    pub comments: Vec<(u32, u8, String)>,
-}
-
-/// Comments as the `comments` column holds them: a JSON array of `[ply, kind, text]`, or
-/// `None` for none.
-pub(super) fn encode_comments(comments: &[(u32, u8, String)]) -> Option<String> {
-    (!comments.is_empty()).then(|| serde_json::to_string(comments).expect("plain values"))
-}
-
-/// The comments of a `comments` column value.
-pub(super) fn decode_comments(
-    id: i64,
-    json: Option<&str>,
-) -> Result<Vec<(u32, u8, String)>, StoreError> {
-    match json {
-        None => Ok(Vec::new()),
-        Some(j) => {
-            serde_json::from_str(j).map_err(|e| StoreError::Corrupt(id, format!("comments: {e}")))
-        }
-    }
-}
-
-/// The columns a game's headers were read into ([`Record::sente`] and the like), for
-/// [`encode_headers`] and [`decode_headers`].
-#[derive(Debug, Default, Clone, Copy)]
-pub struct HeaderColumns<'a> {
-    pub sente: Option<&'a str>,
-    pub gote: Option<&'a str>,
-    pub event: Option<&'a str>,
-    pub opening: Option<&'a str>,
-    pub title: Option<&'a str>,
-    /// The `handicap` column (手合割).
-    pub handicap: Option<&'a str>,
-}
-
-impl<'a> HeaderColumns<'a> {
-    pub fn of(rec: &'a Record) -> HeaderColumns<'a> {
-        HeaderColumns {
-            sente: rec.sente(),
-            gote: rec.gote(),
-            event: rec.event(),
-            opening: rec.opening(),
-            title: rec.title(),
-            handicap: Some(rec.handicap().kif_name()),
-        }
-    }
-
-    /// The column a header with this key would be read into, and its value.
-    fn value_for(&self, key: &str) -> Option<&'a str> {
-        use crate::notation::{EVENT_KEYS, GOTE_KEYS, OPENING_KEYS, SENTE_KEYS, TITLE_KEYS};
-        if SENTE_KEYS.contains(&key) {
-            self.sente
-        } else if GOTE_KEYS.contains(&key) {
-            self.gote
-        } else if EVENT_KEYS.contains(&key) {
-            self.event
-        } else if OPENING_KEYS.contains(&key) {
-            self.opening
-        } else if TITLE_KEYS.contains(&key) {
-            self.title
-        } else if key == "手合割" {
-            self.handicap
-        } else {
-            None
-        }
-    }
-}
-
-/// A header value that is its column's value (the escapes never write `\=`).
-const SAME_AS_COLUMN: &str = "\\=";
-
-/// Header keys common enough to be stored as `\` and one letter (the escapes never write
-/// these either). Append only: the letters are part of the stored format.
-const KEY_CODES: [(&str, char); 16] = [
-    ("開始日時", 'a'),
-    ("終了日時", 'b'),
-    ("棋戦", 'c'),
-    ("戦型", 'd'),
-    ("手合割", 'e'),
-    ("先手", 'f'),
-    ("後手", 'g'),
-    ("場所", 'h'),
-    ("持ち時間", 'i'),
-    ("表題", 'j'),
-    ("対局日", 'k'),
-    ("先手省略名", 'l'),
-    ("後手省略名", 'm'),
-    ("消費時間", 'o'),
-    ("下手", 'p'),
-    ("上手", 'q'),
-];
-
-/// Headers as the `headers` column holds them: `key<TAB>value` lines, with `\\`, `\t` and
-/// `\n` standing for a backslash, a tab and a newline. A value that is word for word the one
-/// in the column it was read into (`event`, `opening`, `title`, `handicap`, or the player's
-/// name) is written `\=` instead of twice, and the commonest keys as a code ([`KEY_CODES`]).
-pub(super) fn encode_headers(
-    headers: &[(String, String)],
-    columns: HeaderColumns<'_>,
-) -> Option<String> {
-    if headers.is_empty() {
-        return None;
-    }
-    let mut out = String::with_capacity(headers.len() * 24);
-    let put = |out: &mut String, s: &str| {
-        for c in s.chars() {
-            match c {
-                '\\' => out.push_str("\\\\"),
-                '\t' => out.push_str("\\t"),
-                '\n' => out.push_str("\\n"),
-                c => out.push(c),
-            }
-        }
-    };
-    for (i, (k, v)) in headers.iter().enumerate() {
-        if i > 0 {
-            out.push('\n');
-        }
-        match KEY_CODES.iter().find(|(key, _)| key == k) {
-            Some(&(_, code)) => {
-                out.push('\\');
-                out.push(code);
-            }
-            None => put(&mut out, k),
-        }
-        out.push('\t');
-        if columns.value_for(k) == Some(v.as_str()) {
-            out.push_str(SAME_AS_COLUMN);
-        } else {
-            put(&mut out, v);
-        }
-    }
-    Some(out)
-}
-
-/// The headers of an [`encode_headers`] text, with the values of the game's columns.
-pub(super) fn decode_headers(text: &str, columns: HeaderColumns<'_>) -> Vec<(String, String)> {
-    let unescape = |s: &str| {
-        let mut out = String::with_capacity(s.len());
-        let mut chars = s.chars();
-        while let Some(c) = chars.next() {
-            if c != '\\' {
-                out.push(c);
-                continue;
-            }
-            match chars.next() {
-                Some('t') => out.push('\t'),
-                Some('n') => out.push('\n'),
-                Some(c) => out.push(c),
-                None => out.push('\\'),
-            }
-        }
-        out
-    };
-    text.split('\n')
-        .filter(|l| !l.is_empty())
-        .map(|l| {
-            let (k, v) = l.split_once('\t').unwrap_or((l, ""));
-            let code = k.strip_prefix('\\').and_then(|c| {
-                let mut chars = c.chars();
-                let code = chars.next()?;
-                chars.next().is_none().then_some(code)
-            });
-            let key = match KEY_CODES.iter().find(|(_, c)| Some(*c) == code) {
-                Some((key, _)) => key.to_string(),
-                None => unescape(k),
-            };
-            let value = match v {
-                SAME_AS_COLUMN => columns.value_for(&key).unwrap_or_default().to_string(),
-                _ => unescape(v),
-            };
-            (key, value)
-        })
-        .collect()
-}
-
 /// The start position of a stored game.
 pub(super) fn start_position(
     id: i64,
@@ -721,6 +375,19 @@ pub(super) fn main_line(
     let moves =
         decode_moves(moves).ok_or_else(|| StoreError::Corrupt(id, "bad move list".to_string()))?;
     Ok((start, moves))
+}
+
+/// A stored game's columns, as read back.
+pub(super) struct StoredColumns {
+    pub id: i64,
+    pub start_sfen: Option<String>,
+    pub handicap: String,
+    pub moves: Vec<u8>,
+    pub times: Option<Vec<u8>>,
+    pub terminal: Option<String>,
+    pub tree: Option<StoredTree>,
+    pub headers: Vec<(String, String)>,
+    pub comments: Vec<(u32, u8, String)>,
 }
 
 /// Rebuilds the record a game was stored from.
