@@ -293,7 +293,7 @@ fn import_search_show_stats_and_reimport() {
 fn queries_without_a_database_say_so() {
     let root = TempDb::new("db-missing");
     let out = Kifudex::new()
-        .db(&root.join("nothing"))
+        .db(root.join("nothing"))
         .args(&["search"])
         .output();
     assert_eq!(out.status.code(), Some(1));

@@ -896,7 +896,7 @@ fn huge_header_values_and_comments_are_cut_with_a_warning() {
     let file = dir.join("huge.kif");
     std::fs::write(&file, &text).unwrap();
     let out = Kifudex::new()
-        .db(&dir.join("db"))
+        .db(dir.join("db"))
         .args(&["parse", file.to_str().unwrap()])
         .output();
     assert!(out.status.success(), "{}", out.stderr);
@@ -937,7 +937,7 @@ fn huge_header_values_and_comments_are_cut_with_a_warning() {
     );
 
     let out = Kifudex::new()
-        .db(&dir.join("db"))
+        .db(dir.join("db"))
         .args(&["import", dir.to_str().unwrap()])
         .output();
     assert!(out.status.success(), "{}", out.stderr);
@@ -950,7 +950,7 @@ fn huge_header_values_and_comments_are_cut_with_a_warning() {
         "{err}"
     );
     let games = Kifudex::new()
-        .db(&dir.join("db"))
+        .db(dir.join("db"))
         .args(&["search", "--json"])
         .output()
         .json_lines();

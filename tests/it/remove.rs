@@ -653,13 +653,13 @@ fn remove_refuses_what_it_cannot_do_and_says_why() {
     let rel = TempDb::new("remove-refused-rel");
     let out = Kifudex::new()
         .current_dir(&root)
-        .db(&rel.join("db"))
+        .db(rel.join("db"))
         .args(&["import", "files"])
         .output();
     assert_eq!(out.status.code(), Some(1), "{}", out.stderr);
     let out = Kifudex::new()
         .current_dir(&rel)
-        .db(&rel.join("db"))
+        .db(rel.join("db"))
         .args(&["remove", "--missing"])
         .output();
     assert_eq!(out.status.code(), Some(1));
@@ -672,7 +672,7 @@ fn remove_refuses_what_it_cannot_do_and_says_why() {
     );
     let out = Kifudex::new()
         .current_dir(&root)
-        .db(&rel.join("db"))
+        .db(rel.join("db"))
         .args(&["remove", "--missing"])
         .output();
     assert!(

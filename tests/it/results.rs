@@ -255,7 +255,7 @@ fn warnings_are_not_errors_in_parse_and_convert() {
     std::fs::write(&file, "手合割：謎の手合\n1 ７六歩(77)\n2 投了\n").unwrap();
     let path = file.to_str().unwrap();
     let out = Kifudex::new()
-        .db(&dir.join("db"))
+        .db(dir.join("db"))
         .args(&["parse", path])
         .output();
     assert!(out.status.success());
@@ -266,7 +266,7 @@ fn warnings_are_not_errors_in_parse_and_convert() {
         serde_json::json!([{"line": 1, "column": 5, "message": "unknown handicap (手合割) '謎の手合' and no board diagram: read as 平手"}])
     );
     let out = Kifudex::new()
-        .db(&dir.join("db"))
+        .db(dir.join("db"))
         .args(&["convert", path, "--to", "csa"])
         .output();
     assert!(out.status.success());
@@ -279,12 +279,12 @@ fn warnings_are_not_errors_in_parse_and_convert() {
     // An error still fails both.
     std::fs::write(&file, "1 ７六歩(77)\n2 ３三銀打\n").unwrap();
     let out = Kifudex::new()
-        .db(&dir.join("db"))
+        .db(dir.join("db"))
         .args(&["parse", path])
         .output();
     assert!(!out.status.success());
     let out = Kifudex::new()
-        .db(&dir.join("db"))
+        .db(dir.join("db"))
         .args(&["convert", path, "--to", "csa"])
         .output();
     assert!(!out.status.success());
@@ -310,7 +310,7 @@ fn a_file_with_no_game_is_an_error() {
         assert!(read.games.is_empty(), "{name}");
     }
     let out = Kifudex::new()
-        .db(&dir.join("db"))
+        .db(dir.join("db"))
         .args(&["import", "--json", files.to_str().unwrap()])
         .output();
     assert_eq!(out.status.code(), Some(1));
@@ -466,7 +466,7 @@ fn a_folder_without_records_is_an_error() {
     std::fs::create_dir_all(&files).unwrap();
     std::fs::write(files.join("notes.txt"), "not a record\n").unwrap();
     let out = Kifudex::new()
-        .db(&dir.join("db"))
+        .db(dir.join("db"))
         .args(&["import", files.to_str().unwrap()])
         .output();
     assert_eq!(out.status.code(), Some(1));
