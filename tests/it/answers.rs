@@ -2,22 +2,22 @@
 //! answer as asked is an error with its exact message and exit status; a database opened for
 //! queries is never written.
 
+use crate::util::{Kifudex, TempDb};
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
-use crate::db::{kifudex, stderr, stdout, temp_dir};
-
-fn setup(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
-    let dir = temp_dir(name);
+fn setup(name: &str) -> (TempDb, std::path::PathBuf) {
+    let dir = TempDb::new(name);
     let files = dir.join("files");
     std::fs::create_dir_all(&files).unwrap();
     std::fs::write(files.join("a.usi"), "startpos moves 7g7f 3c3d 2g2f\n").unwrap();
     std::fs::write(files.join("b.usi"), "startpos moves 7g7f 3c3d 6g6f 8c8d\n").unwrap();
     let db = dir.join("db");
     assert!(
-        kifudex(&db, &["import", files.to_str().unwrap()])
+        Kifudex::new()
+            .db(&db)
+            .args(&["import", files.to_str().unwrap()])
+            .output()
             .status
             .success()
     );
@@ -25,10 +25,10 @@ fn setup(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
 }
 
 fn fails(db: &Path, args: &[&str], code: i32, message: &str) {
-    let out = kifudex(db, args);
-    assert_eq!(stderr(&out), message, "{args:?}");
+    let out = Kifudex::new().db(db).args(args).output();
+    assert_eq!(out.stderr, message, "{args:?}");
     assert_eq!(out.status.code(), Some(code), "{args:?}");
-    assert_eq!(stdout(&out), "", "{args:?}");
+    assert_eq!(out.stdout, "", "{args:?}");
 }
 
 #[test]
@@ -74,9 +74,13 @@ fn a_position_file_that_gives_no_position_is_an_error() {
         fails(&db, &[cmd, "--file", &stop, "--ply", "3"], 1, &stopped);
     }
     // A ply that was read answers: both games reach the position after 7g7f 3c3d.
-    let out = kifudex(&db, &["position", "--file", &stop, "--ply", "2", "--json"]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let plies: BTreeMap<String, u64> = crate::db::json_lines(&out)
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["position", "--file", &stop, "--ply", "2", "--json"])
+        .output();
+    assert!(out.status.success(), "{}", out.stderr);
+    let plies: BTreeMap<String, u64> = out
+        .json_lines()
         .iter()
         .filter(|r| r.get("ply").is_some())
         .map(|r| {
@@ -97,24 +101,13 @@ fn a_position_file_that_gives_no_position_is_an_error() {
         BTreeMap::from([("a.usi".to_string(), 2), ("b.usi".to_string(), 2)])
     );
     // `--file -` reads standard input.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kifudex"))
-        .arg("--db")
-        .arg(&db)
+    let out = Kifudex::new()
+        .db(&db)
         .args(["tree", "--file", "-", "--json"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all("startpos moves 7g7f 3c3d\n".as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
-    let lines = crate::db::json_lines(&out);
+        .stdin("startpos moves 7g7f 3c3d\n")
+        .output();
+    assert!(out.status.success(), "{}", out.stderr);
+    let lines = out.json_lines();
     let moves: Vec<(&str, u64)> = lines[..lines.len() - 1]
         .iter()
         .map(|r| (r["move"].as_str().unwrap(), r["count"].as_u64().unwrap()))
@@ -159,25 +152,35 @@ fn a_position_asked_wrongly_is_bad_usage() {
         "kifudex: cannot read the position \"sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b 2Q 1\": the SFEN is not a position: hands: 'Q' is not a piece a hand can hold (P L N S G B R, lower case for white) (at character 67)\n",
     );
     // Options that do nothing where they are given are usage errors (clap's own wording).
-    let out = kifudex(&db, &["position", "startpos", "--ply", "3"]);
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["position", "startpos", "--ply", "3"])
+        .output();
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        stderr(&out).starts_with("error: the argument '[POS]' cannot be used with '--ply <N>'\n"),
+        out.stderr
+            .starts_with("error: the argument '[POS]' cannot be used with '--ply <N>'\n"),
         "{}",
-        stderr(&out)
+        out.stderr
     );
-    let out = kifudex(&db, &["show", "1", "--ply", "3", "--to", "csa"]);
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["show", "1", "--ply", "3", "--to", "csa"])
+        .output();
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        stderr(&out)
+        out.stderr
             .starts_with("error: the argument '--ply <N>' cannot be used with '--to <TO>'\n"),
         "{}",
-        stderr(&out)
+        out.stderr
     );
     // An unquoted position: clap sees `moves` as an argument of its own; a hint says why.
-    let out = kifudex(&db, &["position", "startpos", "moves", "7g7f"]);
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["position", "startpos", "moves", "7g7f"])
+        .output();
     assert_eq!(out.status.code(), Some(2));
-    let err = stderr(&out);
+    let err = out.stderr.clone();
     assert!(
         err.starts_with("error: unexpected argument 'moves' found\n"),
         "{err}"
@@ -187,14 +190,17 @@ fn a_position_asked_wrongly_is_bad_usage() {
         "{err}"
     );
     // perft reads positions as position does.
-    let out = kifudex(&db, &["perft", "-d", "1", "startpos moves 7g7f 3c3d"]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["perft", "-d", "1", "startpos moves 7g7f 3c3d"])
+        .output();
+    assert!(out.status.success(), "{}", out.stderr);
     assert!(
-        stdout(&out).starts_with(
+        out.stdout.starts_with(
             "position: lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3\ndepth 1: 39 nodes"
         ),
         "{}",
-        stdout(&out)
+        out.stdout
     );
     fails(
         &db,
@@ -233,7 +239,10 @@ fn queries_never_write_and_answer_on_a_read_only_database() {
     // A first query may finish what the import left (the text index's first open); after
     // it, the database is what it is.
     assert!(
-        kifudex(&db, &["text", "nothing", "--json"])
+        Kifudex::new()
+            .db(&db)
+            .args(&["text", "nothing", "--json"])
+            .output()
             .status
             .success()
     );
@@ -247,7 +256,10 @@ fn queries_never_write_and_answer_on_a_read_only_database() {
         vec!["show", "1"],
         vec!["text", "7g7f", "--json"],
     ];
-    let answers: Vec<String> = queries.iter().map(|q| stdout(&kifudex(&db, q))).collect();
+    let answers: Vec<String> = queries
+        .iter()
+        .map(|q| Kifudex::new().db(&db).args(q).output().stdout)
+        .collect();
     let before = snapshot(&db);
     // Read-only on disk: the file and its folder. Root may write anyway, so the check that
     // holds for every user is that no byte changed and no file came or went.
@@ -257,11 +269,11 @@ fn queries_never_write_and_answer_on_a_read_only_database() {
     }
     mode(&db, 0o555).unwrap();
     for (q, want) in queries.iter().zip(&answers) {
-        let out = kifudex(&db, q);
-        assert!(out.status.success(), "{q:?}: {}", stderr(&out));
+        let out = Kifudex::new().db(&db).args(q).output();
+        assert!(out.status.success(), "{q:?}: {}", out.stderr);
         // stats counts the bytes on disk; the rest answers the same.
         if q[0] != "stats" || q.len() > 2 {
-            assert_eq!(&stdout(&out), want, "{q:?}");
+            assert_eq!(&out.stdout, want, "{q:?}");
         }
         assert_eq!(snapshot(&db), before, "{q:?} wrote to the database");
     }

@@ -4,7 +4,6 @@
 //! the agreement with the opening headers of the shared corpus.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
 
 use kifudex::classify::{
     self, Kind, PATTERNS, Recognised, canonical, descendants, family, lineage, recognise,
@@ -12,6 +11,8 @@ use kifudex::classify::{
 };
 use kifudex::notation::read_bytes;
 use kifudex::shogi::{Color, Move, Position};
+
+use crate::util::{corpus, corpus_root};
 
 /// Plays the USI moves from `start`, checking each is legal, and recognises the game.
 fn run_from(start: &Position, moves: &[Move]) -> Recognised {
@@ -548,18 +549,12 @@ const OPENING_HEADERS: [&str; 8] = [
 /// a failure under CI.
 #[test]
 fn recognised_openings_agree_with_the_corpus_headers() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/files");
-    if !root.exists() {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "the shared corpus is missing under CI"
-        );
-        eprintln!("skipped: no corpus at {}", root.display());
+    let Some(root) = corpus_root() else {
         return;
-    }
-    let mut files = Vec::new();
-    collect(&root, &mut files);
-    files.sort();
+    };
+    let Some(files) = corpus(&[]) else {
+        return;
+    };
     let (mut games, mut agree) = (0, 0);
     let mut differ = Vec::new();
     for path in files {
@@ -601,20 +596,6 @@ fn recognised_openings_agree_with_the_corpus_headers() {
         agree * 10 >= games * 9,
         "{agree} of {games} agree: {differ:#?}"
     );
-}
-
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            collect(&p, out);
-        } else {
-            out.push(p);
-        }
-    }
 }
 
 /// The database keeps only the names the others do not imply (an ancestor that held from

@@ -1,29 +1,20 @@
 //! The command line, run as a user runs it.
 
-use std::process::Command;
-
-fn kifudex(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_kifudex"))
-        .args(args)
-        .output()
-        .expect("run kifudex");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use crate::util::{Kifudex, TempDb};
 
 #[test]
 fn help_lists_the_commands() {
-    let (code, out, _) = kifudex(&["--help"]);
+    let (code, out, _) = Kifudex::new().args(&["--help"]).output().parts();
     assert_eq!(code, 0);
     assert!(out.contains("perft"), "{out}");
 }
 
 #[test]
 fn perft_counts_the_start_position() {
-    let (code, out, err) = kifudex(&["perft", "--depth", "3"]);
+    let (code, out, err) = Kifudex::new()
+        .args(&["perft", "--depth", "3"])
+        .output()
+        .parts();
     assert_eq!(code, 0, "{err}");
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(
@@ -36,17 +27,20 @@ fn perft_counts_the_start_position() {
 
 #[test]
 fn perft_divide_from_an_sfen() {
-    let (code, out, err) = kifudex(&[
-        "perft",
-        "-d",
-        "2",
-        "--divide",
-        "sfen",
-        "8k/6S2/7G1/9/9/9/9/9/4K4",
-        "b",
-        "P",
-        "1",
-    ]);
+    let (code, out, err) = Kifudex::new()
+        .args(&[
+            "perft",
+            "-d",
+            "2",
+            "--divide",
+            "sfen",
+            "8k/6S2/7G1/9/9/9/9/9/4K4",
+            "b",
+            "P",
+            "1",
+        ])
+        .output()
+        .parts();
     assert_eq!(code, 0, "{err}");
     // The mating pawn drop on 1b is not a legal move, so it is not listed.
     assert!(!out.contains("P*1b"), "{out}");
@@ -55,12 +49,15 @@ fn perft_divide_from_an_sfen() {
 
 #[test]
 fn a_bad_position_is_a_clear_error_with_status_2() {
-    let (code, out, err) = kifudex(&[
-        "perft",
-        "lnsgkgsnl/1r5b1/pppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL",
-        "b",
-        "-",
-    ]);
+    let (code, out, err) = Kifudex::new()
+        .args(&[
+            "perft",
+            "lnsgkgsnl/1r5b1/pppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL",
+            "b",
+            "-",
+        ])
+        .output()
+        .parts();
     // perft reads positions as `position` does: a bad one is bad usage, and the message
     // points at the rank that is wrong.
     assert_eq!(code, 2);
@@ -73,10 +70,13 @@ fn a_bad_position_is_a_clear_error_with_status_2() {
 
 #[test]
 fn bad_usage_exits_with_status_2() {
-    let (code, _, err) = kifudex(&["perft", "--depth", "many"]);
+    let (code, _, err) = Kifudex::new()
+        .args(&["perft", "--depth", "many"])
+        .output()
+        .parts();
     assert_eq!(code, 2);
     assert!(err.contains("invalid value 'many'"), "{err}");
-    let (code, _, _) = kifudex(&["no-such-command"]);
+    let (code, _, _) = Kifudex::new().args(&["no-such-command"]).output().parts();
     assert_eq!(code, 2);
 }
 
@@ -84,7 +84,7 @@ fn bad_usage_exits_with_status_2() {
 /// file's problem is shown all the same; past fifty lines, only each file's first problem.
 #[test]
 fn import_shows_a_few_problems_a_file_and_every_bad_file() {
-    let dir = crate::db::temp_dir("cli-problems");
+    let dir = TempDb::new("cli-problems");
     let tree = dir.join("tree");
     std::fs::create_dir_all(&tree).unwrap();
     // a.psn: twenty `)` that close nothing, each its own error.
@@ -100,12 +100,15 @@ fn import_shows_a_few_problems_a_file_and_every_bad_file() {
     }
     std::fs::write(tree.join("c.psn"), "[Sente \"c\"]\n))\n").unwrap();
     let db = dir.join("db");
-    let (code, _, err) = kifudex(&[
-        "--db",
-        db.to_str().unwrap(),
-        "import",
-        tree.to_str().unwrap(),
-    ]);
+    let (code, _, err) = Kifudex::new()
+        .args(&[
+            "--db",
+            db.to_str().unwrap(),
+            "import",
+            tree.to_str().unwrap(),
+        ])
+        .output()
+        .parts();
     assert_eq!(code, 1, "{err}");
     let t = tree.to_string_lossy();
     let lines: Vec<&str> = err.lines().collect();

@@ -1,23 +1,11 @@
 //! The CSA reader against fixtures written for this project: every case of GUIDE §2 (CSA).
 
+use crate::util::{CSA_GAME, corpus_root, csa_clean, usi_moves};
 use kifudex::notation::csa::read_csa;
 use kifudex::notation::{
     Encoding, Format, GameResult, Note, ReadError, Record, TerminalKind, read_bytes,
 };
 use kifudex::shogi::{Color, Handicap, Rule};
-
-pub fn usi(r: &Record) -> Vec<String> {
-    r.main.moves.iter().map(|m| m.mv.usi()).collect()
-}
-
-/// The one game of `text`, read without errors.
-pub fn clean(text: &str) -> Record {
-    let mut games = read_csa(text);
-    assert_eq!(games.len(), 1, "one game expected");
-    let r = games.remove(0);
-    assert_eq!(r.errors, [], "unexpected errors");
-    r
-}
 
 /// The one game of `text`, errors and all.
 fn one(text: &str) -> Record {
@@ -28,35 +16,10 @@ fn one(text: &str) -> Record {
 
 const EVEN: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
 
-pub const GAME: &str = "\
-V2.2
-N+先手太郎
-N-後手花子
-$EVENT:第1回テスト棋戦
-$SITE:東京
-$START_TIME:2024/03/01 10:00:00
-$END_TIME:2024/03/01 12:00:00
-$TIME_LIMIT:00:25+00
-$OPENING:相掛かり
-$NOTE:a remark, with a comma
-PI
-+
-+2726FU
-T5
--8384FU
-T10
-+2625FU
-T62
--8485FU
-T3
-%TORYO
-T1
-";
-
 #[test]
 fn headers_moves_times_and_result() {
-    let r = clean(GAME);
-    assert_eq!(usi(&r), ["2g2f", "8c8d", "2f2e", "8d8e"]);
+    let r = csa_clean(CSA_GAME);
+    assert_eq!(usi_moves(&r), ["2g2f", "8c8d", "2f2e", "8d8e"]);
     assert_eq!(r.start.to_sfen(), EVEN);
     let keys: Vec<&str> = r.headers.iter().map(|(k, _)| k.as_str()).collect();
     assert_eq!(
@@ -107,13 +70,13 @@ fn headers_moves_times_and_result() {
 #[test]
 fn every_version_line_and_none() {
     for version in ["V2", "V2.1", "V2.2", "V3.0", ""] {
-        let text = GAME.replacen("V2.2", version, 1);
-        let r = clean(&text);
-        assert_eq!(usi(&r), ["2g2f", "8c8d", "2f2e", "8d8e"], "{version}");
+        let text = CSA_GAME.replacen("V2.2", version, 1);
+        let r = csa_clean(&text);
+        assert_eq!(usi_moves(&r), ["2g2f", "8c8d", "2f2e", "8d8e"], "{version}");
         assert_eq!(r.sente(), Some("先手太郎"));
     }
-    let r = one(&GAME.replacen("V2.2", "V9.9", 1));
-    assert_eq!(usi(&r).len(), 4);
+    let r = one(&CSA_GAME.replacen("V2.2", "V9.9", 1));
+    assert_eq!(usi_moves(&r).len(), 4);
     assert_eq!(
         r.errors,
         [ReadError::warning(
@@ -127,24 +90,24 @@ fn every_version_line_and_none() {
 #[test]
 fn newlines_of_every_kind_and_none_at_the_end() {
     for text in [
-        GAME.replace('\n', "\r\n"),
-        GAME.replace('\n', "\r"),
-        GAME.trim_end().to_string(),
+        CSA_GAME.replace('\n', "\r\n"),
+        CSA_GAME.replace('\n', "\r"),
+        CSA_GAME.trim_end().to_string(),
     ] {
-        let r = clean(&text);
-        assert_eq!(usi(&r), ["2g2f", "8c8d", "2f2e", "8d8e"]);
+        let r = csa_clean(&text);
+        assert_eq!(usi_moves(&r), ["2g2f", "8c8d", "2f2e", "8d8e"]);
         assert_eq!(r.terminal(), Some(TerminalKind::Resign));
     }
 }
 
 #[test]
 fn shift_jis_and_utf8_with_and_without_bom() {
-    let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode(GAME);
-    let bom = [b"\xEF\xBB\xBF".as_slice(), GAME.as_bytes()].concat();
+    let (sjis, _, _) = encoding_rs::SHIFT_JIS.encode(CSA_GAME);
+    let bom = [b"\xEF\xBB\xBF".as_slice(), CSA_GAME.as_bytes()].concat();
     for (bytes, enc) in [
         (sjis.to_vec(), Encoding::ShiftJis),
         (bom, Encoding::Utf8),
-        (GAME.as_bytes().to_vec(), Encoding::Utf8),
+        (CSA_GAME.as_bytes().to_vec(), Encoding::Utf8),
     ] {
         let f = read_bytes(&bytes, None);
         assert_eq!(f.encoding, enc);
@@ -153,32 +116,32 @@ fn shift_jis_and_utf8_with_and_without_bom() {
         assert_eq!(f.games.len(), 1);
         assert_eq!(f.games[0].sente(), Some("先手太郎"));
         assert_eq!(f.games[0].event(), Some("第1回テスト棋戦"));
-        assert_eq!(usi(&f.games[0]), ["2g2f", "8c8d", "2f2e", "8d8e"]);
+        assert_eq!(usi_moves(&f.games[0]), ["2g2f", "8c8d", "2f2e", "8d8e"]);
     }
 }
 
 #[test]
 fn pi_with_removed_pieces_names_the_handicap() {
-    let r = clean("V2.2\nN+下手\nN-上手\nPI82HI22KA\n-\n-5142OU\n+7776FU\n%TORYO\n");
+    let r = csa_clean("V2.2\nN+下手\nN-上手\nPI82HI22KA\n-\n-5142OU\n+7776FU\n%TORYO\n");
     assert_eq!(r.handicap(), Handicap::TwoPieces);
     assert_eq!(
         r.start.to_sfen(),
         "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
     );
-    assert_eq!(usi(&r), ["5a4b", "7g7f"]);
+    assert_eq!(usi_moves(&r), ["5a4b", "7g7f"]);
     // 上手 (White) moved first; after two moves White resigns.
     assert_eq!(r.result(), GameResult::Win(Color::Black));
     // The removals in any order.
-    assert_eq!(clean("PI22KA82HI\n-\n").handicap(), Handicap::TwoPieces);
-    assert_eq!(clean("PI11KY\n-\n").handicap(), Handicap::Lance);
-    assert_eq!(clean("PI\n+\n").handicap(), Handicap::Even);
+    assert_eq!(csa_clean("PI22KA82HI\n-\n").handicap(), Handicap::TwoPieces);
+    assert_eq!(csa_clean("PI11KY\n-\n").handicap(), Handicap::Lance);
+    assert_eq!(csa_clean("PI\n+\n").handicap(), Handicap::Even);
 }
 
 #[test]
 fn pi_removing_a_piece_that_is_not_there() {
     let r = one("PI82HI55KA\n-\n-5142OU\n");
     assert_eq!(r.handicap(), Handicap::Rook);
-    assert_eq!(usi(&r), ["5a4b"]);
+    assert_eq!(usi_moves(&r), ["5a4b"]);
     assert_eq!(
         r.errors,
         [ReadError::new(
@@ -213,9 +176,9 @@ P9+KY+KE+GI+KI+OU+KI+GI+KE+KY
 +
 +7776FU
 ";
-    let r = clean(text);
+    let r = csa_clean(text);
     assert_eq!(r.start.to_sfen(), EVEN);
-    assert_eq!(usi(&r), ["7g7f"]);
+    assert_eq!(usi_moves(&r), ["7g7f"]);
     let r = one("P1-KY-KE-GI-KI-OU-KI-GI-KE-KY\nP2 * -XX\n+\n");
     assert_eq!(
         r.errors,
@@ -252,25 +215,25 @@ P+00KI
 -
 -1121OU
 ";
-    let r = clean(text);
+    let r = csa_clean(text);
     assert_eq!(r.start.to_sfen(), "8k/9/7+P1/9/4+B4/9/9/2+r6/4K4 w G 1");
-    assert_eq!(usi(&r), ["1a2a"]);
+    assert_eq!(usi_moves(&r), ["1a2a"]);
 }
 
 #[test]
 fn piece_lists_with_hands_and_al() {
     // A tsume problem: the board from P+/P- lists, Gote holding every other piece (AL).
-    let r = clean("P-11OU\nP+13FU\nP+00KI\nP-00AL\n+\n+0012KI\n%TSUMI\n");
+    let r = csa_clean("P-11OU\nP+13FU\nP+00KI\nP-00AL\n+\n+0012KI\n%TSUMI\n");
     assert_eq!(
         r.start.to_sfen(),
         "8k/9/8P/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1"
     );
-    assert_eq!(usi(&r), ["G*1b"]);
+    assert_eq!(usi_moves(&r), ["G*1b"]);
     assert_eq!(r.terminal(), Some(TerminalKind::Mate));
     assert_eq!(r.result(), GameResult::Win(Color::Black));
     assert_eq!(r.handicap(), Handicap::Other);
     // Several pieces a line, board and hand mixed.
-    let r = clean("P-11OU21FU\nP+00HI00HI00KY\nP-00GI00GI\n+\n");
+    let r = csa_clean("P-11OU21FU\nP+00HI00HI00KY\nP-00GI00GI\n+\n");
     assert_eq!(r.start.to_sfen(), "7pk/9/9/9/9/9/9/9/9 b 2RL2s 1");
 }
 
@@ -297,7 +260,7 @@ fn an_impossible_start_is_an_error_and_no_move_is_read() {
     let r = one(
         "P-11OU\nP+00FU00FU00FU00FU00FU00FU00FU00FU00FU00FU00FU00FU00FU00FU00FU00FU00FU00FU00FU\n+\n+0055FU\n",
     );
-    assert_eq!(usi(&r), Vec::<String>::new());
+    assert_eq!(usi_moves(&r), Vec::<String>::new());
     assert_eq!(r.errors.len(), 1);
     assert_eq!(r.errors[0].line, 4);
     assert!(
@@ -311,16 +274,16 @@ fn an_impossible_start_is_an_error_and_no_move_is_read() {
 
 #[test]
 fn the_side_to_move_comes_from_the_first_move_when_no_line_gives_it() {
-    let r = clean("PI82HI\n-3334FU\n+7776FU\n");
+    let r = csa_clean("PI82HI\n-3334FU\n+7776FU\n");
     assert_eq!(r.start.side_to_move(), Color::White);
-    assert_eq!(usi(&r), ["3c3d", "7g7f"]);
+    assert_eq!(usi_moves(&r), ["3c3d", "7g7f"]);
 }
 
 /// Shogi Wars exports have no `PI` line: the even start is the normal case, no problem.
 #[test]
 fn a_game_with_no_start_position_is_read_from_the_even_start() {
-    let r = clean("N+a\nN-b\n+7776FU,T3\n-3334FU,T2\n%TORYO\n");
-    assert_eq!(usi(&r), ["7g7f", "3c3d"]);
+    let r = csa_clean("N+a\nN-b\n+7776FU,T3\n-3334FU,T2\n%TORYO\n");
+    assert_eq!(usi_moves(&r), ["7g7f", "3c3d"]);
     assert_eq!(
         r.start.to_sfen(),
         kifudex::shogi::Position::startpos().to_sfen()
@@ -353,14 +316,14 @@ fn server_protocol_lines_confirm_or_give_the_end() {
         ("#CHUDAN\n", Abort, GameResult::Unknown),
         ("%CHUDAN\n#CHUDAN\n", Abort, GameResult::Unknown),
     ] {
-        let r = clean(&format!("{moves}{tail}"));
+        let r = csa_clean(&format!("{moves}{tail}"));
         assert_eq!((r.terminal(), r.result()), (Some(kind), winner), "{tail}");
         assert_eq!(r.main.moves.len(), 2, "{tail}");
     }
     // After a right declaration the server answers #JISHOGI.
-    let r = clean(&(declaration(2) + "%KACHI\n#JISHOGI\n#WIN\n"));
+    let r = csa_clean(&(declaration(2) + "%KACHI\n#JISHOGI\n#WIN\n"));
     assert_eq!(r.terminal(), Some(EnteringKingWin));
-    let r = clean(&(declaration(2) + "#JISHOGI\n#WIN\n"));
+    let r = csa_clean(&(declaration(2) + "#JISHOGI\n#WIN\n"));
     assert_eq!(r.terminal(), Some(EnteringKingWin));
     // Anything else after `#` is named.
     let r = one(&format!("{moves}#HELLO\n"));
@@ -377,15 +340,15 @@ fn server_protocol_lines_confirm_or_give_the_end() {
 /// Engine output whose `'` was lost (`** 1248 -7667NG …`) is engine output all the same.
 #[test]
 fn engine_lines_without_their_quote_are_engine_output() {
-    let r = clean("PI\n+\n+7776FU\n** 1248 -3334FU +2726FU\n-3334FU\n'** -30 +2726FU\n");
+    let r = csa_clean("PI\n+\n+7776FU\n** 1248 -3334FU +2726FU\n-3334FU\n'** -30 +2726FU\n");
     assert_eq!(r.main.moves[0].engine, [" 1248 -3334FU +2726FU"]);
     assert_eq!(r.main.moves[1].engine, [" -30 +2726FU"]);
 }
 
 #[test]
 fn integer_and_fractional_times() {
-    let r = clean("V3.0\nPI\n+\n+7776FU\nT6.123\n-3334FU\nT0.5\n+8822UM\nT12\n%TORYO\nT1.25\n");
-    assert_eq!(usi(&r), ["7g7f", "3c3d", "8h2b+"]);
+    let r = csa_clean("V3.0\nPI\n+\n+7776FU\nT6.123\n-3334FU\nT0.5\n+8822UM\nT12\n%TORYO\nT1.25\n");
+    assert_eq!(usi_moves(&r), ["7g7f", "3c3d", "8h2b+"]);
     let spent: Vec<f64> = r.main.moves.iter().map(|m| m.time.unwrap().spent).collect();
     assert_eq!(spent, [6.123, 0.5, 12.0]);
     assert_eq!(r.main.moves[2].time.unwrap().total, Some(6.123 + 12.0));
@@ -396,7 +359,7 @@ fn integer_and_fractional_times() {
 #[test]
 fn bad_times_are_errors_and_the_moves_are_kept() {
     let r = one("PI\n+\nT3\n+7776FU\nTx\nT-1\nT5\nT6\n");
-    assert_eq!(usi(&r), ["7g7f"]);
+    assert_eq!(usi_moves(&r), ["7g7f"]);
     assert_eq!(r.main.moves[0].time.unwrap().spent, 5.0);
     assert_eq!(
         r.errors,
@@ -419,14 +382,14 @@ fn bad_times_are_errors_and_the_moves_are_kept() {
 
 #[test]
 fn statements_joined_with_commas() {
-    let r = clean("V2.2\nPI,+\n+7776FU,T12,-3334FU,T3\n+8822UM,T1,-3122GI,T2\n%TORYO,T0\n");
-    assert_eq!(usi(&r), ["7g7f", "3c3d", "8h2b+", "3a2b"]);
+    let r = csa_clean("V2.2\nPI,+\n+7776FU,T12,-3334FU,T3\n+8822UM,T1,-3122GI,T2\n%TORYO,T0\n");
+    assert_eq!(usi_moves(&r), ["7g7f", "3c3d", "8h2b+", "3a2b"]);
     let spent: Vec<f64> = r.main.moves.iter().map(|m| m.time.unwrap().spent).collect();
     assert_eq!(spent, [12.0, 3.0, 1.0, 2.0]);
     assert_eq!(r.main.terminal.as_ref().unwrap().time.unwrap().spent, 0.0);
     assert_eq!(r.result(), GameResult::Win(Color::White));
     // A comment after a comma runs to the end of the line, commas and all.
-    let r = clean("PI\n+\n+7776FU,'*good, very good\n");
+    let r = csa_clean("PI\n+\n+7776FU,'*good, very good\n");
     assert_eq!(r.main.moves[0].comments, ["good, very good"]);
 }
 
@@ -451,7 +414,7 @@ T1
 '*after the end
 'summary:toryo:alice lose:bob win
 ";
-    let r = clean(text);
+    let r = csa_clean(text);
     assert_eq!(r.start_comments, ["on the start"]);
     assert_eq!(r.start_engine, ["0 +7776FU"]);
     assert_eq!(r.main.moves[0].comments, ["a human comment"]);
@@ -483,7 +446,7 @@ T1
 fn floodgate_engine_lines_after_the_moves() {
     // Floodgate logs each client's `,'*` comment as a `'**` line under the move.
     let text = "V2\nN+a\nN-b\nPI\n+\n+2726FU\nT10\n'** 130 -8384FU +2625FU\n-8384FU\nT3\n'** -50 +2625FU\n%TORYO\n";
-    let r = clean(text);
+    let r = csa_clean(text);
     let engine: Vec<&[String]> = r.main.moves.iter().map(|m| m.engine.as_slice()).collect();
     assert_eq!(
         engine,
@@ -538,9 +501,9 @@ fn every_terminal_with_its_winner() {
         assert_eq!(r.result(), winner, "{word}");
     }
     // With Sente to move, the illegal actions turn round.
-    let r = clean("PI\n+\n+7776FU\n-3334FU\n%+ILLEGAL_ACTION\n");
+    let r = csa_clean("PI\n+\n+7776FU\n-3334FU\n%+ILLEGAL_ACTION\n");
     assert_eq!((r.terminal(), r.result()), (Some(IllegalLoss), gote));
-    let r = clean("PI\n+\n+7776FU\n-3334FU\n%-ILLEGAL_ACTION\n");
+    let r = csa_clean("PI\n+\n+7776FU\n-3334FU\n%-ILLEGAL_ACTION\n");
     assert_eq!((r.terminal(), r.result()), (Some(IllegalWin), sente));
 }
 
@@ -561,7 +524,7 @@ fn an_unknown_terminal_is_an_error() {
 #[test]
 fn a_move_after_the_end_is_an_error() {
     let r = ended("%TORYO\n-8384FU");
-    assert_eq!(usi(&r).len(), 3);
+    assert_eq!(usi_moves(&r).len(), 3);
     assert_eq!(r.terminal(), Some(TerminalKind::Resign));
     assert_eq!(
         r.errors,
@@ -595,22 +558,22 @@ fn declaration(hand: usize) -> String {
 fn kachi_is_the_declarers_win_and_a_wrong_one_is_flagged() {
     use kifudex::shogi::Rule;
     // 26 + 2 = 28 points: enough for Sente.
-    let r = clean(&(declaration(2) + "%KACHI\n"));
+    let r = csa_clean(&(declaration(2) + "%KACHI\n"));
     assert_eq!(r.terminal(), Some(TerminalKind::EnteringKingWin));
     assert_eq!(r.result(), GameResult::Win(Color::Black));
     assert_eq!(r.first_illegal(), None);
     // 27 points: Sente needs 28. The record says Sente won, and so it stays; the declaration
     // is flagged at its ply (the first, no move being played).
-    let r = clean(&(declaration(1) + "%KACHI\n"));
+    let r = csa_clean(&(declaration(1) + "%KACHI\n"));
     assert_eq!(r.terminal(), Some(TerminalKind::EnteringKingWin));
     assert_eq!(r.result(), GameResult::Win(Color::Black));
     assert_eq!(r.first_illegal(), Some((1, Rule::InvalidDeclaration)));
     assert_eq!(Rule::InvalidDeclaration.code(), "invalid_declaration");
     // Floodgate's summary, when there is one, is the server's ruling.
-    let r = clean(&(declaration(1) + "%KACHI\n'summary:kachi:a win:b lose\n"));
+    let r = csa_clean(&(declaration(1) + "%KACHI\n'summary:kachi:a win:b lose\n"));
     assert_eq!(r.terminal(), Some(TerminalKind::EnteringKingWin));
     assert_eq!(r.first_illegal(), None);
-    let r = clean(&(declaration(2) + "%KACHI\n'summary:illegal kachi:a lose:b win\n"));
+    let r = csa_clean(&(declaration(2) + "%KACHI\n'summary:illegal kachi:a lose:b win\n"));
     assert_eq!(r.terminal(), Some(TerminalKind::IllegalLoss));
     assert_eq!(r.result(), GameResult::Win(Color::White));
 }
@@ -646,7 +609,7 @@ fn a_kif_entering_king_win_is_checked_the_same_way() {
 #[test]
 fn a_repeated_terminal_is_read_once() {
     // Floodgate logs the client's `%KACHI,'* …` and then its own `%KACHI`.
-    let r = clean(&(declaration(2) + "%KACHI,'* -5000 win\nT10\n%KACHI\n"));
+    let r = csa_clean(&(declaration(2) + "%KACHI,'* -5000 win\nT10\n%KACHI\n"));
     let t = r.main.terminal.as_ref().unwrap();
     assert_eq!(t.kind, TerminalKind::EnteringKingWin);
     assert_eq!(t.comments, [" -5000 win"]);
@@ -655,16 +618,17 @@ fn a_repeated_terminal_is_read_once() {
 
 #[test]
 fn a_floodgate_summary_gives_the_end_when_no_terminal_does() {
-    let r = clean(
+    let r = csa_clean(
         "V2\nN+alice\nN-bob\nPI\n+\n+7776FU\n-3334FU\n+2726FU\n'summary:time up:alice win:bob lose\n",
     );
     assert_eq!(r.terminal(), Some(TerminalKind::TimeUp));
     assert_eq!(r.result(), GameResult::Win(Color::Black));
-    let r =
-        clean("PI\n+\n+7776FU\n'ILLEGAL_MOVE(-3344FU)\n'summary:illegal move:alice win:bob lose\n");
+    let r = csa_clean(
+        "PI\n+\n+7776FU\n'ILLEGAL_MOVE(-3344FU)\n'summary:illegal move:alice win:bob lose\n",
+    );
     assert_eq!(r.terminal(), Some(TerminalKind::IllegalMove));
     assert_eq!(r.result(), GameResult::Win(Color::Black));
-    let r = clean("PI\n+\n+7776FU\n-3334FU\n'summary:sennichite:alice draw:bob draw\n");
+    let r = csa_clean("PI\n+\n+7776FU\n-3334FU\n'summary:sennichite:alice draw:bob draw\n");
     assert_eq!(r.terminal(), Some(TerminalKind::Repetition));
 }
 
@@ -713,9 +677,9 @@ what is this
         g.iter().map(|r| r.sente()).collect::<Vec<_>>(),
         [Some("A"), Some("C"), None]
     );
-    assert_eq!(usi(&g[0]), ["7g7f", "3c3d"]);
-    assert_eq!(usi(&g[1]), ["3c3d", "7g7f", "2b8h+"]);
-    assert_eq!(usi(&g[2]), ["G*1b"]);
+    assert_eq!(usi_moves(&g[0]), ["7g7f", "3c3d"]);
+    assert_eq!(usi_moves(&g[1]), ["3c3d", "7g7f", "2b8h+"]);
+    assert_eq!(usi_moves(&g[2]), ["G*1b"]);
     let winners: Vec<GameResult> = g.iter().map(Record::result).collect();
     assert_eq!(
         winners,
@@ -741,11 +705,11 @@ what is this
 #[test]
 fn an_illegal_move_is_played_and_flagged() {
     // P*2c onto a file where Sente already has a pawn (二歩).
-    let r = clean(
+    let r = csa_clean(
         "PI\n+\n+2726FU\n-2324FU\n+2625FU\n-8384FU\n+2524FU\n-8485FU\n+0023FU\n-4132KI\n%TORYO\n",
     );
     assert_eq!(
-        usi(&r),
+        usi_moves(&r),
         [
             "2g2f", "2c2d", "2f2e", "8c8d", "2e2d", "8d8e", "P*2c", "4a3b"
         ]
@@ -757,7 +721,7 @@ fn an_illegal_move_is_played_and_flagged() {
 #[test]
 fn an_impossible_move_ends_the_game_with_its_line_and_column() {
     let r = one("V2.2\nPI\n+\n+7776FU,-3334FU,+7775FU\n-8384FU\n%TORYO\n");
-    assert_eq!(usi(&r), ["7g7f", "3c3d"]);
+    assert_eq!(usi_moves(&r), ["7g7f", "3c3d"]);
     assert_eq!(r.terminal(), None);
     assert_eq!(
         r.errors,
@@ -799,7 +763,7 @@ fn moves_that_do_not_fit_the_position() {
     ];
     for (mv, message) in cases {
         let r = one(&format!("PI\n+\n{mv}\n"));
-        assert_eq!(usi(&r), Vec::<String>::new());
+        assert_eq!(usi_moves(&r), Vec::<String>::new());
         assert_eq!(r.errors, [ReadError::new(3, 1, message)], "{mv}");
     }
 }
@@ -807,7 +771,7 @@ fn moves_that_do_not_fit_the_position() {
 #[test]
 fn statements_that_are_not_csa() {
     let r = one("V2.2\n$EVENT\nPI\n+\nhello\n+7776FU\nP1-KY\n+\n");
-    assert_eq!(usi(&r), ["7g7f"]);
+    assert_eq!(usi_moves(&r), ["7g7f"]);
     assert_eq!(
         r.errors,
         [
@@ -831,7 +795,9 @@ fn statements_that_are_not_csa() {
 /// (when the corpus is beside the project); each case is also a fixture of our own below.
 #[test]
 fn disputed_corpus_files_as_the_specification_reads_them() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/files");
+    let Some(root) = corpus_root() else {
+        return;
+    };
     let read = |path: &str| {
         let bytes = std::fs::read(root.join(path)).ok()?;
         read_bytes(&bytes, None).games.into_iter().next()
@@ -852,7 +818,7 @@ fn disputed_corpus_files_as_the_specification_reads_them() {
             r.start.to_sfen(),
             "9/9/3pp4/+r2k1p3/2L1+p4/2+R6/B8/B8/9 b 4g4s4n3l14p 1"
         );
-        assert_eq!(usi(&r), ["7e7b+", "N*8f", "7f7c"]);
+        assert_eq!(usi_moves(&r), ["7e7b+", "N*8f", "7f7c"]);
         assert_eq!(r.terminal(), Some(TerminalKind::Mate));
     }
     if let Some(r) = read("shogiboardq/tests/fixtures/test_various_pieces.csa") {
@@ -866,15 +832,15 @@ fn disputed_corpus_files_as_the_specification_reads_them() {
 #[test]
 fn a_bishop_move_through_a_piece_is_played_and_flagged() {
     // As in the disputed corpus file: the bishop passes over the knight on 77.
-    let r = clean("V2.2\nPI\n+\n+7776FU\n-8384FU\n+8977KE\n-4132KI\n+8855KA\n");
-    assert_eq!(usi(&r), ["7g7f", "8c8d", "8i7g", "4a3b", "8h5e"]);
+    let r = csa_clean("V2.2\nPI\n+\n+7776FU\n-8384FU\n+8977KE\n-4132KI\n+8855KA\n");
+    assert_eq!(usi_moves(&r), ["7g7f", "8c8d", "8i7g", "4a3b", "8h5e"]);
     assert_eq!(r.first_illegal(), Some((5, Rule::IllegalMovement)));
 }
 
 #[test]
 fn format_detection_of_csa_text() {
     for text in [
-        GAME,
+        CSA_GAME,
         "V3.0\nPI\n+\n",
         "P1-KY-KE-GI-KI-OU-KI-GI-KE-KY\n",
         "'just a comment\nPI\n",

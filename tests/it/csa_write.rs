@@ -5,7 +5,8 @@ use kifudex::notation::csa::{CsaVersion, read_csa, write_csa, write_csa_games};
 use kifudex::notation::kif::{read_kif, write_kif};
 use kifudex::notation::{Format, Line, Record, read_bytes};
 
-use crate::csa::{GAME, clean, usi};
+use crate::util::Kifudex;
+use crate::util::{CSA_GAME, corpus, csa_clean, usi_moves};
 
 /// Writes `rec` in `version` and reads it back: the same record, errors aside.
 fn round_trip(rec: &Record, version: CsaVersion) -> Record {
@@ -28,15 +29,15 @@ fn same_record(a: &Record, b: &Record) {
 
 #[test]
 fn a_v22_record_is_written_as_it_was_read() {
-    let r = clean(GAME);
-    assert_eq!(write_csa(&r, CsaVersion::V2_2), GAME);
+    let r = csa_clean(CSA_GAME);
+    assert_eq!(write_csa(&r, CsaVersion::V2_2), CSA_GAME);
     assert_eq!(
         write_csa(&r, CsaVersion::V2_2),
         write_csa(&r, CsaVersion::default())
     );
     assert_eq!(
         write_csa(&r, CsaVersion::V3_0),
-        GAME.replacen("V2.2", "V3.0", 1)
+        CSA_GAME.replacen("V2.2", "V3.0", 1)
     );
 }
 
@@ -60,7 +61,7 @@ T3
 %TSUMI
 'summary:tsumi:a win:b lose
 ";
-    let r = clean(text);
+    let r = csa_clean(text);
     let written = write_csa(&r, CsaVersion::V2_2);
     assert_eq!(
         written,
@@ -96,19 +97,19 @@ T3
 
 #[test]
 fn handicaps_are_written_with_pi() {
-    let r = clean("N+下手\nN-上手\nPI82HI22KA\n-\n-5142OU\n+7776FU\n%TORYO\n");
+    let r = csa_clean("N+下手\nN-上手\nPI82HI22KA\n-\n-5142OU\n+7776FU\n%TORYO\n");
     assert_eq!(
         write_csa(&r, CsaVersion::V2_2),
         "V2.2\nN+下手\nN-上手\nPI82HI22KA\n-\n-5142OU\n+7776FU\n%TORYO\n"
     );
     // The even board with Gote to move is still PI.
-    let r = clean("PI\n-\n-3334FU\n");
+    let r = csa_clean("PI\n-\n-3334FU\n");
     assert_eq!(write_csa(&r, CsaVersion::V2_2), "V2.2\nPI\n-\n-3334FU\n");
 }
 
 #[test]
 fn fractional_times_survive_v30_and_are_cut_in_v22() {
-    let r = clean("V3.0\nPI\n+\n+7776FU\nT6.123\n-3334FU\nT0.5\n+8822UM\nT12\n%TORYO\nT1.25\n");
+    let r = csa_clean("V3.0\nPI\n+\n+7776FU\nT6.123\n-3334FU\nT0.5\n+8822UM\nT12\n%TORYO\nT1.25\n");
     let v3 = write_csa(&r, CsaVersion::V3_0);
     assert_eq!(
         v3,
@@ -128,7 +129,7 @@ fn fractional_times_survive_v30_and_are_cut_in_v22() {
         .map(|m| m.time.unwrap().spent)
         .collect();
     assert_eq!(spent, [6.0, 0.0, 12.0]);
-    assert_eq!(usi(&again), usi(&r));
+    assert_eq!(usi_moves(&again), usi_moves(&r));
 }
 
 #[test]
@@ -152,14 +153,14 @@ fn every_terminal_round_trips() {
     ];
     for moves in ["+7776FU\n-3334FU\n", "+7776FU\n-3334FU\n+2726FU\n"] {
         for word in words {
-            let r = clean(&format!("PI\n+\n{moves}{word}\n"));
+            let r = csa_clean(&format!("PI\n+\n{moves}{word}\n"));
             let again = round_trip(&r, CsaVersion::V2_2);
             assert_eq!(again.terminal(), r.terminal(), "{word}");
             assert_eq!(again.result(), r.result(), "{word}");
         }
     }
     // A wrong %KACHI is read as the record says it (flagged) and written as it was.
-    let r = clean("PI\n+\n+7776FU\n-3334FU\n%KACHI\n");
+    let r = csa_clean("PI\n+\n+7776FU\n-3334FU\n%KACHI\n");
     assert!(write_csa(&r, CsaVersion::V2_2).ends_with("-3334FU\n%KACHI\n"));
 }
 
@@ -230,7 +231,7 @@ T3
 T1
 "
     );
-    let back = read_kif(&write_kif(&clean(&csa)));
+    let back = read_kif(&write_kif(&csa_clean(&csa)));
     assert_eq!(back.errors, []);
     // 手合割 is the start position in CSA (PI); every other header comes back.
     let mut headers = kif.headers.clone();
@@ -246,9 +247,9 @@ T1
 /// KIF/KIFU record without variations or bookmarks survives KIF → CSA → KIF.
 #[test]
 fn csa_and_kif_round_trips_over_the_shared_corpus() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/files");
-    let mut files = Vec::new();
-    collect(&root, &mut files);
+    let Some(files) = corpus(&[]) else {
+        return;
+    };
     let (mut csa_checked, mut kif_checked) = (0, 0);
     let mut failures = Vec::new();
     for path in files {
@@ -315,10 +316,8 @@ fn csa_and_kif_round_trips_over_the_shared_corpus() {
         }
     }
     assert_eq!(failures, Vec::<String>::new());
-    if root.exists() {
-        assert!(csa_checked >= 100, "only {csa_checked} CSA files checked");
-        assert!(kif_checked >= 50, "only {kif_checked} KIF files checked");
-    }
+    assert!(csa_checked >= 100, "only {csa_checked} CSA files checked");
+    assert!(kif_checked >= 50, "only {kif_checked} KIF files checked");
 }
 
 /// The same moves, comments, engine lines, times spent and terminal. CSA gives no running
@@ -365,20 +364,6 @@ fn has_bookmarks(r: &Record) -> bool {
     !r.start_bookmarks.is_empty() || r.main.moves.iter().any(|m| !m.bookmarks.is_empty())
 }
 
-fn collect(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            collect(&p, out);
-        } else {
-            out.push(p);
-        }
-    }
-}
-
 /// A file in a fresh temporary directory, for the command-line tests.
 fn temp_file(name: &str, contents: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("kifudex-csa-{}-{name}", std::process::id()));
@@ -386,18 +371,6 @@ fn temp_file(name: &str, contents: &str) -> std::path::PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, contents).unwrap();
     path
-}
-
-fn kifudex(args: &[&str]) -> (i32, String, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kifudex"))
-        .args(args)
-        .output()
-        .expect("run kifudex");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 #[test]
@@ -415,7 +388,10 @@ fn convert_kif_to_csa_says_what_csa_drops() {
    2 ８四歩(83)
 ";
     let path = temp_file("game.kifu", kif);
-    let (code, out, err) = kifudex(&["convert", path.to_str().unwrap(), "--to", "csa"]);
+    let (code, out, err) = Kifudex::new()
+        .args(&["convert", path.to_str().unwrap(), "--to", "csa"])
+        .output()
+        .parts();
     assert_eq!(code, 0, "{err}");
     assert_eq!(
         out,
@@ -431,21 +407,27 @@ fn convert_kif_to_csa_says_what_csa_drops() {
 fn convert_a_file_of_several_games_to_csa_v30() {
     let text = "V2.2\nPI\n+\n+7776FU\nT1.5\n%TORYO\n/\nPI82HI\n-\n-3334FU\n/\nPI\n+\n";
     let path = temp_file("three.csa", text);
-    let (code, out, err) = kifudex(&[
-        "convert",
-        path.to_str().unwrap(),
-        "--to",
-        "csa",
-        "--csa-version",
-        "3.0",
-    ]);
+    let (code, out, err) = Kifudex::new()
+        .args(&[
+            "convert",
+            path.to_str().unwrap(),
+            "--to",
+            "csa",
+            "--csa-version",
+            "3.0",
+        ])
+        .output()
+        .parts();
     assert_eq!(code, 0, "{err}");
     assert_eq!(err, "");
     assert_eq!(
         out,
         "V3.0\nPI\n+\n+7776FU\nT1.5\n%TORYO\n/\nV3.0\nPI82HI\n-\n-3334FU\n/\nV3.0\nPI\n+\n"
     );
-    let (code, out, err) = kifudex(&["convert", path.to_str().unwrap(), "--to", "csa"]);
+    let (code, out, err) = Kifudex::new()
+        .args(&["convert", path.to_str().unwrap(), "--to", "csa"])
+        .output()
+        .parts();
     assert_eq!(code, 0, "{err}");
     assert!(
         out.starts_with("V2.2\nPI\n+\n+7776FU\nT1\n%TORYO\n/\n"),
@@ -455,21 +437,27 @@ fn convert_a_file_of_several_games_to_csa_v30() {
         err,
         "kifudex: CSA V2.2 times are whole seconds: fractions are cut off (--csa-version 3.0 keeps them)\n"
     );
-    let (code, _, err) = kifudex(&[
-        "convert",
-        path.to_str().unwrap(),
-        "--to",
-        "csa",
-        "--csa-version",
-        "2.1",
-    ]);
+    let (code, _, err) = Kifudex::new()
+        .args(&[
+            "convert",
+            path.to_str().unwrap(),
+            "--to",
+            "csa",
+            "--csa-version",
+            "2.1",
+        ])
+        .output()
+        .parts();
     assert_eq!(code, 2);
     assert!(
         err.contains("'2.1' is no CSA version kifudex writes: 2.2 or 3.0"),
         "{err}"
     );
     // KIF holds one game, and no remarks.
-    let (code, out, err) = kifudex(&["convert", path.to_str().unwrap(), "--to", "kifu"]);
+    let (code, out, err) = Kifudex::new()
+        .args(&["convert", path.to_str().unwrap(), "--to", "kifu"])
+        .output()
+        .parts();
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("   1 ７六歩(77)"), "{out}");
     assert!(
@@ -482,7 +470,10 @@ fn convert_a_file_of_several_games_to_csa_v30() {
 fn convert_csa_to_kif_keeps_engine_lines_and_drops_notes() {
     let text = "V2\nN+alice\nN-bob\n$EVENT:floodgate\nPI\n+\n+7776FU\nT3\n'** 30 -3334FU\n-3334FU\n%TORYO\n'summary:toryo:alice win:bob lose\n";
     let path = temp_file("floodgate.csa", text);
-    let (code, out, err) = kifudex(&["convert", path.to_str().unwrap(), "--to", "kifu"]);
+    let (code, out, err) = Kifudex::new()
+        .args(&["convert", path.to_str().unwrap(), "--to", "kifu"])
+        .output()
+        .parts();
     assert_eq!(code, 0, "{err}");
     assert_eq!(
         err,
@@ -503,7 +494,10 @@ fn parse_prints_each_game_of_a_csa_file() {
     let text =
         "V2.2\nN+A\n$EVENT:E\nPI\n+\n+7776FU\n'** 10\n%TORYO\n/\nPI82HI\n-\n-3334FU\n%CHUDAN\n";
     let path = temp_file("parse.csa", text);
-    let (code, out, err) = kifudex(&["parse", path.to_str().unwrap()]);
+    let (code, out, err) = Kifudex::new()
+        .args(&["parse", path.to_str().unwrap()])
+        .output()
+        .parts();
     assert_eq!(code, 0, "{err}");
     let games: Vec<serde_json::Value> = out
         .lines()

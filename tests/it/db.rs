@@ -4,60 +4,10 @@
 //! import half-way.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use serde_json::Value;
 
-/// A fresh directory for one test.
-pub fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir()
-        .join("kifudex-tests")
-        .join(format!("{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create temp dir");
-    dir
-}
-
-pub fn kifudex(db: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kifudex"))
-        .arg("--db")
-        .arg(db)
-        .args(args)
-        .output()
-        .expect("run kifudex")
-}
-
-pub fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-pub fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-pub fn json_lines(o: &Output) -> Vec<Value> {
-    stdout(o)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-        .collect()
-}
-
-pub const YAGURA_KIF: &str = "開始日時：2019/04/08(月) 10:00
-棋戦：第32期竜王戦
-戦型：矢倉
-先手：羽生善治 九段
-後手：渡邉明 竜王
-手数----指手---------消費時間--
-   1 ７六歩(77)   ( 0:01/00:00:01)
-   2 ８四歩(83)   ( 0:02/00:00:02)
-   3 ６八銀(79)   ( 0:03/00:00:04)
-   4 ３四歩(33)   ( 0:01/00:00:03)
-   5 ６六歩(67)   ( 0:01/00:00:05)
-*先手は矢倉を目指す。
-   6 ６二銀(71)   ( 0:05/00:00:08)
-   7 投了
-まで6手で後手の勝ち
-";
+use crate::util::{Kifudex, TempDb, YAGURA_KIF, zip_stored};
 
 /// The same game as KI2, with the names written differently: stored once.
 /// The same game as [`YAGURA_KIF`], its players written otherwise (titles, 辺 for 邉): one
@@ -123,64 +73,6 @@ fn sjis(text: &str) -> Vec<u8> {
     bytes.into_owned()
 }
 
-/// A stored (uncompressed) zip archive whose entry names are raw bytes without the UTF-8
-/// flag, as Japanese Windows tools write Shift-JIS names.
-pub(crate) fn zip_stored(entries: &[(Vec<u8>, Vec<u8>)]) -> Vec<u8> {
-    fn crc32(data: &[u8]) -> u32 {
-        let mut crc = !0u32;
-        for &b in data {
-            crc ^= b as u32;
-            for _ in 0..8 {
-                crc = if crc & 1 != 0 {
-                    (crc >> 1) ^ 0xEDB8_8320
-                } else {
-                    crc >> 1
-                };
-            }
-        }
-        !crc
-    }
-    let mut out = Vec::new();
-    let mut central = Vec::new();
-    for (name, data) in entries {
-        let offset = out.len() as u32;
-        let crc = crc32(data);
-        let common = |v: &mut Vec<u8>| {
-            v.extend_from_slice(&20u16.to_le_bytes()); // version needed
-            v.extend_from_slice(&0u16.to_le_bytes()); // flags: no UTF-8 bit
-            v.extend_from_slice(&0u16.to_le_bytes()); // stored
-            v.extend_from_slice(&0u16.to_le_bytes()); // time
-            v.extend_from_slice(&0x5A21u16.to_le_bytes()); // date 2025-01-01
-            v.extend_from_slice(&crc.to_le_bytes());
-            v.extend_from_slice(&(data.len() as u32).to_le_bytes());
-            v.extend_from_slice(&(data.len() as u32).to_le_bytes());
-            v.extend_from_slice(&(name.len() as u16).to_le_bytes());
-            v.extend_from_slice(&0u16.to_le_bytes()); // extra length
-        };
-        out.extend_from_slice(&0x0403_4b50u32.to_le_bytes());
-        common(&mut out);
-        out.extend_from_slice(name);
-        out.extend_from_slice(data);
-        central.extend_from_slice(&0x0201_4b50u32.to_le_bytes());
-        central.extend_from_slice(&20u16.to_le_bytes()); // version made by
-        common(&mut central);
-        central.extend_from_slice(&[0; 6]); // comment length, disk, internal attributes
-        central.extend_from_slice(&0u32.to_le_bytes()); // external attributes
-        central.extend_from_slice(&offset.to_le_bytes());
-        central.extend_from_slice(name);
-    }
-    let cd_offset = out.len() as u32;
-    out.extend_from_slice(&central);
-    out.extend_from_slice(&0x0605_4b50u32.to_le_bytes());
-    out.extend_from_slice(&[0; 4]);
-    out.extend_from_slice(&(entries.len() as u16).to_le_bytes());
-    out.extend_from_slice(&(entries.len() as u16).to_le_bytes());
-    out.extend_from_slice(&(central.len() as u32).to_le_bytes());
-    out.extend_from_slice(&cd_offset.to_le_bytes());
-    out.extend_from_slice(&0u16.to_le_bytes());
-    out
-}
-
 /// Writes the fixture tree; returns its root.
 fn fixture_tree(root: &Path) -> PathBuf {
     let tree = root.join("records");
@@ -207,23 +99,26 @@ fn ids(rows: &[Value]) -> Vec<i64> {
 
 #[test]
 fn import_search_show_stats_and_reimport() {
-    let root = temp_dir("db-e2e");
+    let root = TempDb::new("db-e2e");
     let tree = fixture_tree(&root);
     let db = root.join("db");
     let tree_arg = tree.to_str().unwrap();
 
-    let out = kifudex(&db, &["import", tree_arg, "--json", "--jobs", "2"]);
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["import", tree_arg, "--json", "--jobs", "2"])
+        .output();
     assert_eq!(
         out.status.code(),
         Some(1),
         "a broken file makes the exit status 1"
     );
-    let summary = &json_lines(&out)[0];
+    let summary = &out.json_lines()[0];
     assert_eq!(summary["files"], 7, "{summary}");
     assert_eq!(summary["games"], 5);
     assert_eq!(summary["duplicates"], 1);
     assert_eq!(summary["errors"], 2);
-    let err = stderr(&out);
+    let err = out.stderr.clone();
     let broken = format!("{}", tree.join("bad/broken.kif").display());
     assert!(
         err.contains(&format!("{broken}:6:")),
@@ -232,7 +127,11 @@ fn import_search_show_stats_and_reimport() {
     assert!(err.contains("hello.kif: not a game record"), "{err}");
 
     // Newest first; the game without a date last. Ids follow the sorted paths.
-    let all = json_lines(&kifudex(&db, &["search", "--json"]));
+    let all = Kifudex::new()
+        .db(&db)
+        .args(&["search", "--json"])
+        .output()
+        .json_lines();
     assert_eq!(ids(&all), vec![3, 4, 1, 2, 5]);
     let first = &all[0];
     assert_eq!(first["date"], "2021-11-03");
@@ -255,7 +154,7 @@ fn import_search_show_stats_and_reimport() {
     let q = |args: &[&str]| {
         let mut a = vec!["search", "--json"];
         a.extend_from_slice(args);
-        ids(&json_lines(&kifudex(&db, &a)))
+        ids(&Kifudex::new().db(&db).args(&a).output().json_lines())
     };
     // Names as users type them: titles, 旧字体, kana, width.
     assert_eq!(q(&["--player", "羽生"]), vec![1]);
@@ -277,16 +176,23 @@ fn import_search_show_stats_and_reimport() {
     assert_eq!(q(&["--limit", "2"]), vec![3, 4]);
 
     // A bad question is bad usage.
-    let bad = kifudex(&db, &["search", "--since", "yesterday"]);
+    let bad = Kifudex::new()
+        .db(&db)
+        .args(&["search", "--since", "yesterday"])
+        .output();
     assert_eq!(bad.status.code(), Some(2));
     assert!(
-        stderr(&bad).contains("--since \"yesterday\" is no date"),
+        bad.stderr.contains("--since \"yesterday\" is no date"),
         "{}",
-        stderr(&bad)
+        bad.stderr
     );
 
     // The table says how many matched.
-    let table = stdout(&kifudex(&db, &["search", "--player", "羽生"]));
+    let table = Kifudex::new()
+        .db(&db)
+        .args(&["search", "--player", "羽生"])
+        .output()
+        .stdout;
     assert!(table.starts_with("id  date"), "{table}");
     assert!(table.ends_with("1 of 1 game\n"), "{table}");
 
@@ -295,9 +201,9 @@ fn import_search_show_stats_and_reimport() {
     assert_eq!(broken_game["plies"], 2);
 
     // show: the stored game, whole, in KIF; read back it is the same game.
-    let shown = kifudex(&db, &["show", "1"]);
-    assert_eq!(shown.status.code(), Some(0), "{}", stderr(&shown));
-    let kif = stdout(&shown);
+    let shown = Kifudex::new().db(&db).args(&["show", "1"]).output();
+    assert_eq!(shown.status.code(), Some(0), "{}", shown.stderr);
+    let kif = shown.stdout.clone();
     assert!(kif.contains("先手：羽生善治 九段"), "{kif}");
     assert!(kif.contains("*先手は矢倉を目指す。"), "{kif}");
     assert!(kif.contains("   6 ６二銀(71)    ( 0:05/00:00:08)"), "{kif}");
@@ -305,22 +211,34 @@ fn import_search_show_stats_and_reimport() {
     let moves: Vec<String> = rec.main.moves.iter().map(|m| m.mv.usi()).collect();
     assert_eq!(moves, ["7g7f", "8c8d", "7i6h", "3c3d", "6g6f", "7a6b"]);
     assert_eq!(rec.result().code(), Some("gote"));
-    let ki2 = stdout(&kifudex(&db, &["show", "1", "--to", "ki2u"]));
+    let ki2 = Kifudex::new()
+        .db(&db)
+        .args(&["show", "1", "--to", "ki2u"])
+        .output()
+        .stdout;
     assert!(ki2.contains("▲７六歩      △８四歩      ▲６八銀"), "{ki2}");
     assert!(ki2.contains("まで6手で後手の勝ち"), "{ki2}");
 
-    let board = stdout(&kifudex(&db, &["show", "3", "--ply", "1"]));
+    let board = Kifudex::new()
+        .db(&db)
+        .args(&["show", "3", "--ply", "1"])
+        .output()
+        .stdout;
     assert!(board.contains("after move 1 of 2"), "{board}");
     assert!(board.contains("# last move: ☖３四歩 (3c3d)\n"), "{board}");
     assert!(
         board.contains("# sfen lnsgkgsn1/1r5b1/pppppp1pp/6p2/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 2"),
         "{board}"
     );
-    let none = kifudex(&db, &["show", "99"]);
+    let none = Kifudex::new().db(&db).args(&["show", "99"]).output();
     assert_eq!(none.status.code(), Some(1));
-    assert!(stderr(&none).contains("no game with id 99"));
+    assert!(none.stderr.contains("no game with id 99"));
 
-    let stats = &json_lines(&kifudex(&db, &["stats", "--json"]))[0];
+    let stats = &Kifudex::new()
+        .db(&db)
+        .args(&["stats", "--json"])
+        .output()
+        .json_lines()[0];
     assert_eq!(stats["games"], 5);
     assert_eq!(stats["files"], 7);
     assert_eq!(stats["errors"], 2);
@@ -333,7 +251,11 @@ fn import_search_show_stats_and_reimport() {
     assert!(stats["bytes"].as_u64().unwrap() > 0);
 
     // Re-importing unchanged files adds nothing and reads nothing.
-    let again = &json_lines(&kifudex(&db, &["import", tree_arg, "--json"]))[0];
+    let again = &Kifudex::new()
+        .db(&db)
+        .args(&["import", tree_arg, "--json"])
+        .output()
+        .json_lines()[0];
     assert_eq!(again["games"], 0);
     assert_eq!(again["duplicates"], 0);
     assert_eq!(again["unchanged"], 7);
@@ -347,11 +269,19 @@ fn import_search_show_stats_and_reimport() {
             .replace("2019/04/08", "2019/04/09"),
     )
     .unwrap();
-    let changed = &json_lines(&kifudex(&db, &["import", tree_arg, "--json"]))[0];
+    let changed = &Kifudex::new()
+        .db(&db)
+        .args(&["import", tree_arg, "--json"])
+        .output()
+        .json_lines()[0];
     assert_eq!(changed["games"], 1, "{changed}");
     assert_eq!(changed["unchanged"], 6);
     assert_eq!(changed["errors"], 0);
-    let stats = &json_lines(&kifudex(&db, &["stats", "--json"]))[0];
+    let stats = &Kifudex::new()
+        .db(&db)
+        .args(&["stats", "--json"])
+        .output()
+        .json_lines()[0];
     assert_eq!(stats["games"], 5, "the broken game went with its file");
     assert_eq!(stats["errors"], 1, "and so did its error");
     assert_eq!(q(&["--player", "羽生"]), vec![6, 1]);
@@ -361,13 +291,16 @@ fn import_search_show_stats_and_reimport() {
 
 #[test]
 fn queries_without_a_database_say_so() {
-    let root = temp_dir("db-missing");
-    let out = kifudex(&root.join("nothing"), &["search"]);
+    let root = TempDb::new("db-missing");
+    let out = Kifudex::new()
+        .db(root.join("nothing"))
+        .args(&["search"])
+        .output();
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        stderr(&out).contains("no kifudex database in"),
+        out.stderr.contains("no kifudex database in"),
         "{}",
-        stderr(&out)
+        out.stderr
     );
     let _ = std::fs::remove_dir_all(&root);
 }
@@ -377,7 +310,7 @@ fn queries_without_a_database_say_so() {
 #[test]
 fn a_killed_import_is_finished_by_a_rerun() {
     use kifudex::synth::{Synth, SynthOptions};
-    let root = temp_dir("db-kill");
+    let root = TempDb::new("db-kill");
     let tree = root.join("records");
     std::fs::create_dir_all(&tree).unwrap();
     let games = 800;
@@ -390,9 +323,10 @@ fn a_killed_import_is_finished_by_a_rerun() {
         std::fs::write(tree.join(format!("g{i:05}.kifu")), text).unwrap();
     }
     let db = root.join("db");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kifudex"))
-        .arg("--db")
-        .arg(&db)
+    // The import stops after its third commit (10 games each, or fewer when a batch's
+    // 2 s run out first) until its standard input closes: it is running, at a known point.
+    let mut child = Kifudex::new()
+        .db(&db)
         .args([
             "import",
             tree.to_str().unwrap(),
@@ -403,39 +337,47 @@ fn a_killed_import_is_finished_by_a_rerun() {
             // A bulk import: the games indexes are dropped now and built at the end.
             "--defer-indexes-from",
             "1",
+            "--pause-after-commits",
+            "3",
         ])
+        .command()
+        .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let count = |db: &Path| -> Option<i64> {
-        let c = rusqlite::Connection::open(db.join("kifudex.sqlite")).ok()?;
-        c.busy_timeout(std::time::Duration::from_secs(5)).ok()?;
-        c.query_row("SELECT count(*) FROM games", [], |r| r.get(0))
-            .ok()
-    };
-    let mut seen = 0;
-    for _ in 0..2000 {
-        seen = count(&db).unwrap_or(0);
-        if seen > 0 {
+    let hold = child.stdin.take().expect("its standard input");
+    let mut said = String::new();
+    for line in std::io::BufRead::lines(std::io::BufReader::new(child.stderr.take().unwrap())) {
+        let line = line.unwrap();
+        said.push_str(&line);
+        said.push('\n');
+        if line == "kifudex: paused after 3 commits" {
             break;
         }
-        std::thread::sleep(std::time::Duration::from_millis(5));
     }
+    assert!(said.ends_with("paused after 3 commits\n"), "{said}");
+    let seen: i64 = {
+        let c = rusqlite::Connection::open(db.join("kifudex.sqlite")).unwrap();
+        c.query_row("SELECT count(*) FROM games", [], |r| r.get(0))
+            .unwrap()
+    };
+    assert!((3..=30).contains(&seen), "{seen} games after three commits");
     // Readers can query while the import writes.
-    let running = child.try_wait().unwrap().is_none();
-    let stats = kifudex(&db, &["stats", "--json"]);
-    assert_eq!(stats.status.code(), Some(0), "{}", stderr(&stats));
-    let search = kifudex(&db, &["search", "--limit", "1", "--json"]);
-    assert_eq!(search.status.code(), Some(0), "{}", stderr(&search));
+    assert!(child.try_wait().unwrap().is_none(), "the import is paused");
+    let stats = Kifudex::new().db(&db).args(["stats", "--json"]).output();
+    assert_eq!(stats.status.code(), Some(0), "{}", stats.stderr);
+    assert_eq!(stats.json_lines()[0]["games"], seen, "{}", stats.stdout);
+    let search = Kifudex::new()
+        .db(&db)
+        .args(["search", "--limit", "1", "--json"])
+        .output();
+    assert_eq!(search.status.code(), Some(0), "{}", search.stderr);
     // Queries leave the missing indexes to the import that holds the lock.
-    if child.try_wait().unwrap().is_none() {
-        assert_eq!(game_indexes(&db), Vec::<String>::new());
-    }
+    assert_eq!(game_indexes(&db), Vec::<String>::new());
     child.kill().unwrap();
     child.wait().unwrap();
-    assert!(seen > 0, "the import committed games while it ran");
-    assert!(running, "the import was still running when it was killed");
+    drop(hold);
     let c = rusqlite::Connection::open(db.join("kifudex.sqlite")).unwrap();
     let check: String = c
         .query_row("PRAGMA integrity_check", [], |r| r.get(0))
@@ -462,28 +404,42 @@ fn a_killed_import_is_finished_by_a_rerun() {
         .query_row("SELECT sum(plies + 1) FROM games", [], |r| r.get(0))
         .unwrap();
     drop(c);
-    let out = kifudex(&db, &["position", "startpos", "--json"]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["position", "startpos", "--json"])
+        .output();
+    assert_eq!(out.status.code(), Some(0), "{}", out.stderr);
     assert!(
-        stderr(&out).contains(&format!(
+        out.stderr.contains(&format!(
             "indexed the positions of {partial} games that an interrupted import had left out"
         )),
         "{}",
-        stderr(&out)
+        out.stderr
     );
-    let stats = &json_lines(&kifudex(&db, &["stats", "--json"]))[0];
+    let stats = &Kifudex::new()
+        .db(&db)
+        .args(&["stats", "--json"])
+        .output()
+        .json_lines()[0];
     assert_eq!(stats["positions"], positions);
     assert_eq!(
         game_indexes(&db),
         ["games_date", "games_gote", "games_sente"]
     );
 
-    let out = kifudex(&db, &["import", tree.to_str().unwrap(), "--json"]);
-    let summary = &json_lines(&out)[0];
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["import", tree.to_str().unwrap(), "--json"])
+        .output();
+    let summary = &out.json_lines()[0];
     assert_eq!(summary["games"].as_i64().unwrap() + partial, games);
     assert_eq!(summary["unchanged"].as_i64().unwrap(), partial);
     assert_eq!(summary["duplicates"], 0);
-    let stats = &json_lines(&kifudex(&db, &["stats", "--json"]))[0];
+    let stats = &Kifudex::new()
+        .db(&db)
+        .args(&["stats", "--json"])
+        .output()
+        .json_lines()[0];
     assert_eq!(stats["games"], games);
     assert_eq!(stats["files"], games);
     let c = rusqlite::Connection::open(db.join("kifudex.sqlite")).unwrap();
@@ -527,14 +483,20 @@ fn schema(db: &Path) -> Vec<(String, Option<String>)> {
 /// that finds them missing (an earlier bulk import was killed) builds them too.
 #[test]
 fn a_bulk_import_builds_the_games_indexes_at_its_end() {
-    let root = temp_dir("db-bulk");
+    let root = TempDb::new("db-bulk");
     let tree = fixture_tree(&root);
     let tree_arg = tree.to_str().unwrap();
     let (kept, bulk) = (root.join("kept"), root.join("bulk"));
-    let out = kifudex(&kept, &["import", tree_arg, "--defer-indexes-from", "1000"]);
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    let out = kifudex(&bulk, &["import", tree_arg, "--defer-indexes-from", "1"]);
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let out = Kifudex::new()
+        .db(&kept)
+        .args(&["import", tree_arg, "--defer-indexes-from", "1000"])
+        .output();
+    assert_eq!(out.status.code(), Some(1), "{}", out.stderr);
+    let out = Kifudex::new()
+        .db(&bulk)
+        .args(&["import", tree_arg, "--defer-indexes-from", "1"])
+        .output();
+    assert_eq!(out.status.code(), Some(1), "{}", out.stderr);
     assert_eq!(schema(&bulk), schema(&kept));
     assert_eq!(
         game_indexes(&bulk),
@@ -545,9 +507,9 @@ fn a_bulk_import_builds_the_games_indexes_at_its_end() {
         &["search", "--since", "2019", "--json"],
         &["search", "--gote", "渡辺", "--json"],
     ] {
-        let rows = stdout(&kifudex(&bulk, args));
+        let rows = Kifudex::new().db(&bulk).args(args).output().stdout;
         assert!(rows.lines().count() > 0, "{args:?} finds games");
-        assert_eq!(rows, stdout(&kifudex(&kept, args)));
+        assert_eq!(rows, Kifudex::new().db(&kept).args(args).output().stdout);
     }
 
     // A killed bulk import leaves them out; the next import builds them, bulk or not.
@@ -555,59 +517,75 @@ fn a_bulk_import_builds_the_games_indexes_at_its_end() {
     c.execute_batch("DROP INDEX games_date; DROP INDEX games_gote;")
         .unwrap();
     drop(c);
-    let out = kifudex(&kept, &["import", tree_arg, "--defer-indexes-from", "1000"]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = Kifudex::new()
+        .db(&kept)
+        .args(&["import", tree_arg, "--defer-indexes-from", "1000"])
+        .output();
+    assert_eq!(out.status.code(), Some(0), "{}", out.stderr);
     assert_eq!(schema(&kept), schema(&bulk));
     let _ = std::fs::remove_dir_all(&root);
 }
 
 #[test]
 fn one_import_at_a_time() {
-    let root = temp_dir("db-lock");
+    let root = TempDb::new("db-lock");
     let files = root.join("files");
     std::fs::create_dir_all(&files).unwrap();
     std::fs::write(files.join("a.usi"), "startpos moves 7g7f\n").unwrap();
     let db = root.join("db");
     assert!(
-        kifudex(&db, &["import", files.to_str().unwrap()])
+        Kifudex::new()
+            .db(&db)
+            .args(&["import", files.to_str().unwrap()])
+            .output()
             .status
             .success()
     );
     let lock = std::fs::File::create(db.join("import.lock")).unwrap();
     lock.try_lock().unwrap();
-    let out = kifudex(&db, &["import", files.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["import", files.to_str().unwrap()])
+        .output();
+    assert_eq!(out.status.code(), Some(1), "{}", out.stderr);
     assert!(
-        stderr(&out).contains(&format!("another import is running into {}", db.display())),
+        out.stderr
+            .contains(&format!("another import is running into {}", db.display())),
         "{}",
-        stderr(&out)
+        out.stderr
     );
     // Queries go on; games the running import has not indexed yet are announced.
     let c = rusqlite::Connection::open(db.join("kifudex.sqlite")).unwrap();
     c.execute("DELETE FROM position_blocks", []).unwrap();
     c.execute("DELETE FROM position_segments", []).unwrap();
-    let out = kifudex(&db, &["position", "startpos", "--json"]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["position", "startpos", "--json"])
+        .output();
+    assert_eq!(out.status.code(), Some(0), "{}", out.stderr);
     assert!(
-        stderr(&out)
+        out.stderr
             .contains("1 games of the import now running are not in the position index yet"),
         "{}",
-        stderr(&out)
+        out.stderr
     );
     drop(lock);
-    let out = kifudex(&db, &["position", "startpos", "--json"]);
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["position", "startpos", "--json"])
+        .output();
     assert!(
-        stderr(&out).contains("indexed the positions of 1 games"),
+        out.stderr.contains("indexed the positions of 1 games"),
         "{}",
-        stderr(&out)
+        out.stderr
     );
-    assert_eq!(json_lines(&out).last().unwrap()["total"], 1);
+    assert_eq!(out.json_lines().last().unwrap()["total"], 1);
     let _ = std::fs::remove_dir_all(&root);
 }
 
 #[test]
 fn a_name_only_a_replaced_game_spelt_goes_with_it() {
-    let root = temp_dir("db-players");
+    let root = TempDb::new("db-players");
     let files = root.join("files");
     std::fs::create_dir_all(&files).unwrap();
     let game = |sente: &str| {
@@ -620,15 +598,28 @@ fn a_name_only_a_replaced_game_spelt_goes_with_it() {
     std::fs::write(files.join("b.kifu"), other).unwrap();
     let db = root.join("db");
     assert!(
-        kifudex(&db, &["import", files.to_str().unwrap()])
+        Kifudex::new()
+            .db(&db)
+            .args(&["import", files.to_str().unwrap()])
+            .output()
             .status
             .success()
     );
-    let players = || json_lines(&kifudex(&db, &["stats", "--json"]))[0]["players"].clone();
+    let players = || {
+        Kifudex::new()
+            .db(&db)
+            .args(&["stats", "--json"])
+            .output()
+            .json_lines()[0]["players"]
+            .clone()
+    };
     assert_eq!(players(), 3);
     std::fs::write(files.join("a.kifu"), game("丁野太")).unwrap();
     assert!(
-        kifudex(&db, &["import", files.to_str().unwrap()])
+        Kifudex::new()
+            .db(&db)
+            .args(&["import", files.to_str().unwrap()])
+            .output()
             .status
             .success()
     );
@@ -637,9 +628,17 @@ fn a_name_only_a_replaced_game_spelt_goes_with_it() {
         3,
         "甲田 went, 丁野太 came, 乙山 stays for b.kifu"
     );
-    let found = json_lines(&kifudex(&db, &["search", "--player", "甲田", "--json"]));
+    let found = Kifudex::new()
+        .db(&db)
+        .args(&["search", "--player", "甲田", "--json"])
+        .output()
+        .json_lines();
     assert!(found.is_empty());
-    let names: Vec<String> = json_lines(&kifudex(&db, &["search", "--json"]))
+    let names: Vec<String> = Kifudex::new()
+        .db(&db)
+        .args(&["search", "--json"])
+        .output()
+        .json_lines()
         .iter()
         .map(|r| r["sente"].as_str().unwrap().to_string())
         .collect();
@@ -654,7 +653,7 @@ fn a_name_only_a_replaced_game_spelt_goes_with_it() {
 #[test]
 fn a_file_changed_within_the_second_it_was_read_is_read_again() {
     use std::time::{Duration, SystemTime};
-    let root = temp_dir("db-racy");
+    let root = TempDb::new("db-racy");
     let files = root.join("files");
     std::fs::create_dir_all(&files).unwrap();
     let file = files.join("a.kif");
@@ -672,7 +671,14 @@ fn a_file_changed_within_the_second_it_was_read_is_read_again() {
     write(YAGURA_KIF, ahead);
     let db = root.join("db");
     let dir = files.to_str().unwrap();
-    let import = || json_lines(&kifudex(&db, &["import", dir, "--json"]))[0].clone();
+    let import = || {
+        Kifudex::new()
+            .db(&db)
+            .args(&["import", dir, "--json"])
+            .output()
+            .json_lines()[0]
+            .clone()
+    };
     assert_eq!(import()["games"], 1);
     let stored_mtime = || -> i64 {
         rusqlite::Connection::open(db.join("kifudex.sqlite"))
@@ -691,7 +697,11 @@ fn a_file_changed_within_the_second_it_was_read_is_read_again() {
         (again["games"].clone(), again["unchanged"].clone()),
         (1.into(), 0.into())
     );
-    let dates: Vec<Value> = json_lines(&kifudex(&db, &["search", "--json"]))
+    let dates: Vec<Value> = Kifudex::new()
+        .db(&db)
+        .args(&["search", "--json"])
+        .output()
+        .json_lines()
         .iter()
         .map(|g| g["date"].clone())
         .collect();

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::Rng;
+use crate::util::Rng;
 use kifudex::notation::psn::looks_like_psn;
 use kifudex::notation::{Encoding, Format, decode, decode_borrowed};
 

@@ -5,12 +5,11 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use crate::util::{Kifudex, TempDb, YAGURA_KIF};
 use kifudex::query::{PositionOptions, tree};
 use kifudex::shogi::Position;
 use kifudex::store::Store;
 use serde_json::Value;
-
-use crate::db::{json_lines, kifudex, stderr, stdout, temp_dir};
 
 fn sample() -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -19,17 +18,22 @@ fn sample() -> String {
         .into_owned()
 }
 
-/// A database of the sample collection.
-fn sample_db(name: &str) -> PathBuf {
-    let db = temp_dir(name).join("db");
-    let out = kifudex(&db, &["import", &sample()]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    db
+/// A database of the sample collection (in the directory given with it).
+fn sample_db(name: &str) -> (TempDb, PathBuf) {
+    let dir = TempDb::new(name);
+    let db = dir.join("db");
+    let out = Kifudex::new().db(&db).args(&["import", &sample()]).output();
+    assert!(out.status.success(), "{}", out.stderr);
+    (dir, db)
 }
 
 /// What tells one stored game from another, for comparing two databases.
 fn games(db: &Path) -> BTreeMap<String, usize> {
-    let rows = json_lines(&kifudex(db, &["search", "--json", "--limit", "100000"]));
+    let rows = Kifudex::new()
+        .db(db)
+        .args(&["search", "--json", "--limit", "100000"])
+        .output()
+        .json_lines();
     let mut out = BTreeMap::new();
     for r in rows.iter().filter(|r| r.get("id").is_some()) {
         let key = format!(
@@ -43,41 +47,52 @@ fn games(db: &Path) -> BTreeMap<String, usize> {
 
 #[test]
 fn exported_files_import_as_the_same_games() {
-    let db = sample_db("export-roundtrip");
+    let (_dir, db) = sample_db("export-roundtrip");
     let dir = db.parent().unwrap().join("out");
-    let out = kifudex(
-        &db,
-        &["export", "--to", "kifu", "--out", dir.to_str().unwrap()],
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["export", "--to", "kifu", "--out", dir.to_str().unwrap()])
+        .output();
+    assert!(out.status.success(), "{}", out.stderr);
     let before = games(&db);
     let total: usize = before.values().sum();
     assert_eq!(
-        stdout(&out),
+        out.stdout,
         format!(
             "wrote {total} games as {total} KIF files into {} in ",
             dir.display()
-        ) + stdout(&out).rsplit_once(" in ").unwrap().1
+        ) + out.stdout.rsplit_once(" in ").unwrap().1
     );
     let files = std::fs::read_dir(&dir).unwrap().count();
     assert_eq!(files, total);
     let db2 = dir.parent().unwrap().join("db2");
-    let out = kifudex(&db2, &["import", dir.to_str().unwrap(), "--json"]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = Kifudex::new()
+        .db(&db2)
+        .args(&["import", dir.to_str().unwrap(), "--json"])
+        .output();
+    assert!(out.status.success(), "{}", out.stderr);
     assert_eq!(games(&db2), before);
     // The moves too: every game's main line, compared by the position index.
-    let a = json_lines(&kifudex(&db, &["stats", "--json"]));
-    let b = json_lines(&kifudex(&db2, &["stats", "--json"]));
+    let a = Kifudex::new()
+        .db(&db)
+        .args(&["stats", "--json"])
+        .output()
+        .json_lines();
+    let b = Kifudex::new()
+        .db(&db2)
+        .args(&["stats", "--json"])
+        .output()
+        .json_lines();
     assert_eq!(a[0]["positions"], b[0]["positions"]);
 }
 
 #[test]
 fn one_file_and_the_filter() {
-    let db = sample_db("export-one-file");
+    let (_dir, db) = sample_db("export-one-file");
     let dir = db.parent().unwrap().join("csa");
-    let out = kifudex(
-        &db,
-        &[
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&[
             "export",
             "--player",
             "羽生",
@@ -86,22 +101,33 @@ fn one_file_and_the_filter() {
             "--one-file",
             "--out",
             dir.to_str().unwrap(),
-        ],
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
-    let n = json_lines(&kifudex(&db, &["search", "--player", "羽生", "--json"]))
+        ])
+        .output();
+    assert!(out.status.success(), "{}", out.stderr);
+    let n = Kifudex::new()
+        .db(&db)
+        .args(&["search", "--player", "羽生", "--json"])
+        .output()
+        .json_lines()
         .iter()
         .filter(|r| r.get("id").is_some())
         .count();
     assert!(n > 1);
-    assert!(stdout(&out).starts_with(&format!("wrote {n} games as 1 CSA file into ")));
+    assert!(
+        out.stdout
+            .starts_with(&format!("wrote {n} games as 1 CSA file into "))
+    );
     let file = dir.join("games.csa");
-    let parsed = json_lines(&kifudex(&db, &["parse", file.to_str().unwrap()]));
+    let parsed = Kifudex::new()
+        .db(&db)
+        .args(&["parse", file.to_str().unwrap()])
+        .output()
+        .json_lines();
     assert_eq!(parsed.len(), n);
     // --one-file for a format that holds one game is refused.
-    let out = kifudex(
-        &db,
-        &[
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&[
             "export",
             "--to",
             "kif",
@@ -109,23 +135,23 @@ fn one_file_and_the_filter() {
             "--out",
             "x",
             "--force",
-        ],
-    );
+        ])
+        .output();
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
-        stderr(&out),
+        out.stderr,
         "kifudex: --one-file: a KIF file holds one game; csa, psn and usi hold many\n"
     );
 }
 
 #[test]
 fn refusals_write_nothing() {
-    let db = sample_db("export-refusals");
+    let (_dir, db) = sample_db("export-refusals");
     let dir = db.parent().unwrap().join("out");
     let d = dir.to_str().unwrap();
-    let out = kifudex(
-        &db,
-        &[
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&[
             "export",
             "--player",
             "nobody-at-all",
@@ -133,40 +159,49 @@ fn refusals_write_nothing() {
             "kif",
             "--out",
             d,
-        ],
-    );
+        ])
+        .output();
     assert_eq!(out.status.code(), Some(1));
-    assert_eq!(stderr(&out), "kifudex: no game matches: nothing written\n");
+    assert_eq!(out.stderr, "kifudex: no game matches: nothing written\n");
     assert!(!dir.exists());
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("keep.txt"), "mine").unwrap();
-    let out = kifudex(&db, &["export", "--to", "kif", "--out", d]);
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["export", "--to", "kif", "--out", d])
+        .output();
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
-        stderr(&out),
+        out.stderr,
         format!("kifudex: {d} exists: give --force to write into it\n")
     );
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
-    let out = kifudex(
-        &db,
-        &[
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&[
             "export", "--to", "kif", "--out", d, "--force", "--player", "羽生",
-        ],
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
+        ])
+        .output();
+    assert!(out.status.success(), "{}", out.stderr);
     // No temporary file is left behind.
     for e in std::fs::read_dir(&dir).unwrap() {
         let name = e.unwrap().file_name().to_string_lossy().into_owned();
         assert!(!name.starts_with('.'), "{name}");
     }
-    let out = kifudex(&db, &["export", "--parquet", d]);
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["export", "--parquet", d])
+        .output();
     assert_eq!(out.status.code(), Some(1));
-    let out = kifudex(
-        &db,
-        &["book", "--out", dir.join("keep.txt").to_str().unwrap()],
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["book", "--out", dir.join("keep.txt").to_str().unwrap()])
+        .output();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        out.stderr
+            .ends_with("keep.txt exists: give --force to write into it\n")
     );
-    assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).ends_with("keep.txt exists: give --force to write into it\n"));
 }
 
 #[test]
@@ -226,16 +261,20 @@ fn parquet_rows(path: &Path) -> Vec<Value> {
 
 #[test]
 fn parquet_holds_every_game_position_and_comment() {
-    let db = sample_db("export-parquet");
+    let (_dir, db) = sample_db("export-parquet");
     let dir = db.parent().unwrap().join("pq");
-    let out = kifudex(
-        &db,
-        &["export", "--parquet", dir.to_str().unwrap(), "--json"],
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
-    let report = &json_lines(&out)[0];
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["export", "--parquet", dir.to_str().unwrap(), "--json"])
+        .output();
+    assert!(out.status.success(), "{}", out.stderr);
+    let report = &out.json_lines()[0];
     let games = parquet_rows(&dir.join("games.parquet"));
-    let rows = json_lines(&kifudex(&db, &["search", "--json", "--limit", "100000"]));
+    let rows = Kifudex::new()
+        .db(&db)
+        .args(&["search", "--json", "--limit", "100000"])
+        .output()
+        .json_lines();
     let rows: Vec<&Value> = rows.iter().filter(|r| r.get("id").is_some()).collect();
     assert_eq!(games.len(), rows.len());
     assert_eq!(report["games"], rows.len());
@@ -299,27 +338,27 @@ fn parquet_holds_every_game_position_and_comment() {
 
 #[test]
 fn parquet_straight_from_files_equals_the_export() {
-    let db = sample_db("export-parquet-files");
+    let (_dir, db) = sample_db("export-parquet-files");
     let dir = db.parent().unwrap();
     let kif = dir.join("a.kifu");
     let csa = dir.join("b.csa");
-    std::fs::write(&kif, crate::db::YAGURA_KIF).unwrap();
-    let out = kifudex(
-        &db,
-        &[
+    std::fs::write(&kif, YAGURA_KIF).unwrap();
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&[
             "convert",
             kif.to_str().unwrap(),
             "--to",
             "csa",
             "-o",
             csa.to_str().unwrap(),
-        ],
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
+        ])
+        .output();
+    assert!(out.status.success(), "{}", out.stderr);
     let pq = dir.join("pq");
-    let out = kifudex(
-        &db,
-        &[
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&[
             "parquet",
             kif.to_str().unwrap(),
             csa.to_str().unwrap(),
@@ -327,9 +366,9 @@ fn parquet_straight_from_files_equals_the_export() {
             pq.to_str().unwrap(),
             "--first-id",
             "100",
-        ],
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
+        ])
+        .output();
+    assert!(out.status.success(), "{}", out.stderr);
     let games = parquet_rows(&pq.join("games.parquet"));
     assert_eq!(games.len(), 2);
     assert_eq!(games[0]["id"], 100);
@@ -342,21 +381,21 @@ fn parquet_straight_from_files_equals_the_export() {
 
 #[test]
 fn every_book_position_equals_the_tree() {
-    let db = sample_db("export-book");
+    let (_dir, db) = sample_db("export-book");
     let file = db.parent().unwrap().join("book.db");
-    let out = kifudex(
-        &db,
-        &[
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&[
             "book",
             "--out",
             file.to_str().unwrap(),
             "--max-ply",
             "24",
             "--json",
-        ],
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
-    let report = &json_lines(&out)[0];
+        ])
+        .output();
+    assert!(out.status.success(), "{}", out.stderr);
+    let report = &out.json_lines()[0];
     let text = std::fs::read_to_string(&file).unwrap();
     let mut lines = text.lines();
     assert_eq!(lines.next(), Some("#YANEURAOU-DB2016 1.00"));
@@ -394,11 +433,11 @@ fn every_book_position_equals_the_tree() {
     }
     // --min-count leaves out the moves played fewer times, and positions left with none.
     let file2 = db.parent().unwrap().join("book2.db");
-    let out = kifudex(
-        &db,
-        &["book", "--out", file2.to_str().unwrap(), "--min-count", "5"],
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["book", "--out", file2.to_str().unwrap(), "--min-count", "5"])
+        .output();
+    assert!(out.status.success(), "{}", out.stderr);
     let text = std::fs::read_to_string(&file2).unwrap();
     let counts: Vec<u64> = text
         .lines()
@@ -413,10 +452,13 @@ fn every_book_position_equals_the_tree() {
 
 #[test]
 fn hash_prints_the_position_hashes() {
-    let db = temp_dir("export-hash");
-    let out = kifudex(&db, &["hash", "startpos moves 7g7f"]);
+    let db = TempDb::new("export-hash");
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["hash", "startpos moves 7g7f"])
+        .output();
     assert!(out.status.success());
-    let v = &json_lines(&out)[0];
+    let v = &out.json_lines()[0];
     let mut pos = Position::startpos();
     pos.play(kifudex::shogi::Move::from_usi("7g7f").unwrap())
         .unwrap();

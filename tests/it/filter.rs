@@ -7,14 +7,13 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use crate::util::{Kifudex, TempDb};
 use kifudex::normalize::{fold, name_matches};
 use kifudex::notation::kif::write_kif;
 use kifudex::notation::read_bytes;
 use kifudex::shogi::{Move, Position};
 use kifudex::synth::{Synth, SynthOptions};
 use serde_json::Value;
-
-use crate::db::{json_lines, kifudex, stderr, stdout, temp_dir};
 
 /// Records of this test's own: a handicap game, a draw by repetition, a game in another
 /// folder (for --source), names with titles.
@@ -77,9 +76,16 @@ fn build(dir: &Path) -> (PathBuf, Vec<Game>) {
         std::fs::write(files.join(name), text).unwrap();
     }
     let db = dir.join("db");
-    let out = kifudex(&db, &["import", files.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let rows = json_lines(&kifudex(&db, &["search", "--json", "--limit", "100000"]));
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["import", files.to_str().unwrap()])
+        .output();
+    assert!(out.status.success(), "{}", out.stderr);
+    let rows = Kifudex::new()
+        .db(&db)
+        .args(&["search", "--json", "--limit", "100000"])
+        .output()
+        .json_lines();
     let text = |r: &Value, k: &str| r[k].as_str().unwrap_or("").to_string();
     let games: Vec<Game> = rows
         .iter()
@@ -221,12 +227,6 @@ fn args<'a>(cmd: &[&'a str], f: &'a Filter) -> Vec<&'a str> {
     a
 }
 
-fn run(db: &Path, a: &[&str]) -> Vec<Value> {
-    let out = kifudex(db, a);
-    assert!(out.status.success(), "{a:?}: {}", stderr(&out));
-    json_lines(&out)
-}
-
 /// A date for ordering: unknown dates last.
 fn date_key(g: &Game) -> (String, i64) {
     (g.date.clone().unwrap_or_default(), g.id)
@@ -270,10 +270,15 @@ fn check_position(db: &Path, games: &[&Game], all: &[Game], pos: &Position, f: &
             }
         }
     }
-    let lines = run(
-        db,
-        &args(&["position", &sfen, "--json", "--limit", "100000"], f),
-    );
+    let lines = Kifudex::new()
+        .db(db)
+        .args(&args(
+            &["position", &sfen, "--json", "--limit", "100000"],
+            f,
+        ))
+        .output()
+        .success()
+        .json_lines();
     let (total, rows) = lines.split_last().unwrap();
     let got: BTreeMap<i64, u64> = rows
         .iter()
@@ -293,7 +298,12 @@ fn check_position(db: &Path, games: &[&Game], all: &[Game], pos: &Position, f: &
         if reverse {
             a.push("--reverse");
         }
-        let lines = run(db, &a);
+        let lines = Kifudex::new()
+            .db(db)
+            .args(&a)
+            .output()
+            .success()
+            .json_lines();
         let got: Vec<i64> = lines[..lines.len() - 1]
             .iter()
             .map(|r| r["id"].as_i64().unwrap())
@@ -313,7 +323,12 @@ fn check_position(db: &Path, games: &[&Game], all: &[Game], pos: &Position, f: &
         );
     }
 
-    let lines = run(db, &args(&["tree", &sfen, "--json"], f));
+    let lines = Kifudex::new()
+        .db(db)
+        .args(&args(&["tree", &sfen, "--json"], f))
+        .output()
+        .success()
+        .json_lines();
     let (totals, rows) = lines.split_last().unwrap();
     assert_eq!(totals["total"].as_u64(), Some(want.len() as u64), "{f:?}");
     let got: BTreeMap<String, (u64, u64, u64, u64)> = rows
@@ -347,7 +362,7 @@ fn check_position(db: &Path, games: &[&Game], all: &[Game], pos: &Position, f: &
 
 #[test]
 fn every_filter_on_every_command_agrees_with_the_brute_force() {
-    let dir = temp_dir("filter-brute");
+    let dir = TempDb::new("filter-brute");
     let (db, games) = build(&dir);
     let filters: Vec<Filter> = vec![
         vec![],
@@ -400,10 +415,12 @@ fn every_filter_on_every_command_agrees_with_the_brute_force() {
         }
         queries.push(pos);
     }
-    let all_text: Vec<Value> = run(
-        &db,
-        &["text", "comment:好手", "--json", "--limit", "100000"],
-    );
+    let all_text: Vec<Value> = Kifudex::new()
+        .db(&db)
+        .args(&["text", "comment:好手", "--json", "--limit", "100000"])
+        .output()
+        .success()
+        .json_lines();
     let text_ids = |rows: &[Value]| -> BTreeSet<i64> {
         rows.iter().map(|r| r["id"].as_i64().unwrap()).collect()
     };
@@ -424,11 +441,21 @@ fn every_filter_on_every_command_agrees_with_the_brute_force() {
             ),
         }
         // search
-        let rows = run(&db, &args(&["search", "--json", "--limit", "100000"], f));
+        let rows = Kifudex::new()
+            .db(&db)
+            .args(&args(&["search", "--json", "--limit", "100000"], f))
+            .output()
+            .success()
+            .json_lines();
         let got: BTreeSet<i64> = rows.iter().map(|r| r["id"].as_i64().unwrap()).collect();
         assert_eq!(got, want, "search {f:?}");
         // stats
-        let s = &run(&db, &args(&["stats", "--json"], f))[0];
+        let s = &Kifudex::new()
+            .db(&db)
+            .args(&args(&["stats", "--json"], f))
+            .output()
+            .success()
+            .json_lines()[0];
         assert_eq!(s["games"].as_u64(), Some(want.len() as u64), "stats {f:?}");
         if !f.is_empty() {
             let positions: u64 = taken.iter().map(|g| g.plies + 1).sum();
@@ -441,10 +468,15 @@ fn every_filter_on_every_command_agrees_with_the_brute_force() {
             assert_eq!(s["players"].as_u64(), Some(players.len() as u64), "{f:?}");
         }
         // text: the unfiltered hits of the games taken
-        let rows = run(
-            &db,
-            &args(&["text", "comment:好手", "--json", "--limit", "100000"], f),
-        );
+        let rows = Kifudex::new()
+            .db(&db)
+            .args(&args(
+                &["text", "comment:好手", "--json", "--limit", "100000"],
+                f,
+            ))
+            .output()
+            .success()
+            .json_lines();
         let got = text_ids(&rows);
         let want_text: BTreeSet<i64> = all_text.intersection(&want).copied().collect();
         assert_eq!(got, want_text, "text {f:?}");
@@ -458,12 +490,14 @@ fn every_filter_on_every_command_agrees_with_the_brute_force() {
 
 #[test]
 fn filter_fields_inside_a_text_query() {
-    let dir = temp_dir("filter-text");
+    let dir = TempDb::new("filter-text");
     let (db, games) = build(&dir);
-    let all = run(
-        &db,
-        &["text", "comment:好手", "--json", "--limit", "100000"],
-    );
+    let all = Kifudex::new()
+        .db(&db)
+        .args(&["text", "comment:好手", "--json", "--limit", "100000"])
+        .output()
+        .success()
+        .json_lines();
     for (query, f) in [
         (
             "player:佐藤 comment:好手",
@@ -487,26 +521,36 @@ fn filter_fields_inside_a_text_query() {
             })
             .collect();
         assert!(!want.is_empty(), "{query}");
-        let got: BTreeSet<i64> = run(&db, &["text", query, "--json", "--limit", "100000"])
+        let got: BTreeSet<i64> = Kifudex::new()
+            .db(&db)
+            .args(&["text", query, "--json", "--limit", "100000"])
+            .output()
+            .success()
+            .json_lines()
             .iter()
             .map(|r| r["id"].as_i64().unwrap())
             .collect();
         assert_eq!(got, want, "{query}");
         // The same as options.
-        let got_opts: BTreeSet<i64> = run(
-            &db,
-            &args(&["text", "comment:好手", "--json", "--limit", "100000"], &f),
-        )
-        .iter()
-        .map(|r| r["id"].as_i64().unwrap())
-        .collect();
+        let got_opts: BTreeSet<i64> = Kifudex::new()
+            .db(&db)
+            .args(&args(
+                &["text", "comment:好手", "--json", "--limit", "100000"],
+                &f,
+            ))
+            .output()
+            .success()
+            .json_lines()
+            .iter()
+            .map(|r| r["id"].as_i64().unwrap())
+            .collect();
         assert_eq!(got_opts, want, "{query} as options");
     }
     // Hits are the best of the games taken, not the best overall then filtered: with a limit
     // of 3, every hit is of a game the filter takes.
-    let rows = run(
-        &db,
-        &[
+    let rows = Kifudex::new()
+        .db(&db)
+        .args(&[
             "text",
             "comment:好手",
             "--player",
@@ -514,8 +558,10 @@ fn filter_fields_inside_a_text_query() {
             "--json",
             "--limit",
             "3",
-        ],
-    );
+        ])
+        .output()
+        .success()
+        .json_lines();
     assert_eq!(rows.len(), 3);
     for r in &rows {
         let g = games
@@ -524,25 +570,31 @@ fn filter_fields_inside_a_text_query() {
             .unwrap();
         assert!(name_matches(&g.sente, "鈴木") || name_matches(&g.gote, "鈴木"));
     }
-    let out = kifudex(&db, &["text", "player:佐藤"]);
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["text", "player:佐藤"])
+        .output();
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
-        stderr(&out),
+        out.stderr,
         "kifudex: the text query holds no words to look for (only filter fields): use `kifudex search` for games by their headers\n"
     );
-    let _ = stdout(&out);
+    let _ = out.stdout.clone();
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_filter_asked_wrongly_is_a_usage_error() {
-    let dir = temp_dir("filter-usage");
+    let dir = TempDb::new("filter-usage");
     let db = dir.join("db");
     let files = dir.join("files");
     std::fs::create_dir_all(&files).unwrap();
     std::fs::write(files.join("a.kif"), OWN[1].1).unwrap();
     assert!(
-        kifudex(&db, &["import", files.to_str().unwrap()])
+        Kifudex::new()
+            .db(&db)
+            .args(&["import", files.to_str().unwrap()])
+            .output()
             .status
             .success()
     );
@@ -576,16 +628,18 @@ fn a_filter_asked_wrongly_is_a_usage_error() {
             "kifudex: --terminal \"checkmate\" names no ending; known: resign abort repetition impasse time_up illegal_move illegal_win illegal_loss entering_king_win entering_king_draw default_win default_loss mate no_mate takeback max_moves error (or 投了, 千日手, 持将棋, 中断 …)\n",
         ),
     ] {
-        let out = kifudex(&db, &a);
+        let out = Kifudex::new().db(&db).args(&a).output();
         assert_eq!(out.status.code(), Some(2), "{a:?}");
-        assert_eq!(stderr(&out), message, "{a:?}");
-        assert_eq!(stdout(&out), "", "{a:?}");
+        assert_eq!(out.stderr, message, "{a:?}");
+        assert_eq!(out.stdout, "", "{a:?}");
     }
     // Partial dates keep working; --vs and --as need --player.
-    let rows = run(
-        &db,
-        &["search", "--since", "2020-11", "--until", "2020", "--json"],
-    );
+    let rows = Kifudex::new()
+        .db(&db)
+        .args(&["search", "--since", "2020-11", "--until", "2020", "--json"])
+        .output()
+        .success()
+        .json_lines();
     assert_eq!(rows.len(), 1);
     fails_with(
         &db,
@@ -608,7 +662,7 @@ fn a_filter_asked_wrongly_is_a_usage_error() {
 #[test]
 fn players_agree_with_the_brute_force() {
     use kifudex::normalize::{name_key, strip_titles};
-    let dir = temp_dir("filter-players");
+    let dir = TempDb::new("filter-players");
     let (db, games) = build(&dir);
     let group = |n: &str| {
         let k = name_key(n);
@@ -681,7 +735,12 @@ fn players_agree_with_the_brute_force() {
         if let Some(n) = name {
             a.push(n);
         }
-        let rows = run(&db, &args(&a, &f));
+        let rows = Kifudex::new()
+            .db(&db)
+            .args(&args(&a, &f))
+            .output()
+            .success()
+            .json_lines();
         let wdl = |r: &Value| {
             [
                 r["wins"].as_u64().unwrap(),
@@ -720,7 +779,7 @@ fn players_agree_with_the_brute_force() {
 }
 
 fn fails_with(db: &Path, a: &[&str], message: &str) {
-    let out = kifudex(db, a);
-    assert_eq!(stderr(&out), message, "{a:?}");
+    let out = Kifudex::new().db(db).args(a).output();
+    assert_eq!(out.stderr, message, "{a:?}");
     assert_eq!(out.status.code(), Some(2), "{a:?}");
 }

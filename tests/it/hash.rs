@@ -3,7 +3,7 @@
 
 use kifudex::shogi::{HASH_VERSION, Move, Position, Strictness};
 
-use crate::{Rng, pos};
+use crate::util::{Rng, pos};
 
 /// `tests/data/zobrist_golden.tsv`: SFEN, full hash, board-only hash. A change here is a
 /// database format change: bump HASH_VERSION instead of editing the file.

@@ -3,9 +3,8 @@
 
 use std::path::Path;
 
+use crate::util::{Kifudex, TempDb, zip_stored};
 use kifudex::notation::{Line, MAX_VARIATION_DEPTH, Record, jkf, kif, psn, usi};
-
-use crate::db::{json_lines, kifudex, stderr, stdout, temp_dir};
 
 /// The move of ply `p` in every line of the generated trees: the two rooks shuffle, so that
 /// the position at a ply is the same whichever way it was reached.
@@ -154,29 +153,24 @@ fn jkf_forks_nested_a_thousand_deep_are_cut_at_the_limit() {
     assert_eq!(back.main, rec.main);
 }
 
-/// Runs kifudex in `dir` with its database there.
-fn run(dir: &Path, args: &[&str]) -> std::process::Output {
-    kifudex(&dir.join("db"), args)
-}
-
 #[test]
 fn deep_trees_import_show_and_convert_without_a_crash() {
-    let dir = temp_dir("hostile-deep");
+    let dir = TempDb::new("hostile-deep");
     let tree = dir.join("tree");
     std::fs::create_dir_all(&tree).unwrap();
     // 300 levels: more than the 256 the stored tree holds.
     std::fs::write(tree.join("a-deep.kifu"), nested_kif(300)).unwrap();
     std::fs::write(tree.join("b-deep.jkf"), nested_jkf(1000)).unwrap();
     std::fs::write(tree.join("c-deeper.kifu"), nested_kif(10_000)).unwrap();
-    let out = run(
-        &dir,
-        &["import", tree.to_str().unwrap(), "--variations", "--json"],
-    );
-    let summary = &json_lines(&out)[0];
-    assert_eq!(summary["games"], 3, "{}", stderr(&out));
+    let out = Kifudex::new()
+        .db(dir.path().join("db"))
+        .args(&["import", tree.to_str().unwrap(), "--variations", "--json"])
+        .output();
+    let summary = &out.json_lines()[0];
+    assert_eq!(summary["games"], 3, "{}", out.stderr);
     // Each file's cut is reported once, where it is.
-    assert_eq!(summary["errors"], 3, "{}", stderr(&out));
-    let err = stderr(&out);
+    assert_eq!(summary["errors"], 3, "{}", out.stderr);
+    let err = out.stderr.clone();
     for at in [
         "a-deep.kifu:705:1: variation at move 102 nested more than 100 deep",
         "b-deep.jkf:1:15800: move 102: forks nested more than 100 deep",
@@ -186,27 +180,33 @@ fn deep_trees_import_show_and_convert_without_a_crash() {
     }
     for id in ["1", "2", "3"] {
         for to in ["kifu", "jkf", "ki2u", "csa", "psn", "usi"] {
-            let out = run(&dir, &["show", id, "--to", to]);
-            assert!(out.status.success(), "show --to {to}: {}", stderr(&out));
+            let out = Kifudex::new()
+                .db(dir.path().join("db"))
+                .args(&["show", id, "--to", to])
+                .output();
+            assert!(out.status.success(), "show --to {to}: {}", out.stderr);
         }
     }
-    let out = run(&dir, &["show", "1", "--to", "jkf"]);
-    let back = jkf::read_jkf(&stdout(&out)).unwrap();
+    let out = Kifudex::new()
+        .db(dir.path().join("db"))
+        .args(&["show", "1", "--to", "jkf"])
+        .output();
+    let back = jkf::read_jkf(&out.stdout).unwrap();
     assert_eq!(depth_of(&back.main), MAX_VARIATION_DEPTH);
     for to in ["kif", "ki2", "csa", "jkf", "usi", "psn"] {
         for file in ["b-deep.jkf", "c-deeper.kifu"] {
-            let out = run(
-                &dir,
-                &["convert", tree.join(file).to_str().unwrap(), "--to", to],
-            );
+            let out = Kifudex::new()
+                .db(dir.path().join("db"))
+                .args(&["convert", tree.join(file).to_str().unwrap(), "--to", to])
+                .output();
             // Written whole, with the cut reported (status 1: the file had an error).
             assert_eq!(
                 out.status.code(),
                 Some(1),
                 "{file} --to {to}: {}",
-                stderr(&out)
+                out.stderr
             );
-            assert!(stderr(&out).contains("nested more than 100 deep"));
+            assert!(out.stderr.contains("nested more than 100 deep"));
             assert!(out.stdout.len() > 1000, "{file} --to {to}");
         }
     }
@@ -223,7 +223,7 @@ fn small_kif(name: &str, plies: usize) -> String {
 
 #[test]
 fn symlink_loops_are_walked_once_and_fifos_never_opened() {
-    let dir = temp_dir("hostile-walk");
+    let dir = TempDb::new("hostile-walk");
     let tree = dir.join("tree");
     let sub = tree.join("sub");
     std::fs::create_dir_all(&sub).unwrap();
@@ -274,49 +274,61 @@ fn symlink_loops_are_walked_once_and_fifos_never_opened() {
         ]
     );
     // Through the command line: three games, each once; the two FIFOs reported once each.
-    let out = run(
-        &dir,
-        &[
+    let out = Kifudex::new()
+        .db(dir.path().join("db"))
+        .args(&[
             "import",
             tree.to_str().unwrap(),
             named.to_str().unwrap(),
             "--json",
-        ],
-    );
-    let summary = &json_lines(&out)[0];
-    assert_eq!(summary["games"], 3, "{}", stderr(&out));
+        ])
+        .output();
+    let summary = &out.json_lines()[0];
+    assert_eq!(summary["games"], 3, "{}", out.stderr);
     assert_eq!(summary["duplicates"], 0);
-    assert_eq!(summary["errors"], 2, "{}", stderr(&out));
-    assert_eq!(stderr(&out).matches("a named pipe (FIFO)").count(), 2);
+    assert_eq!(summary["errors"], 2, "{}", out.stderr);
+    assert_eq!(out.stderr.matches("a named pipe (FIFO)").count(), 2);
 }
 
 #[test]
 fn the_import_lock_comes_before_the_walk_and_reindex_takes_it() {
-    let dir = temp_dir("hostile-lock");
+    let dir = TempDb::new("hostile-lock");
     let tree = dir.join("tree");
     std::fs::create_dir_all(&tree).unwrap();
     std::fs::write(tree.join("a.kif"), small_kif("a", 3)).unwrap();
-    let out = run(&dir, &["import", tree.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = Kifudex::new()
+        .db(dir.path().join("db"))
+        .args(&["import", tree.to_str().unwrap()])
+        .output();
+    assert!(out.status.success(), "{}", out.stderr);
     let store = kifudex::store::Store::open(&dir.join("db")).unwrap();
     let lock = store.lock_import().unwrap();
     // A second import waits for nothing: it stops before walking (the missing path would
     // have been reported by a walk).
-    let out = run(&dir, &["import", dir.join("missing").to_str().unwrap()]);
+    let out = Kifudex::new()
+        .db(dir.path().join("db"))
+        .args(&["import", dir.join("missing").to_str().unwrap()])
+        .output();
     assert_eq!(out.status.code(), Some(1));
-    let err = stderr(&out);
+    let err = out.stderr.clone();
     assert!(err.contains("another import is running into"), "{err}");
     assert!(!err.contains("missing"), "{err}");
     // reindex would delete the text index under the import.
-    let out = run(&dir, &["reindex"]);
+    let out = Kifudex::new()
+        .db(dir.path().join("db"))
+        .args(&["reindex"])
+        .output();
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("another import is running into"));
+    assert!(out.stderr.contains("another import is running into"));
     assert!(dir.join("db").join("text").is_dir());
     drop(lock);
     drop(store);
-    let out = run(&dir, &["reindex", "--json"]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    assert_eq!(json_lines(&out)[0]["games"], 1);
+    let out = Kifudex::new()
+        .db(dir.path().join("db"))
+        .args(&["reindex", "--json"])
+        .output();
+    assert!(out.status.success(), "{}", out.stderr);
+    assert_eq!(out.json_lines()[0]["games"], 1);
 }
 
 /// A deflated zip archive of `entries` (name, bytes).
@@ -345,7 +357,7 @@ impl kifudex::ingest::Observer for Problems {
 #[test]
 fn a_zip_bomb_is_refused_at_the_limit_and_the_other_entries_are_read() {
     use kifudex::ingest::{ImportOptions, import};
-    let dir = temp_dir("hostile-bomb");
+    let dir = TempDb::new("hostile-bomb");
     let tree = dir.join("tree");
     std::fs::create_dir_all(&tree).unwrap();
     // 8 MiB of zeros inflate from a few kilobytes; the limit here is 1 MiB (the default,
@@ -427,7 +439,7 @@ fn import_quiet(
 /// The sources table: (path as displayed, games).
 fn sources(db: &Path) -> Vec<(String, i64)> {
     let store = kifudex::store::Store::open(db).unwrap();
-    let conn = crate::sql(&store);
+    let conn = crate::util::sql(&store);
     let mut stmt = conn
         .prepare("SELECT path, games FROM sources ORDER BY id")
         .unwrap();
@@ -440,7 +452,7 @@ fn sources(db: &Path) -> Vec<(String, i64)> {
 #[test]
 fn sources_are_known_by_their_exact_name_and_entry() {
     use std::os::unix::ffi::OsStrExt;
-    let dir = temp_dir("hostile-keys");
+    let dir = TempDb::new("hostile-keys");
     let tree = dir.join("tree");
     std::fs::create_dir_all(&tree).unwrap();
     // Two names that are no UTF-8: both display as "�.kif".
@@ -449,7 +461,7 @@ fn sources_are_known_by_their_exact_name_and_entry() {
     std::fs::write(&ff, small_kif("ff", 3)).unwrap();
     std::fs::write(&fe, small_kif("fe", 4)).unwrap();
     // An archive with two entries of the same name, and a file named as one of its entries.
-    let zip = crate::db::zip_stored(&[
+    let zip = zip_stored(&[
         (b"x.kif".to_vec(), small_kif("x1", 5).into_bytes()),
         (b"x.kif".to_vec(), small_kif("x2", 6).into_bytes()),
     ]);
@@ -485,11 +497,11 @@ fn sources_are_known_by_their_exact_name_and_entry() {
 
 #[test]
 fn sources_of_the_previous_schema_are_found_by_their_path_and_given_a_key() {
-    let dir = temp_dir("hostile-keys-migrate");
+    let dir = TempDb::new("hostile-keys-migrate");
     let tree = dir.join("tree");
     std::fs::create_dir_all(&tree).unwrap();
     std::fs::write(tree.join("a.kif"), small_kif("a", 3)).unwrap();
-    let zip = crate::db::zip_stored(&[(b"z.kif".to_vec(), small_kif("z", 5).into_bytes())]);
+    let zip = zip_stored(&[(b"z.kif".to_vec(), small_kif("z", 5).into_bytes())]);
     std::fs::write(tree.join("b.zip"), zip).unwrap();
     let db = dir.join("db");
     let (summary, _) = import_quiet(&db, std::slice::from_ref(&tree));
@@ -532,7 +544,7 @@ fn sources_of_the_previous_schema_are_found_by_their_path_and_given_a_key() {
         vec![(format!("{t}/a.kif"), 1), (format!("{t}/b.zip!z.kif"), 1)]
     );
     let store = kifudex::store::Store::open(&db).unwrap();
-    let keys: i64 = crate::sql(&store)
+    let keys: i64 = crate::util::sql(&store)
         .query_row("SELECT count(key) FROM sources", [], |r| r.get(0))
         .unwrap();
     assert_eq!(keys, 1);
@@ -593,7 +605,7 @@ fn usi_lines_that_give_no_position_are_errors_not_games() {
     assert_eq!(errors(&f.games[1]), vec![]);
     // A megabyte of random bytes read as USI makes no game at all: one blank record holding
     // an error a line, which read_bytes turns into one error for the file.
-    let mut rng = crate::Rng::new(19);
+    let mut rng = crate::util::Rng::new(19);
     let junk: Vec<u8> = (0..1 << 20).map(|_| rng.next_u64() as u8).collect();
     let text = String::from_utf8_lossy(&junk);
     let lines = kifudex::notation::decode::lines(&text)
@@ -653,7 +665,7 @@ fn write_big_csa() {
 #[test]
 fn line_counting_goes_on_from_the_last_error_and_agrees_with_line_column() {
     use kifudex::notation::decode::{LineCounter, line_column};
-    let mut rng = crate::Rng::new(7);
+    let mut rng = crate::util::Rng::new(7);
     let pieces = ["a", "\n", "\r", "\r\n", "歩", "x y", "é"];
     for _ in 0..200 {
         let text: String = (0..rng.below(60))
@@ -723,7 +735,7 @@ fn messages_quote_a_short_excerpt_of_a_long_line() {
 
 #[test]
 fn control_characters_from_records_and_names_never_reach_the_terminal() {
-    let dir = temp_dir("hostile-escape");
+    let dir = TempDb::new("hostile-escape");
     let tree = dir.join("tree");
     std::fs::create_dir_all(&tree).unwrap();
     let evil = "\u{1b}[2J\u{1b}]0;owned\u{7}";
@@ -733,8 +745,11 @@ fn control_characters_from_records_and_names_never_reach_the_terminal() {
     )
     .unwrap();
     std::fs::write(tree.join(format!("b{evil}\n.kif")), "junk line\n").unwrap();
-    let out = run(&dir, &["import", tree.to_str().unwrap()]);
-    let err = stderr(&out);
+    let out = Kifudex::new()
+        .db(dir.path().join("db"))
+        .args(&["import", tree.to_str().unwrap()])
+        .output();
+    let err = out.stderr.clone();
     assert!(!err.contains('\u{1b}') && !err.contains('\u{7}'), "{err:?}");
     assert!(err.contains("\\u{1b}[2J\\u{1b}]0;owned\\u{7}"), "{err}");
     // The file name's newline is shown, not obeyed: one line a problem.
@@ -743,8 +758,11 @@ fn control_characters_from_records_and_names_never_reach_the_terminal() {
             .any(|l| l.contains("b\\u{1b}[2J") && l.contains("\\n.kif")),
         "{err}"
     );
-    let out = run(&dir, &["search"]);
-    let table = stdout(&out);
+    let out = Kifudex::new()
+        .db(dir.path().join("db"))
+        .args(&["search"])
+        .output();
+    let table = out.stdout.clone();
     assert!(out.status.success());
     assert!(
         !table.contains('\u{1b}') && !table.contains('\u{7}'),
@@ -752,8 +770,11 @@ fn control_characters_from_records_and_names_never_reach_the_terminal() {
     );
     assert!(table.contains("\\u{1b}[2J"), "{table}");
     // JSON keeps the value, escaped as JSON escapes it.
-    let out = run(&dir, &["search", "--json"]);
-    assert_eq!(json_lines(&out)[0]["event"], evil);
+    let out = Kifudex::new()
+        .db(dir.path().join("db"))
+        .args(&["search", "--json"])
+        .output();
+    assert_eq!(out.json_lines()[0]["event"], evil);
 }
 
 #[test]
@@ -784,7 +805,7 @@ fn a_database_locked_by_another_program_is_said_once_in_words() {
 #[test]
 fn a_tree_of_hostile_inputs_imports_every_good_game_and_reports_each_bad_input_once() {
     use std::os::unix::ffi::OsStrExt;
-    let dir = temp_dir("hostile-all");
+    let dir = TempDb::new("hostile-all");
     let tree = dir.join("tree");
     let sub = tree.join("sub");
     std::fs::create_dir_all(&sub).unwrap();
@@ -864,7 +885,7 @@ fn a_tree_of_hostile_inputs_imports_every_good_game_and_reports_each_bad_input_o
 #[test]
 fn huge_header_values_and_comments_are_cut_with_a_warning() {
     use kifudex::notation::{MAX_COMMENT, MAX_HEADER_VALUE};
-    let dir = temp_dir("hostile-huge-text");
+    let dir = TempDb::new("hostile-huge-text");
     std::fs::create_dir_all(&dir).unwrap();
     // Three-byte characters, so that the limit falls inside one.
     let event = "あ".repeat(MAX_HEADER_VALUE / 3 + 100);
@@ -874,9 +895,12 @@ fn huge_header_values_and_comments_are_cut_with_a_warning() {
     );
     let file = dir.join("huge.kif");
     std::fs::write(&file, &text).unwrap();
-    let out = kifudex(&dir.join("db"), &["parse", file.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let v = &json_lines(&out)[0];
+    let out = Kifudex::new()
+        .db(dir.join("db"))
+        .args(&["parse", file.to_str().unwrap()])
+        .output();
+    assert!(out.status.success(), "{}", out.stderr);
+    let v = &out.json_lines()[0];
     let kept = v["event"].as_str().unwrap();
     assert_eq!(kept.len(), MAX_HEADER_VALUE / 3 * 3);
     assert!(event.starts_with(kept));
@@ -912,9 +936,12 @@ fn huge_header_values_and_comments_are_cut_with_a_warning() {
         ]
     );
 
-    let out = kifudex(&dir.join("db"), &["import", dir.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let err = stderr(&out);
+    let out = Kifudex::new()
+        .db(dir.join("db"))
+        .args(&["import", dir.to_str().unwrap()])
+        .output();
+    assert!(out.status.success(), "{}", out.stderr);
+    let err = out.stderr.clone();
     assert!(
         err.contains(&format!(
             "huge.kif:1:1: warning: the header 棋戦 is {} bytes long",
@@ -922,7 +949,11 @@ fn huge_header_values_and_comments_are_cut_with_a_warning() {
         )),
         "{err}"
     );
-    let games = json_lines(&kifudex(&dir.join("db"), &["search", "--json"]));
+    let games = Kifudex::new()
+        .db(dir.join("db"))
+        .args(&["search", "--json"])
+        .output()
+        .json_lines();
     assert_eq!(games.len(), 1);
     assert_eq!(games[0]["plies"], 3);
     assert_eq!(

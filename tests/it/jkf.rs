@@ -1,16 +1,13 @@
 //! The JKF reader and writer against fixtures written for this project, and the round trips
 //! KIF → JKF → KIF and JKF → JKF; over the shared corpus, KIF → JKF/USI/PSN → back.
 
+use crate::util::{corpus, usi_line};
 use kifudex::notation::jkf::{read_jkf, write_jkf};
 use kifudex::notation::kif::{read_kif, write_kif};
 use kifudex::notation::psn::{read_psn, write_psn};
 use kifudex::notation::usi::{read_usi, write_usi};
 use kifudex::notation::{Format, GameResult, Line, Record, TerminalKind, read_bytes};
 use kifudex::shogi::{Color, Handicap, Rule};
-
-fn usi(line: &Line) -> Vec<String> {
-    line.moves.iter().map(|m| m.mv.usi()).collect()
-}
 
 fn clean(text: &str) -> Record {
     let r = read_jkf(text).unwrap_or_else(|e| panic!("not read: {e}"));
@@ -72,7 +69,7 @@ fn headers_in_order_moves_times_comments_and_the_special() {
     assert_eq!(r.event(), Some("JKFテスト"));
     assert_eq!(r.handicap(), Handicap::Even);
     assert_eq!(
-        usi(&r.main),
+        usi_line(&r.main),
         ["7g7f", "3c3d", "2g2f", "8c8d", "2f2e", "8d8e"]
     );
     assert_eq!(r.start_comments, ["対局開始"]);
@@ -99,15 +96,15 @@ fn forks_nested_three_deep() {
     assert_eq!(r.main.comment_count(), 4);
     let forks = &r.main.moves[1].variations;
     assert_eq!(forks.len(), 2);
-    assert_eq!(usi(&forks[0]), ["8c8d", "2g2f", "8d8e"]);
-    assert_eq!(usi(&forks[1]), ["5c5d"]);
+    assert_eq!(usi_line(&forks[0]), ["8c8d", "2g2f", "8d8e"]);
+    assert_eq!(usi_line(&forks[1]), ["5c5d"]);
     assert_eq!(forks[0].terminal, None);
     let second = &forks[0].moves[1].variations;
     assert_eq!(second.len(), 1);
-    assert_eq!(usi(&second[0]), ["6g6f", "8d8e"]);
+    assert_eq!(usi_line(&second[0]), ["6g6f", "8d8e"]);
     assert_eq!(second[0].moves[0].comments, ["振り飛車模様"]);
     let third = &second[0].moves[1].variations;
-    assert_eq!(usi(&third[0]), ["3c3d"]);
+    assert_eq!(usi_line(&third[0]), ["3c3d"]);
     assert_eq!(
         third[0].terminal.as_ref().unwrap().kind,
         TerminalKind::Abort
@@ -135,7 +132,7 @@ fn the_writer_fills_every_field_of_a_normalized_move() {
         {"move": {"to": {"x": 4, "y": 5}, "piece": "KA", "color": 0}}
         ]}"#,
     );
-    assert_eq!(usi(&r.main), ["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e"]);
+    assert_eq!(usi_line(&r.main), ["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e"]);
     let w = write_jkf(&r);
     assert!(w.contains(r#""initial": {"preset":"HIRATE"}"#), "{w}");
     assert!(
@@ -195,7 +192,7 @@ fn a_custom_initial_position_with_hands() {
     assert_eq!(r.start.to_sfen(), "6n1k/9/7+R1/9/9/9/9/9/4K4 b Gr2p 1");
     assert_eq!(r.handicap(), Handicap::Other);
     assert_eq!(r.title(), Some("三手詰"));
-    assert_eq!(usi(&r.main), ["G*2b", "1a2b", "2c2a"]);
+    assert_eq!(usi_line(&r.main), ["G*2b", "1a2b", "2c2a"]);
     assert_eq!(r.terminal(), Some(TerminalKind::Mate));
     assert_eq!(r.result(), GameResult::Win(Color::Black));
     // Written back as OTHER with the same position.
@@ -246,7 +243,7 @@ fn handicap_presets() {
         r.start.to_sfen(),
         "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
     );
-    assert_eq!(usi(&r.main), ["7a6b", "7g7f"]);
+    assert_eq!(usi_line(&r.main), ["7a6b", "7g7f"]);
     assert_eq!(r.sente(), Some("下手さん"));
     // 上手 (White) to move resigned.
     assert_eq!(r.result(), GameResult::Win(Color::Black));
@@ -323,7 +320,7 @@ fn invalid_json_is_an_error_with_line_and_column() {
 fn a_move_that_does_not_fit_names_its_ply_and_entry() {
     let text = "{\n  \"header\": {},\n  \"moves\": [\n    {},\n    {\"move\": {\"color\": 0, \"from\": {\"x\": 7, \"y\": 7}, \"to\": {\"x\": 7, \"y\": 6}, \"piece\": \"FU\"}},\n    {\"move\": {\"color\": 1, \"from\": {\"x\": 7, \"y\": 7}, \"to\": {\"x\": 7, \"y\": 6}, \"piece\": \"FU\"}},\n    {\"move\": {\"color\": 0, \"from\": {\"x\": 2, \"y\": 7}, \"to\": {\"x\": 2, \"y\": 6}, \"piece\": \"FU\"}}\n  ]\n}\n";
     let r = read_jkf(text).unwrap();
-    assert_eq!(usi(&r.main), ["7g7f"]);
+    assert_eq!(usi_line(&r.main), ["7g7f"]);
     assert_eq!(r.errors.len(), 1);
     assert_eq!((r.errors[0].line, r.errors[0].column), (6, 5));
     assert_eq!(
@@ -387,7 +384,7 @@ fn illegal_moves_are_played_and_flagged() {
     .unwrap();
     assert_eq!(r.errors, []);
     assert_eq!(r.start.to_sfen(), "4k4/9/9/9/9/9/4P4/9/4K4 b P 1");
-    assert_eq!(usi(&r.main), ["P*5e"]);
+    assert_eq!(usi_line(&r.main), ["P*5e"]);
     assert_eq!(r.first_illegal(), Some((1, Rule::TwoPawns)));
 }
 
@@ -401,7 +398,7 @@ fn moves_without_origin_are_resolved_with_their_relative_words() {
         {"move": {"to": {"x": 7, "y": 8}, "piece": "GI"}}
         ]}"#,
     );
-    assert_eq!(usi(&r.main), ["4i5h", "4a5b", "7i7h"]);
+    assert_eq!(usi_line(&r.main), ["4i5h", "4a5b", "7i7h"]);
     let r = read_jkf(
         r#"{"header": {}, "moves": [{}, {"move": {"to": {"x": 5, "y": 8}, "piece": "KI"}}]}"#,
     )
@@ -525,7 +522,10 @@ fn kif_to_jkf_to_kif_keeps_moves_variations_comments_and_times() {
     assert_eq!(back.errors, []);
     assert_eq!(back, kif);
     assert_eq!(back.main.variation_count(), 2);
-    assert_eq!(usi(&back.main.moves[5].variations[0]), ["7a6b", "4e3d"]);
+    assert_eq!(
+        usi_line(&back.main.moves[5].variations[0]),
+        ["7a6b", "4e3d"]
+    );
 }
 
 /// Every readable KIF/KIFU record of the shared corpus (when it is beside the project)
@@ -533,20 +533,12 @@ fn kif_to_jkf_to_kif_keeps_moves_variations_comments_and_times() {
 /// start and the main line; PSN also keeps comments, variations and the ending.
 #[test]
 fn corpus_kif_through_jkf_usi_and_psn() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/files");
-    let mut files = Vec::new();
-    collect(&root, &mut files);
+    let Some(files) = corpus(&["kif", "kifu"]) else {
+        return;
+    };
     let mut checked = 0;
     let mut failures = Vec::new();
     for path in files {
-        let ext = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .unwrap_or("")
-            .to_ascii_lowercase();
-        if ext != "kif" && ext != "kifu" {
-            continue;
-        }
         let read = read_bytes(&std::fs::read(&path).unwrap(), Some(&path));
         if read.format != Some(Format::Kif) {
             continue;
@@ -596,7 +588,7 @@ fn corpus_kif_through_jkf_usi_and_psn() {
         let same = psn.len() == 1
             && psn[0].errors.is_empty()
             && psn[0].start == original.start
-            && usi_of(&psn[0].main) == usi_of(&original.main)
+            && usi_line(&psn[0].main) == usi_line(&original.main)
             && psn[0].main.variation_count() == original.main.variation_count()
             && psn[0].main.comment_count() == original.main.comment_count()
             && psn[0].start_comments == original.start_comments
@@ -610,13 +602,7 @@ fn corpus_kif_through_jkf_usi_and_psn() {
         checked += 1;
     }
     assert_eq!(failures, Vec::<String>::new());
-    if root.exists() {
-        assert!(checked >= 150, "only {checked} KIF files checked");
-    }
-}
-
-fn usi_of(line: &Line) -> Vec<String> {
-    usi(line)
+    assert!(checked >= 150, "only {checked} KIF files checked");
 }
 
 /// A main-line node as a format without comments, times, bookmarks or variations keeps it.
@@ -638,18 +624,4 @@ fn strip_bookmarks(rec: &mut Record) {
     }
     rec.start_bookmarks.clear();
     walk(&mut rec.main);
-}
-
-fn collect(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            collect(&p, out);
-        } else {
-            out.push(p);
-        }
-    }
 }

@@ -1,12 +1,9 @@
 //! The KI2 reader and writer against fixtures written for this project.
 
+use crate::util::{same_in_every_encoding, usi_moves};
 use kifudex::notation::kif::{read_ki2, read_kif, write_ki2, write_kif};
-use kifudex::notation::{Encoding, Format, GameResult, Record, TerminalKind, read_bytes};
+use kifudex::notation::{Encoding, Format, GameResult, TerminalKind, read_bytes};
 use kifudex::shogi::{Color, Handicap};
-
-fn usi(r: &Record) -> Vec<String> {
-    r.main.moves.iter().map(|m| m.mv.usi()).collect()
-}
 
 const GAME: &str = "\
 開始日時：2023/11/05
@@ -26,7 +23,7 @@ fn several_moves_a_line_same_square_comments_and_summary() {
     let r = ki2(GAME);
     assert_eq!(r.errors, []);
     assert_eq!(
-        usi(&r),
+        usi_moves(&r),
         [
             "7g7f", "3c3d", "2g2f", "8c8d", "2f2e", "8d8e", "6i7h", "4a3b", "2e2d", "2c2d", "2h2d",
             "P*2c", "2d2f", "8e8f", "8g8f", "8b8f", "2f3f"
@@ -49,7 +46,7 @@ fn detected_from_content_in_every_encoding() {
     ] {
         let f = read_bytes(&bytes, Some(std::path::Path::new("game.txt")));
         assert_eq!((f.encoding, f.format), (enc, Some(Format::Ki2)));
-        assert_eq!(usi(&f.games[0]).len(), 17);
+        assert_eq!(usi_moves(&f.games[0]).len(), 17);
         assert_eq!(f.games[0].sente(), Some("甲"));
     }
 }
@@ -59,7 +56,7 @@ fn relative_words_and_other_marks() {
     // Two golds can reach 5h (5b): 右 and 左, from the mover's side, pick them. ☗ and ▽ are side marks too.
     let r = ki2("☗５八金右\n▽５二金左\n▲５八金左\n");
     assert_eq!(r.errors.len(), 1, "{:?}", r.errors);
-    assert_eq!(usi(&r), ["4i5h", "4a5b"]);
+    assert_eq!(usi_moves(&r), ["4i5h", "4a5b"]);
     // The third move is impossible: the gold on 4i already left; the error says where.
     assert_eq!((r.errors[0].line, r.errors[0].column), (3, 1));
     assert!(
@@ -72,7 +69,7 @@ fn relative_words_and_other_marks() {
 #[test]
 fn an_ambiguous_move_is_an_error_never_a_guess() {
     let r = ki2("▲５八金\n");
-    assert_eq!(usi(&r), Vec::<String>::new());
+    assert_eq!(usi_moves(&r), Vec::<String>::new());
     assert_eq!(r.errors.len(), 1);
     let e = &r.errors[0];
     assert_eq!((e.line, e.column), (1, 1));
@@ -91,14 +88,14 @@ fn promotion_declined_with_funari_and_nama() {
         "{board}▲２三銀不成　△５二玉　▲９三銀生　△５一玉　▲２二銀成\n"
     ));
     assert_eq!(r.errors, []);
-    assert_eq!(usi(&r), ["2d2c", "5a5b", "9d9c", "5b5a", "2c2b+"]);
+    assert_eq!(usi_moves(&r), ["2d2c", "5a5b", "9d9c", "5b5a", "2c2b+"]);
 }
 
 #[test]
 fn handicap_and_terminal_summaries() {
     let r = ki2("手合割：角落ち\n△６二銀    ▲７六歩\nまで2手で中断\n");
     assert_eq!(r.handicap(), Handicap::Bishop);
-    assert_eq!(usi(&r), ["7a6b", "7g7f"]);
+    assert_eq!(usi_moves(&r), ["7a6b", "7g7f"]);
     assert_eq!(r.terminal(), Some(TerminalKind::Abort));
     for (summary, kind, result) in [
         (
@@ -166,7 +163,7 @@ fn writer_uses_relative_words_and_reads_back() {
 fn variations_in_ki2() {
     let r = ki2("▲７六歩    △３四歩    ▲２六歩\n\n変化：2手\n△８四歩    ▲６八銀\n");
     assert_eq!(r.errors, []);
-    assert_eq!(usi(&r), ["7g7f", "3c3d", "2g2f"]);
+    assert_eq!(usi_moves(&r), ["7g7f", "3c3d", "2g2f"]);
     let v = &r.main.moves[1].variations[0];
     assert_eq!(
         v.moves.iter().map(|m| m.mv.usi()).collect::<Vec<_>>(),
@@ -178,7 +175,7 @@ fn variations_in_ki2() {
 /// Reads a KI2 fixture and checks it reads the same from Shift-JIS, EUC-JP and UTF-8 bytes.
 fn ki2(text: &str) -> kifudex::notation::Record {
     let r = read_ki2(text);
-    crate::kif::same_in_every_encoding(text, "ki2", &r);
+    same_in_every_encoding(text, "ki2", &r);
     r
 }
 
@@ -189,7 +186,7 @@ fn ki2(text: &str) -> kifudex::notation::Record {
 fn an_impossible_move_is_written_with_its_origin_and_reads_back() {
     let r = read_ki2("▲７五歩(57)\n");
     assert_eq!(r.errors, []);
-    assert_eq!(usi(&r), ["5g7e"]);
+    assert_eq!(usi_moves(&r), ["5g7e"]);
     let written = write_ki2(&r);
     assert!(written.contains("▲７五歩上(57)"), "{written}");
     let again = read_ki2(&written);

@@ -1,12 +1,9 @@
 //! The KIF reader against fixtures written for this project: every case of GUIDE §2 (KIF).
 
+use crate::util::{corpus, same_in_every_encoding, usi_moves};
 use kifudex::notation::kif::{read_ki2, read_kif, write_ki2, write_kif};
 use kifudex::notation::{Encoding, Format, GameResult, Record, TerminalKind, decode, read_bytes};
 use kifudex::shogi::{Color, Handicap};
-
-fn usi(r: &Record) -> Vec<String> {
-    r.main.moves.iter().map(|m| m.mv.usi()).collect()
-}
 
 fn clean(text: &str) -> Record {
     let r = read_kif(text);
@@ -20,31 +17,6 @@ fn read(text: &str) -> Record {
     let r = read_kif(text);
     same_in_every_encoding(text, "kif", &r);
     r
-}
-
-/// Every fixture is also read from its Shift-JIS (CP932) and EUC-JP bytes, as a file would
-/// hold it, and must give the same record (when the text can be written in that encoding).
-pub fn same_in_every_encoding(text: &str, ext: &str, want: &Record) {
-    let path = std::path::PathBuf::from(format!("fixture.{ext}"));
-    for (enc, name) in [
-        (encoding_rs::SHIFT_JIS, Encoding::ShiftJis),
-        (encoding_rs::EUC_JP, Encoding::EucJp),
-        (encoding_rs::UTF_8, Encoding::Utf8),
-    ] {
-        let (bytes, _, unmappable) = enc.encode(text);
-        if unmappable {
-            continue;
-        }
-        let read = read_bytes(&bytes, Some(&path));
-        assert_eq!(read.encoding, name, "{name:?} detected");
-        if read.games.is_empty() {
-            // Nothing readable: the file as a whole is refused, as the record says.
-            assert!(want.is_blank() && read.error.is_some(), "{name:?}");
-            continue;
-        }
-        assert_eq!(read.games.len(), 1);
-        assert_eq!(&read.games[0], want, "the same record from {name:?} bytes");
-    }
 }
 
 const GAME: &str = "\
@@ -67,7 +39,7 @@ const GAME: &str = "\
 #[test]
 fn headers_moves_times_and_result() {
     let r = clean(GAME);
-    assert_eq!(usi(&r), ["2g2f", "8c8d", "2f2e", "8d8e"]);
+    assert_eq!(usi_moves(&r), ["2g2f", "8c8d", "2f2e", "8d8e"]);
     assert_eq!(r.sente(), Some("先手太郎"));
     assert_eq!(r.gote(), Some("後手花子"));
     assert_eq!(r.event(), Some("テスト棋戦"));
@@ -90,7 +62,7 @@ fn newlines_of_every_kind_and_none_at_the_end() {
     let no_final = GAME.trim_end().to_string();
     for text in [crlf, cr, no_final] {
         let r = clean(&text);
-        assert_eq!(usi(&r), ["2g2f", "8c8d", "2f2e", "8d8e"]);
+        assert_eq!(usi_moves(&r), ["2g2f", "8c8d", "2f2e", "8d8e"]);
         assert_eq!(r.terminal(), Some(TerminalKind::Resign));
     }
 }
@@ -111,7 +83,7 @@ fn shift_jis_euc_jp_and_utf8_with_bom_decode_the_same() {
         assert_eq!(f.format, Some(Format::Kif));
         assert_eq!(f.games.len(), 1);
         assert_eq!(f.games[0].sente(), Some("先手太郎"));
-        assert_eq!(usi(&f.games[0]), ["2g2f", "8c8d", "2f2e", "8d8e"]);
+        assert_eq!(usi_moves(&f.games[0]), ["2g2f", "8c8d", "2f2e", "8d8e"]);
     }
 }
 
@@ -124,7 +96,7 @@ fn same_square_promotion_drops_and_every_piece_name() {
          11 １六歩(17)\n12 ７七角成(33)\n13 同　桂(89)\n",
     );
     assert_eq!(
-        usi(&r),
+        usi_moves(&r),
         [
             "7g7f", "3c3d", "8h2b+", "3a2b", "B*4e", "4a5b", "4e6c+", "5b6c", "7i8h", "B*3c",
             "1g1f", "3c7g+", "8i7g"
@@ -154,7 +126,7 @@ fn promoted_piece_names_and_declined_promotion() {
          7 ２三杏(24)\n8 ６三玉(52)\n9 ２六竜(27)\n10 ７四玉(63)\n11 １七龍(18)\n",
     );
     assert_eq!(
-        usi(&r),
+        usi_moves(&r),
         [
             "7c6b", "5a5b", "8f8e", "5b4a", "3c3b", "4a5b", "2d2c", "5b6c", "2g2f", "6c7d", "1h1g"
         ]
@@ -191,7 +163,7 @@ fn board_diagram_with_hands_in_kanji_counts_and_white_to_move() {
         "8k/9/6PPP/9/9/9/9/9/8K w BS2P2rb4g3s4n4l13p 1"
     );
     assert_eq!(r.start.side_to_move(), Color::White);
-    assert_eq!(usi(&r), ["1a2b"]);
+    assert_eq!(usi_moves(&r), ["1a2b"]);
     assert_eq!(r.handicap(), Handicap::Other);
 }
 
@@ -204,12 +176,12 @@ fn handicap_games_start_with_white() {
     assert_eq!(r.start.side_to_move(), Color::White);
     assert_eq!(r.sente(), Some("下手さん"));
     assert_eq!(r.gote(), Some("上手さん"));
-    assert_eq!(usi(&r), ["3c3d", "7g7f"]);
+    assert_eq!(usi_moves(&r), ["3c3d", "7g7f"]);
     // 上手 (White) is to move after two moves, resigns: 下手 (Black) wins.
     assert_eq!(r.result(), GameResult::Win(Color::Black));
     let r = clean("手合割：二枚落ち　\n1 ６二銀(71)\n");
     assert_eq!(r.handicap(), Handicap::TwoPieces);
-    assert_eq!(usi(&r), ["7a6b"]);
+    assert_eq!(usi_moves(&r), ["7a6b"]);
 }
 
 #[test]
@@ -235,7 +207,7 @@ fn nested_variations_in_decreasing_order() {
          \n変化：2手\n2 ８四歩(83)\n3 ２六歩(27)\n\
          \n変化：3手\n3 ７八金(69)\n",
     );
-    assert_eq!(usi(&r), ["7g7f", "3c3d", "2g2f", "8c8d"]);
+    assert_eq!(usi_moves(&r), ["7g7f", "3c3d", "2g2f", "8c8d"]);
     assert_eq!(r.main.variation_count(), 4);
     let m3 = &r.main.moves[2];
     assert_eq!(m3.variations.len(), 1);
@@ -434,7 +406,7 @@ fn illegal_moves_are_kept_and_flagged() {
          1 ７五歩打\n2 ５二玉(51)\n3 ７六歩(77)\n",
     );
     assert_eq!(r.errors, []);
-    assert_eq!(usi(&r), ["P*7e", "5a5b", "7g7f"]);
+    assert_eq!(usi_moves(&r), ["P*7e", "5a5b", "7g7f"]);
     let (ply, rule) = r.first_illegal().unwrap();
     assert_eq!((ply, rule.code()), (1, "two_pawns"));
 }
@@ -442,10 +414,10 @@ fn illegal_moves_are_kept_and_flagged() {
 #[test]
 fn an_impossible_move_ends_the_line_with_line_and_column() {
     let r = read("先手：A\n1 ７六歩(77)\n2 ３四歩(33)\n3 ５五角(88)\n4 ８四歩(83)\n");
-    assert_eq!(usi(&r), ["7g7f", "3c3d", "8h5e", "8c8d"]);
+    assert_eq!(usi_moves(&r), ["7g7f", "3c3d", "8h5e", "8c8d"]);
     // 8h5e is possible on the board (the 7g pawn moved), so it is played; now one that is not:
     let r = read("先手：A\n1 ７六歩(77)\n2 ３四歩(33)\n  3 ５五角(86)\n4 ８四歩(83)\n");
-    assert_eq!(usi(&r), ["7g7f", "3c3d"]);
+    assert_eq!(usi_moves(&r), ["7g7f", "3c3d"]);
     assert_eq!(r.errors.len(), 1);
     let e = &r.errors[0];
     assert_eq!((e.line, e.column), (4, 5));
@@ -453,7 +425,7 @@ fn an_impossible_move_ends_the_line_with_line_and_column() {
     assert_eq!(r.sente(), Some("A"));
     // The piece named must be the piece on the origin.
     let r = read("1 ７六歩(77)\n2 ３四歩(33)\n3 ５五角(87)\n");
-    assert_eq!(usi(&r), ["7g7f", "3c3d"]);
+    assert_eq!(usi_moves(&r), ["7g7f", "3c3d"]);
     assert_eq!(
         r.errors[0].message,
         "move 3: ５五角(87): the piece on ８七 is a pawn, not a bishop"
@@ -466,7 +438,7 @@ fn commented_out_board_is_ignored_as_the_specification_says() {
     let r = read(
         "# 先手の持駒：銀 金\n# | ・ ・ ・ ・ ・ ・ ・ ・v玉|二\n   1 ２三銀打     ( 0:00/00:00:00)\n",
     );
-    assert_eq!(usi(&r), Vec::<String>::new());
+    assert_eq!(usi_moves(&r), Vec::<String>::new());
     assert_eq!(
         r.errors[0].message,
         "move 1: ２三銀打: black has no silver in hand to drop"
@@ -479,7 +451,7 @@ fn half_width_colons_short_times_and_trailing_plus() {
     let r =
         clean("先手:Sente\n後手:Gote\n1 ７六歩(77) (0:16/)\n2 ３四歩(33)+\n3 ２六歩(27) ( 0:03)\n");
     assert_eq!(r.sente(), Some("Sente"));
-    assert_eq!(usi(&r), ["7g7f", "3c3d", "2g2f"]);
+    assert_eq!(usi_moves(&r), ["7g7f", "3c3d", "2g2f"]);
     assert_eq!(
         r.main.moves[0].time.map(|t| (t.spent, t.total)),
         Some((16.0, None))
@@ -515,9 +487,9 @@ fn perpetual_check_repetition_goes_to_the_checked_side() {
 /// variations, comments, bookmarks, times, headers, terminal.
 #[test]
 fn kif_and_ki2_round_trip_over_the_shared_corpus() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/files");
-    let mut files = Vec::new();
-    collect(&root, &mut files);
+    let Some(files) = corpus(&[]) else {
+        return;
+    };
     let mut checked = 0;
     let mut failures = Vec::new();
     for path in files {
@@ -554,23 +526,7 @@ fn kif_and_ki2_round_trip_over_the_shared_corpus() {
         }
     }
     assert_eq!(failures, Vec::<String>::new());
-    if root.exists() {
-        assert!(checked >= 150, "only {checked} KIF and KI2 files checked");
-    }
-}
-
-fn collect(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            collect(&p, out);
-        } else {
-            out.push(p);
-        }
-    }
+    assert!(checked >= 150, "only {checked} KIF and KI2 files checked");
 }
 
 /// The one-pass reader of the common move line (`   1 ７六歩(77)   ( 0:01/00:00:01)`) and the
@@ -582,7 +538,7 @@ fn common_move_lines_read_as_the_general_reader_reads_them() {
     use kifudex::notation::{Line, MoveNode, MoveTime};
     use kifudex::shogi::Position;
 
-    let mut rng = crate::Rng::new(0x0b5e_55ed);
+    let mut rng = crate::util::Rng::new(0x0b5e_55ed);
     let mut texts = Vec::new();
     let mut moves = Vec::new();
     for _ in 0..60 {

@@ -6,12 +6,7 @@ use kifudex::notation::movetext::kitao::{
 };
 use kifudex::shogi::{Move, Position, Square};
 
-use crate::movetext::{crowded, physical_moves, setup};
-use crate::{Rng, pos};
-
-fn usi(s: &str) -> Move {
-    Move::from_usi(s).unwrap()
-}
+use crate::util::{Rng, crowded, physical_moves, pos, setup, usi_move};
 
 /// The USI of what `text` means on `p`.
 fn read(p: &Position, text: &str, last_to: Option<Square>) -> Result<String, String> {
@@ -39,7 +34,7 @@ fn the_articles_ishida_game() {
     let mut last_to = None;
     let mut out = Vec::new();
     for m in usi_moves.split_whitespace() {
-        let m = usi(m);
+        let m = usi_move(m);
         out.push(kitao_kawasaki(&p, m, last_to));
         p.play(m).unwrap();
         last_to = Some(m.to());
@@ -57,30 +52,33 @@ fn the_articles_ishida_game() {
 fn promotions_promoted_pieces_origins_and_captures() {
     // The article's six-part example: two silvers reach 83, one takes and promotes.
     let p = pos(&setup("S72 S74 p83 K59 k11", "b", "-"));
-    assert_eq!(kitao_kawasaki(&p, usi("7b8c+"), None), "☗銀(72)x83+");
-    assert_eq!(kitao_kawasaki(&p, usi("7d8c"), None), "☗銀(74)x83=");
+    assert_eq!(kitao_kawasaki(&p, usi_move("7b8c+"), None), "☗銀(72)x83+");
+    assert_eq!(kitao_kawasaki(&p, usi_move("7d8c"), None), "☗銀(74)x83=");
     assert_eq!(read(&p, "☗銀(72)x83+", None), Ok("7b8c+".into()));
     assert_eq!(read(&p, "銀(74)x83", None), Ok("7d8c".into()));
     // A promoted knight is +桂; と 馬 龍 as in Japanese.
     let p = pos(&setup("+N33 +P55 +B77 +R11 K59 k93", "b", "-"));
-    assert_eq!(kitao_kawasaki(&p, usi("3c3b"), None), "☗+桂-32");
-    assert_eq!(kitao_kawasaki(&p, usi("5e5d"), None), "☗と-54");
-    assert_eq!(kitao_kawasaki(&p, usi("7g6f"), None), "☗馬-66");
-    assert_eq!(kitao_kawasaki(&p, usi("1a1b"), None), "☗龍-12");
+    assert_eq!(kitao_kawasaki(&p, usi_move("3c3b"), None), "☗+桂-32");
+    assert_eq!(kitao_kawasaki(&p, usi_move("5e5d"), None), "☗と-54");
+    assert_eq!(kitao_kawasaki(&p, usi_move("7g6f"), None), "☗馬-66");
+    assert_eq!(kitao_kawasaki(&p, usi_move("1a1b"), None), "☗龍-12");
     assert_eq!(read(&p, "☗+桂-32", None), Ok("3c3b".into()));
     assert_eq!(read(&p, "☗成桂-32", None), Ok("3c3b".into()));
     assert_eq!(read(&p, "☗竜-12", None), Ok("1a1b".into()));
     // Gote's moves, with the previous square left out after x.
     let mut p = Position::startpos();
     for m in ["2g2f", "8c8d", "2f2e", "8d8e", "2e2d"] {
-        p.play(usi(m)).unwrap();
+        p.play(usi_move(m)).unwrap();
     }
     assert_eq!(
-        kitao_kawasaki(&p, usi("2c2d"), Some(usi("2e2d").to())),
+        kitao_kawasaki(&p, usi_move("2c2d"), Some(usi_move("2e2d").to())),
         "☖歩x"
     );
-    assert_eq!(kitao_kawasaki(&p, usi("2c2d"), None), "☖歩x24");
-    assert_eq!(read(&p, "☖歩x", Some(usi("2e2d").to())), Ok("2c2d".into()));
+    assert_eq!(kitao_kawasaki(&p, usi_move("2c2d"), None), "☖歩x24");
+    assert_eq!(
+        read(&p, "☖歩x", Some(usi_move("2e2d").to())),
+        Ok("2c2d".into())
+    );
     assert_eq!(read(&p, "☖歩x24", None), Ok("2c2d".into()));
 }
 

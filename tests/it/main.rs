@@ -3,6 +3,7 @@
 mod answers;
 mod classify;
 mod cli;
+mod contract;
 mod csa;
 mod csa_write;
 mod db;
@@ -35,35 +36,4 @@ mod store;
 mod text;
 mod usi;
 mod usi_record;
-
-use kifudex::shogi::Position;
-
-/// Parses a SFEN that a test knows to be valid.
-pub fn pos(sfen: &str) -> Position {
-    Position::from_sfen(sfen).unwrap_or_else(|e| panic!("bad test SFEN {sfen}: {e}"))
-}
-
-/// A small deterministic generator (xorshift64*) for random games.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.max(1))
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-}
-
-/// A connection of its own on a store's database file (the store speaks no SQL to others).
-pub fn sql(store: &kifudex::store::Store) -> rusqlite::Connection {
-    rusqlite::Connection::open(store.db().sqlite()).expect("open the file")
-}
+mod util;

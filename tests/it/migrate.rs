@@ -1,11 +1,12 @@
 //! A database made by schema 1 is brought up to date when opened: its header rows move into
 //! the games row, escapes and order kept.
 
+use crate::util::{Kifudex, TempDb};
 use kifudex::store::{SCHEMA_VERSION, Store};
 
 /// A database as an older kifudex left it: `migrations` applied by hand, then `rows`.
-fn old_database(name: &str, migrations: &[&str], rows: &str) -> std::path::PathBuf {
-    let dir = crate::db::temp_dir(name);
+fn old_database(name: &str, migrations: &[&str], rows: &str) -> TempDb {
+    let dir = TempDb::new(name);
     let conn = rusqlite::Connection::open(dir.join("kifudex.sqlite")).unwrap();
     for sql in migrations {
         conn.execute_batch(sql).unwrap();
@@ -31,7 +32,7 @@ d');
              INSERT INTO headers VALUES (1, 1, '後手', '藤井聡太');",
     );
     let store = Store::open(&dir).unwrap();
-    let version: u32 = crate::sql(&store)
+    let version: u32 = crate::util::sql(&store)
         .query_row("PRAGMA user_version", [], |r| r.get(0))
         .unwrap();
     assert_eq!(version, SCHEMA_VERSION);
@@ -44,7 +45,7 @@ d');
             ("メモ".to_string(), "a\tb\\c\nd".to_string()),
         ]
     );
-    let tables: i64 = crate::sql(&store)
+    let tables: i64 = crate::util::sql(&store)
         .query_row(
             "SELECT count(*) FROM sqlite_schema WHERE name IN ('headers', 'games_event')",
             [],
@@ -56,7 +57,7 @@ d');
 
 #[test]
 fn a_position_index_of_another_format_is_refused() {
-    let dir = crate::db::temp_dir("migrate-postings");
+    let dir = TempDb::new("migrate-postings");
     drop(Store::create(&dir).unwrap());
     {
         let conn = rusqlite::Connection::open(dir.join("kifudex.sqlite")).unwrap();
@@ -118,7 +119,7 @@ fn schema_2_comments_and_first_sources_move_into_the_games_row() {
     assert_eq!(game.record.notes[0].text, "a \"quoted\" remark");
     assert_eq!(store.stats().unwrap().duplicates, 1);
     // The table was rebuilt; the ids of deleted games are still not reused.
-    let seq: Vec<i64> = crate::sql(&store)
+    let seq: Vec<i64> = crate::util::sql(&store)
         .prepare("SELECT seq FROM sqlite_sequence WHERE name = 'games'")
         .unwrap()
         .query_map([], |r| r.get(0))
@@ -127,7 +128,7 @@ fn schema_2_comments_and_first_sources_move_into_the_games_row() {
         .unwrap();
     assert_eq!(seq, [5]);
     // The comments view shows the rows as schema 2 stored them.
-    let rows: Vec<(i64, i64, i64, i64, String)> = crate::sql(&store)
+    let rows: Vec<(i64, i64, i64, i64, String)> = crate::util::sql(&store)
         .prepare("SELECT game_id, ply, ord, kind, text FROM comments ORDER BY ply, ord")
         .unwrap()
         .query_map([], |r| {
@@ -158,7 +159,7 @@ fn schema_2_comments_and_first_sources_move_into_the_games_row() {
 
 /// A database as it was just before the migration named `name`: every earlier migration of
 /// the list applied, then `rows`.
-pub fn database_before(dir_name: &str, name: &str, rows: &str) -> std::path::PathBuf {
+fn database_before(dir_name: &str, name: &str, rows: &str) -> TempDb {
     let at = kifudex::store::MIGRATIONS
         .iter()
         .position(|(n, _)| *n == name)
@@ -187,8 +188,8 @@ fn problems_recorded_before_severities_stay_errors() {
          INSERT INTO import_errors (source_id, game_index, line, col, message)
            VALUES (1, 0, 3, 1, 'move 2: ２三銀打: black has no silver in hand to drop');",
     );
-    let out = crate::db::kifudex(&dir, &["stats", "--json"]);
-    let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let out = Kifudex::new().db(&dir).args(&["stats", "--json"]).output();
+    let stats: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(
         (stats["errors"].as_u64(), stats["warnings"].as_u64()),
         (Some(1), Some(0))
@@ -196,26 +197,25 @@ fn problems_recorded_before_severities_stay_errors() {
     // A file with a warning only: import exits 0, and stats counts it.
     let file = dir.join("w.csa");
     std::fs::write(&file, "V9\nPI\n+\n+7776FU\n%TORYO\n").unwrap();
-    let out = crate::db::kifudex(&dir, &["import", "--json", file.to_str().unwrap()]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let out = Kifudex::new()
+        .db(&dir)
+        .args(&["import", "--json", file.to_str().unwrap()])
+        .output();
+    assert!(out.status.success(), "{}", out.stderr);
+    let summary: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(
         (summary["errors"].as_u64(), summary["warnings"].as_u64()),
         (Some(0), Some(1))
     );
     assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
+        out.stderr,
         format!(
             "kifudex: {}:1:1: warning: 'V9' is no CSA version kifudex knows (V2, V2.1, V2.2, V3.0); read as V3.0\n",
             file.display()
         )
     );
-    let out = crate::db::kifudex(&dir, &["stats", "--json"]);
-    let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let out = Kifudex::new().db(&dir).args(&["stats", "--json"]).output();
+    let stats: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(
         (stats["errors"].as_u64(), stats["warnings"].as_u64()),
         (Some(1), Some(1))
@@ -229,7 +229,7 @@ fn problems_recorded_before_severities_stay_errors() {
 fn games_merged_under_the_old_key_come_apart() {
     use kifudex::notation::{Format, kif::read_kif};
     use kifudex::store::GameRow;
-    let dir = crate::db::temp_dir("migrate-game-key");
+    let dir = TempDb::new("migrate-game-key");
     let files = dir.join("files");
     std::fs::create_dir_all(&files).unwrap();
     let game = |sente: &str, gote: &str| {
@@ -273,10 +273,14 @@ fn games_merged_under_the_old_key_come_apart() {
             row.headers_text.clone().unwrap_or_default().replace('\'', "''"),
         ),
     );
-    let out = crate::db::kifudex(&db, &["import", "--json", files.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", crate::db::stderr(&out));
-    let out = crate::db::kifudex(&db, &["search", "--json"]);
-    let mut players: Vec<(String, String)> = crate::db::json_lines(&out)
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["import", "--json", files.to_str().unwrap()])
+        .output();
+    assert!(out.status.success(), "{}", out.stderr);
+    let out = Kifudex::new().db(&db).args(&["search", "--json"]).output();
+    let mut players: Vec<(String, String)> = out
+        .json_lines()
         .iter()
         .map(|g| {
             (
@@ -294,15 +298,21 @@ fn games_merged_under_the_old_key_come_apart() {
         ]
     );
     // Imported again, nothing changes; the same games in a fresh database are two as well.
-    let out = crate::db::kifudex(&db, &["import", "--json", files.to_str().unwrap()]);
-    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["import", "--json", files.to_str().unwrap()])
+        .output();
+    let summary: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(
         (summary["games"].as_u64(), summary["unchanged"].as_u64()),
         (Some(0), Some(2))
     );
     let fresh = dir.join("fresh");
-    let out = crate::db::kifudex(&fresh, &["import", "--json", files.to_str().unwrap()]);
-    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let out = Kifudex::new()
+        .db(&fresh)
+        .args(&["import", "--json", files.to_str().unwrap()])
+        .output();
+    let summary: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(
         (summary["games"].as_u64(), summary["duplicates"].as_u64()),
         (Some(2), Some(0))
@@ -314,7 +324,7 @@ fn games_merged_under_the_old_key_come_apart() {
 /// games themselves.
 #[test]
 fn players_totals_are_counted_for_a_database_made_before_them() {
-    let dir = crate::db::temp_dir("migrate-player-totals");
+    let dir = TempDb::new("migrate-player-totals");
     let files = dir.join("files");
     std::fs::create_dir_all(&files).unwrap();
     let games = [
@@ -339,14 +349,17 @@ fn players_totals_are_counted_for_a_database_made_before_them() {
         std::fs::write(files.join(name), text).unwrap();
     }
     let db = dir.join("db");
-    let out = crate::db::kifudex(&db, &["import", files.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", crate::db::stderr(&out));
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["import", files.to_str().unwrap()])
+        .output();
+    assert!(out.status.success(), "{}", out.stderr);
     let players = |extra: &[&str]| {
         let mut a = vec!["players", "--json"];
         a.extend_from_slice(extra);
-        let out = crate::db::kifudex(&db, &a);
-        assert!(out.status.success(), "{}", crate::db::stderr(&out));
-        crate::db::json_lines(&out)
+        let out = Kifudex::new().db(&db).args(&a).output();
+        assert!(out.status.success(), "{}", out.stderr);
+        out.json_lines()
     };
     let before = players(&[]);
     // As schema 9 left it: no totals.
@@ -388,8 +401,11 @@ fn players_totals_are_counted_for_a_database_made_before_them() {
         "開始日時：2018/01/01\n先手：丙\n後手：甲\n1 ７六歩(77)\n2 投了\n",
     )
     .unwrap();
-    let out = crate::db::kifudex(&db, &["import", files.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", crate::db::stderr(&out));
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["import", files.to_str().unwrap()])
+        .output();
+    assert!(out.status.success(), "{}", out.stderr);
     let now = players(&[]);
     assert_eq!(now, players(&["--min-plies", "0"]), "from the games");
     let kou = now.iter().find(|p| p["name"] == "甲").unwrap();

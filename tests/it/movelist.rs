@@ -3,27 +3,21 @@
 //! table, and the command line (`parse -`, `convert --to kk`, `show --notation`, `import`,
 //! `position --file -`).
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use kifudex::notation::movelist::{Notation, read_move_list, write_move_list};
 use kifudex::notation::movetext::iroha::{IROHA_SQUARES, iroha, iroha_square, iroha_square_of};
 use kifudex::notation::{Format, MoveNode, ReadError, Record, read_bytes};
-use kifudex::shogi::{Move, Position, Square};
+use kifudex::shogi::{Position, Square};
 
-use crate::Rng;
-use crate::db::{kifudex, stdout, temp_dir};
-
-fn usi(s: &str) -> Move {
-    Move::from_usi(s).unwrap()
-}
+use crate::util::Rng;
+use crate::util::usi_move;
+use crate::util::{Kifudex, TempDb};
 
 /// A record from the usual start with these USI moves.
 fn game(moves: &str) -> Record {
     let mut rec = Record::default();
     let mut p = Position::startpos();
     for m in moves.split_whitespace() {
-        let m = usi(m);
+        let m = usi_move(m);
         p.play(m).unwrap();
         rec.main.moves.push(MoveNode::new(m));
     }
@@ -105,8 +99,8 @@ fn headers_start_and_ending_are_written_and_read() {
     };
     let mut p = rec.start.clone();
     for m in ["3c3d", "7g7f"] {
-        p.play(usi(m)).unwrap();
-        rec.main.moves.push(MoveNode::new(usi(m)));
+        p.play(usi_move(m)).unwrap();
+        rec.main.moves.push(MoveNode::new(usi_move(m)));
     }
     rec.headers = vec![
         ("N+".to_string(), "Alice".to_string()),
@@ -266,49 +260,42 @@ fn the_iroha_table() {
     let file1: String = (1..=9).map(|r| iroha_square(sq(1, r))).collect();
     assert_eq!(file1, "いろはにほへとちり");
     let p = Position::startpos();
-    assert_eq!(iroha(&p, usi("7g7f"), None), "☗春歩");
-    assert_eq!(iroha(&p, usi("6i5h"), None), "☗す金左");
-}
-
-fn run_with_stdin(args: &[&str], input: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kifudex"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    assert_eq!(iroha(&p, usi_move("7g7f"), None), "☗春歩");
+    assert_eq!(iroha(&p, usi_move("6i5h"), None), "☗す金左");
 }
 
 #[test]
 fn the_command_line_reads_lists_from_files_and_standard_input() {
-    let (code, out, _) = run_with_stdin(&["parse", "-"], "1. P-7f P-3d 2. P-2f\n");
+    let (code, out, _) = Kifudex::new()
+        .args(&["parse", "-"])
+        .stdin("1. P-7f P-3d 2. P-2f\n")
+        .output()
+        .parts();
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
     assert_eq!(v["format"], "psn");
     assert_eq!(v["moves"], serde_json::json!(["7g7f", "3c3d", "2g2f"]));
-    let (code, out, _) = run_with_stdin(&["parse", "-"], "☗歩-76 ☖歩-34\n");
+    let (code, out, _) = Kifudex::new()
+        .args(&["parse", "-"])
+        .stdin("☗歩-76 ☖歩-34\n")
+        .output()
+        .parts();
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
     assert_eq!(v["format"], "moves");
     assert_eq!(v["moves"], serde_json::json!(["7g7f", "3c3d"]));
-    let (code, out, err) =
-        run_with_stdin(&["convert", "-", "--to", "kk"], "7g7f 3c3d 8h2b+ 3a2b\n");
+    let (code, out, err) = Kifudex::new()
+        .args(&["convert", "-", "--to", "kk"])
+        .stdin("7g7f 3c3d 8h2b+ 3a2b\n")
+        .output()
+        .parts();
     assert_eq!((code, err.as_str()), (0, ""));
     assert_eq!(out, "  1 ☗歩-76\n  2 ☖歩-34\n  3 ☗角x22+\n  4 ☖銀x\n");
-    let (code, out, _) = run_with_stdin(&["convert", "-", "--to", "kifu"], "☗歩-76 ☖歩-34\n");
+    let (code, out, _) = Kifudex::new()
+        .args(&["convert", "-", "--to", "kifu"])
+        .stdin("☗歩-76 ☖歩-34\n")
+        .output()
+        .parts();
     assert_eq!(code, 0);
     assert_eq!(
         out,
@@ -316,31 +303,47 @@ fn the_command_line_reads_lists_from_files_and_standard_input() {
     );
     // A database of one list imported from a file of any name; show in every notation;
     // position --file - from standard input.
-    let dir = temp_dir("movelist-cli");
+    let dir = TempDb::new("movelist-cli");
     let list = dir.join("game.txt");
     std::fs::write(&list, "1. ☗歩-76 ☖歩-34 2. ☗歩-26\n").unwrap();
     let db = dir.join("db");
-    let o = kifudex(&db, &["import", list.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let o = kifudex(&db, &["show", "1", "--notation", "hodges"]);
-    assert_eq!(stdout(&o), "  1 P-7f\n  2 P-3d\n  3 P-2f\n");
-    let o = kifudex(&db, &["show", "1", "--notation", "iroha"]);
-    assert_eq!(stdout(&o), "  1 ☗春歩\n  2 ☖ら歩\n  3 ☗よ歩\n");
-    let o = kifudex(&db, &["show", "1", "--notation", "kitao-kawasaki"]);
-    assert_eq!(stdout(&o), "  1 ☗歩-76\n  2 ☖歩-34\n  3 ☗歩-26\n");
-    let o = kifudex(&db, &["show", "1", "--notation", "western"]);
+    let o = Kifudex::new()
+        .db(&db)
+        .args(&["import", list.to_str().unwrap()])
+        .output();
+    assert!(o.status.success(), "{}", o.stderr);
+    let o = Kifudex::new()
+        .db(&db)
+        .args(&["show", "1", "--notation", "hodges"])
+        .output();
+    assert_eq!(o.stdout, "  1 P-7f\n  2 P-3d\n  3 P-2f\n");
+    let o = Kifudex::new()
+        .db(&db)
+        .args(&["show", "1", "--notation", "iroha"])
+        .output();
+    assert_eq!(o.stdout, "  1 ☗春歩\n  2 ☖ら歩\n  3 ☗よ歩\n");
+    let o = Kifudex::new()
+        .db(&db)
+        .args(&["show", "1", "--notation", "kitao-kawasaki"])
+        .output();
+    assert_eq!(o.stdout, "  1 ☗歩-76\n  2 ☖歩-34\n  3 ☗歩-26\n");
+    let o = Kifudex::new()
+        .db(&db)
+        .args(&["show", "1", "--notation", "western"])
+        .output();
     assert_eq!(o.status.code(), Some(2));
-    let (code, out, err) = run_with_stdin(
-        &[
+    let (code, out, err) = Kifudex::new()
+        .args(&[
             "--db",
             db.to_str().unwrap(),
             "position",
             "--file",
             "-",
             "--json",
-        ],
-        "P-7f P-3d P-2f\n",
-    );
+        ])
+        .stdin("P-7f P-3d P-2f\n")
+        .output()
+        .parts();
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("\"total\":1"), "{out}");
 }

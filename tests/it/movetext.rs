@@ -8,53 +8,14 @@ use kifudex::notation::movetext::{
 };
 use kifudex::shogi::{Color, Move, PieceKind, Position, Rule, Square};
 
-use crate::{Rng, pos};
-
-/// A SFEN from a piece list such as `"K59 G69 g41 +R13"` (piece, file, rank; upper case
-/// Black), the side to move (`b`/`w`) and the hands (`B2p`, `-`).
-pub(crate) fn setup(pieces: &str, side: &str, hands: &str) -> String {
-    let mut grid: [[Option<String>; 9]; 9] = Default::default();
-    for tok in pieces.split_whitespace() {
-        let (piece, at) = tok.split_at(tok.len() - 2);
-        let b = at.as_bytes();
-        grid[(b[1] - b'1') as usize][(b[0] - b'1') as usize] = Some(piece.to_string());
-    }
-    let rows: Vec<String> = grid
-        .iter()
-        .map(|rank| {
-            let mut row = String::new();
-            let mut empty = 0;
-            for file in (0..9).rev() {
-                match &rank[file] {
-                    Some(p) => {
-                        if empty > 0 {
-                            row.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        row.push_str(p);
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                row.push_str(&empty.to_string());
-            }
-            row
-        })
-        .collect();
-    format!("{} {side} {hands} 1", rows.join("/"))
-}
+use crate::util::{Rng, crowded, physical_moves, pos, setup, usi_move};
 
 fn black(pieces: &str) -> Position {
     pos(&setup(pieces, "b", "-"))
 }
 
-fn usi(s: &str) -> Move {
-    Move::from_usi(s).unwrap()
-}
-
 fn ja(p: &Position, m: &str) -> String {
-    japanese(p, usi(m), None)
+    japanese(p, usi_move(m), None)
 }
 
 /// The USI of the move `text` means on `p`.
@@ -76,39 +37,6 @@ fn assert_round_trip(p: &Position, moves: &[Move], last_to: Option<Square>) {
             assert_eq!(back, m, "{text} read back wrong on {}", p.to_sfen());
         }
     }
-}
-
-/// Every move the rules of movement allow, legal or not (二歩, self-check, dead pieces…).
-pub(crate) fn physical_moves(p: &Position) -> Vec<Move> {
-    let mut out = Vec::new();
-    let playable = |m: Move| {
-        let mut after = p.clone();
-        matches!(after.play(m), Ok(v) if !v.contains(Rule::IllegalMovement))
-    };
-    for from in Square::all() {
-        if p.piece_at(from)
-            .is_none_or(|pc| pc.color != p.side_to_move())
-        {
-            continue;
-        }
-        for to in Square::all() {
-            for promote in [false, true] {
-                let m = Move::Board { from, to, promote };
-                if from != to && playable(m) {
-                    out.push(m);
-                }
-            }
-        }
-    }
-    for (kind, _) in p.hand(p.side_to_move()).iter() {
-        for to in Square::all() {
-            let m = Move::Drop { kind, to };
-            if playable(m) {
-                out.push(m);
-            }
-        }
-    }
-    out
 }
 
 fn assert_western_unique(p: &Position) {
@@ -230,16 +158,16 @@ fn plain_moves_captures_promotions_and_same() {
     assert_eq!(ja(&p, "7g7f"), "☗７六歩");
     assert_eq!(ja(&p, "3i4h"), "☗４八銀");
     assert_eq!(ja(&p, "5i5h"), "☗５八玉");
-    p.play(usi("7g7f")).unwrap();
-    p.play(usi("3c3d")).unwrap();
+    p.play(usi_move("7g7f")).unwrap();
+    p.play(usi_move("3c3d")).unwrap();
     let last = Square::new(3, 4);
-    assert_eq!(japanese(&p, usi("8h2b+"), last), "☗２二角成");
-    assert_eq!(japanese(&p, usi("8h2b"), last), "☗２二角不成");
-    assert_eq!(kif_move_text(&p, usi("8h2b+"), last), "２二角成(88)");
-    p.play(usi("8h2b+")).unwrap();
+    assert_eq!(japanese(&p, usi_move("8h2b+"), last), "☗２二角成");
+    assert_eq!(japanese(&p, usi_move("8h2b"), last), "☗２二角不成");
+    assert_eq!(kif_move_text(&p, usi_move("8h2b+"), last), "２二角成(88)");
+    p.play(usi_move("8h2b+")).unwrap();
     let last = Square::new(2, 2);
-    assert_eq!(japanese(&p, usi("3a2b"), last), "☖同　銀");
-    assert_eq!(kif_move_text(&p, usi("3a2b"), last), "同　銀(31)");
+    assert_eq!(japanese(&p, usi_move("3a2b"), last), "☖同　銀");
+    assert_eq!(kif_move_text(&p, usi_move("3a2b"), last), "同　銀(31)");
     assert_eq!(read(&p, "△同　銀", last).unwrap(), "3a2b");
     assert_eq!(read(&p, "同銀", last).unwrap(), "3a2b");
     // A pawn reaching the zone: 成 or 不成, always written.
@@ -265,7 +193,7 @@ fn two_golds_right_and_left() {
     assert_eq!(read(&p, "58金右", None).unwrap(), "4i5h");
     // For White, right and left are seen from White's side.
     let mut p = Position::startpos();
-    p.play(usi("7g7f")).unwrap();
+    p.play(usi_move("7g7f")).unwrap();
     assert_eq!(ja(&p, "6a5b"), "☖５二金右");
     assert_eq!(ja(&p, "4a5b"), "☖５二金左");
     assert_eq!(read(&p, "△５二金左", None).unwrap(), "4a5b");
@@ -391,7 +319,7 @@ fn drops_write_uchi_only_when_a_board_piece_could_go_there() {
     assert_eq!(ja(&p, "B*5e"), "☗５五角打");
     assert_eq!(ja(&p, "8h5e"), "☗５五角");
     assert_eq!(ja(&p, "B*4e"), "☗４五角");
-    assert_eq!(kif_move_text(&p, usi("B*4e"), None), "４五角打");
+    assert_eq!(kif_move_text(&p, usi_move("B*4e"), None), "４五角打");
     assert_eq!(read(&p, "５五角", None).unwrap(), "8h5e");
     assert_eq!(read(&p, "５五角打", None).unwrap(), "B*5e");
     assert_eq!(read(&p, "４五角", None).unwrap(), "B*4e");
@@ -402,7 +330,7 @@ fn drops_write_uchi_only_when_a_board_piece_could_go_there() {
 #[test]
 fn kif_origins_resolve_directly() {
     let p = Position::startpos();
-    assert_eq!(kif_move_text(&p, usi("7g7f"), None), "７六歩(77)");
+    assert_eq!(kif_move_text(&p, usi_move("7g7f"), None), "７六歩(77)");
     assert_eq!(read(&p, "７六歩(77)", None).unwrap(), "7g7f");
     assert_eq!(read(&p, "５八金(69)", None).unwrap(), "6i5h");
     let e = read(&p, "７六金(77)", None).unwrap_err();
@@ -412,10 +340,10 @@ fn kif_origins_resolve_directly() {
     // The KIF `同　歩(23)` after a pawn exchange.
     let mut p = Position::startpos();
     for m in ["2g2f", "8c8d", "2f2e", "8d8e", "2e2d"] {
-        p.play(usi(m)).unwrap();
+        p.play(usi_move(m)).unwrap();
     }
     let last = Square::new(2, 4);
-    assert_eq!(kif_move_text(&p, usi("2c2d"), last), "同　歩(23)");
+    assert_eq!(kif_move_text(&p, usi_move("2c2d"), last), "同　歩(23)");
     assert_eq!(read(&p, "同　歩(23)", last).unwrap(), "2c2d");
 }
 
@@ -432,17 +360,22 @@ fn illegal_moves_are_found_when_no_legal_one_fits() {
     // Only the pinned gold reaches ６八: the illegal move is still read.
     assert_eq!(read(&p, "６八金", None).unwrap(), "5h6h");
     let mut after = p.clone();
-    assert!(after.play(usi("5h6h")).unwrap().contains(Rule::KingInCheck));
+    assert!(
+        after
+            .play(usi_move("5h6h"))
+            .unwrap()
+            .contains(Rule::KingInCheck)
+    );
     // 二歩 is read as the drop it is.
     let p = pos(&setup("K59 P57 k51", "b", "P"));
     assert_eq!(ja(&p, "P*5e"), "☗５五歩");
-    let m = usi(&read(&p, "５五歩", None).unwrap());
-    assert_eq!(m, usi("P*5e"));
+    let m = usi_move(&read(&p, "５五歩", None).unwrap());
+    assert_eq!(m, usi_move("P*5e"));
     assert!(p.clone().play(m).unwrap().contains(Rule::TwoPawns));
     // Without 成 a pawn reaching the last rank does not promote: the rules flag it.
     let p = black("P12 k91");
-    let m = usi(&read(&p, "１一歩", None).unwrap());
-    assert_eq!(m, usi("1b1a"));
+    let m = usi_move(&read(&p, "１一歩", None).unwrap());
+    assert_eq!(m, usi_move("1b1a"));
     assert!(p.clone().play(m).unwrap().contains(Rule::DeadPiece));
 }
 
@@ -505,13 +438,13 @@ fn ambiguous_and_impossible_moves_are_errors() {
 #[test]
 fn hodges_and_hosking() {
     let p = Position::startpos();
-    let w = |p: &Position, m: &str| (hodges(p, usi(m)), hosking(p, usi(m)));
+    let w = |p: &Position, m: &str| (hodges(p, usi_move(m)), hosking(p, usi_move(m)));
     assert_eq!(w(&p, "7g7f"), ("P-7f".into(), "P76".into()));
     assert_eq!(w(&p, "6i5h"), ("G6i-5h".into(), "G69-58".into()));
     assert_eq!(w(&p, "6i7h"), ("G-7h".into(), "G78".into()));
     let mut p = Position::startpos();
-    p.play(usi("7g7f")).unwrap();
-    p.play(usi("3c3d")).unwrap();
+    p.play(usi_move("7g7f")).unwrap();
+    p.play(usi_move("3c3d")).unwrap();
     assert_eq!(w(&p, "8h2b+"), ("Bx2b+".into(), "Bx22+".into()));
     assert_eq!(w(&p, "8h2b"), ("Bx2b=".into(), "Bx22=".into()));
     let p = black("+B22 s31 K59 k51");
@@ -554,73 +487,6 @@ fn every_legal_move_round_trips_in_random_games() {
         }
     }
     assert!(checked > 100_000, "only {checked} moves checked");
-}
-
-/// A random crowded position: golds, silvers, majors (promoted or not), knights and a few
-/// pawns packed around the centre, some pieces in the mover's hand.
-pub(crate) fn crowded(rng: &mut Rng) -> Option<Position> {
-    let mut pieces: Vec<String> = Vec::new();
-    let mut taken = HashSet::new();
-    let mut hand = String::new();
-    let mut place = |rng: &mut Rng, piece: String, near: bool| loop {
-        let (f, r) = if near {
-            (3 + rng.below(5), 3 + rng.below(5))
-        } else {
-            (1 + rng.below(9), 1 + rng.below(9))
-        };
-        if taken.insert((f, r)) {
-            pieces.push(format!("{piece}{f}{r}"));
-            break;
-        }
-    };
-    place(rng, "K".into(), false);
-    place(rng, "k".into(), false);
-    let kinds = [
-        ("G", ""),
-        ("G", ""),
-        ("G", ""),
-        ("G", ""),
-        ("S", "+"),
-        ("S", "+"),
-        ("S", "+"),
-        ("S", "+"),
-        ("R", "+"),
-        ("R", "+"),
-        ("B", "+"),
-        ("B", "+"),
-        ("N", "+"),
-        ("N", "+"),
-        ("L", "+"),
-        ("P", "+"),
-        ("P", "+"),
-    ];
-    for (letter, promo) in kinds {
-        let black = rng.below(4) != 0;
-        if rng.below(6) == 0 {
-            hand.push_str(letter);
-            continue;
-        }
-        let promoted = !promo.is_empty() && rng.below(3) == 0;
-        let mut piece = format!("{}{letter}", if promoted { promo } else { "" });
-        if !black {
-            piece = piece.to_lowercase();
-        }
-        place(rng, piece, true);
-    }
-    let mut counted = String::new();
-    for letter in ["R", "B", "G", "S", "N", "L", "P"] {
-        match hand.matches(letter).count() {
-            0 => {}
-            1 => counted.push_str(letter),
-            n => counted.push_str(&format!("{n}{letter}")),
-        }
-    }
-    let hand = if counted.is_empty() {
-        "-".into()
-    } else {
-        counted
-    };
-    Position::from_sfen(&setup(&pieces.join(" "), "b", &hand)).ok()
 }
 
 #[test]

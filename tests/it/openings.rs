@@ -5,12 +5,11 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use crate::util::{Kifudex, TempDb};
 use kifudex::classify::{Kind, descendants, family, recognise_record, split_header};
 use kifudex::notation::Record;
 use kifudex::shogi::Color;
 use kifudex::synth::{Synth, SynthOptions};
-
-use crate::db::{json_lines, kifudex, temp_dir};
 
 /// `n` generated games written as KIF files (some with a 戦型 header), and the records.
 fn collection(dir: &Path, n: usize) -> (PathBuf, Vec<Record>) {
@@ -39,17 +38,16 @@ fn collection(dir: &Path, n: usize) -> (PathBuf, Vec<Record>) {
     (files, records)
 }
 
-fn imported(name: &str, n: usize) -> (PathBuf, Vec<Record>) {
-    let dir = temp_dir(name);
+fn imported(name: &str, n: usize) -> (TempDb, PathBuf, Vec<Record>) {
+    let dir = TempDb::new(name);
     let (files, records) = collection(&dir, n);
     let db = dir.join("db");
-    let out = kifudex(&db, &["import", files.to_str().unwrap()]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (db, records)
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["import", files.to_str().unwrap()])
+        .output();
+    assert!(out.status.success(), "{}", out.stderr);
+    (dir, db, records)
 }
 
 type Counts = (u64, u64, u64, u64);
@@ -66,7 +64,7 @@ fn add(c: &mut Counts, winner: Option<&str>) {
 
 #[test]
 fn openings_counts_equal_a_brute_force_count() {
-    let (db, records) = imported("openings-brute", 300);
+    let (_dir, db, records) = imported("openings-brute", 300);
     let mut expected: BTreeMap<(String, String), Counts> = BTreeMap::new();
     for rec in &records {
         let r = recognise_record(rec);
@@ -91,31 +89,38 @@ fn openings_counts_equal_a_brute_force_count() {
             );
         }
     }
-    let got: BTreeMap<(String, String), Counts> =
-        json_lines(&kifudex(&db, &["openings", "--json"]))
-            .into_iter()
-            .map(|v| {
-                let n = |k: &str| v[k].as_u64().unwrap();
+    let got: BTreeMap<(String, String), Counts> = Kifudex::new()
+        .db(&db)
+        .args(&["openings", "--json"])
+        .output()
+        .json_lines()
+        .into_iter()
+        .map(|v| {
+            let n = |k: &str| v[k].as_u64().unwrap();
+            (
                 (
-                    (
-                        v["kind"].as_str().unwrap().to_string(),
-                        v["name"].as_str().unwrap().to_string(),
-                    ),
-                    (n("games"), n("sente_wins"), n("gote_wins"), n("draws")),
-                )
-            })
-            .collect();
+                    v["kind"].as_str().unwrap().to_string(),
+                    v["name"].as_str().unwrap().to_string(),
+                ),
+                (n("games"), n("sente_wins"), n("gote_wins"), n("draws")),
+            )
+        })
+        .collect();
     assert!(expected.len() > 10, "only {} rows", expected.len());
     assert_eq!(got, expected);
 }
 
 #[test]
 fn search_by_opening_castle_and_strategy_equals_a_brute_force_count() {
-    let (db, records) = imported("openings-search", 200);
+    let (_dir, db, records) = imported("openings-search", 200);
     let count = |args: &[&str]| {
         let mut a = vec!["search", "--json", "--limit", "100000"];
         a.extend_from_slice(args);
-        let mut ids: Vec<i64> = json_lines(&kifudex(&db, &a))
+        let mut ids: Vec<i64> = Kifudex::new()
+            .db(&db)
+            .args(&a)
+            .output()
+            .json_lines()
             .iter()
             .map(|v| v["id"].as_i64().unwrap())
             .collect();
@@ -177,19 +182,23 @@ fn search_by_opening_castle_and_strategy_equals_a_brute_force_count() {
             .any(|i| i.name == "角換わり")
     });
     assert_eq!(count(&["--strategy", "角換わり"]), want);
-    let bad = kifudex(&db, &["search", "--castle", "四間飛車"]);
+    let bad = Kifudex::new()
+        .db(&db)
+        .args(&["search", "--castle", "四間飛車"])
+        .output();
     assert_eq!(bad.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("--castle \"四間飛車\" names no castle"));
+    assert!(bad.stderr.contains("--castle \"四間飛車\" names no castle"));
 }
 
 #[test]
 fn show_lists_what_was_recognised_with_the_plies() {
-    let (db, records) = imported("openings-show", 5);
+    let (_dir, db, records) = imported("openings-show", 5);
     for (i, rec) in records.iter().enumerate() {
-        let v = &json_lines(&kifudex(
-            &db,
-            &["show", &(i + 1).to_string(), "--openings", "--json"],
-        ))[0];
+        let v = &Kifudex::new()
+            .db(&db)
+            .args(&["show", &(i + 1).to_string(), "--openings", "--json"])
+            .output()
+            .json_lines()[0];
         let r = recognise_record(rec);
         assert_eq!(v["opening"].as_str(), r.opening);
         let mut got: Vec<(String, String, u64)> = v["items"]
@@ -230,7 +239,7 @@ fn show_lists_what_was_recognised_with_the_plies() {
 /// opened: the same rows as an import of today writes.
 #[test]
 fn a_database_of_the_previous_schema_is_recognised_when_opened() {
-    let (db, _) = imported("openings-migrate", 40);
+    let (_dir, db, _) = imported("openings-migrate", 40);
     let rows = |db: &Path| -> Vec<(i64, String, String, i64)> {
         let conn = rusqlite::Connection::open(db.join("kifudex.sqlite")).unwrap();
         let mut stmt = conn
@@ -261,20 +270,20 @@ fn a_database_of_the_previous_schema_is_recognised_when_opened() {
             .unwrap();
         conn.pragma_update(None, "user_version", at as u32).unwrap();
     }
-    let out = kifudex(
-        &db,
-        &[
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&[
             "search",
             "--opening",
             "振り飛車",
             "--json",
             "--limit",
             "1000",
-        ],
-    );
+        ])
+        .output();
     assert!(out.status.success());
     assert_eq!(rows(&db), before);
-    assert!(!json_lines(&out).is_empty());
+    assert!(!out.json_lines().is_empty());
 }
 
 /// The recognised label, strategies and castles are in the text index's opening field:
@@ -284,7 +293,7 @@ fn a_database_of_the_previous_schema_is_recognised_when_opened() {
 /// recognition to the next command.
 #[test]
 fn text_finds_the_recognised_names() {
-    let (db, records) = imported("openings-text", 60);
+    let (_dir, db, records) = imported("openings-text", 60);
     let want = |needle: &str| -> Vec<i64> {
         records
             .iter()
@@ -301,19 +310,19 @@ fn text_finds_the_recognised_names() {
             .collect()
     };
     let got = |db: &Path, query: &str| -> (Vec<i64>, String) {
-        let out = kifudex(db, &["text", query, "--json", "--limit", "1000"]);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let mut ids: Vec<i64> = json_lines(&out)
+        let out = Kifudex::new()
+            .db(db)
+            .args(&["text", query, "--json", "--limit", "1000"])
+            .output();
+        assert!(out.status.success(), "{}", out.stderr);
+        let mut ids: Vec<i64> = out
+            .json_lines()
             .iter()
             .map(|h| h["id"].as_i64().unwrap())
             .collect();
         ids.sort_unstable();
         ids.dedup();
-        (ids, String::from_utf8_lossy(&out.stderr).into_owned())
+        (ids, out.stderr)
     };
     let needles = ["美濃", "振り飛車", "居飛車", "矢倉", "穴熊", "四間飛車"];
     let mut seen = 0;
@@ -346,7 +355,10 @@ fn text_finds_the_recognised_names() {
     // An import that leaves recognition to the next command: that command indexes the names.
     let db2 = db.with_file_name("db2");
     let files = db.with_file_name("games");
-    let out = kifudex(&db2, &["import", files.to_str().unwrap(), "--no-recognise"]);
+    let out = Kifudex::new()
+        .db(&db2)
+        .args(&["import", files.to_str().unwrap(), "--no-recognise"])
+        .output();
     assert!(out.status.success());
     for needle in needles {
         assert_eq!(

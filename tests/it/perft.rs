@@ -2,7 +2,7 @@
 
 use kifudex::shogi::Position;
 
-use crate::pos;
+use crate::util::pos;
 
 #[test]
 fn start_position_depths_1_to_4() {

@@ -9,8 +9,8 @@ use kifudex::ingest::{ContentHasher, ImportOptions, Observer, Problem, content_h
 use kifudex::notation::decode::{Utf8Survey, decode_cut};
 use kifudex::store::Store;
 
-use crate::Rng;
-use crate::db::temp_dir;
+use crate::util::Rng;
+use crate::util::TempDb;
 
 #[derive(Default)]
 struct Problems(Vec<String>);
@@ -135,7 +135,7 @@ fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
 /// without BOM, Shift-JIS, and a UTF-8 file cut inside its last character.
 #[test]
 fn a_csa_file_in_pieces_reads_as_the_whole_file() {
-    let dir = temp_dir("pieces-same");
+    let dir = TempDb::new("pieces-same");
     let text = csa_file(80, 7);
     let sjis = encoding_rs::SHIFT_JIS.encode(&text).0.into_owned();
     let mut bom = b"\xEF\xBB\xBF".to_vec();
@@ -187,7 +187,7 @@ fn a_csa_file_in_pieces_reads_as_the_whole_file() {
 /// file of another format that big is refused, and one under the limit is read whole.
 #[test]
 fn only_a_csa_file_may_pass_the_limit_on_one_source() {
-    let dir = temp_dir("pieces-limit");
+    let dir = TempDb::new("pieces-limit");
     let text = csa_file(60, 3);
     let csa = write(&dir, "big.csa", text.as_bytes());
     let options = ImportOptions {
@@ -239,7 +239,7 @@ fn only_a_csa_file_may_pass_the_limit_on_one_source() {
 /// reading there: the games before it are kept, and the error says why.
 #[test]
 fn a_csa_game_over_the_limit_stops_the_file_there() {
-    let dir = temp_dir("pieces-long-game");
+    let dir = TempDb::new("pieces-long-game");
     let mut text = csa_file(10, 5);
     text.push_str("\n/\nV2.2\nPI\n+\n+7776FU\n'");
     text.push_str(&"x".repeat(20_000));
@@ -320,7 +320,7 @@ fn the_utf8_survey_of_blocks_decides_as_the_whole() {
 /// bytes of CSA behind a UTF-16 mark (found by the `csa` fuzz target), read as the whole does.
 #[test]
 fn a_file_behind_a_utf16_mark_is_never_cut() {
-    let dir = temp_dir("pieces-bom");
+    let dir = TempDb::new("pieces-bom");
     let text = csa_file(40, 9);
     let mut utf16 = vec![0xFF, 0xFE];
     for u in text.encode_utf16() {

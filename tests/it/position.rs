@@ -12,8 +12,8 @@ use kifudex::shogi::{Move, Position};
 use kifudex::synth::{Synth, SynthOptions};
 use serde_json::Value;
 
-use crate::Rng;
-use crate::db::{json_lines, kifudex, stderr, stdout, temp_dir};
+use crate::util::Rng;
+use crate::util::{Kifudex, TempDb};
 
 /// Records written for this test (USI lines and KIF), by file name.
 const OWN: &[(&str, &str)] = &[
@@ -95,9 +95,16 @@ fn build(dir: &Path) -> (std::path::PathBuf, Vec<Game>) {
         std::fs::write(files.join(name), text).unwrap();
     }
     let db = dir.join("db");
-    let out = kifudex(&db, &["import", files.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let rows = json_lines(&kifudex(&db, &["search", "--json", "--limit", "100000"]));
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["import", files.to_str().unwrap()])
+        .output();
+    assert!(out.status.success(), "{}", out.stderr);
+    let rows = Kifudex::new()
+        .db(&db)
+        .args(&["search", "--json", "--limit", "100000"])
+        .output()
+        .json_lines();
     let mut games = Vec::new();
     for r in rows {
         let path = r["file"].as_str().unwrap();
@@ -220,9 +227,9 @@ fn check(db: &Path, games: &[Game], pos: &Position, w: Widen) {
     let (want, want_tree) = brute(games, pos, w);
     let mut args = vec!["position", sfen.as_str(), "--json", "--limit", "100000"];
     args.extend(flags(w));
-    let out = kifudex(db, &args);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let lines = json_lines(&out);
+    let out = Kifudex::new().db(db).args(&args).output();
+    assert!(out.status.success(), "{}", out.stderr);
+    let lines = out.json_lines();
     let (total, rows) = lines.split_last().unwrap();
     let got: BTreeMap<i64, u64> = rows
         .iter()
@@ -244,9 +251,9 @@ fn check(db: &Path, games: &[Game], pos: &Position, w: Widen) {
     args[0] = "tree";
     args.truncate(3);
     args.extend(flags(w));
-    let out = kifudex(db, &args);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let lines = json_lines(&out);
+    let out = Kifudex::new().db(db).args(&args).output();
+    assert!(out.status.success(), "{}", out.stderr);
+    let lines = out.json_lines();
     let (totals, rows) = lines.split_last().unwrap();
     assert_eq!(totals["total"].as_u64(), Some(want.len() as u64), "{sfen}");
     let got: Tree = rows
@@ -264,13 +271,13 @@ fn check(db: &Path, games: &[Game], pos: &Position, w: Widen) {
 
 #[test]
 fn position_and_tree_agree_with_replaying_every_game() {
-    let dir = temp_dir("position-brute");
+    let dir = TempDb::new("position-brute");
     let (db, games) = build(&dir);
     let by_file: HashMap<usize, &Game> = games.iter().enumerate().collect();
     let mut queries: Vec<Position> = vec![
         Position::startpos(),
-        crate::pos("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSN1 w - 1"),
-        crate::pos("4k4/9/9/9/9/9/9/9/4K4 b P 1"),
+        crate::util::pos("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSN1 w - 1"),
+        crate::util::pos("4k4/9/9/9/9/9/9/9/4K4 b P 1"),
         kifudex::query::parse_position("startpos moves 7g7f 3c3d 2g2f").unwrap(),
         kifudex::query::parse_position("startpos moves 7g7f 3c3d").unwrap(),
     ];
@@ -321,7 +328,7 @@ fn position_and_tree_agree_with_replaying_every_game() {
 
 #[test]
 fn exact_answers_for_the_records_written_by_hand() {
-    let dir = temp_dir("position-own");
+    let dir = TempDb::new("position-own");
     let files = dir.join("files");
     std::fs::create_dir_all(&files).unwrap();
     for (name, text) in OWN {
@@ -329,12 +336,19 @@ fn exact_answers_for_the_records_written_by_hand() {
     }
     let db = dir.join("db");
     assert!(
-        kifudex(&db, &["import", files.to_str().unwrap()])
+        Kifudex::new()
+            .db(&db)
+            .args(&["import", files.to_str().unwrap()])
+            .output()
             .status
             .success()
     );
     let id = |file: &str| -> i64 {
-        let rows = json_lines(&kifudex(&db, &["search", "--json"]));
+        let rows = Kifudex::new()
+            .db(&db)
+            .args(&["search", "--json"])
+            .output()
+            .json_lines();
         rows.iter()
             .find(|r| r["file"].as_str().unwrap().ends_with(file))
             .unwrap()["id"]
@@ -345,7 +359,7 @@ fn exact_answers_for_the_records_written_by_hand() {
         let mut a = vec!["position"];
         a.extend(args);
         a.push("--json");
-        let lines = json_lines(&kifudex(&db, &a));
+        let lines = Kifudex::new().db(&db).args(&a).output().json_lines();
         let mut v: Vec<(i64, u64)> = lines[..lines.len() - 1]
             .iter()
             .map(|r| (r["id"].as_i64().unwrap(), r["ply"].as_u64().unwrap()))
@@ -380,7 +394,11 @@ fn exact_answers_for_the_records_written_by_hand() {
         vec![(id("kyo.kif"), 0)]
     );
     // The repetition: the start three times, then 7g7f; the tree counts the game once per move.
-    let tree = json_lines(&kifudex(&db, &["tree", "startpos", "--json"]));
+    let tree = Kifudex::new()
+        .db(&db)
+        .args(&["tree", "startpos", "--json"])
+        .output()
+        .json_lines();
     assert_eq!(tree.last().unwrap()["total"].as_u64(), Some(3));
     let moves: BTreeMap<String, u64> = tree[..tree.len() - 1]
         .iter()
@@ -399,7 +417,11 @@ fn exact_answers_for_the_records_written_by_hand() {
             ("7g7f".to_string(), 2)
         ])
     );
-    let text = stdout(&kifudex(&db, &["tree", "startpos"]));
+    let text = Kifudex::new()
+        .db(&db)
+        .args(&["tree", "startpos"])
+        .output()
+        .stdout;
     assert!(text.contains("☗７六歩"), "{text}");
     assert!(
         text.ends_with(
@@ -411,13 +433,16 @@ fn exact_answers_for_the_records_written_by_hand() {
 
 #[test]
 fn a_bad_position_is_a_clear_error() {
-    let dir = temp_dir("position-bad");
+    let dir = TempDb::new("position-bad");
     let db = dir.join("db");
     let files = dir.join("files");
     std::fs::create_dir_all(&files).unwrap();
     std::fs::write(files.join("a.usi"), "startpos moves 7g7f\n").unwrap();
     assert!(
-        kifudex(&db, &["import", files.to_str().unwrap()])
+        Kifudex::new()
+            .db(&db)
+            .args(&["import", files.to_str().unwrap()])
+            .output()
             .status
             .success()
     );
@@ -429,54 +454,63 @@ fn a_bad_position_is_a_clear_error() {
         ("startpos moves 7g7f 7g7f", "7g7f"),
         ("startpos moves 7x7f", "7x7f"),
     ] {
-        let out = kifudex(&db, &["position", pos]);
+        let out = Kifudex::new().db(&db).args(&["position", pos]).output();
         assert_eq!(out.status.code(), Some(2), "{pos}");
-        let err = stderr(&out);
+        let err = out.stderr.clone();
         assert!(err.contains("cannot read the position"), "{pos}: {err}");
         assert!(err.contains(says), "{pos}: {err}");
     }
-    let out = kifudex(&db, &["position", "--file", "/nonexistent/x.kif"]);
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["position", "--file", "/nonexistent/x.kif"])
+        .output();
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("cannot read /nonexistent/x.kif"));
+    assert!(out.stderr.contains("cannot read /nonexistent/x.kif"));
     std::fs::write(files.join("b.usi"), "startpos moves 7g7f 3c3d\n").unwrap();
-    let out = kifudex(
-        &db,
-        &[
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&[
             "position",
             "--file",
             files.join("b.usi").to_str().unwrap(),
             "--ply",
             "5",
-        ],
-    );
+        ])
+        .output();
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        stderr(&out).contains("has 2 moves in its main line: there is no ply 5"),
+        out.stderr
+            .contains("has 2 moves in its main line: there is no ply 5"),
         "{}",
-        stderr(&out)
+        out.stderr
     );
-    let out = kifudex(
-        &db,
-        &[
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&[
             "position",
             "--file",
             files.join("b.usi").to_str().unwrap(),
             "--ply",
             "1",
             "--json",
-        ],
-    );
-    let mut want = json_lines(&kifudex(&db, &["search", "--json"]))[0].clone();
+        ])
+        .output();
+    let mut want = Kifudex::new()
+        .db(&db)
+        .args(&["search", "--json"])
+        .output()
+        .json_lines()[0]
+        .clone();
     want["ply"] = serde_json::json!(1);
     assert_eq!(
-        json_lines(&out),
+        out.json_lines(),
         vec![want, serde_json::json!({"total": 1})]
     );
 }
 
 #[test]
 fn segments_merge_and_removed_games_disappear() {
-    let dir = temp_dir("position-merge");
+    let dir = TempDb::new("position-merge");
     let db = dir.join("db");
     let (a, b) = (dir.join("a"), dir.join("b"));
     std::fs::create_dir_all(&a).unwrap();
@@ -484,18 +518,35 @@ fn segments_merge_and_removed_games_disappear() {
     std::fs::write(a.join("1.usi"), "startpos moves 7g7f 3c3d\n").unwrap();
     std::fs::write(a.join("2.usi"), "startpos moves 7g7f 8c8d\n").unwrap();
     std::fs::write(b.join("3.usi"), "startpos moves 2g2f 8c8d\n").unwrap();
-    let stats = |db: &Path| json_lines(&kifudex(db, &["stats", "--json"]))[0].clone();
+    let stats = |db: &Path| {
+        Kifudex::new()
+            .db(db)
+            .args(&["stats", "--json"])
+            .output()
+            .json_lines()[0]
+            .clone()
+    };
     let total = |pos: &str| -> u64 {
-        let lines = json_lines(&kifudex(&db, &["position", pos, "--json"]));
+        let lines = Kifudex::new()
+            .db(&db)
+            .args(&["position", pos, "--json"])
+            .output()
+            .json_lines();
         lines.last().unwrap()["total"].as_u64().unwrap()
     };
     assert!(
-        kifudex(&db, &["import", a.to_str().unwrap()])
+        Kifudex::new()
+            .db(&db)
+            .args(&["import", a.to_str().unwrap()])
+            .output()
             .status
             .success()
     );
     assert!(
-        kifudex(&db, &["import", b.to_str().unwrap()])
+        Kifudex::new()
+            .db(&db)
+            .args(&["import", b.to_str().unwrap()])
+            .output()
             .status
             .success()
     );
@@ -508,7 +559,10 @@ fn segments_merge_and_removed_games_disappear() {
     // 2.usi changes: its old game is removed, the new one indexed.
     std::fs::write(a.join("2.usi"), "startpos moves 5g5f 8c8d 5f5e\n").unwrap();
     assert!(
-        kifudex(&db, &["import", a.to_str().unwrap()])
+        Kifudex::new()
+            .db(&db)
+            .args(&["import", a.to_str().unwrap()])
+            .output()
             .status
             .success()
     );
@@ -517,19 +571,24 @@ fn segments_merge_and_removed_games_disappear() {
     assert_eq!(total("startpos"), 3);
     // The merge at the end of that import dropped the removed game's postings.
     assert_eq!(stats(&db)["positions"], 3 + 3 + 4);
-    let out = kifudex(&db, &["optimize"]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = Kifudex::new().db(&db).args(&["optimize"]).output();
+    assert!(out.status.success(), "{}", out.stderr);
     assert!(
-        stdout(&out).starts_with("position index: already merged, 10 postings"),
+        out.stdout
+            .starts_with("position index: already merged, 10 postings"),
         "{}",
-        stdout(&out)
+        out.stdout
     );
     let s = stats(&db);
     assert_eq!(s["position_segments"], 1);
     assert_eq!(s["positions"], 3 + 3 + 4);
     assert_eq!(total("startpos moves 7g7f"), 1);
     assert_eq!(total("startpos"), 3);
-    let tree = json_lines(&kifudex(&db, &["tree", "startpos", "--json"]));
+    let tree = Kifudex::new()
+        .db(&db)
+        .args(&["tree", "startpos", "--json"])
+        .output()
+        .json_lines();
     let moves: Vec<(&str, u64)> = tree[..tree.len() - 1]
         .iter()
         .map(|r| (r["move"].as_str().unwrap(), r["count"].as_u64().unwrap()))
@@ -539,7 +598,7 @@ fn segments_merge_and_removed_games_disappear() {
 
 #[test]
 fn variations_are_indexed_when_asked() {
-    let dir = temp_dir("position-variations");
+    let dir = TempDb::new("position-variations");
     let files = dir.join("files");
     std::fs::create_dir_all(&files).unwrap();
     std::fs::write(
@@ -548,7 +607,11 @@ fn variations_are_indexed_when_asked() {
     )
     .unwrap();
     let total = |db: &Path, pos: &str| -> (u64, Vec<u64>) {
-        let lines = json_lines(&kifudex(db, &["position", pos, "--json"]));
+        let lines = Kifudex::new()
+            .db(db)
+            .args(&["position", pos, "--json"])
+            .output()
+            .json_lines();
         let (t, rows) = lines.split_last().unwrap();
         (
             t["total"].as_u64().unwrap(),
@@ -558,12 +621,18 @@ fn variations_are_indexed_when_asked() {
     let plain = dir.join("plain");
     let with = dir.join("with");
     assert!(
-        kifudex(&plain, &["import", files.to_str().unwrap()])
+        Kifudex::new()
+            .db(&plain)
+            .args(&["import", files.to_str().unwrap()])
+            .output()
             .status
             .success()
     );
-    let out = kifudex(&with, &["import", "--variations", files.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = Kifudex::new()
+        .db(&with)
+        .args(&["import", "--variations", files.to_str().unwrap()])
+        .output();
+    assert!(out.status.success(), "{}", out.stderr);
     let in_variation = "startpos moves 7g7f 8c8d 7i6h";
     assert_eq!(total(&plain, in_variation), (0, vec![]));
     assert_eq!(total(&with, in_variation), (1, vec![3]));
@@ -571,7 +640,11 @@ fn variations_are_indexed_when_asked() {
     assert_eq!(total(&with, "startpos moves 7g7f 3c3d"), (1, vec![2]));
     // From the branch point, the tree has the main move and the variation's.
     let tree = |db: &Path| -> Vec<String> {
-        json_lines(&kifudex(db, &["tree", "startpos moves 7g7f", "--json"]))
+        Kifudex::new()
+            .db(db)
+            .args(&["tree", "startpos moves 7g7f", "--json"])
+            .output()
+            .json_lines()
             .iter()
             .filter(|r| r.get("move").is_some())
             .map(|r| r["move"].as_str().unwrap().to_string())
@@ -580,7 +653,11 @@ fn variations_are_indexed_when_asked() {
     assert_eq!(tree(&plain), vec!["3c3d"]);
     assert_eq!(tree(&with), vec!["3c3d", "8c8d"]);
     assert_eq!(
-        json_lines(&kifudex(&with, &["stats", "--json"]))[0]["positions"],
+        Kifudex::new()
+            .db(&with)
+            .args(&["stats", "--json"])
+            .output()
+            .json_lines()[0]["positions"],
         4 + 3
     );
     // Positions a stopped import never wrote are replayed from the stored record, its
@@ -589,16 +666,23 @@ fn variations_are_indexed_when_asked() {
     c.execute_batch("DELETE FROM position_blocks; DELETE FROM position_segments;")
         .unwrap();
     drop(c);
-    let out = kifudex(&with, &["position", in_variation, "--json"]);
+    let out = Kifudex::new()
+        .db(&with)
+        .args(&["position", in_variation, "--json"])
+        .output();
     assert!(
-        stderr(&out).contains("indexed the positions of 1 games"),
+        out.stderr.contains("indexed the positions of 1 games"),
         "{}",
-        stderr(&out)
+        out.stderr
     );
     assert_eq!(total(&with, in_variation), (1, vec![3]));
     assert_eq!(tree(&with), vec!["3c3d", "8c8d"]);
     assert_eq!(
-        json_lines(&kifudex(&with, &["stats", "--json"]))[0]["positions"],
+        Kifudex::new()
+            .db(&with)
+            .args(&["stats", "--json"])
+            .output()
+            .json_lines()[0]["positions"],
         4 + 3
     );
 }

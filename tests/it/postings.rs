@@ -211,7 +211,7 @@ fn a_big_segment_holds_every_posting_under_its_key_in_game_order() {
     // Keys that repeat within and across games; half of them in 16 of the 4,096 buckets a
     // batch sorts separately, so that those hold thousands of postings each (sorted by
     // radix, as at 100,000 games), the others a few each (sorted by comparison).
-    let dir = super::db::temp_dir("postings-big-segment");
+    let dir = crate::util::TempDb::new("postings-big-segment");
     let store = Store::create(&dir).unwrap();
     let mut state = 0x9E37_79B9_7F4A_7C15u64;
     let mut random = move || {

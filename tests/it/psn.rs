@@ -2,14 +2,11 @@
 //! Hosking moves, drops, promotions taken and declined, ambiguity, comments, variations,
 //! endings and results, several games a file; and the round trips PSN → PSN and PSN → KIF → PSN.
 
+use crate::util::usi_line;
 use kifudex::notation::kif::{read_kif, write_kif};
 use kifudex::notation::psn::{read_psn, write_psn};
-use kifudex::notation::{Format, GameResult, Line, Record, TerminalKind, read_bytes};
+use kifudex::notation::{Format, GameResult, Record, TerminalKind, read_bytes};
 use kifudex::shogi::{Color, Handicap, Rule};
-
-fn usi(line: &Line) -> Vec<String> {
-    line.moves.iter().map(|m| m.mv.usi()).collect()
-}
 
 fn one(text: &str) -> Record {
     let games = read_psn(text);
@@ -43,7 +40,7 @@ fn tags_moves_drops_promotions_comments_and_the_ending() {
     assert_eq!(r.event(), Some("kifudex fixture"));
     assert_eq!(r.start_time(), Some("2024.05.01"));
     assert_eq!(r.handicap(), Handicap::Even);
-    assert_eq!(usi(&r.main), GAME_MOVES);
+    assert_eq!(usi_line(&r.main), GAME_MOVES);
     assert_eq!(r.start_comments, ["Bishop exchange."]);
     assert_eq!(r.main.moves[4].comments, ["a drop"]);
     assert_eq!(r.main.moves[6].comments, [" takes the pawn"]);
@@ -98,7 +95,7 @@ fn a_start_position_tag_promotions_declined_and_promoted_pieces() {
     assert_eq!(r.start.to_sfen(), "4k4/9/9/9/1N7/9/9/9/4K4 b S2p 1");
     assert_eq!(r.handicap(), Handicap::Other);
     assert_eq!(
-        usi(&r.main),
+        usi_line(&r.main),
         ["8e7c", "5a4b", "S*5b", "P*5f", "7c6a+", "4b3c", "6a5a"]
     );
     assert_eq!(r.terminal(), None);
@@ -108,11 +105,11 @@ fn a_start_position_tag_promotions_declined_and_promoted_pieces() {
         "[FEN \"4k4/9/9/9/1N7/9/9/9/4K4 b S2p 1\"]\n1.N73= K42 2.S'52 P'56 3.N61+ K33 4.+N51\n",
         "[SFEN \"sfen 4k4/9/9/9/1N7/9/9/9/4K4 b S2p\"]\n8e7c 5a4b S*5b P*5f 7c6a+ 4b3c 6a5a\n",
     ] {
-        assert_eq!(usi(&one(text).main), usi(&r.main), "{text}");
+        assert_eq!(usi_line(&one(text).main), usi_line(&r.main), "{text}");
     }
     // Dragon, horse and tokin letters (D H T) as some writers give them.
     let r = one("[SFEN \"4k4/9/9/9/9/9/9/1+B5+R1/4K2+P1 b - 1\"]\nD-2a K-4b H-4d K-5b T-3h\n");
-    assert_eq!(usi(&r.main), ["2h2a", "5a4b", "8h4d", "4b5b", "2i3h"]);
+    assert_eq!(usi_line(&r.main), ["2h2a", "5a4b", "8h4d", "4b5b", "2i3h"]);
     // The writer gives the start as an SFEN tag and writes +N, D as +R.
     assert!(
         write_psn(&r).starts_with("[SFEN \"4k4/9/9/9/9/9/9/1+B5+R1/4K2+P1 b - 1\"]\n\n1.+R-2a")
@@ -127,7 +124,7 @@ fn handicap_games_start_with_gote_and_number_from_1_dots() {
     );
     assert_eq!(r.handicap(), Handicap::TwoPieces);
     assert_eq!(r.start.side_to_move(), Color::White);
-    assert_eq!(usi(&r.main), ["7a6b", "7g7f", "3c3d"]);
+    assert_eq!(usi_line(&r.main), ["7a6b", "7g7f", "3c3d"]);
     assert_eq!(r.result(), GameResult::Win(Color::White));
     assert_eq!(
         write_psn(&r),
@@ -156,14 +153,14 @@ fn handicap_games_start_with_gote_and_number_from_1_dots() {
         "unknown handicap 'Queen'; read as an even game"
     );
     assert_eq!((games[0].errors[0].line, games[0].errors[0].column), (1, 1));
-    assert_eq!(usi(&games[0].main), ["7g7f"]);
+    assert_eq!(usi_line(&games[0].main), ["7g7f"]);
 }
 
 #[test]
 fn an_ambiguous_move_is_an_error_never_a_guess() {
     let games = read_psn("1.P-7f P-3d 2.G-5h G-5b\n");
     let r = &games[0];
-    assert_eq!(usi(&r.main), ["7g7f", "3c3d"]);
+    assert_eq!(usi_line(&r.main), ["7g7f", "3c3d"]);
     assert_eq!(r.errors.len(), 1);
     assert_eq!((r.errors[0].line, r.errors[0].column), (1, 15));
     assert_eq!(
@@ -172,11 +169,11 @@ fn an_ambiguous_move_is_an_error_never_a_guess() {
     );
     // With the origin, in Hodges' or Hosking's squares, it is one move.
     assert_eq!(
-        usi(&one("1.G4i-5h G6a-5b 2.G69-68").main),
+        usi_line(&one("1.G4i-5h G6a-5b 2.G69-68").main),
         ["4i5h", "6a5b", "6i6h"]
     );
     // Two silvers, but only one reaches 6h: no origin needed.
-    assert_eq!(usi(&one("1.S-6h").main), ["7i6h"]);
+    assert_eq!(usi_line(&one("1.S-6h").main), ["7i6h"]);
 }
 
 #[test]
@@ -237,7 +234,7 @@ fn moves_that_do_not_fit_are_errors_with_their_place() {
 #[test]
 fn illegal_moves_are_played_and_flagged() {
     let r = one("[SFEN \"4k4/9/9/9/9/9/4P4/9/4K4 b P 1\"]\n1.P*5e\n");
-    assert_eq!(usi(&r.main), ["P*5e"]);
+    assert_eq!(usi_line(&r.main), ["P*5e"]);
     assert_eq!(r.first_illegal(), Some((1, Rule::TwoPawns)));
 }
 
@@ -247,13 +244,13 @@ fn nested_variations_and_comments_of_both_kinds() {
                 2.P-2f P-4d ; a comment to the end of the line\n\
                 (2...P-8d 3.P-2e) 3.P-2e {two\nlines} *\n";
     let r = one(text);
-    assert_eq!(usi(&r.main), ["7g7f", "3c3d", "2g2f", "4c4d", "2f2e"]);
+    assert_eq!(usi_line(&r.main), ["7g7f", "3c3d", "2g2f", "4c4d", "2f2e"]);
     assert_eq!(r.main.variation_count(), 3);
     let v = &r.main.moves[1].variations[0];
-    assert_eq!(usi(v), ["8c8d", "2g2f", "8d8e"]);
+    assert_eq!(usi_line(v), ["8c8d", "2g2f", "8d8e"]);
     assert_eq!(v.moves[0].comments, ["Static rook"]);
-    assert_eq!(usi(&v.moves[1].variations[0]), ["7i6h", "8d8e"]);
-    assert_eq!(usi(&r.main.moves[3].variations[0]), ["8c8d", "2f2e"]);
+    assert_eq!(usi_line(&v.moves[1].variations[0]), ["7i6h", "8d8e"]);
+    assert_eq!(usi_line(&r.main.moves[3].variations[0]), ["8c8d", "2f2e"]);
     assert_eq!(
         r.main.moves[3].comments,
         [" a comment to the end of the line"]
@@ -332,15 +329,15 @@ fn several_games_in_one_file() {
     assert_eq!(games.len(), 3);
     assert!(games.iter().all(|g| g.errors.is_empty()));
     assert_eq!(games[0].sente(), Some("A"));
-    assert_eq!(usi(&games[0].main), ["7g7f", "3c3d"]);
+    assert_eq!(usi_line(&games[0].main), ["7g7f", "3c3d"]);
     assert_eq!(games[0].result(), GameResult::Win(Color::White));
     assert_eq!(games[1].sente(), Some("C"));
     assert_eq!(games[1].handicap(), Handicap::Bishop);
-    assert_eq!(usi(&games[1].main), ["3c3d", "7g7f"]);
+    assert_eq!(usi_line(&games[1].main), ["3c3d", "7g7f"]);
     assert_eq!(games[1].terminal(), None);
     // Movetext after a result starts a game with no tags.
     assert_eq!(games[2].headers, []);
-    assert_eq!(usi(&games[2].main), ["2g2f", "8c8d"]);
+    assert_eq!(usi_line(&games[2].main), ["2g2f", "8c8d"]);
     assert_eq!(games[2].result(), GameResult::Win(Color::Black));
     let f = read_bytes(text.as_bytes(), None);
     assert_eq!(f.format, Some(Format::Psn));
@@ -363,7 +360,7 @@ fn errors_of_the_text_itself() {
             (2, 8, "a comment '{' is not closed by '}'"),
         ]
     );
-    assert_eq!(usi(&games[0].main), ["7g7f"]);
+    assert_eq!(usi_line(&games[0].main), ["7g7f"]);
     assert_eq!(games[0].sente(), Some("A"));
     let games = read_psn("1.P-7f) P-3d (1...P-8d\n");
     let messages: Vec<&str> = games[0].errors.iter().map(|e| e.message.as_str()).collect();
@@ -379,11 +376,11 @@ fn errors_of_the_text_itself() {
         games[0].errors[0].message,
         "a variation '(' before any move: it is ignored"
     );
-    assert_eq!(usi(&games[0].main), ["2g2f"]);
+    assert_eq!(usi_line(&games[0].main), ["2g2f"]);
     // The comments of what is not read are not read either (they went to the main line).
     assert_eq!(games[0].start_comments, Vec::<String>::new());
     let games = read_psn("1.P-7f P-3x {after the error}");
-    assert_eq!(usi(&games[0].main), ["7g7f"]);
+    assert_eq!(usi_line(&games[0].main), ["7g7f"]);
     assert_eq!(games[0].main.moves[0].comments, Vec::<String>::new());
     let games = read_psn("1.P-7f Resign P-3d");
     assert_eq!(
@@ -401,7 +398,7 @@ fn detection_by_tags_or_numbered_moves_and_escapes_in_tags() {
     ] {
         let f = read_bytes(text.as_bytes(), None);
         assert_eq!(f.format, Some(Format::Psn), "{text}");
-        assert_eq!(usi(&f.games[0].main)[0], "7g7f");
+        assert_eq!(usi_line(&f.games[0].main)[0], "7g7f");
     }
     let r = one("[Event \"The \\\"Cup\\\" \\\\ 2024\"]\n*");
     assert_eq!(r.event(), Some("The \"Cup\" \\ 2024"));

@@ -6,13 +6,11 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
+use crate::util::{Kifudex, TempDb, zip_stored};
 use kifudex::notation::kif::write_kif;
 use kifudex::synth::{Synth, SynthOptions};
 use serde_json::Value;
-
-use crate::db::{json_lines, kifudex, stderr, stdout, temp_dir, zip_stored};
 
 /// Three games in one CSA file; 多田一郎 plays two of them.
 const MULTI_CSA: &str = "V2.2
@@ -141,32 +139,25 @@ fn write_files(root: &Path, files: &BTreeMap<String, Vec<u8>>) -> PathBuf {
     dir
 }
 
-fn kifudex_in(cwd: &Path, db: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kifudex"))
-        .current_dir(cwd)
-        .arg("--db")
-        .arg(db)
-        .args(args)
-        .output()
-        .expect("run kifudex")
-}
-
 /// Imports `dir` into `db`; the summary.
 fn import(db: &Path, dir: &Path) -> Value {
-    let out = kifudex(db, &["import", dir.to_str().unwrap(), "--json"]);
-    assert!(matches!(out.status.code(), Some(0 | 1)), "{}", stderr(&out));
-    json_lines(&out)[0].clone()
+    let out = Kifudex::new()
+        .db(db)
+        .args(&["import", dir.to_str().unwrap(), "--json"])
+        .output();
+    assert!(matches!(out.status.code(), Some(0 | 1)), "{}", out.stderr);
+    out.json_lines()[0].clone()
 }
 
 /// A database of only `files`, freshly imported, in a folder of its own; returns its root.
-fn fresh(name: &str, files: &BTreeMap<String, Vec<u8>>) -> PathBuf {
+fn fresh(name: &str, files: &BTreeMap<String, Vec<u8>>) -> TempDb {
     fresh_in_steps(name, &[files])
 }
 
 /// A fresh database of the files of each step in turn (each import sees the files of its
 /// step), in a folder of its own; returns its root.
-fn fresh_in_steps(name: &str, steps: &[&BTreeMap<String, Vec<u8>>]) -> PathBuf {
-    let root = temp_dir(name);
+fn fresh_in_steps(name: &str, steps: &[&BTreeMap<String, Vec<u8>>]) -> TempDb {
+    let root = TempDb::new(name);
     for files in steps {
         let _ = std::fs::remove_dir_all(root.join("files"));
         let dir = write_files(&root, files);
@@ -179,9 +170,9 @@ fn fresh_in_steps(name: &str, steps: &[&BTreeMap<String, Vec<u8>>]) -> PathBuf {
 fn remove(db: &Path, args: &[&str]) -> Value {
     let mut a = vec!["remove", "--json"];
     a.extend_from_slice(args);
-    let out = kifudex(db, &a);
-    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
-    json_lines(&out).last().unwrap().clone()
+    let out = Kifudex::new().db(db).args(&a).output();
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", out.stderr);
+    out.json_lines().last().unwrap().clone()
 }
 
 /// The summary's counts: games, sources, kept, players, errors.
@@ -200,11 +191,15 @@ struct Probes {
 fn probes_for(db: &Path, args: &[&str]) -> Probes {
     let mut a = vec!["remove", "--dry-run", "--json"];
     a.extend_from_slice(args);
-    let listed = json_lines(&kifudex(db, &a));
+    let listed = Kifudex::new().db(db).args(&a).output().json_lines();
     let mut positions = vec!["startpos".to_string()];
     for g in listed.iter().filter(|v| v["remove"] == "game") {
         let id = g["id"].to_string();
-        let line = stdout(&kifudex(db, &["show", &id, "--to", "usi"]));
+        let line = Kifudex::new()
+            .db(db)
+            .args(&["show", &id, "--to", "usi"])
+            .output()
+            .stdout;
         let words: Vec<&str> = line.split_whitespace().collect();
         let at = words.iter().position(|w| *w == "moves").unwrap();
         let n = words.len() - at - 1;
@@ -275,9 +270,9 @@ const STATS: [&str; 8] = [
 fn snapshot(root: &Path, probes: &Probes) -> Snapshot {
     let db = root.join("db");
     let ask = |args: &[&str]| {
-        let out = kifudex(&db, args);
-        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
-        json_lines(&out)
+        let out = Kifudex::new().db(&db).args(args).output();
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", out.stderr);
+        out.json_lines()
     };
     let stats = &ask(&["stats", "--json"])[0];
     Snapshot {
@@ -334,7 +329,7 @@ fn assert_same(got: &Snapshot, want: &Snapshot, extra_files: u64) {
 #[test]
 fn removing_sources_leaves_what_a_fresh_import_of_the_rest_holds() {
     let files = collection();
-    let root = temp_dir("remove-sources");
+    let root = TempDb::new("remove-sources");
     let dir = write_files(&root, &files);
     let db = root.join("db");
     let first = import(&db, &dir);
@@ -356,7 +351,7 @@ fn removing_sources_leaves_what_a_fresh_import_of_the_rest_holds() {
     let before = snapshot(&root, &probes);
     let mut dry = vec!["remove", "--dry-run", "--json"];
     dry.extend_from_slice(&args);
-    let listed = json_lines(&kifudex(&db, &dry));
+    let listed = Kifudex::new().db(&db).args(&dry).output().json_lines();
     let sources: Vec<String> = listed
         .iter()
         .filter(|v| v["remove"] == "source")
@@ -395,10 +390,14 @@ fn removing_sources_leaves_what_a_fresh_import_of_the_rest_holds() {
 
     // A folder, given relative to the current directory: its sources with their errors.
     let probes2 = probes_of(&db, &root, &["--source", "files/own"]);
-    let out = kifudex_in(&root, &db, &["remove", "--source", "files/own"]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = Kifudex::new()
+        .current_dir(&root)
+        .db(&db)
+        .args(&["remove", "--source", "files/own"])
+        .output();
+    assert_eq!(out.status.code(), Some(0), "{}", out.stderr);
     assert_eq!(
-        stdout(&out).split(" in ").next().unwrap(),
+        out.stdout.split(" in ").next().unwrap(),
         format!(
             "removed 4 games, 3 sources from {}: 7 players, 2 import errors, 15 positions",
             db.display()
@@ -429,9 +428,10 @@ fn removing_sources_leaves_what_a_fresh_import_of_the_rest_holds() {
 fn probes_of(db: &Path, cwd: &Path, args: &[&str]) -> Probes {
     let mut a = vec!["remove", "--dry-run", "--json"];
     a.extend_from_slice(args);
-    let out = kifudex_in(cwd, db, &a);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let ids: Vec<String> = json_lines(&out)
+    let out = Kifudex::new().current_dir(cwd).db(db).args(&a).output();
+    assert_eq!(out.status.code(), Some(0), "{}", out.stderr);
+    let ids: Vec<String> = out
+        .json_lines()
         .iter()
         .filter(|v| v["remove"] == "game")
         .map(|v| v["id"].to_string())
@@ -444,7 +444,11 @@ fn probes_of(db: &Path, cwd: &Path, args: &[&str]) -> Probes {
 /// The id of the game first read from `rel`.
 fn id_of(db: &Path, dir: &Path, rel: &str) -> String {
     let file = dir.join(rel).to_str().unwrap().to_string();
-    json_lines(&kifudex(db, &["search", "--json", "--limit", "100000"]))
+    Kifudex::new()
+        .db(db)
+        .args(&["search", "--json", "--limit", "100000"])
+        .output()
+        .json_lines()
         .iter()
         .find(|r| r["file"] == file.as_str())
         .unwrap_or_else(|| panic!("a game of {rel}"))["id"]
@@ -454,7 +458,7 @@ fn id_of(db: &Path, dir: &Path, rel: &str) -> String {
 #[test]
 fn removed_games_stay_removed_until_their_file_changes() {
     let mut files = collection();
-    let root = temp_dir("remove-games");
+    let root = TempDb::new("remove-games");
     let dir = write_files(&root, &files);
     let db = root.join("db");
     import(&db, &dir);
@@ -516,7 +520,7 @@ fn removed_games_stay_removed_until_their_file_changes() {
 #[test]
 fn missing_files_go_and_come_back_as_new() {
     let files = collection();
-    let root = temp_dir("remove-missing");
+    let root = TempDb::new("remove-missing");
     let dir = write_files(&root, &files);
     let db = root.join("db");
     import(&db, &dir);
@@ -533,15 +537,20 @@ fn missing_files_go_and_come_back_as_new() {
         std::fs::remove_file(dir.join(g)).unwrap();
     }
     // g09's game and the archive's two go; g03's stays with synth/g03.kifu.
-    let dry = json_lines(&kifudex(
-        &db,
-        &["remove", "--missing", "--dry-run", "--json"],
-    ));
+    let dry = Kifudex::new()
+        .db(&db)
+        .args(&["remove", "--missing", "--dry-run", "--json"])
+        .output()
+        .json_lines();
     assert_eq!(counts(dry.last().unwrap()), [3, 4, 1, 3, 0]);
     assert_eq!(counts(&remove(&db, &["--missing"])), [3, 4, 1, 3, 0]);
     let want = fresh("remove-missing-want", &without(&files, &gone));
     assert_same(&snapshot(&root, &probes), &snapshot(&want, &probes), 0);
-    let table = stdout(&kifudex(&db, &["remove", "--missing"]));
+    let table = Kifudex::new()
+        .db(&db)
+        .args(&["remove", "--missing"])
+        .output()
+        .stdout;
     assert!(
         table.starts_with(&format!(
             "removed 0 games, 0 sources from {}: 0 players, 0 import errors, 0 positions in ",
@@ -581,7 +590,7 @@ fn missing_files_go_and_come_back_as_new() {
 #[test]
 fn remove_refuses_what_it_cannot_do_and_says_why() {
     let files = collection();
-    let root = temp_dir("remove-refused");
+    let root = TempDb::new("remove-refused");
     let dir = write_files(&root, &files);
     let db = root.join("db");
     import(&db, &dir);
@@ -590,15 +599,10 @@ fn remove_refuses_what_it_cannot_do_and_says_why() {
     let refused = |args: &[&str], status: i32, message: &str| {
         let mut a = vec!["remove"];
         a.extend_from_slice(args);
-        let out = kifudex(&db, &a);
-        assert_eq!(
-            out.status.code(),
-            Some(status),
-            "{args:?}: {}",
-            stderr(&out)
-        );
-        assert_eq!(stderr(&out), format!("kifudex: {message}\n"), "{args:?}");
-        assert_eq!(stdout(&out), "");
+        let out = Kifudex::new().db(&db).args(&a).output();
+        assert_eq!(out.status.code(), Some(status), "{args:?}: {}", out.stderr);
+        assert_eq!(out.stderr, format!("kifudex: {message}\n"), "{args:?}");
+        assert_eq!(out.stdout, "");
     };
     // Bad usage (status 2): nothing says what to remove, or two ways at once.
     refused(
@@ -621,12 +625,15 @@ fn remove_refuses_what_it_cannot_do_and_says_why() {
         2,
         "--all removes every game: give it without a filter",
     );
-    let clap = kifudex(&db, &["remove", "--game", "1", "--source", "x"]);
+    let clap = Kifudex::new()
+        .db(&db)
+        .args(&["remove", "--game", "1", "--source", "x"])
+        .output();
     assert_eq!(clap.status.code(), Some(2));
     assert!(
-        stderr(&clap).contains("cannot be used with"),
+        clap.stderr.contains("cannot be used with"),
         "{}",
-        stderr(&clap)
+        clap.stderr
     );
     // What names nothing (status 1).
     let shown = db.display();
@@ -643,23 +650,35 @@ fn remove_refuses_what_it_cannot_do_and_says_why() {
         ),
     );
     // Run from elsewhere, relative paths all look gone: not without --all.
-    let rel = temp_dir("remove-refused-rel");
-    let out = kifudex_in(&root, &rel.join("db"), &["import", "files"]);
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
-    let out = kifudex_in(&rel, &rel.join("db"), &["remove", "--missing"]);
+    let rel = TempDb::new("remove-refused-rel");
+    let out = Kifudex::new()
+        .current_dir(&root)
+        .db(rel.join("db"))
+        .args(&["import", "files"])
+        .output();
+    assert_eq!(out.status.code(), Some(1), "{}", out.stderr);
+    let out = Kifudex::new()
+        .current_dir(&rel)
+        .db(rel.join("db"))
+        .args(&["remove", "--missing"])
+        .output();
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
-        stderr(&out),
+        out.stderr,
         format!(
             "kifudex: none of the 22 sources is on disk (relative paths are looked up from {}): if they are all gone, give --all too; nothing removed\n",
             rel.display()
         )
     );
-    let out = kifudex_in(&root, &rel.join("db"), &["remove", "--missing"]);
+    let out = Kifudex::new()
+        .current_dir(&root)
+        .db(rel.join("db"))
+        .args(&["remove", "--missing"])
+        .output();
     assert!(
-        stdout(&out).starts_with("removed 0 games, 0 sources"),
+        out.stdout.starts_with("removed 0 games, 0 sources"),
         "{}",
-        stdout(&out)
+        out.stdout
     );
     // One import (or removal) at a time.
     let lock = std::fs::File::create(db.join("import.lock")).unwrap();
@@ -673,7 +692,11 @@ fn remove_refuses_what_it_cannot_do_and_says_why() {
     assert_eq!(snapshot(&root, &probes), before);
 
     // The game with the largest id: the text index follows without being rebuilt.
-    let last = json_lines(&kifudex(&db, &["search", "--json", "--limit", "100000"]))
+    let last = Kifudex::new()
+        .db(&db)
+        .args(&["search", "--json", "--limit", "100000"])
+        .output()
+        .json_lines()
         .iter()
         .map(|r| r["id"].as_i64().unwrap())
         .max()
@@ -688,19 +711,30 @@ fn remove_refuses_what_it_cannot_do_and_says_why() {
         (payload["games"].clone(), payload["last_id"].clone()),
         (21.into(), last.into())
     );
-    let out = kifudex(&db, &["text", "好手", "--json"]);
-    assert_eq!(stderr(&out), "");
-    assert!(json_lines(&out).iter().all(|h| h["id"] != last));
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["text", "好手", "--json"])
+        .output();
+    assert_eq!(out.stderr, "");
+    assert!(out.json_lines().iter().all(|h| h["id"] != last));
 
     // --all: every game, every player, every posting, and the errors of games; the files
     // stay known (an import of them unchanged brings nothing back).
-    let stats = &json_lines(&kifudex(&db, &["stats", "--json"]))[0];
+    let stats = &Kifudex::new()
+        .db(&db)
+        .args(&["stats", "--json"])
+        .output()
+        .json_lines()[0];
     let n = |k: &str| stats[k].as_u64().unwrap();
     assert_eq!(
         counts(&remove(&db, &["--all"])),
         [n("games"), 0, 0, n("players"), 1]
     );
-    let stats = &json_lines(&kifudex(&db, &["stats", "--json"]))[0];
+    let stats = &Kifudex::new()
+        .db(&db)
+        .args(&["stats", "--json"])
+        .output()
+        .json_lines()[0];
     let left: Vec<u64> = [
         "games",
         "positions",
@@ -717,7 +751,14 @@ fn remove_refuses_what_it_cannot_do_and_says_why() {
         [0, 0, 0, 0, 1, 22],
         "hello.kif's own error stays with it"
     );
-    assert!(json_lines(&kifudex(&db, &["text", "好手", "--json"])).is_empty());
+    assert!(
+        Kifudex::new()
+            .db(&db)
+            .args(&["text", "好手", "--json"])
+            .output()
+            .json_lines()
+            .is_empty()
+    );
     let again = import(&db, &dir);
     assert_eq!(
         (again["games"].clone(), again["unchanged"].clone()),

@@ -1,6 +1,7 @@
 //! How records say a game ended: every summary (`まで…`) and terminal form of the KIF/KI2
 //! table, on the main line and in variations, read and written back.
 
+use crate::util::{Kifudex, TempDb};
 use kifudex::notation::kif::{
     read_ki2, read_kif, summary_terminal, summary_text, terminal_text, write_ki2, write_kif,
 };
@@ -249,31 +250,43 @@ fn full_width_spaces_around_the_piece_and_a_turned_board() {
 /// there are only warnings.
 #[test]
 fn warnings_are_not_errors_in_parse_and_convert() {
-    let dir = crate::db::temp_dir("warnings-cli");
+    let dir = TempDb::new("warnings-cli");
     let file = dir.join("w.kif");
     std::fs::write(&file, "手合割：謎の手合\n1 ７六歩(77)\n2 投了\n").unwrap();
     let path = file.to_str().unwrap();
-    let out = crate::db::kifudex(&dir.join("db"), &["parse", path]);
+    let out = Kifudex::new()
+        .db(dir.join("db"))
+        .args(&["parse", path])
+        .output();
     assert!(out.status.success());
-    let game: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let game: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(game["errors"], serde_json::json!([]));
     assert_eq!(
         game["warnings"],
         serde_json::json!([{"line": 1, "column": 5, "message": "unknown handicap (手合割) '謎の手合' and no board diagram: read as 平手"}])
     );
-    let out = crate::db::kifudex(&dir.join("db"), &["convert", path, "--to", "csa"]);
+    let out = Kifudex::new()
+        .db(dir.join("db"))
+        .args(&["convert", path, "--to", "csa"])
+        .output();
     assert!(out.status.success());
     assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
+        out.stderr,
         format!(
             "kifudex: {path}: warning: line 1, column 5: unknown handicap (手合割) '謎の手合' and no board diagram: read as 平手\n"
         )
     );
     // An error still fails both.
     std::fs::write(&file, "1 ７六歩(77)\n2 ３三銀打\n").unwrap();
-    let out = crate::db::kifudex(&dir.join("db"), &["parse", path]);
+    let out = Kifudex::new()
+        .db(dir.join("db"))
+        .args(&["parse", path])
+        .output();
     assert!(!out.status.success());
-    let out = crate::db::kifudex(&dir.join("db"), &["convert", path, "--to", "csa"]);
+    let out = Kifudex::new()
+        .db(dir.join("db"))
+        .args(&["convert", path, "--to", "csa"])
+        .output();
     assert!(!out.status.success());
 }
 
@@ -281,7 +294,7 @@ fn warnings_are_not_errors_in_parse_and_convert() {
 /// stored that later files could be counted as duplicates of.
 #[test]
 fn a_file_with_no_game_is_an_error() {
-    let dir = crate::db::temp_dir("no-game");
+    let dir = TempDb::new("no-game");
     let files = dir.join("files");
     std::fs::create_dir_all(&files).unwrap();
     std::fs::write(files.join("empty.kif"), b"").unwrap();
@@ -296,12 +309,12 @@ fn a_file_with_no_game_is_an_error() {
         );
         assert!(read.games.is_empty(), "{name}");
     }
-    let out = crate::db::kifudex(
-        &dir.join("db"),
-        &["import", "--json", files.to_str().unwrap()],
-    );
+    let out = Kifudex::new()
+        .db(dir.join("db"))
+        .args(&["import", "--json", files.to_str().unwrap()])
+        .output();
     assert_eq!(out.status.code(), Some(1));
-    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let summary: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(
         (
             summary["games"].as_u64(),
@@ -310,10 +323,7 @@ fn a_file_with_no_game_is_an_error() {
         ),
         (Some(0), Some(3), Some(3))
     );
-    let mut lines: Vec<String> = String::from_utf8_lossy(&out.stderr)
-        .lines()
-        .map(str::to_string)
-        .collect();
+    let mut lines: Vec<String> = out.stderr.lines().map(str::to_string).collect();
     lines.sort();
     let at = |name: &str| {
         format!(
@@ -329,7 +339,7 @@ fn a_file_with_no_game_is_an_error() {
 /// stops does not make the game incomplete.
 #[test]
 fn a_game_cut_short_by_a_bad_move_is_marked_incomplete() {
-    let dir = crate::db::temp_dir("incomplete");
+    let dir = TempDb::new("incomplete");
     let files = dir.join("files");
     std::fs::create_dir_all(&files).unwrap();
     let cut = files.join("cut.kif");
@@ -345,11 +355,11 @@ fn a_game_cut_short_by_a_bad_move_is_marked_incomplete() {
     )
     .unwrap();
     let db = dir.join("db");
-    let out = crate::db::kifudex(
-        &db,
-        &["parse", cut.to_str().unwrap(), whole.to_str().unwrap()],
-    );
-    let games = crate::db::json_lines(&out);
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["parse", cut.to_str().unwrap(), whole.to_str().unwrap()])
+        .output();
+    let games = out.json_lines();
     assert_eq!(games[0]["incomplete"], true);
     assert_eq!(games[0]["moves"], serde_json::json!(["7g7f", "3c3d"]));
     assert_eq!(
@@ -357,9 +367,16 @@ fn a_game_cut_short_by_a_bad_move_is_marked_incomplete() {
         "move 3: ５五角打: black has no bishop in hand to drop"
     );
     assert_eq!(games[1]["incomplete"], false);
-    let out = crate::db::kifudex(&db, &["import", files.to_str().unwrap()]);
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["import", files.to_str().unwrap()])
+        .output();
     assert_eq!(out.status.code(), Some(1));
-    let rows = crate::db::json_lines(&crate::db::kifudex(&db, &["search", "--json"]));
+    let rows = Kifudex::new()
+        .db(&db)
+        .args(&["search", "--json"])
+        .output()
+        .json_lines();
     let mut marks: Vec<(String, bool)> = rows
         .iter()
         .map(|r| {
@@ -371,14 +388,21 @@ fn a_game_cut_short_by_a_bad_move_is_marked_incomplete() {
         .collect();
     marks.sort();
     assert_eq!(marks, [("丙".to_string(), false), ("甲".to_string(), true)]);
-    let table = crate::db::stdout(&crate::db::kifudex(&db, &["search", "--sente", "甲"]));
+    let table = Kifudex::new()
+        .db(&db)
+        .args(&["search", "--sente", "甲"])
+        .output()
+        .stdout;
     assert!(table.contains(" 2 (incomplete) "), "{table}");
     let id = rows.iter().find(|r| r["sente"] == "甲").unwrap()["id"]
         .as_i64()
         .unwrap();
-    let out = crate::db::kifudex(&db, &["show", &id.to_string()]);
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["show", &id.to_string()])
+        .output();
     assert_eq!(
-        crate::db::stderr(&out),
+        out.stderr,
         format!(
             "kifudex: game {id} is incomplete: its record stops at move 3, which could not be applied (see the import errors of {})\n",
             cut.display()
@@ -390,7 +414,7 @@ fn a_game_cut_short_by_a_bad_move_is_marked_incomplete() {
 /// each source remembers the options it was indexed with and is read again when they differ.
 #[test]
 fn import_options_apply_to_files_imported_before() {
-    let dir = crate::db::temp_dir("import-options");
+    let dir = TempDb::new("import-options");
     let files = dir.join("files");
     std::fs::create_dir_all(&files).unwrap();
     std::fs::write(
@@ -403,19 +427,20 @@ fn import_options_apply_to_files_imported_before() {
     let import = |extra: &[&str]| {
         let mut args = vec!["import", "--json", files_arg];
         args.extend_from_slice(extra);
-        let out = crate::db::kifudex(&db, &args);
-        assert!(out.status.success(), "{}", crate::db::stderr(&out));
-        let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let out = Kifudex::new().db(&db).args(&args).output();
+        assert!(out.status.success(), "{}", out.stderr);
+        let s: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
         (
             s["games"].as_u64().unwrap(),
             s["unchanged"].as_u64().unwrap(),
         )
     };
     let found = || {
-        let out = crate::db::kifudex(&db, &["position", "startpos moves 2g2f", "--json"]);
-        crate::db::json_lines(&out).last().unwrap()["total"]
-            .as_u64()
-            .unwrap()
+        let out = Kifudex::new()
+            .db(&db)
+            .args(&["position", "startpos moves 2g2f", "--json"])
+            .output();
+        out.json_lines().last().unwrap()["total"].as_u64().unwrap()
     };
     assert_eq!(import(&[]), (1, 0));
     assert_eq!(
@@ -436,15 +461,18 @@ fn import_options_apply_to_files_imported_before() {
 /// An import that finds no record file under a folder says so and fails.
 #[test]
 fn a_folder_without_records_is_an_error() {
-    let dir = crate::db::temp_dir("no-records");
+    let dir = TempDb::new("no-records");
     let files = dir.join("files");
     std::fs::create_dir_all(&files).unwrap();
     std::fs::write(files.join("notes.txt"), "not a record\n").unwrap();
-    let out = crate::db::kifudex(&dir.join("db"), &["import", files.to_str().unwrap()]);
+    let out = Kifudex::new()
+        .db(dir.join("db"))
+        .args(&["import", files.to_str().unwrap()])
+        .output();
     assert_eq!(out.status.code(), Some(1));
     let shown = files.display();
     assert_eq!(
-        crate::db::stderr(&out),
+        out.stderr,
         format!(
             "kifudex: {shown}: no record files under {shown}: looked for .kif .kifu .ki2 .ki2u .csa .jkf .usi .sfen .psn .zip\n"
         )

@@ -2,7 +2,7 @@
 
 use kifudex::shogi::{Color, History, Move, MoveError, Position, Repetition, Rule, Strictness};
 
-use crate::pos;
+use crate::util::pos;
 
 fn mv(s: &str) -> Move {
     Move::from_usi(s).unwrap()
@@ -256,7 +256,7 @@ fn check_flags_and_is_legal_agree_with_play_in_wild_games() {
         pos("l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1"),
     ];
     let codes: Vec<Move> = (0..=u16::MAX).filter_map(Move::from_u16).collect();
-    let mut rng = crate::Rng::new(0xc4ec_f1a9);
+    let mut rng = crate::util::Rng::new(0xc4ec_f1a9);
     let mut positions = 0;
     for start in &starts {
         for _ in 0..8 {

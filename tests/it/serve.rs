@@ -6,24 +6,29 @@ use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+use crate::util::{Kifudex, TempDb};
 use kifudex::serve::{Running, ServeOptions, start};
 use serde_json::Value;
-
-use crate::db::{json_lines, kifudex, temp_dir};
 
 /// The sample collection imported once for every test of this module, and a server on it.
 fn server() -> &'static (PathBuf, SocketAddr) {
     static SERVER: OnceLock<(PathBuf, SocketAddr)> = OnceLock::new();
     SERVER.get_or_init(|| {
-        let db = temp_dir("serve").join("db");
+        let dir = TempDb::new("serve");
+        let db = dir.join("db");
         let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_db");
-        let out = kifudex(&db, &["import", sample.to_str().unwrap()]);
+        let out = Kifudex::new()
+            .db(&db)
+            .args(&["import", sample.to_str().unwrap()])
+            .output();
         assert!(out.status.success(), "{out:?}");
         let running: Running = start(&ServeOptions::new(&db, "127.0.0.1:0".parse().unwrap()))
             .expect("the server starts");
         let addr = running.addr();
         // The server lives as long as the test binary.
         std::mem::forget(running);
+        // And so does its directory.
+        std::mem::forget(dir);
         (db, addr)
     })
 }
@@ -69,9 +74,9 @@ fn ok(path: &str) -> Value {
 }
 
 fn cli(args: &[&str]) -> Vec<Value> {
-    let out = kifudex(&server().0, args);
+    let out = Kifudex::new().db(&server().0).args(args).output();
     assert!(out.status.success(), "{args:?}: {out:?}");
-    json_lines(&out)
+    out.json_lines()
 }
 
 #[test]
@@ -199,16 +204,22 @@ fn a_game_with_its_positions() {
     assert_eq!(v["moves"].as_array().unwrap().len(), plies);
     assert_eq!(v["positions"].as_array().unwrap().len(), plies + 1);
     // The last position is the board `show --board` prints.
-    let out = kifudex(&server().0, &["show", &id.to_string(), "--board"]);
-    let shown = String::from_utf8(out.stdout).unwrap();
+    let out = Kifudex::new()
+        .db(&server().0)
+        .args(&["show", &id.to_string(), "--board"])
+        .output();
+    let shown = out.stdout;
     let sfen = shown
         .lines()
         .find_map(|l| l.strip_prefix("# sfen "))
         .unwrap();
     assert_eq!(v["positions"][plies], sfen);
     // The moves are the record's main line.
-    let usi = kifudex(&server().0, &["show", &id.to_string(), "--to", "usi"]);
-    let usi = String::from_utf8(usi.stdout).unwrap();
+    let usi = Kifudex::new()
+        .db(&server().0)
+        .args(&["show", &id.to_string(), "--to", "usi"])
+        .output();
+    let usi = usi.stdout;
     let moves: Vec<&str> = v["moves"]
         .as_array()
         .unwrap()
@@ -411,10 +422,10 @@ fn players_equal_the_cli() {
 #[test]
 fn open_hands_the_page_address_to_the_desktop() {
     use std::os::unix::fs::PermissionsExt;
-    use std::process::{Command, Stdio};
+    use std::process::Stdio;
 
     let db = server().0.clone();
-    let bin = temp_dir("serve-open");
+    let bin = TempDb::new("serve-open");
     std::fs::create_dir_all(&bin).unwrap();
     let seen = bin.join("seen");
     let opener = bin.join("xdg-open");
@@ -428,11 +439,11 @@ fn open_hands_the_page_address_to_the_desktop() {
     .unwrap();
     std::fs::set_permissions(&opener, std::fs::Permissions::from_mode(0o755)).unwrap();
     let run = |path: String| {
-        Command::new(env!("CARGO_BIN_EXE_kifudex"))
-            .arg("--db")
-            .arg(&db)
+        Kifudex::new()
+            .db(&db)
             .args(["serve", "--port", "0", "--open"])
             .env("PATH", path)
+            .command()
             .stderr(Stdio::piped())
             .spawn()
             .expect("start kifudex serve")

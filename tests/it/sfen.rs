@@ -2,7 +2,7 @@
 
 use kifudex::shogi::{Color, PieceKind, Position, STARTPOS_SFEN, SfenError, Square, Strictness};
 
-use crate::pos;
+use crate::util::pos;
 
 fn err(sfen: &str) -> String {
     match Position::from_sfen(sfen) {

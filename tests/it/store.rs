@@ -8,7 +8,7 @@ use kifudex::notation::kif::read_kif;
 use kifudex::notation::{Format, MoveTime, Record};
 use kifudex::store::{GameRow, Inserted, SourceRow, Store};
 
-use super::db::temp_dir;
+use crate::util::TempDb;
 
 #[test]
 fn dates_as_records_write_them() {
@@ -83,8 +83,8 @@ fn import_dir(
     import(store, &[dir.to_path_buf()], options, &mut Quiet)
 }
 
-fn store(name: &str) -> (std::path::PathBuf, Store) {
-    let dir = temp_dir(name);
+fn store(name: &str) -> (TempDb, Store) {
+    let dir = TempDb::new(name);
     let store = Store::create(&dir.join("db")).unwrap();
     (dir, store)
 }
@@ -354,10 +354,10 @@ fn variation_trees_come_back_whole_and_older_trees_still_read() {
     let back = round_trip(&mut store, "a.kif", &rec);
     same(&back, &rec);
 
-    let id: i64 = crate::sql(&store)
+    let id: i64 = crate::util::sql(&store)
         .query_row("SELECT max(id) FROM games", [], |r| r.get(0))
         .unwrap();
-    let blob: Vec<u8> = crate::sql(&store)
+    let blob: Vec<u8> = crate::util::sql(&store)
         .query_row("SELECT tree FROM games WHERE id = ?1", [id], |r| r.get(0))
         .unwrap();
     assert_eq!(blob[0], 0x07, "the binary tree's marker");
@@ -371,7 +371,7 @@ fn variation_trees_come_back_whole_and_older_trees_still_read() {
         rusqlite::types::Value::Blob(deflated),
         rusqlite::types::Value::Text(kif_text.clone()),
     ] {
-        crate::sql(&store)
+        crate::util::sql(&store)
             .execute("UPDATE games SET tree = ?1 WHERE id = ?2", (&value, id))
             .unwrap();
         same(&store.game(id).unwrap().unwrap().record, &rec);
@@ -381,7 +381,7 @@ fn variation_trees_come_back_whole_and_older_trees_still_read() {
     let mut cut = blob.clone();
     cut.truncate(blob.len() / 2);
     for bad in [cut, vec![0x07, 0x00, 0x09, 0x00, 0x00, 0x00]] {
-        crate::sql(&store)
+        crate::util::sql(&store)
             .execute("UPDATE games SET tree = ?1 WHERE id = ?2", (&bad, id))
             .unwrap();
         let err = store.game(id).unwrap_err().to_string();
@@ -415,7 +415,7 @@ fn headers_stored_once_with_their_columns_come_back_word_for_word() {
     assert_eq!(rec.opening(), Some("矢倉"));
     let back = round_trip(&mut store, "a.kif", &rec);
     assert_eq!(back.headers, rec.headers);
-    let stored: String = crate::sql(&store)
+    let stored: String = crate::util::sql(&store)
         .query_row(
             "SELECT headers FROM games ORDER BY id DESC LIMIT 1",
             [],
@@ -498,7 +498,7 @@ fn big_files_read_in_parts_are_written_in_file_order() {
     };
     let summary = import_dir(&mut store, &files, &options).unwrap();
     assert_eq!((summary.games, summary.files), (40, 40));
-    let stored: Vec<(i64, String, String)> = crate::sql(&store)
+    let stored: Vec<(i64, String, String)> = crate::util::sql(&store)
         .prepare(
             "SELECT g.id, s.path, g.comments ->> '$[0][2]' FROM games g
              JOIN sources s ON s.id = g.source_id ORDER BY g.id",
@@ -542,7 +542,7 @@ fn the_log_stays_near_its_limit_while_an_import_writes_much_more() {
     let wal = dir.join("db").join("kifudex.sqlite-wal");
     let largest = std::fs::metadata(&wal).map_or(0, |m| m.len());
     // The database's own size, whatever part of it the log still holds.
-    let size: i64 = crate::sql(&store)
+    let size: i64 = crate::util::sql(&store)
         .query_row(
             "SELECT page_count * page_size FROM pragma_page_count, pragma_page_size",
             [],
@@ -620,7 +620,7 @@ fn a_file_of_many_games_is_written_in_parts() {
     };
     let summary = import_dir(&mut store, &files, &options).unwrap();
     assert_eq!((summary.games, summary.files, summary.errors), (10, 1, 1));
-    let conn = crate::sql(&store);
+    let conn = crate::util::sql(&store);
     let rows: Vec<(i64, String)> = conn
         .prepare("SELECT g.game_index, p.name FROM games g JOIN players p ON p.id = g.sente_id ORDER BY g.id")
         .unwrap()
@@ -647,7 +647,7 @@ fn a_file_of_many_games_is_written_in_parts() {
     // As an import killed after a commit between two parts leaves it: the first games, and
     // the row as its first part wrote it. The next import reads the file again whole.
     {
-        let conn = crate::sql(&store);
+        let conn = crate::util::sql(&store);
         conn.execute_batch(
             "UPDATE sources SET mtime = 0, content_hash = '', games = 0;
              DELETE FROM games WHERE game_index >= 5;",
@@ -690,7 +690,7 @@ fn kept_game_lines_follow_the_database() {
     let other = store.game_line(2).unwrap().unwrap();
     assert_ne!(before.moves, other.moves);
     // Another connection gives game 1 the moves of game 2.
-    crate::sql(&store)
+    crate::util::sql(&store)
         .execute(
             "UPDATE games SET moves = (SELECT moves FROM games WHERE id = 2) WHERE id = 1",
             [],

@@ -6,11 +6,10 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::util::{Kifudex, TempDb};
 use kifudex::text::tokenizer::{Mode, tokenize};
 use kifudex::text::{GameText, SearchOptions, TextDoc, TextField, TextIndex, documents};
 use serde_json::Value;
-
-use crate::db::{json_lines, kifudex, stderr, stdout, temp_dir};
 
 fn tokens(text: &str, mode: Mode) -> Vec<(String, usize)> {
     tokenize(text, mode)
@@ -213,16 +212,19 @@ fn corpus(root: &Path) -> PathBuf {
 }
 
 fn import(db: &Path, dir: &Path) {
-    let o = kifudex(db, &["import", dir.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = Kifudex::new()
+        .db(db)
+        .args(&["import", dir.to_str().unwrap()])
+        .output();
+    assert!(o.status.success(), "{}", o.stderr);
 }
 
 fn hits(db: &Path, query: &str, extra: &[&str]) -> Vec<Value> {
     let mut args = vec!["text", query, "--json"];
     args.extend_from_slice(extra);
-    let o = kifudex(db, &args);
-    assert!(o.status.success(), "{query}: {}", stderr(&o));
-    json_lines(&o)
+    let o = Kifudex::new().db(db).args(&args).output();
+    assert!(o.status.success(), "{query}: {}", o.stderr);
+    o.json_lines()
 }
 
 /// `(id, ply)` of every hit, sorted.
@@ -237,7 +239,7 @@ fn found(db: &Path, query: &str, extra: &[&str]) -> Vec<(i64, Option<i64>)> {
 
 #[test]
 fn japanese_and_latin_queries() {
-    let root = temp_dir("text-queries");
+    let root = TempDb::new("text-queries");
     let db = root.join("db");
     import(&db, &corpus(&root));
 
@@ -292,15 +294,15 @@ fn japanese_and_latin_queries() {
     assert_eq!(h[0]["field"], "opening");
 
     // The table marks matches with [] when not on a terminal.
-    let o = kifudex(&db, &["text", "四間飛車"]);
-    assert!(stdout(&o).contains("右[四間飛車]"), "{}", stdout(&o));
-    assert!(stdout(&o).contains("2 hits"));
+    let o = Kifudex::new().db(&db).args(&["text", "四間飛車"]).output();
+    assert!(o.stdout.contains("右[四間飛車]"), "{}", o.stdout);
+    assert!(o.stdout.contains("2 hits"));
     // A query that cannot be read is bad usage.
-    let o = kifudex(&db, &["text", "opening:"]);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let o = Kifudex::new().db(&db).args(&["text", "opening:"]).output();
+    assert_eq!(o.status.code(), Some(2), "{}", o.stderr);
     // stats counts the index.
-    let o = kifudex(&db, &["stats", "--json"]);
-    let s: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let o = Kifudex::new().db(&db).args(&["stats", "--json"]).output();
+    let s: Value = serde_json::from_str(o.stdout.trim()).unwrap();
     assert!(s["text_bytes"].as_u64().unwrap() > 0);
     assert!(s["bytes"].as_u64().unwrap() > s["text_bytes"].as_u64().unwrap());
 }
@@ -334,7 +336,7 @@ fn copy_dir(from: &Path, to: &Path) {
 
 #[test]
 fn an_index_left_behind_by_a_killed_import_is_repaired() {
-    let root = temp_dir("text-repair");
+    let root = TempDb::new("text-repair");
     let db = root.join("db");
     let games = corpus(&root);
     let later = root.join("later");
@@ -376,13 +378,13 @@ fn an_index_left_behind_by_a_killed_import_is_repaired() {
 
 #[test]
 fn reindex_and_version_mismatch_rebuild() {
-    let root = temp_dir("text-reindex");
+    let root = TempDb::new("text-reindex");
     let db = root.join("db");
     import(&db, &corpus(&root));
 
-    let o = kifudex(&db, &["reindex", "--json"]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let r: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let o = Kifudex::new().db(&db).args(&["reindex", "--json"]).output();
+    assert!(o.status.success(), "{}", o.stderr);
+    let r: Value = serde_json::from_str(o.stdout.trim()).unwrap();
     assert_eq!(r["games"], 4);
     assert_eq!(found(&db, "四間飛車", &[]), vec![(1, None), (2, None)]);
 
@@ -391,21 +393,24 @@ fn reindex_and_version_mismatch_rebuild() {
     let text = std::fs::read_to_string(&meta).unwrap();
     assert!(text.contains("tokenizer 1"), "{text}");
     std::fs::write(&meta, text.replace("tokenizer 1", "tokenizer 0")).unwrap();
-    let o = kifudex(&db, &["text", "矢倉", "--json"]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stderr(&o).contains("rebuilding"), "{}", stderr(&o));
-    assert_eq!(json_lines(&o).len(), 2);
+    let o = Kifudex::new()
+        .db(&db)
+        .args(&["text", "矢倉", "--json"])
+        .output();
+    assert!(o.status.success(), "{}", o.stderr);
+    assert!(o.stderr.contains("rebuilding"), "{}", o.stderr);
+    assert_eq!(o.json_lines().len(), 2);
     let text = std::fs::read_to_string(&meta).unwrap();
     assert!(text.contains("tokenizer 1"), "{text}");
     // Once rebuilt, nothing more is said.
-    let o = kifudex(&db, &["text", "矢倉"]);
-    assert_eq!(stderr(&o), "");
+    let o = Kifudex::new().db(&db).args(&["text", "矢倉"]).output();
+    assert_eq!(o.stderr, "");
 }
 
 /// `kifudex optimize` merges the text index into one segment; searches find the same.
 #[test]
 fn optimize_merges_the_text_index() {
-    let root = temp_dir("text-optimize");
+    let root = TempDb::new("text-optimize");
     let db = root.join("db");
     let games = corpus(&root);
     let later = root.join("later");
@@ -419,24 +424,27 @@ fn optimize_merges_the_text_index() {
         .path();
     std::fs::rename(&moved, later.join(moved.file_name().unwrap())).unwrap();
     for dir in [&games, &later] {
-        let out = kifudex(&db, &["import", dir.to_str().unwrap()]);
-        assert!(out.status.success(), "{}", stderr(&out));
+        let out = Kifudex::new()
+            .db(&db)
+            .args(&["import", dir.to_str().unwrap()])
+            .output();
+        assert!(out.status.success(), "{}", out.stderr);
     }
     let before = found(&db, "四間飛車", &[]);
     assert!(!before.is_empty());
-    let out = kifudex(&db, &["optimize"]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = Kifudex::new().db(&db).args(&["optimize"]).output();
+    assert!(out.status.success(), "{}", out.stderr);
     assert!(
-        stdout(&out).contains("text index: 2 segments -> 1;"),
+        out.stdout.contains("text index: 2 segments -> 1;"),
         "{}",
-        stdout(&out)
+        out.stdout
     );
     assert_eq!(found(&db, "四間飛車", &[]), before);
-    let out = kifudex(&db, &["optimize"]);
+    let out = Kifudex::new().db(&db).args(&["optimize"]).output();
     assert!(
-        stdout(&out).contains("text index: 1 segment -> 1;"),
+        out.stdout.contains("text index: 1 segment -> 1;"),
         "{}",
-        stdout(&out)
+        out.stdout
     );
     let _ = std::fs::remove_dir_all(&root);
 }

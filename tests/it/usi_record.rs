@@ -1,14 +1,11 @@
 //! USI/SFEN records: every shape of position line, one game a line, errors with their
 //! column, and the writer.
 
+use crate::util::usi_moves;
 use kifudex::notation::kif::{read_kif, write_kif};
 use kifudex::notation::usi::{read_usi, read_usi_line, write_usi};
 use kifudex::notation::{Format, Record, read_bytes};
 use kifudex::shogi::{Handicap, Position, Rule, STARTPOS_SFEN};
-
-fn usi(r: &Record) -> Vec<String> {
-    r.main.moves.iter().map(|m| m.mv.usi()).collect()
-}
 
 fn clean(line: &str) -> Record {
     let r = read_usi_line(line, 1);
@@ -62,7 +59,7 @@ fn every_shape_of_position_line() {
     for (line, start, moves) in cases {
         let r = clean(line);
         assert_eq!(r.start.to_sfen(), start, "{line}");
-        assert_eq!(usi(&r), moves, "{line}");
+        assert_eq!(usi_moves(&r), moves, "{line}");
         assert_eq!(r.headers, [], "{line}");
         assert_eq!(r.terminal(), None, "{line}");
     }
@@ -85,10 +82,10 @@ fn one_game_a_line() {
     let text = "startpos moves 7g7f\r\n\r\nposition startpos moves 2g2f 8c8d\n   \nsfen 8k/9/9/9/9/9/9/9/K8 b - 1\nstartpos";
     let games = read_usi(text);
     assert_eq!(games.len(), 4);
-    assert_eq!(usi(&games[0]), ["7g7f"]);
-    assert_eq!(usi(&games[1]), ["2g2f", "8c8d"]);
+    assert_eq!(usi_moves(&games[0]), ["7g7f"]);
+    assert_eq!(usi_moves(&games[1]), ["2g2f", "8c8d"]);
     assert_eq!(games[2].start.to_sfen(), "8k/9/9/9/9/9/9/9/K8 b - 1");
-    assert_eq!(usi(&games[3]), Vec::<String>::new());
+    assert_eq!(usi_moves(&games[3]), Vec::<String>::new());
     let f = read_bytes(text.as_bytes(), None);
     assert_eq!(f.format, Some(Format::Usi));
     assert_eq!(f.games.len(), 4);
@@ -98,7 +95,7 @@ fn one_game_a_line() {
         None,
     );
     assert_eq!(f.format, Some(Format::Usi));
-    assert_eq!(usi(&f.games[0]), ["7g7f"]);
+    assert_eq!(usi_moves(&f.games[0]), ["7g7f"]);
 }
 
 #[test]
@@ -149,7 +146,7 @@ fn errors_name_the_column_and_keep_what_was_read() {
     ];
     for (line, n, column, moves, message) in cases {
         let r = read_usi_line(line, n);
-        assert_eq!(usi(&r), moves, "{line}");
+        assert_eq!(usi_moves(&r), moves, "{line}");
         assert_eq!(r.errors.len(), 1, "{line}");
         assert_eq!(
             (r.errors[0].line, r.errors[0].column),
@@ -163,7 +160,7 @@ fn errors_name_the_column_and_keep_what_was_read() {
 #[test]
 fn illegal_moves_are_played_and_flagged() {
     let r = clean("sfen 4k4/9/9/9/9/9/4P4/9/4K4 b P 1 moves P*5e 5a4a");
-    assert_eq!(usi(&r), ["P*5e", "5a4a"]);
+    assert_eq!(usi_moves(&r), ["P*5e", "5a4a"]);
     assert_eq!(r.first_illegal(), Some((1, Rule::TwoPawns)));
 }
 
@@ -175,7 +172,7 @@ fn the_writer_gives_the_main_line_only() {
     assert_eq!(r.errors, []);
     assert_eq!(write_usi(&r), "startpos moves 7g7f 3c3d");
     let back = clean(&write_usi(&r));
-    assert_eq!(usi(&back), usi(&r));
+    assert_eq!(usi_moves(&back), usi_moves(&r));
     assert_eq!(back.start, r.start);
     // Any other start is an SFEN, with its move number; no moves, no `moves`.
     let r = clean(&format!("sfen {TWO_PIECES} moves 7a6b"));
@@ -216,19 +213,7 @@ fn usi_to_kif_and_back() {
 
 /// `kifudex convert` to the three formats, run as a user runs it.
 mod convert {
-    use std::process::Command;
-
-    fn kifudex(args: &[&str]) -> (i32, String, String) {
-        let out = Command::new(env!("CARGO_BIN_EXE_kifudex"))
-            .args(args)
-            .output()
-            .expect("run kifudex");
-        (
-            out.status.code().unwrap_or(-1),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
-    }
+    use crate::util::Kifudex;
 
     /// Writes `text` to a file of the test's own in the temporary directory.
     fn file(name: &str, text: &str) -> String {
@@ -245,7 +230,10 @@ mod convert {
     #[test]
     fn to_usi_says_what_it_drops() {
         let f = file("drops.kif", KIF);
-        let (code, out, err) = kifudex(&["convert", &f, "--to", "usi"]);
+        let (code, out, err) = Kifudex::new()
+            .args(&["convert", &f, "--to", "usi"])
+            .output()
+            .parts();
         assert_eq!(code, 0, "{err}");
         assert_eq!(out, "startpos moves 7g7f 3c3d\n");
         assert_eq!(
@@ -257,11 +245,17 @@ mod convert {
     #[test]
     fn to_jkf_and_psn() {
         let f = file("both.kif", KIF);
-        let (code, out, err) = kifudex(&["convert", &f, "--to", "jkf"]);
+        let (code, out, err) = Kifudex::new()
+            .args(&["convert", &f, "--to", "jkf"])
+            .output()
+            .parts();
         assert_eq!(code, 0, "{err}");
         assert_eq!(err, "kifudex: JKF cannot hold bookmarks: not written\n");
         let j = file("both.jkf", &out);
-        let (code, out, err) = kifudex(&["convert", &j, "--to", "psn"]);
+        let (code, out, err) = Kifudex::new()
+            .args(&["convert", &j, "--to", "psn"])
+            .output()
+            .parts();
         assert_eq!(code, 0, "{err}");
         assert_eq!(err, "kifudex: PSN cannot hold times: not written\n");
         assert_eq!(
@@ -269,7 +263,10 @@ mod convert {
             "[Sente \"甲\"]\n[Gote \"乙\"]\n\n{開始} 1.P-7f P-3d (1...P-8d) Resign 0-1\n"
         );
         let p = file("both.psn", &out);
-        let (code, out, _) = kifudex(&["convert", &p, "--to", "kifu"]);
+        let (code, out, _) = Kifudex::new()
+            .args(&["convert", &p, "--to", "kifu"])
+            .output()
+            .parts();
         assert_eq!(code, 0);
         assert!(out.contains("   2 ３四歩(33)\n   3 投了\n"), "{out}");
     }
@@ -280,12 +277,18 @@ mod convert {
             "many.usi",
             "startpos moves 7g7f\nstartpos moves 2g2f 8c8d\n",
         );
-        let (code, out, err) = kifudex(&["convert", &f, "--to", "psn"]);
+        let (code, out, err) = Kifudex::new()
+            .args(&["convert", &f, "--to", "psn"])
+            .output()
+            .parts();
         assert_eq!(code, 0, "{err}");
         assert_eq!(err, "");
         assert_eq!(out, "1.P-7f *\n\n1.P-2f P-8d *\n");
         // One game only for JKF.
-        let (code, out, err) = kifudex(&["convert", &f, "--to", "jkf"]);
+        let (code, out, err) = Kifudex::new()
+            .args(&["convert", &f, "--to", "jkf"])
+            .output()
+            .parts();
         assert_eq!(code, 0);
         assert_eq!(
             err,
@@ -304,7 +307,10 @@ mod convert {
     #[test]
     fn invalid_jkf_fails_with_its_place() {
         let f = file("bad.jkf", "{\"header\": {},\n \"moves\": [{} {}]}\n");
-        let (code, out, err) = kifudex(&["convert", &f, "--to", "kifu"]);
+        let (code, out, err) = Kifudex::new()
+            .args(&["convert", &f, "--to", "kifu"])
+            .output()
+            .parts();
         assert_eq!(code, 1);
         assert_eq!(out, "");
         assert_eq!(
