@@ -13,6 +13,7 @@ use crate::notation::record::{
 
 pub mod pieces;
 mod setup;
+pub(crate) mod terminals;
 mod write;
 
 use setup::Setup;
@@ -23,35 +24,7 @@ pub use write::{CsaVersion, push_csa_move, terminal_word, write_csa, write_csa_g
 /// comes; `None` when the word is no CSA terminal. `%KACHI` is read as a right declaration
 /// here: the reader checks it against the position (see [`read_csa`]).
 pub fn terminal_kind(word: &str, to_move: Color) -> Option<TerminalKind> {
-    use TerminalKind::*;
-    // `%+ILLEGAL_ACTION`: Sente (下手) fouled and Gote wins, whoever is to move.
-    let fouled = |side: Color| {
-        if side == to_move {
-            IllegalLoss
-        } else {
-            IllegalWin
-        }
-    };
-    Some(match word {
-        "TORYO" => Resign,
-        "CHUDAN" => Abort,
-        // OUTE_SENNICHITE (perpetual check) is no V2.2 word, but servers write it; the
-        // result of a repetition is worked out from the moves either way.
-        "SENNICHITE" | "OUTE_SENNICHITE" => Repetition,
-        "TIME_UP" => TimeUp,
-        "ILLEGAL_MOVE" => IllegalMove,
-        "+ILLEGAL_ACTION" => fouled(Color::Black),
-        "-ILLEGAL_ACTION" => fouled(Color::White),
-        "JISHOGI" => Impasse,
-        "KACHI" => EnteringKingWin,
-        "HIKIWAKE" => EnteringKingDraw,
-        "MATTA" => Takeback,
-        "TSUMI" => Mate,
-        "FUZUMI" => NoMate,
-        "ERROR" => Error,
-        "MAX_MOVES" => MaxMoves,
-        _ => return None,
-    })
+    terminals::read(word, to_move)
 }
 
 /// The piece kind a two-letter CSA code names (`FU` … `RY`).

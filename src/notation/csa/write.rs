@@ -42,31 +42,7 @@ impl CsaVersion {
 /// The `%` word for a terminal, `to_move` being the side to move when it comes. Kinds CSA
 /// has no word for (不戦勝, 不戦敗) are written `%CHUDAN`.
 pub fn terminal_word(kind: TerminalKind, to_move: Color) -> &'static str {
-    use TerminalKind::*;
-    let illegal_action = |fouled: Color| {
-        if fouled == Color::Black {
-            "%+ILLEGAL_ACTION"
-        } else {
-            "%-ILLEGAL_ACTION"
-        }
-    };
-    match kind {
-        Resign => "%TORYO",
-        Abort | DefaultWin | DefaultLoss => "%CHUDAN",
-        Repetition => "%SENNICHITE",
-        Impasse => "%JISHOGI",
-        TimeUp => "%TIME_UP",
-        IllegalMove => "%ILLEGAL_MOVE",
-        IllegalWin => illegal_action(to_move.opponent()),
-        IllegalLoss => illegal_action(to_move),
-        EnteringKingWin => "%KACHI",
-        EnteringKingDraw => "%HIKIWAKE",
-        Mate => "%TSUMI",
-        NoMate => "%FUZUMI",
-        Takeback => "%MATTA",
-        MaxMoves => "%MAX_MOVES",
-        Error => "%ERROR",
-    }
+    super::terminals::write(kind, to_move).unwrap_or("%CHUDAN")
 }
 
 /// Several games in one file, separated by `/` lines.

@@ -62,68 +62,31 @@ pub fn preset_handicap(name: &str) -> Option<Handicap> {
 }
 
 /// The terminal a JKF `special` names, `to_move` being the side to move when it comes. The
-/// schema's names (those of CSA V2.2), `MAX_MOVES`, `FUSENSHO` and `FUSENPAI` (which this
-/// writer uses for the endings the schema lacks), and KIF words are understood.
+/// schema's names (those of CSA V2.2, read from CSA's table), `MAX_MOVES`, `FUSENSHO` and
+/// `FUSENPAI` (which this writer uses for the endings the schema lacks), and KIF words are
+/// understood.
 pub fn special_terminal(name: &str, to_move: Color) -> Option<TerminalKind> {
-    use TerminalKind::*;
-    let fouler_loses = |fouler: Color| {
-        if fouler == to_move {
-            IllegalLoss
-        } else {
-            IllegalWin
-        }
-    };
-    Some(match name {
-        "TORYO" => Resign,
-        "CHUDAN" => Abort,
-        "SENNICHITE" => Repetition,
-        "TIME_UP" => TimeUp,
-        "ILLEGAL_MOVE" => IllegalMove,
-        "+ILLEGAL_ACTION" => fouler_loses(Color::Black),
-        "-ILLEGAL_ACTION" => fouler_loses(Color::White),
-        "JISHOGI" => Impasse,
-        "KACHI" => EnteringKingWin,
-        "HIKIWAKE" => EnteringKingDraw,
-        "MATTA" => Takeback,
-        "TSUMI" => Mate,
-        "FUZUMI" => NoMate,
-        "ERROR" => Error,
-        "MAX_MOVES" => MaxMoves,
-        "FUSENSHO" => DefaultWin,
-        "FUSENPAI" => DefaultLoss,
-        other => return super::kif::terminal_word(other),
-    })
+    super::csa::terminals::read(name, to_move)
+        .or_else(|| NON_SCHEMA.iter().find(|(n, _)| *n == name).map(|&(_, k)| k))
+        .or_else(|| super::kif::terminal_word(name))
 }
+
+/// The endings the JKF schema has no `special` for, with the names this writer gives them.
+const NON_SCHEMA: [(&str, TerminalKind); 3] = [
+    ("MAX_MOVES", TerminalKind::MaxMoves),
+    ("FUSENSHO", TerminalKind::DefaultWin),
+    ("FUSENPAI", TerminalKind::DefaultLoss),
+];
 
 /// The JKF `special` for a terminal with `to_move` to move. `None` in the second place when
 /// the name is one of the schema's; otherwise the kind is written with a name of this
 /// writer's (`MAX_MOVES`, `FUSENSHO`, `FUSENPAI`), which other readers may not know.
 pub fn terminal_special(kind: TerminalKind, to_move: Color) -> (&'static str, bool) {
-    use TerminalKind::*;
-    let action = |fouler: Color| match fouler {
-        Color::Black => "+ILLEGAL_ACTION",
-        Color::White => "-ILLEGAL_ACTION",
-    };
-    let name = match kind {
-        Resign => "TORYO",
-        Abort => "CHUDAN",
-        Repetition => "SENNICHITE",
-        TimeUp => "TIME_UP",
-        IllegalMove => "ILLEGAL_MOVE",
-        IllegalWin => action(to_move.opponent()),
-        IllegalLoss => action(to_move),
-        Impasse => "JISHOGI",
-        EnteringKingWin => "KACHI",
-        EnteringKingDraw => "HIKIWAKE",
-        Takeback => "MATTA",
-        Mate => "TSUMI",
-        NoMate => "FUZUMI",
-        Error => "ERROR",
-        MaxMoves => return ("MAX_MOVES", false),
-        DefaultWin => return ("FUSENSHO", false),
-        DefaultLoss => return ("FUSENPAI", false),
-    };
-    (name, true)
+    if let Some(&(name, _)) = NON_SCHEMA.iter().find(|(_, k)| *k == kind) {
+        return (name, false);
+    }
+    let word = super::csa::terminals::write(kind, to_move).unwrap_or("%CHUDAN");
+    (&word[1..], true)
 }
 
 // ---------------------------------------------------------------------------------------
