@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use crate::util::{Kifudex, TempDb};
+use crate::util::{Kifudex, TempDb, import_and_list};
 use kifudex::normalize::{fold, name_matches};
 use kifudex::notation::kif::write_kif;
 use kifudex::notation::read_bytes;
@@ -76,16 +76,7 @@ fn build(dir: &Path) -> (PathBuf, Vec<Game>) {
         std::fs::write(files.join(name), text).unwrap();
     }
     let db = dir.join("db");
-    let out = Kifudex::new()
-        .db(&db)
-        .args(&["import", files.to_str().unwrap()])
-        .output();
-    assert!(out.status.success(), "{}", out.stderr);
-    let rows = Kifudex::new()
-        .db(&db)
-        .args(&["search", "--json", "--limit", "100000"])
-        .output()
-        .json_lines();
+    let rows = import_and_list(&db, &files);
     let text = |r: &Value, k: &str| r[k].as_str().unwrap_or("").to_string();
     let games: Vec<Game> = rows
         .iter()

@@ -13,7 +13,7 @@ use kifudex::synth::{Synth, SynthOptions};
 use serde_json::Value;
 
 use crate::util::Rng;
-use crate::util::{Kifudex, TempDb};
+use crate::util::{Kifudex, TempDb, import_and_list};
 
 /// Records written for this test (USI lines and KIF), by file name.
 const OWN: &[(&str, &str)] = &[
@@ -95,16 +95,7 @@ fn build(dir: &Path) -> (std::path::PathBuf, Vec<Game>) {
         std::fs::write(files.join(name), text).unwrap();
     }
     let db = dir.join("db");
-    let out = Kifudex::new()
-        .db(&db)
-        .args(&["import", files.to_str().unwrap()])
-        .output();
-    assert!(out.status.success(), "{}", out.stderr);
-    let rows = Kifudex::new()
-        .db(&db)
-        .args(&["search", "--json", "--limit", "100000"])
-        .output()
-        .json_lines();
+    let rows = import_and_list(&db, &files);
     let mut games = Vec::new();
     for r in rows {
         let path = r["file"].as_str().unwrap();

@@ -161,6 +161,21 @@ impl Kifudex {
     }
 }
 
+/// Imports the folder `files` into a new database `db`, which must succeed, and lists
+/// every game it then holds (`search --json`, no limit that matters).
+pub fn import_and_list(db: &Path, files: &Path) -> Vec<Value> {
+    Kifudex::new()
+        .db(db)
+        .args([std::ffi::OsStr::new("import"), files.as_os_str()])
+        .output()
+        .success();
+    Kifudex::new()
+        .db(db)
+        .args(["search", "--json", "--limit", "100000"])
+        .output()
+        .json_lines()
+}
+
 /// What a run gave.
 #[derive(Debug)]
 pub struct Run {
