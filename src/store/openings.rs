@@ -59,14 +59,32 @@ pub(super) fn put(
         conn.prepare_cached("UPDATE games SET label = ?2 WHERE id = ?1")?
             .execute(params![id, r.opening])?;
     }
-    let mut insert = conn.prepare_cached(
-        "INSERT OR IGNORE INTO recognised (game_id, side, name_id, ply) VALUES (?1, ?2, ?3, ?4)",
-    )?;
+    // One statement for the game's rows: a statement a row cost more than the rows.
+    let mut values = Vec::with_capacity(16);
     for item in r.stored() {
         let name = names.id(conn, item.name, item.kind)?;
-        insert.execute(params![id, item.side.index() as i64, name, item.ply])?;
+        values.extend([id, item.side.index() as i64, name, i64::from(item.ply)]);
     }
+    if values.is_empty() {
+        return Ok(());
+    }
+    conn.prepare_cached(&insert_rows(values.len() / 4))?
+        .execute(rusqlite::params_from_iter(values))?;
     Ok(())
+}
+
+/// `INSERT OR IGNORE INTO recognised … VALUES (?, ?, ?, ?), …` for `rows` rows.
+fn insert_rows(rows: usize) -> String {
+    let mut sql =
+        String::from("INSERT OR IGNORE INTO recognised (game_id, side, name_id, ply) VALUES ");
+    for i in 0..rows {
+        sql.push_str(if i == 0 {
+            "(?, ?, ?, ?)"
+        } else {
+            ", (?, ?, ?, ?)"
+        });
+    }
+    sql
 }
 
 /// Forgets what was recognised in game `id` (the game is being deleted).
