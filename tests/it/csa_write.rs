@@ -5,8 +5,7 @@ use kifudex::notation::csa::{CsaVersion, read_csa, write_csa, write_csa_games};
 use kifudex::notation::kif::{read_kif, write_kif};
 use kifudex::notation::{Format, Line, Record, read_bytes};
 
-use crate::util::Kifudex;
-use crate::util::{CSA_GAME, corpus, csa_clean, usi_moves};
+use crate::util::{CSA_GAME, Kifudex, TempDb, corpus, csa_clean, usi_moves};
 
 /// Writes `rec` in `version` and reads it back: the same record, errors aside.
 fn round_trip(rec: &Record, version: CsaVersion) -> Record {
@@ -365,12 +364,12 @@ fn has_bookmarks(r: &Record) -> bool {
 }
 
 /// A file in a fresh temporary directory, for the command-line tests.
-fn temp_file(name: &str, contents: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("kifudex-csa-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+/// A file holding `contents` in a scratch folder of its own (removed with the guard).
+fn temp_file(name: &str, contents: &str) -> (TempDb, std::path::PathBuf) {
+    let dir = TempDb::new(&format!("csa-{name}"));
     let path = dir.join(name);
     std::fs::write(&path, contents).unwrap();
-    path
+    (dir, path)
 }
 
 #[test]
@@ -387,7 +386,7 @@ fn convert_kif_to_csa_says_what_csa_drops() {
 変化：2手
    2 ８四歩(83)
 ";
-    let path = temp_file("game.kifu", kif);
+    let (_dir, path) = temp_file("game.kifu", kif);
     let (code, out, err) = Kifudex::new()
         .args(&["convert", path.to_str().unwrap(), "--to", "csa"])
         .output()
@@ -406,7 +405,7 @@ fn convert_kif_to_csa_says_what_csa_drops() {
 #[test]
 fn convert_a_file_of_several_games_to_csa_v30() {
     let text = "V2.2\nPI\n+\n+7776FU\nT1.5\n%TORYO\n/\nPI82HI\n-\n-3334FU\n/\nPI\n+\n";
-    let path = temp_file("three.csa", text);
+    let (_dir, path) = temp_file("three.csa", text);
     let (code, out, err) = Kifudex::new()
         .args(&[
             "convert",
@@ -469,7 +468,7 @@ fn convert_a_file_of_several_games_to_csa_v30() {
 #[test]
 fn convert_csa_to_kif_keeps_engine_lines_and_drops_notes() {
     let text = "V2\nN+alice\nN-bob\n$EVENT:floodgate\nPI\n+\n+7776FU\nT3\n'** 30 -3334FU\n-3334FU\n%TORYO\n'summary:toryo:alice win:bob lose\n";
-    let path = temp_file("floodgate.csa", text);
+    let (_dir, path) = temp_file("floodgate.csa", text);
     let (code, out, err) = Kifudex::new()
         .args(&["convert", path.to_str().unwrap(), "--to", "kifu"])
         .output()
@@ -493,7 +492,7 @@ fn convert_csa_to_kif_keeps_engine_lines_and_drops_notes() {
 fn parse_prints_each_game_of_a_csa_file() {
     let text =
         "V2.2\nN+A\n$EVENT:E\nPI\n+\n+7776FU\n'** 10\n%TORYO\n/\nPI82HI\n-\n-3334FU\n%CHUDAN\n";
-    let path = temp_file("parse.csa", text);
+    let (_dir, path) = temp_file("parse.csa", text);
     let (code, out, err) = Kifudex::new()
         .args(&["parse", path.to_str().unwrap()])
         .output()

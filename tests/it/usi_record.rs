@@ -213,15 +213,14 @@ fn usi_to_kif_and_back() {
 
 /// `kifudex convert` to the three formats, run as a user runs it.
 mod convert {
-    use crate::util::Kifudex;
+    use crate::util::{Kifudex, TempDb};
 
-    /// Writes `text` to a file of the test's own in the temporary directory.
-    fn file(name: &str, text: &str) -> String {
-        let dir = std::env::temp_dir().join(format!("kifudex-formats-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+    /// Writes `text` to a file in a scratch folder of its own (removed with the guard).
+    fn file(name: &str, text: &str) -> (TempDb, String) {
+        let dir = TempDb::new(&format!("formats-{name}"));
         let path = dir.join(name);
         std::fs::write(&path, text).unwrap();
-        path.display().to_string()
+        (dir, path.display().to_string())
     }
 
     const KIF: &str = "先手：甲\n後手：乙\n*開始\n1 ７六歩(77)   ( 0:01/00:00:01)\n&しおり\n\
@@ -229,7 +228,7 @@ mod convert {
 
     #[test]
     fn to_usi_says_what_it_drops() {
-        let f = file("drops.kif", KIF);
+        let (_dir_f, f) = file("drops.kif", KIF);
         let (code, out, err) = Kifudex::new()
             .args(&["convert", &f, "--to", "usi"])
             .output()
@@ -244,14 +243,14 @@ mod convert {
 
     #[test]
     fn to_jkf_and_psn() {
-        let f = file("both.kif", KIF);
+        let (_dir_f, f) = file("both.kif", KIF);
         let (code, out, err) = Kifudex::new()
             .args(&["convert", &f, "--to", "jkf"])
             .output()
             .parts();
         assert_eq!(code, 0, "{err}");
         assert_eq!(err, "kifudex: JKF cannot hold bookmarks: not written\n");
-        let j = file("both.jkf", &out);
+        let (_dir_j, j) = file("both.jkf", &out);
         let (code, out, err) = Kifudex::new()
             .args(&["convert", &j, "--to", "psn"])
             .output()
@@ -262,7 +261,7 @@ mod convert {
             out,
             "[Sente \"甲\"]\n[Gote \"乙\"]\n\n{開始} 1.P-7f P-3d (1...P-8d) Resign 0-1\n"
         );
-        let p = file("both.psn", &out);
+        let (_dir_p, p) = file("both.psn", &out);
         let (code, out, _) = Kifudex::new()
             .args(&["convert", &p, "--to", "kifu"])
             .output()
@@ -273,7 +272,7 @@ mod convert {
 
     #[test]
     fn every_game_of_a_usi_file_to_psn() {
-        let f = file(
+        let (_dir_f, f) = file(
             "many.usi",
             "startpos moves 7g7f\nstartpos moves 2g2f 8c8d\n",
         );
@@ -306,7 +305,7 @@ mod convert {
 
     #[test]
     fn invalid_jkf_fails_with_its_place() {
-        let f = file("bad.jkf", "{\"header\": {},\n \"moves\": [{} {}]}\n");
+        let (_dir_f, f) = file("bad.jkf", "{\"header\": {},\n \"moves\": [{} {}]}\n");
         let (code, out, err) = Kifudex::new()
             .args(&["convert", &f, "--to", "kifu"])
             .output()
