@@ -91,12 +91,8 @@ impl ExportGame {
     /// The positions of the main line: the start and the position after each move, with the
     /// move played from each.
     pub fn positions(&self, mut each: impl FnMut(PosRow)) -> Result<(), ExportError> {
-        let result = match self.row.winner {
-            Some("sente") => 1,
-            Some("gote") => 2,
-            Some("draw") => 3,
-            _ => 0,
-        };
+        // The same bytes as the position index's (0 unknown, 1 sente, 2 gote, 3 draw).
+        let result = crate::store::postings::result_byte(self.row.result);
         let date = crate::store::postings::date_code(self.row.date.as_deref());
         let mut pos: Position = self.record.start.clone();
         let moves = &self.record.main.moves;

@@ -10,7 +10,7 @@ use rusqlite::{Connection, OptionalExtension, Statement, params};
 use super::checkpoint::Checkpointer;
 use super::{GameRow, StoreError, codec, postings};
 use crate::normalize::{name_key, strip_titles};
-use crate::notation::Severity;
+use crate::notation::{Severity, TerminalKind};
 
 /// A source already in the database.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -583,22 +583,22 @@ impl<'a> Writer<'a> {
                 held(c, &mut self.insert_game, INSERT_GAME)?.execute(params![
                     source,
                     index as i64,
-                    g.format,
+                    g.format.name(),
                     g.start_sfen,
                     g.moves,
                     g.times,
                     g.plies,
-                    g.handicap,
+                    g.handicap.kif_name(),
                     g.date,
                     g.event,
                     g.opening,
                     g.title,
                     sente,
                     gote,
-                    g.terminal,
-                    g.winner,
+                    g.terminal.map(TerminalKind::code),
+                    g.result.code(),
                     g.illegal.map(|(p, _)| p),
-                    g.illegal.map(|(_, r)| r),
+                    g.illegal.map(|(_, r)| r.code()),
                     g.tree,
                     &g.fingerprint[..],
                     g.headers_text,
@@ -611,7 +611,7 @@ impl<'a> Writer<'a> {
                 self.last_players = [sente, gote];
                 self.totals.add(
                     [sente, gote],
-                    g.winner,
+                    g.result.code(),
                     g.date.as_deref(),
                     g.opening.as_deref().or(label),
                 );
@@ -633,7 +633,7 @@ impl<'a> Writer<'a> {
                 self.postings.add(
                     id,
                     &g.positions,
-                    postings::result_code(g.winner),
+                    postings::result_byte(g.result),
                     postings::date_code(g.date.as_deref()),
                 );
                 // A full batch is sorted and cut beside the writer, and written by a later

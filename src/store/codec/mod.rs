@@ -8,8 +8,8 @@
 use crate::classify::Recognised;
 use crate::normalize::{name_key, strip_titles};
 use crate::notation::kif::read_kif;
-use crate::notation::{Format, Line, MoveNode, Note, Record, Terminal, TerminalKind};
-use crate::shogi::{Handicap, Move, Position, Strictness};
+use crate::notation::{Format, GameResult, Line, MoveNode, Note, Record, Terminal, TerminalKind};
+use crate::shogi::{Handicap, Move, Position, Rule, Strictness};
 
 use super::{StoreError, postings, tree};
 
@@ -32,22 +32,24 @@ pub const REMARK: u8 = 2;
 /// One game ready to be written: everything the tables hold.
 #[derive(Debug, Clone)]
 pub struct GameRow {
-    pub format: &'static str,
+    pub format: Format,
     /// `None` when the start is the handicap's own position.
     pub start_sfen: Option<String>,
     pub moves: Vec<u8>,
     pub times: Option<Vec<u8>>,
     pub plies: u32,
-    pub handicap: &'static str,
+    pub handicap: Handicap,
     pub date: Option<String>,
     pub event: Option<String>,
     pub opening: Option<String>,
     pub title: Option<String>,
     pub sente: Option<String>,
     pub gote: Option<String>,
-    pub terminal: Option<&'static str>,
-    pub winner: Option<&'static str>,
-    pub illegal: Option<(u32, &'static str)>,
+    pub terminal: Option<TerminalKind>,
+    /// Who won: the terminal's verdict, or the record's result line.
+    pub result: GameResult,
+    /// The first broken rule of the main line: its ply and the rule.
+    pub illegal: Option<(u32, Rule)>,
     /// The main line stops at a move that could not be applied.
     pub incomplete: bool,
     /// Variations and bookmarks ([`tree`]), when the record has any.
@@ -97,22 +99,20 @@ impl GameRow {
         let start_sfen = (handicap == Handicap::Other || rec.start.move_number() != 1)
             .then(|| rec.start.to_sfen());
         let mut row = GameRow {
-            format: format.name(),
+            format,
             start_sfen,
             moves: encode_moves(&rec.main.moves),
             times: encode_times(&rec.main),
             plies,
-            handicap: handicap.kif_name(),
+            handicap,
             event: own(columns.event),
             opening: own(columns.opening),
             title: own(columns.title),
             sente: own(columns.sente),
             gote: own(columns.gote),
-            terminal: rec.terminal().map(TerminalKind::code),
-            winner: rec.result().code(),
-            illegal: rec
-                .first_illegal()
-                .map(|(ply, rule)| (ply as u32, rule.code())),
+            terminal: rec.terminal(),
+            result: rec.result(),
+            illegal: rec.first_illegal().map(|(ply, rule)| (ply as u32, rule)),
             incomplete: rec.incomplete,
             tree: tree::encode(&rec),
             fingerprint: fingerprint(&rec, date.as_deref()),
@@ -470,14 +470,14 @@ pub fn read_back(row: &GameRow) -> Result<Record, StoreError> {
         event: row.event.as_deref(),
         opening: row.opening.as_deref(),
         title: row.title.as_deref(),
-        handicap: Some(row.handicap),
+        handicap: Some(row.handicap.kif_name()),
     };
     read_columns(
         row.start_sfen.as_deref(),
-        row.handicap,
+        row.handicap.kif_name(),
         &row.moves,
         row.times.as_deref(),
-        row.terminal,
+        row.terminal.map(TerminalKind::code),
         row.tree.as_deref(),
         row.headers_text.as_deref().map(|h| (h, columns)),
         row.comments_json.as_deref(),

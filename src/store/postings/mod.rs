@@ -84,6 +84,18 @@ pub fn result_code(winner: Option<&str>) -> u8 {
     }
 }
 
+/// The byte a game's result is kept as (as [`result_code`] gives for its `winner` text).
+pub fn result_byte(result: crate::notation::GameResult) -> u8 {
+    use crate::notation::GameResult;
+    use crate::shogi::Color;
+    match result {
+        GameResult::Win(Color::Black) => RESULT_SENTE,
+        GameResult::Win(Color::White) => RESULT_GOTE,
+        GameResult::Draw => RESULT_DRAW,
+        GameResult::Unknown => RESULT_UNKNOWN,
+    }
+}
+
 /// A date (YYYY, YYYY-MM or YYYY-MM-DD) as a sortable number YYYYMMDD (0: none).
 pub fn date_code(date: Option<&str>) -> u32 {
     let Some(d) = date else { return 0 };
