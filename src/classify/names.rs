@@ -180,20 +180,32 @@ pub fn parent(name: &str) -> Option<&'static str> {
         .or_else(|| LABELS.iter().find(|l| l.0 == name).and_then(|l| l.1))
 }
 
-/// The name and its ancestors, nearest first.
+/// The name and its ancestors, nearest first (empty for a name kifudex does not know).
 pub fn lineage(name: &str) -> Vec<&'static str> {
-    let mut out = Vec::new();
-    let Some(mut cur) = canonical_names().find(|n| *n == name) else {
-        return out;
-    };
-    loop {
-        out.push(cur);
-        match parent(cur) {
-            Some(p) if !out.contains(&p) => cur = p,
-            _ => break,
-        }
-    }
-    out
+    // Worked out once per name: readers expand every stored row through it.
+    static LINES: std::sync::OnceLock<Vec<(&'static str, Vec<&'static str>)>> =
+        std::sync::OnceLock::new();
+    let lines = LINES.get_or_init(|| {
+        canonical_names()
+            .map(|name| {
+                let mut out = Vec::new();
+                let mut cur = name;
+                loop {
+                    out.push(cur);
+                    match parent(cur) {
+                        Some(p) if !out.contains(&p) => cur = p,
+                        _ => break,
+                    }
+                }
+                (name, out)
+            })
+            .collect()
+    });
+    lines
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, line)| line.clone())
+        .unwrap_or_default()
 }
 
 /// The name and every name below it in the hierarchy.
