@@ -237,6 +237,16 @@ impl GameResult {
             GameResult::Unknown => None,
         }
     }
+
+    /// The result a [`GameResult::code`] names (anything else: unknown).
+    pub fn from_code(code: Option<&str>) -> GameResult {
+        match code {
+            Some("sente") => GameResult::Win(Color::Black),
+            Some("gote") => GameResult::Win(Color::White),
+            Some("draw") => GameResult::Draw,
+            _ => GameResult::Unknown,
+        }
+    }
 }
 
 /// The end of a line: how it ended, with the time and comments the record gives there.

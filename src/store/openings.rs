@@ -213,14 +213,14 @@ pub(super) fn recompute(
 /// The stored rows of one game, `(side, kind, name, ply)`, with what they imply (their
 /// ancestors: see [`Recognised::stored`]), sente's first, each side by ply, strategies before
 /// castles at one ply, a name before its ancestors.
-fn with_ancestors(rows: Vec<(i64, String, String, u32)>) -> Vec<StoredItem> {
+fn with_ancestors(rows: &[(i64, &str, &str, u32)]) -> Vec<StoredItem> {
     let mut out = Vec::new();
     for side in [0i64, 1] {
         for kind in ["strategy", "castle"] {
             let mine = rows
                 .iter()
                 .filter(|r| r.0 == side && r.1 == kind)
-                .map(|r| (r.2.as_str(), r.3));
+                .map(|r| (r.2, r.3));
             for (name, ply) in classify::with_ancestors(mine) {
                 out.push(StoredItem {
                     side: if side == 0 { "sente" } else { "gote" },
@@ -263,7 +263,11 @@ impl Store {
             )?
             .query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
             .collect::<Result<_, _>>()?;
-        Ok((label, with_ancestors(rows)))
+        let rows: Vec<(i64, &str, &str, u32)> = rows
+            .iter()
+            .map(|(side, kind, name, ply)| (*side, kind.as_str(), name.as_str(), *ply))
+            .collect();
+        Ok((label, with_ancestors(&rows)))
     }
 
     /// Computes the recognised openings again when the stored ones were made by other
@@ -319,11 +323,11 @@ impl Store {
         let rows: Vec<(i64, i64, String, String, u32)> = rows.collect::<Result<_, _>>()?;
         let mut out = Vec::with_capacity(rows.len() * 3 / 2);
         for game in rows.chunk_by(|a, b| a.0 == b.0) {
-            let items: Vec<(i64, String, String, u32)> = game
+            let items: Vec<(i64, &str, &str, u32)> = game
                 .iter()
-                .map(|(_, side, kind, name, ply)| (*side, kind.clone(), name.clone(), *ply))
+                .map(|(_, side, kind, name, ply)| (*side, kind.as_str(), name.as_str(), *ply))
                 .collect();
-            for item in with_ancestors(items) {
+            for item in with_ancestors(&items) {
                 out.push((game[0].0, item.side_index(), item.kind, item.name));
             }
         }

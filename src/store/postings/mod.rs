@@ -76,15 +76,10 @@ pub const RESULT_DRAW: u8 = 3;
 
 /// The result byte of a `winner` column value.
 pub fn result_code(winner: Option<&str>) -> u8 {
-    match winner {
-        Some("sente") => RESULT_SENTE,
-        Some("gote") => RESULT_GOTE,
-        Some("draw") => RESULT_DRAW,
-        _ => RESULT_UNKNOWN,
-    }
+    result_byte(crate::notation::GameResult::from_code(winner))
 }
 
-/// The byte a game's result is kept as (as [`result_code`] gives for its `winner` text).
+/// The byte a game's result is kept as.
 pub fn result_byte(result: crate::notation::GameResult) -> u8 {
     use crate::notation::GameResult;
     use crate::shogi::Color;
