@@ -20,7 +20,7 @@ pub use search::{GameRowSummary, SearchResult, search};
 pub use text::{
     TextHit, open_and_search, open_text, split_query, text_search, text_search_filtered, text_words,
 };
-pub use tree::{TreeResult, TreeRow, tree, tree_filtered, tree_with};
+pub use tree::{TreeResult, TreeRow, tree, tree_and_games, tree_filtered, tree_with};
 
 use crate::store::StoreError;
 use crate::text::TextError;

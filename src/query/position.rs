@@ -272,7 +272,7 @@ pub(super) fn occurrences(
 /// What replaying a game found: the first ply reaching a variant, and every (variant, move
 /// played next) at each such ply.
 pub(super) struct Replay {
-    ply: u32,
+    pub(super) ply: u32,
     /// Moves of the game's main line.
     plies: u32,
     pub(super) next: Vec<(usize, Option<Move>)>,
@@ -546,11 +546,40 @@ pub fn find_games(
         }
         total = games.len();
     }
+    Ok(PositionResult {
+        rows: hits(store, found)?,
+        total,
+        exact,
+    })
+}
+
+/// The games of `found` (`(sort key, game, ply)`, in order) as rows.
+pub(super) fn hits(
+    store: &Store,
+    found: Vec<(u32, i64, u32)>,
+) -> Result<Vec<PositionHit>, QueryError> {
     let mut rows = Vec::with_capacity(found.len());
     for (_, game, ply) in found {
         if let Some(summary) = store.summary(game)? {
             rows.push(PositionHit { game: summary, ply });
         }
     }
-    Ok(PositionResult { rows, total, exact })
+    Ok(rows)
+}
+
+/// What [`find_games`] answers in its default order from every game verified to reach the
+/// position, `(date, game, ply)`: newest first (then the larger id), at most `limit`.
+pub(super) fn newest_first(
+    store: &Store,
+    mut found: Vec<(u32, i64, u32)>,
+    limit: usize,
+) -> Result<PositionResult, QueryError> {
+    found.sort_unstable_by(|a, b| b.cmp(a));
+    let total = found.len();
+    found.truncate(limit);
+    Ok(PositionResult {
+        rows: hits(store, found)?,
+        total,
+        exact: true,
+    })
 }

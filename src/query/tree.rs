@@ -2,7 +2,7 @@
 //! first and last played, and the games reaching the position after each (transpositions).
 //! The lookup and verification it shares with `position` live in [`super::position`].
 
-use std::collections::HashMap;
+use std::collections::{BinaryHeap, HashMap};
 
 use crate::notation::movetext::japanese;
 use crate::shogi::{Color, Move, Position};
@@ -12,8 +12,9 @@ use crate::store::{GameSet, Store};
 use super::QueryError;
 use super::filter::GameFilter;
 use super::position::{
-    Check, Lines, PositionOptions, VERIFY_ALL, Variant, WITHIN_MAX, distinct_games, distinct_keys,
-    occurrences, reaches, replay, resolve_filter, variants,
+    Check, Lines, PositionOptions, PositionQuery, PositionResult, VERIFY_ALL, Variant, WITHIN_MAX,
+    distinct_games, distinct_keys, find_games, hits, newest_first, occurrences, reaches, replay,
+    resolve_filter, variants,
 };
 
 /// A move played from the position, with how it went.
@@ -178,6 +179,104 @@ pub fn tree_with(
     filter: &GameFilter,
     with_reached: bool,
 ) -> Result<TreeResult, QueryError> {
+    tree_inner(store, pos, o, filter, with_reached, None)
+}
+
+/// [`tree_with`] and the games reaching the position, newest first, at most `limit`: what
+/// [`find_games`] answers for the same position and filter. When the tree replays every game
+/// (at most [`VERIFY_ALL`]), the list comes from those replays instead of a second round of
+/// them (the explorer asks both for every position it shows).
+pub fn tree_and_games(
+    store: &Store,
+    pos: &Position,
+    o: PositionOptions,
+    filter: &GameFilter,
+    with_reached: bool,
+    limit: usize,
+) -> Result<(TreeResult, PositionResult), QueryError> {
+    // A few more candidates than shown: a candidate the replay rejects (a hash collision)
+    // leaves the others enough.
+    let mut reaching = Reaching {
+        keep: limit + 16,
+        ..Reaching::default()
+    };
+    let tree = tree_inner(store, pos, o, filter, with_reached, Some(&mut reaching))?;
+    if tree.exact {
+        return Ok((tree, newest_first(store, reaching.replayed, limit)?));
+    }
+    // Many games: the tree read every entry and kept the newest; with one key to look up,
+    // each game came once, so its count is the list's total.
+    let vars = variants(pos, o);
+    if distinct_keys(&vars).len() == 1 {
+        let check = Check {
+            vars: &vars,
+            ignore_hands: o.ignore_hands,
+            variations: store.meta(postings::VARIATIONS_META)?.is_some(),
+        };
+        let candidates = reaching.newest.into_sorted_vec();
+        let complete = candidates.len() < reaching.keep;
+        let mut lines = Lines::default();
+        let mut found = Vec::new();
+        for std::cmp::Reverse((date, game)) in candidates {
+            if found.len() >= limit {
+                break;
+            }
+            if let Some(r) = replay(store, &mut lines, game, check)? {
+                found.push((date, game, r.ply));
+            }
+        }
+        if found.len() >= limit || complete {
+            let games = PositionResult {
+                rows: hits(store, found)?,
+                total: tree.games,
+                exact: false,
+            };
+            return Ok((tree, games));
+        }
+    }
+    let q = PositionQuery {
+        options: o,
+        filter: filter.clone(),
+        limit,
+        ..PositionQuery::default()
+    };
+    let games = find_games(store, pos, &q)?;
+    Ok((tree, games))
+}
+
+/// What the tree gathers for [`tree_and_games`] as it reads the games.
+#[derive(Default)]
+struct Reaching {
+    /// When every game is replayed: those reaching the position, `(date, game, ply)`.
+    replayed: Vec<(u32, i64, u32)>,
+    /// Otherwise the `keep` newest games of the index's entries, `(date, game)` (the larger
+    /// id first among those of one date), as [`find_games`] orders them.
+    newest: BinaryHeap<std::cmp::Reverse<(u32, i64)>>,
+    keep: usize,
+}
+
+impl Reaching {
+    fn offer(&mut self, date: u32, game: i64) {
+        let item = std::cmp::Reverse((date, game));
+        if self.newest.len() < self.keep {
+            self.newest.push(item);
+        } else if self.newest.peek().is_some_and(|least| item < *least) {
+            self.newest.pop();
+            self.newest.push(item);
+        }
+    }
+}
+
+/// The tree; with `reaching`, every game the replays found to reach the position, as
+/// `(date, game, ply)` (only when the result is exact).
+fn tree_inner(
+    store: &Store,
+    pos: &Position,
+    o: PositionOptions,
+    filter: &GameFilter,
+    with_reached: bool,
+    mut reaching: Option<&mut Reaching>,
+) -> Result<TreeResult, QueryError> {
     let mut index = store.position_index(false)?;
     let vars = variants(pos, o);
     let variations = store.meta(postings::VARIATIONS_META)?.is_some();
@@ -202,6 +301,9 @@ pub fn tree_with(
                 continue;
             };
             n += 1;
+            if let Some(reaching) = reaching.as_deref_mut() {
+                reaching.replayed.push((r.date, game, r.ply));
+            }
             for (vi, mv) in r.next {
                 if let Some(mv) = mv {
                     let v = &vars[vi];
@@ -224,6 +326,9 @@ pub fn tree_with(
                 if last != Some(e.game) {
                     distinct += 1;
                     last = Some(e.game);
+                    if let Some(reaching) = reaching.as_deref_mut() {
+                        reaching.offer(index.segments[si].date(e.game), e.game);
+                    }
                 }
                 let Some(code) = e.next.checked_sub(1) else {
                     return true;

@@ -219,14 +219,7 @@ fn tree(store: &Store, p: &Params) -> Result<Value, ApiError> {
     // The games reaching the position after each move cost a lookup per move: given when
     // asked (`reached=1`).
     let with_reached = p.flag("reached")?;
-    let t = query::tree_with(store, &r.pos, o, &f, with_reached)?;
-    let q = PositionQuery {
-        options: o,
-        filter: f,
-        limit,
-        ..PositionQuery::default()
-    };
-    let games = query::find_games(store, &r.pos, &q)?;
+    let (t, games) = query::tree_and_games(store, &r.pos, o, &f, with_reached, limit)?;
     let (mut sente, mut gote, mut draws) = (0, 0, 0);
     for row in &t.rows {
         sente += row.sente_wins;

@@ -228,14 +228,14 @@ fn work(db: &Path, rx: &Mutex<Receiver<Job>>, cache: &Cache) {
     // Opened, and the position index read, before the first question: a worker that opened
     // at its first job made that question (the page's first, often) wait for both, and
     // emptied the answers the other workers had kept.
-    let mut store = Store::open(db).ok();
+    let mut store = Store::open_read_only(db).ok();
     if let Some(s) = &store {
         let _ = s.position_index(true);
     }
     let mut seen = store.as_ref().and_then(|s| s.data_version().ok());
     while let Some(job) = next(rx) {
         if store.is_none() {
-            match Store::open(db) {
+            match Store::open_read_only(db) {
                 Ok(s) => store = Some(s),
                 Err(e) => {
                     let _ = job.reply.send(Err(ApiError::Internal(e.to_string())));

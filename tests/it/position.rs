@@ -317,6 +317,80 @@ fn position_and_tree_agree_with_replaying_every_game() {
     }
 }
 
+/// The explorer's one call for a tree and its games list answers exactly what the two
+/// separate queries do: when every game is replayed (the list comes from the tree's replays)
+/// and when the position is in more than `VERIFY_ALL` games (the list from the newest entries
+/// the tree read), with and without a filter, for short and long lists, widened or not.
+#[test]
+fn tree_and_games_together_equal_tree_and_position_apart() {
+    use kifudex::query::{
+        GameFilter, PositionOptions, PositionQuery, find_games, tree_and_games, tree_with,
+    };
+    let dir = TempDb::new("tree-and-games");
+    let (db, games) = build(&dir);
+    let store = kifudex::store::Store::open_read_only(&db).unwrap();
+    let mut queries: Vec<Position> = vec![
+        Position::startpos(),
+        kifudex::query::parse_position("startpos moves 7g7f").unwrap(),
+        kifudex::query::parse_position("startpos moves 7g7f 3c3d 2g2f").unwrap(),
+    ];
+    let mut rng = Rng::new(5);
+    for _ in 0..12 {
+        let g = &games[rng.below(games.len())];
+        let ply = rng.below(g.moves.len().min(12) + 1);
+        let mut pos = Position::from_sfen(&format!("{} 1", g.positions[0])).unwrap();
+        for &mv in &g.moves[..ply] {
+            pos.play(mv).unwrap();
+        }
+        queries.push(pos);
+    }
+    let filters = [
+        GameFilter::default(),
+        GameFilter {
+            winner: Some("sente".into()),
+            ..GameFilter::default()
+        },
+        GameFilter {
+            min_plies: Some(60),
+            ..GameFilter::default()
+        },
+    ];
+    let widen = [
+        PositionOptions::default(),
+        PositionOptions {
+            mirror: true,
+            either_side: true,
+            ..PositionOptions::default()
+        },
+    ];
+    let mut many = 0;
+    for pos in &queries {
+        for o in widen {
+            for f in &filters {
+                for limit in [1, 20, 2000] {
+                    let (t, g) = tree_and_games(&store, pos, o, f, false, limit).unwrap();
+                    let want_t = tree_with(&store, pos, o, f, false).unwrap();
+                    let q = PositionQuery {
+                        options: o,
+                        filter: f.clone(),
+                        limit,
+                        ..PositionQuery::default()
+                    };
+                    let want_g = find_games(&store, pos, &q).unwrap();
+                    let at = format!("{} {f:?} limit {limit}", pos.to_sfen());
+                    assert_eq!(t.rows, want_t.rows, "{at}");
+                    assert_eq!((t.games, t.exact), (want_t.games, want_t.exact), "{at}");
+                    assert_eq!(g.rows, want_g.rows, "{at}");
+                    assert_eq!((g.total, g.exact), (want_g.total, want_g.exact), "{at}");
+                    many += usize::from(!g.exact);
+                }
+            }
+        }
+    }
+    // Both ways were taken.
+    assert!(many > 0, "no position was in more than VERIFY_ALL games");
+}
+
 #[test]
 fn exact_answers_for_the_records_written_by_hand() {
     let dir = TempDb::new("position-own");
