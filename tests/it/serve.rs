@@ -594,3 +594,59 @@ fn http_on_one_connection_pipelined_head_and_bad_requests() {
     let answer = exchange(&long);
     assert!(answer.starts_with("HTTP/1.1 431 "), "{answer}");
 }
+
+/// The server answers from what the database holds when the request comes: games an import
+/// adds while it runs are counted by the next answer (no answer kept from before), and a
+/// removal that gives pages back and shrinks the file under the workers' mapping is read
+/// without a fault.
+#[test]
+fn answers_follow_imports_and_removals_made_while_serving() {
+    let dir = TempDb::new("serve-live");
+    let db = dir.join("db");
+    let files = dir.join("files");
+    std::fs::create_dir_all(&files).unwrap();
+    let run = |args: &[&str]| {
+        let out = Kifudex::new().db(&db).args(args).output();
+        assert!(out.status.success(), "{args:?}: {out:?}");
+    };
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample_db");
+    run(&["import", sample.to_str().unwrap()]);
+    let running = start(&ServeOptions::new(&db, "127.0.0.1:0".parse().unwrap())).unwrap();
+    let addr = running.addr();
+    let games = |play: &str| -> u64 {
+        let (status, body) = request(addr, "GET", &format!("/api/tree?play={play}"));
+        assert_eq!(status, 200, "{body}");
+        let v: Value = serde_json::from_str(&body).unwrap();
+        v["games"].as_u64().unwrap()
+    };
+    let at_start = games("");
+    let after_7g7f = games("7g7f");
+    assert!(at_start > 0 && after_7g7f > 0);
+    // Twelve new games (all different: the same game twice is stored once), all opening
+    // 7g7f, imported while the server runs.
+    let mut text = String::new();
+    for reply in ["3c3d", "8c8d", "5c5d"] {
+        for then in ["4c4d", "6c6d", "1c1d", "9c9d"] {
+            text.push_str(&format!("startpos moves 7g7f {reply} 2g2f {then}\n"));
+        }
+    }
+    std::fs::write(files.join("new.usi"), &text).unwrap();
+    run(&["import", files.to_str().unwrap()]);
+    assert_eq!(games(""), at_start + 12);
+    assert_eq!(games("7g7f"), after_7g7f + 12);
+    // Every game removed (the file shrinks as pages are given back), then answered.
+    let size = |p: &Path| std::fs::metadata(p).unwrap().len();
+    let sqlite = db.join("kifudex.sqlite");
+    let before = size(&sqlite);
+    run(&["remove", "--all"]);
+    assert_eq!(games(""), 0);
+    assert_eq!(games("7g7f"), 0);
+    assert!(size(&sqlite) < before, "the file did not shrink");
+    // The file changed is read again, whole (an unchanged one stays removed).
+    text.push_str("startpos moves 2g2f\n");
+    std::fs::write(files.join("new.usi"), &text).unwrap();
+    run(&["import", files.to_str().unwrap()]);
+    assert_eq!(games(""), 13);
+    assert_eq!(games("7g7f"), 12);
+    running.stop();
+}
