@@ -10,6 +10,7 @@
 //! Written ([`write_move_list`]) one numbered move a line in any [`Notation`], for `show
 //! --notation` and `convert --to kk`.
 
+use super::movetext::{MoveTextError, MoveTextErrorKind};
 use std::fmt::Write;
 
 use super::decode::Lines;
@@ -174,7 +175,11 @@ fn word_len(s: &str) -> usize {
 }
 
 /// The move written at the start of `s`, resolved on `pos`, and its length in bytes.
-fn read_move(pos: &Position, s: &str, last_to: Option<Square>) -> Result<(Move, usize), String> {
+fn read_move(
+    pos: &Position,
+    s: &str,
+    last_to: Option<Square>,
+) -> Result<(Move, usize), MoveTextError> {
     let first = s.chars().next().unwrap_or(' ');
     let after_mark = side_mark(s).map_or(s, |(_, n)| &s[n..]);
     let next = after_mark.trim_start_matches([' ', '\u{3000}']);
@@ -212,9 +217,12 @@ fn read_move(pos: &Position, s: &str, last_to: Option<Square>) -> Result<(Move, 
         let wm = psn::parse_western(word)?;
         return Ok((psn::resolve_western(pos, &wm, word)?, n));
     }
-    Err(format!(
-        "'{}' is no move in a notation kifudex reads (▲７六歩, ☗歩-76, P-7f, P76, 7g7f, +7776FU)",
-        word
+    Err(MoveTextError::new(
+        MoveTextErrorKind::Syntax,
+        format!(
+            "'{}' is no move in a notation kifudex reads (▲７六歩, ☗歩-76, P-7f, P76, 7g7f, +7776FU)",
+            word
+        ),
     ))
 }
 
@@ -301,15 +309,21 @@ pub fn read_move_list(text: &str) -> Record {
                 // move may not: such a move cannot be applied.
                 let mut after = pos.clone();
                 match after.play(mv) {
-                    Ok(v) if v.contains(Rule::IllegalMovement) => Err(format!(
-                        "{} cannot be played: no piece of the mover can make that move",
-                        &rest[..len]
+                    Ok(v) if v.contains(Rule::IllegalMovement) => Err(MoveTextError::new(
+                        MoveTextErrorKind::Unplayable,
+                        format!(
+                            "{} cannot be played: no piece of the mover can make that move",
+                            &rest[..len]
+                        ),
                     )),
                     Ok(v) => {
                         pos = after;
                         Ok((mv, v, len))
                     }
-                    Err(e) => Err(format!("{} cannot be played: {e}", &rest[..len])),
+                    Err(e) => Err(MoveTextError::new(
+                        MoveTextErrorKind::Unplayable,
+                        format!("{} cannot be played: {e}", &rest[..len]),
+                    )),
                 }
             });
             match played {

@@ -18,8 +18,10 @@ use std::ops::{BitOr, BitOrAssign};
 
 use super::japanese::{digit, kind_name, piece_prefix, side_mark, square_prefix, square_text};
 use candidates::Candidates;
+pub use error::{MoveTextError, MoveTextErrorKind};
 
 mod candidates;
+mod error;
 pub mod iroha;
 pub mod kitao;
 mod squares;
@@ -191,7 +193,7 @@ fn excerpt(s: &str) -> String {
 /// A KIF origin `(77)` (or `（７７）`) at the start of `s`, with its length: `None` inside for
 /// `(00)`, a drop. Parentheses not followed by a digit (a time, `( 0:01/00:00:01)`) are no
 /// origin and not part of the move.
-fn origin_prefix(s: &str) -> Result<Option<(Option<Square>, usize)>, String> {
+fn origin_prefix(s: &str) -> Result<Option<(Option<Square>, usize)>, MoveTextError> {
     let num = |c: char| match c {
         '0' | '０' => Some(0),
         '1'..='9' | '１'..='９' => digit(c),
@@ -206,9 +208,12 @@ fn origin_prefix(s: &str) -> Result<Option<(Option<Square>, usize)>, String> {
         return Ok(None);
     };
     let bad = || {
-        format!(
-            "expected a two-digit origin like (77) after the move, found {}",
-            excerpt(s)
+        MoveTextError::new(
+            MoveTextErrorKind::Syntax,
+            format!(
+                "expected a two-digit origin like (77) after the move, found {}",
+                excerpt(s)
+            ),
         )
     };
     let r = it.next().and_then(|(_, c)| num(c)).ok_or_else(bad)?;
@@ -229,7 +234,7 @@ fn origin_prefix(s: &str) -> Result<Option<(Option<Square>, usize)>, String> {
 /// (`７六`, `76`, `７６`) or `同` (spaces may follow), the piece name, relative words, 成 不成 生
 /// or 打, and KIF's origin `(77)`. Returns the move and the bytes it took; reading stops
 /// before anything else, such as the next move's side mark on a KI2 line.
-pub fn parse_japanese_move(text: &str) -> Result<(JapaneseMove, usize), String> {
+pub fn parse_japanese_move(text: &str) -> Result<(JapaneseMove, usize), MoveTextError> {
     let mut i = 0;
     let side = side_mark(text).map(|(color, n)| {
         i = n;
@@ -249,17 +254,20 @@ pub fn parse_japanese_move(text: &str) -> Result<(JapaneseMove, usize), String> 
         i += spaces(&text[i..]);
         Some(sq)
     } else {
-        return Err(format!(
-            "expected a move: a destination square like ７六 or 76, or 同; found {}",
-            excerpt(&text[i..])
+        return Err(MoveTextError::new(
+            MoveTextErrorKind::Syntax,
+            format!(
+                "expected a move: a destination square like ７六 or 76, or 同; found {}",
+                excerpt(&text[i..])
+            ),
         ));
     };
     let (piece, n) = piece_prefix(&text[i..]).ok_or_else(|| {
-        format!(
+        MoveTextError::new(MoveTextErrorKind::Syntax, format!(
             "expected a piece name (歩 香 桂 銀 金 角 飛 玉 と 成香 成桂 成銀 馬 龍) after {}, found {}",
             to.map_or("同".to_string(), square_text),
             excerpt(&text[i..])
-        )
+        ))
     })?;
     i += n;
     let mut relative = Relative::NONE;
@@ -381,7 +389,11 @@ fn square_list(squares: &[Square]) -> String {
 /// records with illegal moves are data. Without 成 the move does not promote, even where it
 /// must. An ambiguous or impossible move is an error sentence, never a guess.
 #[inline]
-pub fn resolve(pos: &Position, mv: &JapaneseMove, last_to: Option<Square>) -> Result<Move, String> {
+pub fn resolve(
+    pos: &Position,
+    mv: &JapaneseMove,
+    last_to: Option<Square>,
+) -> Result<Move, MoveTextError> {
     match resolve_with_origin(pos, mv, last_to) {
         Some(m) => Ok(m),
         None => resolve_in_full(pos, mv, last_to),
@@ -414,12 +426,15 @@ pub(crate) fn check_side(
     mv: &impl std::fmt::Display,
     side: Option<Color>,
     us: Color,
-) -> Result<(), String> {
+) -> Result<(), MoveTextError> {
     match side {
-        Some(side) if side != us => Err(format!(
-            "{mv} is marked as {}'s move, but it is {}'s turn",
-            side.name(),
-            us.name()
+        Some(side) if side != us => Err(MoveTextError::new(
+            MoveTextErrorKind::WrongSide,
+            format!(
+                "{mv} is marked as {}'s move, but it is {}'s turn",
+                side.name(),
+                us.name()
+            ),
         )),
         _ => Ok(()),
     }
@@ -429,46 +444,65 @@ fn resolve_in_full(
     pos: &Position,
     mv: &JapaneseMove,
     last_to: Option<Square>,
-) -> Result<Move, String> {
+) -> Result<Move, MoveTextError> {
     let us = pos.side_to_move();
     check_side(mv, mv.side, us)?;
     let to = mv.to.or(last_to).ok_or_else(|| {
-        format!("{mv}: 同 means the previous move's square, but there is no previous move")
+        MoveTextError::new(
+            MoveTextErrorKind::NoPreviousMove,
+            format!("{mv}: 同 means the previous move's square, but there is no previous move"),
+        )
     })?;
     let kind = mv.piece;
     let promote = mv.promote == Some(true);
     if promote && !kind.can_promote() {
-        return Err(format!("{mv}: a {} cannot promote (成)", kind.name()));
+        return Err(MoveTextError::new(
+            MoveTextErrorKind::CannotPromote,
+            format!("{mv}: a {} cannot promote (成)", kind.name()),
+        ));
     }
     let drop = Move::Drop { kind, to };
     if let Some(from) = mv.origin {
         if mv.drop {
-            return Err(format!("{mv}: a drop (打) cannot have an origin"));
+            return Err(MoveTextError::new(
+                MoveTextErrorKind::BadDrop,
+                format!("{mv}: a drop (打) cannot have an origin"),
+            ));
         }
         return match pos.piece_at(from) {
             // Some writers name a promoted piece by its base name (角 for a horse).
             Some(p) if p.color == us && p.kind.unpromoted() == kind.unpromoted() => {
                 Ok(Move::Board { from, to, promote })
             }
-            Some(p) if p.color == us => Err(format!(
-                "{mv}: the piece on {} is a {}, not a {}",
-                square_text(from),
-                p.kind.name(),
-                kind.name()
+            Some(p) if p.color == us => Err(MoveTextError::new(
+                MoveTextErrorKind::WrongPiece,
+                format!(
+                    "{mv}: the piece on {} is a {}, not a {}",
+                    square_text(from),
+                    p.kind.name(),
+                    kind.name()
+                ),
             )),
-            Some(_) => Err(format!(
-                "{mv}: the piece on {} is {}'s, but it is {}'s move",
-                square_text(from),
-                us.opponent().name(),
-                us.name()
+            Some(_) => Err(MoveTextError::new(
+                MoveTextErrorKind::NotOwnPiece,
+                format!(
+                    "{mv}: the piece on {} is {}'s, but it is {}'s move",
+                    square_text(from),
+                    us.opponent().name(),
+                    us.name()
+                ),
             )),
-            None => Err(format!("{mv}: there is no piece on {}", square_text(from))),
+            None => Err(MoveTextError::new(
+                MoveTextErrorKind::NoPiece,
+                format!("{mv}: there is no piece on {}", square_text(from)),
+            )),
         };
     }
     if mv.drop {
         if !mv.relative.is_empty() || mv.promote.is_some() {
-            return Err(format!(
-                "{mv}: a drop (打) takes no relative word, 成 or 不成"
+            return Err(MoveTextError::new(
+                MoveTextErrorKind::BadDrop,
+                format!("{mv}: a drop (打) takes no relative word, 成 or 不成"),
             ));
         }
         return check_drop(pos, mv, kind, to).map(|()| drop);
@@ -489,28 +523,31 @@ fn resolve_in_full(
         }
     }
     let who = format!("{} {}", us.name(), kind.name());
-    Err(if c.physical.is_empty() {
-        let hand = if !PieceKind::HAND.contains(&kind) {
-            String::new()
-        } else if pos.hand(us).count(kind) == 0 {
-            format!(", and {} has none in hand", us.name())
-        } else if !rel.is_empty() {
-            ", and a drop takes no relative word".to_string()
+    Err(MoveTextError::new(
+        MoveTextErrorKind::Impossible,
+        if c.physical.is_empty() {
+            let hand = if !PieceKind::HAND.contains(&kind) {
+                String::new()
+            } else if pos.hand(us).count(kind) == 0 {
+                format!(", and {} has none in hand", us.name())
+            } else if !rel.is_empty() {
+                ", and a drop takes no relative word".to_string()
+            } else {
+                ", and the square is occupied".to_string()
+            };
+            format!(
+                "{mv} is impossible: no {who} can move to {}{hand}",
+                square_text(to)
+            )
         } else {
-            ", and the square is occupied".to_string()
-        };
-        format!(
-            "{mv} is impossible: no {who} can move to {}{hand}",
-            square_text(to)
-        )
-    } else {
-        format!(
-            "{mv} is impossible: no {who} that can move to {} fits {rel} ({} on {} can)",
-            square_text(to),
-            kind.plural(),
-            square_list(&c.physical)
-        )
-    })
+            format!(
+                "{mv} is impossible: no {who} that can move to {} fits {rel} ({} on {} can)",
+                square_text(to),
+                kind.plural(),
+                square_list(&c.physical)
+            )
+        },
+    ))
 }
 
 /// Whether the side to move can physically drop `kind` on `to`.
@@ -519,20 +556,25 @@ fn check_drop(
     mv: &JapaneseMove,
     kind: PieceKind,
     to: Square,
-) -> Result<(), String> {
+) -> Result<(), MoveTextError> {
     let us = pos.side_to_move();
     if !PieceKind::HAND.contains(&kind) {
-        Err(format!("{mv}: a {} cannot be dropped", kind.name()))
+        Err(MoveTextError::new(
+            MoveTextErrorKind::CannotDrop,
+            format!("{mv}: a {} cannot be dropped", kind.name()),
+        ))
     } else if pos.hand(us).count(kind) == 0 {
-        Err(format!(
-            "{mv}: {} has no {} in hand to drop",
-            us.name(),
-            kind.name()
+        Err(MoveTextError::new(
+            MoveTextErrorKind::NotInHand,
+            format!("{mv}: {} has no {} in hand to drop", us.name(), kind.name()),
         ))
     } else if pos.piece_at(to).is_some() {
-        Err(format!(
-            "{mv}: cannot drop on {}, the square is occupied",
-            square_text(to)
+        Err(MoveTextError::new(
+            MoveTextErrorKind::Occupied,
+            format!(
+                "{mv}: cannot drop on {}, the square is occupied",
+                square_text(to)
+            ),
         ))
     } else {
         Ok(())
@@ -540,7 +582,12 @@ fn check_drop(
 }
 
 /// The sentence for a move that several pieces fit, with the words that would tell them apart.
-fn ambiguous(c: &Candidates, mv: &JapaneseMove, several: &[Square], set: &[Square]) -> String {
+fn ambiguous(
+    c: &Candidates,
+    mv: &JapaneseMove,
+    several: &[Square],
+    set: &[Square],
+) -> MoveTextError {
     // From the mover's left to the mover's right.
     let mut several = several.to_vec();
     several.sort_by_key(|s| (-(s.file() as i8) * sign(c.us), s.rank()));
@@ -551,11 +598,14 @@ fn ambiguous(c: &Candidates, mv: &JapaneseMove, several: &[Square], set: &[Squar
             hints.push(words);
         }
     }
-    format!(
-        "{mv} is ambiguous: {} on {} can move there; add {}",
-        c.kind.plural(),
-        square_list(&several),
-        hints.join(" or ")
+    MoveTextError::new(
+        MoveTextErrorKind::Ambiguous,
+        format!(
+            "{mv} is ambiguous: {} on {} can move there; add {}",
+            c.kind.plural(),
+            square_list(&several),
+            hints.join(" or ")
+        ),
     )
 }
 

@@ -10,9 +10,11 @@ use crate::util::{Rng, crowded, physical_moves, pos, setup, usi_move};
 
 /// The USI of what `text` means on `p`.
 fn read(p: &Position, text: &str, last_to: Option<Square>) -> Result<String, String> {
-    let (mv, n) = parse_kitao_kawasaki(text)?;
+    let (mv, n) = parse_kitao_kawasaki(text).map_err(|e| e.to_string())?;
     assert_eq!(n, text.len(), "{text} was not read to its end");
-    resolve_kitao_kawasaki(p, &mv, last_to).map(Move::usi)
+    resolve_kitao_kawasaki(p, &mv, last_to)
+        .map(Move::usi)
+        .map_err(|e| e.to_string())
 }
 
 fn assert_round_trip(p: &Position, moves: &[Move], last_to: Option<Square>) {

@@ -20,9 +20,11 @@ fn ja(p: &Position, m: &str) -> String {
 
 /// The USI of the move `text` means on `p`.
 fn read(p: &Position, text: &str, last_to: Option<Square>) -> Result<String, String> {
-    let (mv, n) = parse_japanese_move(text)?;
+    let (mv, n) = parse_japanese_move(text).map_err(|e| e.to_string())?;
     assert_eq!(n, text.len(), "{text} was not read to its end");
-    resolve(p, &mv, last_to).map(Move::usi)
+    resolve(p, &mv, last_to)
+        .map(Move::usi)
+        .map_err(|e| e.to_string())
 }
 
 /// Writes every move of `moves` and checks that each reads back, KI2 and KIF.
@@ -120,7 +122,7 @@ fn parse_reads_kif_origins_and_stops_before_times() {
     let (m, n) = parse_japanese_move("４五角(00)").unwrap();
     assert!(m.drop && m.origin.is_none() && n == "４五角(00)".len());
     let e = parse_japanese_move("７六歩(7)").unwrap_err();
-    assert!(e.contains("two-digit origin"), "{e}");
+    assert!(e.message().contains("two-digit origin"), "{e}");
 }
 
 #[test]
@@ -142,11 +144,17 @@ fn several_moves_on_one_ki2_line() {
 #[test]
 fn parse_errors_say_what_was_expected() {
     let e = parse_japanese_move("歩").unwrap_err();
-    assert!(e.contains("destination square"), "{e}");
+    assert!(e.message().contains("destination square"), "{e}");
     let e = parse_japanese_move("▲７六").unwrap_err();
-    assert!(e.contains("piece name") && e.contains("nothing"), "{e}");
+    assert!(
+        e.message().contains("piece name") && e.message().contains("nothing"),
+        "{e}"
+    );
     let e = parse_japanese_move("７六Ｘ").unwrap_err();
-    assert!(e.contains("piece name") && e.contains("Ｘ"), "{e}");
+    assert!(
+        e.message().contains("piece name") && e.message().contains("Ｘ"),
+        "{e}"
+    );
     assert!(parse_japanese_move("").is_err());
 }
 
@@ -527,4 +535,61 @@ fn crowded_positions_round_trip_legal_and_illegal_moves() {
         }
     }
     assert!(several > 500, "only {several} moves needed relative words");
+}
+
+/// A move that cannot be read or played says what went wrong as a kind a program can match,
+/// in every notation, beside the sentence a reader reports.
+#[test]
+fn move_errors_carry_their_kind() {
+    use kifudex::notation::csa::parse_move;
+    use kifudex::notation::movetext::MoveTextErrorKind as K;
+    use kifudex::notation::movetext::kitao::{parse_kitao_kawasaki, resolve_kitao_kawasaki};
+    let start = Position::startpos();
+    let japanese = |text: &str, last_to: Option<Square>| {
+        parse_japanese_move(text).and_then(|(mv, _)| resolve(&start, &mv, last_to))
+    };
+    for (text, kind) in [
+        ("歩", K::Syntax),
+        ("７六Ｘ", K::Syntax),
+        ("☖７六歩", K::WrongSide),
+        ("同　歩", K::NoPreviousMove),
+        ("５八金成", K::CannotPromote),
+        ("５五角打(77)", K::BadDrop),
+        ("７五歩(76)", K::NoPiece),
+        ("７六金(77)", K::WrongPiece),
+        ("３四歩(33)", K::NotOwnPiece),
+        ("５五龍打", K::CannotDrop),
+        ("５五角打", K::NotInHand),
+        ("５八金", K::Ambiguous),
+        ("７六金", K::Impossible),
+    ] {
+        let e = japanese(text, None).expect_err(text);
+        assert_eq!(e.kind(), kind, "{text}: {e}");
+        assert!(
+            e.message().contains(text.trim_start_matches('☖')) || kind == K::Syntax,
+            "{e}"
+        );
+    }
+    for (text, kind) in [
+        ("+7776XX", K::Syntax),
+        ("-3334FU", K::WrongSide),
+        ("+0055RY", K::CannotDrop),
+        ("+5576FU", K::NoPiece),
+        ("+7776KI", K::WrongPiece),
+    ] {
+        let e = parse_move(&start, text).expect_err(text);
+        assert_eq!(e.kind(), kind, "{text}: {e}");
+    }
+    for (text, kind) in [
+        ("☗銀76", K::Syntax),
+        ("☗銀x", K::NoPreviousMove),
+        ("☗銀x84", K::NothingToCapture),
+        ("☗銀-79", K::OwnPiece),
+        ("☗金-58", K::Ambiguous),
+    ] {
+        let e = parse_kitao_kawasaki(text)
+            .and_then(|(mv, _)| resolve_kitao_kawasaki(&start, &mv, None))
+            .expect_err(text);
+        assert_eq!(e.kind(), kind, "{text}: {e}");
+    }
 }

@@ -5,6 +5,7 @@
 //! (`'*` on a position, `'**` engine output, other `'` lines kept as notes, Floodgate's
 //! `'summary:`), every `%` terminal, and several games in one file separated by `/` lines.
 
+use crate::notation::movetext::{MoveTextError, MoveTextErrorKind};
 use crate::shogi::{Color, Move, PieceKind, Position, Square};
 
 use crate::notation::record::{
@@ -372,10 +373,12 @@ impl Game {
             return;
         }
         let played = parse_move(&play.pos, s).and_then(|mv| {
-            play.pos
-                .play(mv)
-                .map(|v| (mv, v))
-                .map_err(|e| format!("{s} cannot be played: {e}"))
+            play.pos.play(mv).map(|v| (mv, v)).map_err(|e| {
+                MoveTextError::new(
+                    MoveTextErrorKind::Unplayable,
+                    format!("{s} cannot be played: {e}"),
+                )
+            })
         });
         match played {
             Ok((mv, violations)) => {
@@ -601,9 +604,14 @@ fn summary_terminal(summary: &str, to_move: Color) -> Option<TerminalKind> {
 
 /// A move statement `+7776FU` in `pos`: the piece code is the piece after the move, so a
 /// promotion is an unpromoted piece on the origin with its promoted code.
-pub fn parse_move(pos: &Position, s: &str) -> Result<Move, String> {
+pub fn parse_move(pos: &Position, s: &str) -> Result<Move, MoveTextError> {
     let b = s.as_bytes();
-    let syntax = || format!("'{s}' is no CSA move (like +7776FU)");
+    let syntax = || {
+        MoveTextError::new(
+            MoveTextErrorKind::Syntax,
+            format!("'{s}' is no CSA move (like +7776FU)"),
+        )
+    };
     if b.len() != 7 {
         return Err(syntax());
     }
@@ -613,26 +621,31 @@ pub fn parse_move(pos: &Position, s: &str) -> Result<Move, String> {
     let kind = piece_code(&b[5..7]).ok_or_else(syntax)?;
     let us = pos.side_to_move();
     if color != us {
-        return Err(format!(
-            "{s} is {}'s move, but it is {}'s turn",
-            color.name(),
-            us.name()
+        return Err(MoveTextError::new(
+            MoveTextErrorKind::WrongSide,
+            format!(
+                "{s} is {}'s move, but it is {}'s turn",
+                color.name(),
+                us.name()
+            ),
         ));
     }
     let Some(from) = from else {
         if kind.index() >= 7 {
-            return Err(format!(
-                "{s}: a {} ({}) cannot be dropped",
-                kind.name(),
-                &s[5..]
+            return Err(MoveTextError::new(
+                MoveTextErrorKind::CannotDrop,
+                format!("{s}: a {} ({}) cannot be dropped", kind.name(), &s[5..]),
             ));
         }
         return Ok(Move::Drop { kind, to });
     };
     let on = pos.piece_at(from).ok_or_else(|| {
-        format!(
-            "{s} cannot be played: there is no piece on {}",
-            from.digits()
+        MoveTextError::new(
+            MoveTextErrorKind::NoPiece,
+            format!(
+                "{s} cannot be played: there is no piece on {}",
+                from.digits()
+            ),
         )
     })?;
     let promote = if on.kind == kind {
@@ -640,13 +653,16 @@ pub fn parse_move(pos: &Position, s: &str) -> Result<Move, String> {
     } else if on.kind.promoted() == Some(kind) {
         true
     } else {
-        return Err(format!(
-            "{s} cannot be played: the piece on {} is a {} ({}), not a {} ({})",
-            from.digits(),
-            on.kind.name(),
-            on.kind.csa(),
-            kind.name(),
-            kind.csa()
+        return Err(MoveTextError::new(
+            MoveTextErrorKind::WrongPiece,
+            format!(
+                "{s} cannot be played: the piece on {} is a {} ({}), not a {} ({})",
+                from.digits(),
+                on.kind.name(),
+                on.kind.csa(),
+                kind.name(),
+                kind.csa()
+            ),
         ));
     };
     Ok(Move::Board { from, to, promote })

@@ -9,6 +9,7 @@
 //! Errors point at the JSON text: a syntax error where serde_json found it, a move that does
 //! not fit the position at the start of its entry, with the ply.
 
+use crate::notation::movetext::{MoveTextError, MoveTextErrorKind};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -407,7 +408,10 @@ impl Reader<'_> {
                         self.to_move(&pos, &m, last_to)
                             .and_then(|mv| match pos.play(mv) {
                                 Ok(v) => Ok((mv, v)),
-                                Err(e) => Err(format!("{} cannot be played: {e}", mv.usi())),
+                                Err(e) => Err(MoveTextError::new(
+                                    MoveTextErrorKind::Unplayable,
+                                    format!("{} cannot be played: {e}", mv.usi()),
+                                )),
                             });
                     let (mv, violations) = match played {
                         Ok(p) => p,
@@ -506,7 +510,7 @@ impl Reader<'_> {
         pos: &Position,
         m: &JkfMove,
         last_to: Option<Square>,
-    ) -> Result<Move, String> {
+    ) -> Result<Move, MoveTextError> {
         let us = pos.side_to_move();
         match &m.color {
             None | Some(Value::Null) => {}
@@ -514,50 +518,86 @@ impl Reader<'_> {
                 let color = match c.as_u64() {
                     Some(0) => Color::Black,
                     Some(1) => Color::White,
-                    _ => return Err(format!("color {c} is neither 0 (先手) nor 1 (後手)")),
+                    _ => {
+                        return Err(MoveTextError::new(
+                            MoveTextErrorKind::Syntax,
+                            format!("color {c} is neither 0 (先手) nor 1 (後手)"),
+                        ));
+                    }
                 };
                 if color != us {
-                    return Err(format!(
-                        "the move is marked as {}'s, but it is {}'s turn",
-                        color.name(),
-                        us.name()
+                    return Err(MoveTextError::new(
+                        MoveTextErrorKind::WrongSide,
+                        format!(
+                            "the move is marked as {}'s, but it is {}'s turn",
+                            color.name(),
+                            us.name()
+                        ),
                     ));
                 }
             }
         }
         let kind = PieceKind::from_csa(&m.piece).ok_or_else(|| {
-            format!(
-                "'{}' is not a piece (FU KY KE GI KI KA HI OU TO NY NK NG UM RY)",
-                m.piece
+            MoveTextError::new(
+                MoveTextErrorKind::Syntax,
+                format!(
+                    "'{}' is not a piece (FU KY KE GI KI KA HI OU TO NY NK NG UM RY)",
+                    m.piece
+                ),
             )
         })?;
         let to = match (&m.to, m.same) {
-            (Some(p), _) => p
-                .square()
-                .ok_or_else(|| format!("the destination ({}, {}) is off the board", p.x, p.y))?,
-            (None, Some(true)) => last_to.ok_or("'same' but there is no previous move")?,
-            (None, _) => return Err("the move has no destination ('to')".to_string()),
+            (Some(p), _) => p.square().ok_or_else(|| {
+                MoveTextError::new(
+                    MoveTextErrorKind::Syntax,
+                    format!("the destination ({}, {}) is off the board", p.x, p.y),
+                )
+            })?,
+            (None, Some(true)) => last_to.ok_or_else(|| {
+                MoveTextError::new(
+                    MoveTextErrorKind::NoPreviousMove,
+                    "'same' but there is no previous move",
+                )
+            })?,
+            (None, _) => {
+                return Err(MoveTextError::new(
+                    MoveTextErrorKind::Syntax,
+                    "the move has no destination ('to')",
+                ));
+            }
         };
         let promote = m.promote == Some(true);
         if let Some(from) = &m.from {
-            let from = from
-                .square()
-                .ok_or_else(|| format!("the origin ({}, {}) is off the board", from.x, from.y))?;
+            let from = from.square().ok_or_else(|| {
+                MoveTextError::new(
+                    MoveTextErrorKind::Syntax,
+                    format!("the origin ({}, {}) is off the board", from.x, from.y),
+                )
+            })?;
             return match pos.piece_at(from) {
                 Some(p) if p.color == us && p.kind.unpromoted() == kind.unpromoted() => {
                     Ok(Move::Board { from, to, promote })
                 }
-                Some(p) if p.color == us => Err(format!(
-                    "the piece on {from} is a {}, not a {}",
-                    p.kind.name(),
-                    kind.name()
+                Some(p) if p.color == us => Err(MoveTextError::new(
+                    MoveTextErrorKind::WrongPiece,
+                    format!(
+                        "the piece on {from} is a {}, not a {}",
+                        p.kind.name(),
+                        kind.name()
+                    ),
                 )),
-                Some(_) => Err(format!(
-                    "the piece on {from} is {}'s, but it is {}'s move",
-                    us.opponent().name(),
-                    us.name()
+                Some(_) => Err(MoveTextError::new(
+                    MoveTextErrorKind::NotOwnPiece,
+                    format!(
+                        "the piece on {from} is {}'s, but it is {}'s move",
+                        us.opponent().name(),
+                        us.name()
+                    ),
                 )),
-                None => Err(format!("there is no piece on {from}")),
+                None => Err(MoveTextError::new(
+                    MoveTextErrorKind::NoPiece,
+                    format!("there is no piece on {from}"),
+                )),
             };
         }
         // No origin: a drop, as the schema says. Records converted from KI2 without being
@@ -584,7 +624,12 @@ impl Reader<'_> {
                     drop_word = true;
                     Relative::NONE
                 }
-                _ => return Err(format!("'{c}' is no relative word (L C R U M D H)")),
+                _ => {
+                    return Err(MoveTextError::new(
+                        MoveTextErrorKind::Syntax,
+                        format!("'{c}' is no relative word (L C R U M D H)"),
+                    ));
+                }
             };
         }
         let jm = JapaneseMove {

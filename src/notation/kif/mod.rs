@@ -1,6 +1,7 @@
 //! KIF / KIFU reading (柿木 format): headers, BOD board diagrams, numbered move lines with
 //! times, comments, bookmarks, nested 変化 variations and terminal words.
 
+use crate::notation::movetext::{MoveTextError, MoveTextErrorKind};
 use crate::shogi::{Color, Handicap, Piece, PieceKind, Position, Square, Strictness};
 
 use crate::notation::japanese::{digit, kanji_number, piece_prefix, side_mark};
@@ -582,7 +583,7 @@ fn play_text(
     };
     // Resolution errors name the move already; the others get it added.
     let rest = text[used..].trim();
-    let fail = |rec: &mut Record, open: &mut Open, e: String| {
+    let fail = |rec: &mut Record, open: &mut Open, e: &dyn std::fmt::Display| {
         rec.errors
             .push(ReadError::new(n, column(), format!("move {ply}: {e}")));
         open.dead = true;
@@ -595,13 +596,16 @@ fn play_text(
         Some(mv) if !extra => mv,
         _ => {
             let resolved = if extra {
-                Err(format!("{text}: unexpected '{rest}' after the move"))
+                Err(MoveTextError::new(
+                    MoveTextErrorKind::Syntax,
+                    format!("{text}: unexpected '{rest}' after the move"),
+                ))
             } else {
                 resolve(&open.pos, &m, open.last_to)
             };
             match resolved {
                 Ok(mv) => mv,
-                Err(e) => return fail(rec, open, e),
+                Err(e) => return fail(rec, open, &e),
             }
         }
     };
@@ -610,7 +614,7 @@ fn play_text(
             push_move(&mut line.moves, mv, time, violations);
             open.last_to = Some(mv.to());
         }
-        Err(e) => fail(rec, open, format!("{text} cannot be played: {e}")),
+        Err(e) => fail(rec, open, &format!("{text} cannot be played: {e}")),
     }
 }
 

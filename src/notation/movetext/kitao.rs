@@ -5,6 +5,7 @@
 //! after `x` when it is the previous move's square (`☖歩x`), and `+` or `=` for promotion
 //! taken or declined: `☗歩-76`, `☗銀(72)x83+`, `☗銀*34`, `☗銀x23=`.
 
+use super::{MoveTextError, MoveTextErrorKind};
 use std::fmt;
 
 use super::candidates::Candidates;
@@ -131,40 +132,55 @@ fn digits_square(s: &str) -> Option<(Square, usize)> {
 
 /// Reads one Kitao–Kawasaki move at the start of `text`, and the bytes it took; reading
 /// stops before anything else (the next move's side mark).
-pub fn parse_kitao_kawasaki(text: &str) -> Result<(KkMove, usize), String> {
+pub fn parse_kitao_kawasaki(text: &str) -> Result<(KkMove, usize), MoveTextError> {
     let mut i = 0;
     let side = side_mark(text).map(|(c, n)| {
         i = n;
         c
     });
     let rest = &text[i..];
-    let (piece, n) = if let Some(after) = rest.strip_prefix('+') {
-        let base = after
-            .chars()
-            .next()
-            .and_then(piece_char)
-            .filter(|k| k.can_promote())
-            .ok_or_else(|| format!("expected a piece after '+' (+香 +桂 +銀), found '{rest}'"))?;
-        (base.promoted().unwrap_or(base), 1 + base_len(after))
-    } else {
-        piece_prefix(rest).ok_or_else(|| {
-            format!(
+    let (piece, n) =
+        if let Some(after) = rest.strip_prefix('+') {
+            let base = after
+                .chars()
+                .next()
+                .and_then(piece_char)
+                .filter(|k| k.can_promote())
+                .ok_or_else(|| {
+                    MoveTextError::new(
+                        MoveTextErrorKind::Syntax,
+                        format!("expected a piece after '+' (+香 +桂 +銀), found '{rest}'"),
+                    )
+                })?;
+            (base.promoted().unwrap_or(base), 1 + base_len(after))
+        } else {
+            piece_prefix(rest).ok_or_else(|| {
+            MoveTextError::new(MoveTextErrorKind::Syntax, format!(
                 "expected a piece (歩 香 桂 銀 金 角 飛 玉 と +香 +桂 +銀 馬 龍), found '{}'",
                 rest.chars().take(8).collect::<String>()
-            )
+            ))
         })?
-    };
+        };
     i += n;
     let mut origin = None;
     if let Some(after) = text[i..].strip_prefix(['(', '（']) {
-        let (sq, n) = digits_square(after)
-            .ok_or_else(|| "expected a two-digit origin like (72) after the piece".to_string())?;
+        let (sq, n) = digits_square(after).ok_or_else(|| {
+            MoveTextError::new(
+                MoveTextErrorKind::Syntax,
+                "expected a two-digit origin like (72) after the piece",
+            )
+        })?;
         let close = &after[n..];
         let c = close
             .chars()
             .next()
             .filter(|&c| c == ')' || c == '）')
-            .ok_or_else(|| "the origin's '(' is not closed by ')'".to_string())?;
+            .ok_or_else(|| {
+                MoveTextError::new(
+                    MoveTextErrorKind::Syntax,
+                    "the origin's '(' is not closed by ')'",
+                )
+            })?;
         i += text[i..].len() - after.len() + n + c.len_utf8();
         origin = Some(sq);
     }
@@ -173,9 +189,9 @@ pub fn parse_kitao_kawasaki(text: &str) -> Result<(KkMove, usize), String> {
         Some('x' | '×' | 'ｘ') => KkMotion::Capture,
         Some('*' | '＊') => KkMotion::Drop,
         _ => {
-            return Err(format!(
-                "expected the motion -, x or * after {}",
-                &text[..i]
+            return Err(MoveTextError::new(
+                MoveTextErrorKind::Syntax,
+                format!("expected the motion -, x or * after {}", &text[..i]),
             ));
         }
     };
@@ -187,9 +203,9 @@ pub fn parse_kitao_kawasaki(text: &str) -> Result<(KkMove, usize), String> {
         }
         None if motion == KkMotion::Capture => None,
         None => {
-            return Err(format!(
-                "expected a destination like 76 after {}",
-                &text[..i]
+            return Err(MoveTextError::new(
+                MoveTextErrorKind::Syntax,
+                format!("expected a destination like 76 after {}", &text[..i]),
             ));
         }
     };
@@ -210,7 +226,10 @@ pub fn parse_kitao_kawasaki(text: &str) -> Result<(KkMove, usize), String> {
         promote,
     };
     if motion == KkMotion::Drop && (origin.is_some() || promote.is_some()) {
-        return Err(format!("{mv}: a drop has no origin and no promotion mark"));
+        return Err(MoveTextError::new(
+            MoveTextErrorKind::BadDrop,
+            format!("{mv}: a drop has no origin and no promotion mark"),
+        ));
     }
     Ok((mv, i))
 }
@@ -226,49 +245,63 @@ pub fn resolve_kitao_kawasaki(
     pos: &Position,
     mv: &KkMove,
     last_to: Option<Square>,
-) -> Result<Move, String> {
+) -> Result<Move, MoveTextError> {
     let us = pos.side_to_move();
     super::check_side(mv, mv.side, us)?;
     let to = mv.to.or(last_to).ok_or_else(|| {
-        format!("{mv}: no destination, and there is no previous move whose square it would be")
+        MoveTextError::new(
+            MoveTextErrorKind::NoPreviousMove,
+            format!("{mv}: no destination, and there is no previous move whose square it would be"),
+        )
     })?;
     let kind = mv.piece;
     if mv.motion == KkMotion::Drop {
         if !PieceKind::HAND.contains(&kind) {
-            return Err(format!("{mv}: a {} cannot be dropped", kind.name()));
+            return Err(MoveTextError::new(
+                MoveTextErrorKind::CannotDrop,
+                format!("{mv}: a {} cannot be dropped", kind.name()),
+            ));
         }
         if pos.hand(us).count(kind) == 0 {
-            return Err(format!(
-                "{mv}: {} has no {} in hand to drop",
-                us.name(),
-                kind.name()
+            return Err(MoveTextError::new(
+                MoveTextErrorKind::NotInHand,
+                format!("{mv}: {} has no {} in hand to drop", us.name(), kind.name()),
             ));
         }
         if pos.piece_at(to).is_some() {
-            return Err(format!(
-                "{mv}: cannot drop on {}, the square is occupied",
-                to.digits()
+            return Err(MoveTextError::new(
+                MoveTextErrorKind::Occupied,
+                format!(
+                    "{mv}: cannot drop on {}, the square is occupied",
+                    to.digits()
+                ),
             ));
         }
         return Ok(Move::Drop { kind, to });
     }
     let promote = mv.promote == Some(true);
     if promote && !kind.can_promote() {
-        return Err(format!("{mv}: a {} cannot promote", kind.name()));
+        return Err(MoveTextError::new(
+            MoveTextErrorKind::CannotPromote,
+            format!("{mv}: a {} cannot promote", kind.name()),
+        ));
     }
     match pos.piece_at(to) {
         None if mv.motion == KkMotion::Capture => {
-            return Err(format!(
-                "{mv}: there is nothing to capture on {}",
-                to.digits()
+            return Err(MoveTextError::new(
+                MoveTextErrorKind::NothingToCapture,
+                format!("{mv}: there is nothing to capture on {}", to.digits()),
             ));
         }
         Some(p) if p.color == us => {
-            return Err(format!(
-                "{mv}: {} holds {}'s own {}",
-                to.digits(),
-                us.name(),
-                p.kind.name()
+            return Err(MoveTextError::new(
+                MoveTextErrorKind::OwnPiece,
+                format!(
+                    "{mv}: {} holds {}'s own {}",
+                    to.digits(),
+                    us.name(),
+                    p.kind.name()
+                ),
             ));
         }
         _ => {}
@@ -277,19 +310,28 @@ pub fn resolve_kitao_kawasaki(
     if let Some(from) = mv.origin {
         return match pos.piece_at(from) {
             Some(p) if p.color == us && p.kind == kind => Ok(Move::Board { from, to, promote }),
-            Some(p) if p.color == us => Err(format!(
-                "{mv}: the piece on {} is a {}, not a {}",
-                from.digits(),
-                p.kind.name(),
-                kind.name()
+            Some(p) if p.color == us => Err(MoveTextError::new(
+                MoveTextErrorKind::WrongPiece,
+                format!(
+                    "{mv}: the piece on {} is a {}, not a {}",
+                    from.digits(),
+                    p.kind.name(),
+                    kind.name()
+                ),
             )),
-            Some(_) => Err(format!(
-                "{mv}: the piece on {} is {}'s, but it is {}'s move",
-                from.digits(),
-                us.opponent().name(),
-                us.name()
+            Some(_) => Err(MoveTextError::new(
+                MoveTextErrorKind::NotOwnPiece,
+                format!(
+                    "{mv}: the piece on {} is {}'s, but it is {}'s move",
+                    from.digits(),
+                    us.opponent().name(),
+                    us.name()
+                ),
             )),
-            None => Err(format!("{mv}: there is no piece on {}", from.digits())),
+            None => Err(MoveTextError::new(
+                MoveTextErrorKind::NoPiece,
+                format!("{mv}: there is no piece on {}", from.digits()),
+            )),
         };
     }
     let set = if c.legal.is_empty() {
@@ -299,11 +341,14 @@ pub fn resolve_kitao_kawasaki(
     };
     match set[..] {
         [from] => Ok(Move::Board { from, to, promote }),
-        [] => Err(format!(
-            "{mv} is impossible: no {} {} can move to {}",
-            us.name(),
-            kind.name(),
-            to.digits()
+        [] => Err(MoveTextError::new(
+            MoveTextErrorKind::Impossible,
+            format!(
+                "{mv} is impossible: no {} {} can move to {}",
+                us.name(),
+                kind.name(),
+                to.digits()
+            ),
         )),
         ref several => {
             let hints: Vec<String> = several
@@ -316,15 +361,18 @@ pub fn resolve_kitao_kawasaki(
                     .to_string()
                 })
                 .collect();
-            Err(format!(
-                "{mv} is ambiguous: {} on {} can move there; write {}",
-                kind.plural(),
-                several
-                    .iter()
-                    .map(|s| s.digits())
-                    .collect::<Vec<_>>()
-                    .join(" and "),
-                hints.join(" or ")
+            Err(MoveTextError::new(
+                MoveTextErrorKind::Ambiguous,
+                format!(
+                    "{mv} is ambiguous: {} on {} can move there; write {}",
+                    kind.plural(),
+                    several
+                        .iter()
+                        .map(|s| s.digits())
+                        .collect::<Vec<_>>()
+                        .join(" and "),
+                    hints.join(" or ")
+                ),
             ))
         }
     }

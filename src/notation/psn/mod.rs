@@ -15,6 +15,7 @@
 
 use super::decode::LineCounter;
 use super::record::{GameResult, Line, MoveNode, ReadError, Record, Terminal, TerminalKind};
+use crate::notation::movetext::{MoveTextError, MoveTextErrorKind};
 use crate::shogi::{Color, Handicap, History, Position, Strictness};
 
 mod moves;
@@ -577,10 +578,12 @@ impl Reader<'_, '_> {
         let played = parse_western(w)
             .and_then(|wm| resolve_western(&open.pos, &wm, w))
             .and_then(|mv| {
-                open.pos
-                    .play(mv)
-                    .map(|v| (mv, v))
-                    .map_err(|e| format!("{w} cannot be played: {e}"))
+                open.pos.play(mv).map(|v| (mv, v)).map_err(|e| {
+                    MoveTextError::new(
+                        MoveTextErrorKind::Unplayable,
+                        format!("{w} cannot be played: {e}"),
+                    )
+                })
             });
         match played {
             Ok((mv, violations)) => {

@@ -1,6 +1,7 @@
 //! Western move text as PSN writes it: syntax first ([`parse_western`]), then meaning on a
 //! position ([`resolve_western`]), never a guess.
 
+use crate::notation::movetext::{MoveTextError, MoveTextErrorKind};
 use crate::shogi::{Move, Piece, PieceKind, Position, Rule, Square};
 
 /// How a Western move goes to its square.
@@ -47,8 +48,13 @@ fn motion_at(s: &str) -> Option<(Motion, usize)> {
 }
 
 /// Reads a Western move (or a USI one), with its `+`/`=` and any `!`/`?` marks after it.
-pub(crate) fn parse_western(word: &str) -> Result<WesternMove, String> {
-    let bad = |why: &str| format!("'{word}' is not a move: {why}");
+pub(crate) fn parse_western(word: &str) -> Result<WesternMove, MoveTextError> {
+    let bad = |why: &str| {
+        MoveTextError::new(
+            MoveTextErrorKind::Syntax,
+            format!("'{word}' is not a move: {why}"),
+        )
+    };
     if word.starts_with(|c: char| c.is_ascii_digit())
         && let Ok(mv) = Move::from_usi(word.trim_end_matches(['!', '?']))
     {
@@ -122,7 +128,10 @@ pub(crate) fn parse_western(word: &str) -> Result<WesternMove, String> {
         return Err(bad(&format!("unexpected '{tail}' after it")));
     }
     if motion == Motion::Drop && (from.is_some() || promote.is_some()) {
-        return Err(bad("a drop has no origin and no promotion mark"));
+        return Err(MoveTextError::new(
+            MoveTextErrorKind::BadDrop,
+            format!("'{word}' is not a move: a drop has no origin and no promotion mark"),
+        ));
     }
     Ok(WesternMove {
         piece: Some(kind),
@@ -150,12 +159,14 @@ pub(crate) fn resolve_western(
     pos: &Position,
     wm: &WesternMove,
     text: &str,
-) -> Result<Move, String> {
+) -> Result<Move, MoveTextError> {
     let us = pos.side_to_move();
     let to = wm.to;
     let Some(kind) = wm.piece else {
         // A USI move names its origin.
-        let from = wm.from.ok_or("a USI move without origin")?;
+        let from = wm.from.ok_or_else(|| {
+            MoveTextError::new(MoveTextErrorKind::Syntax, "a USI move without origin")
+        })?;
         return Ok(Move::Board {
             from,
             to,
@@ -164,23 +175,31 @@ pub(crate) fn resolve_western(
     };
     if wm.motion == Motion::Drop {
         if !PieceKind::HAND.contains(&kind) {
-            return Err(format!("{text}: a {} cannot be dropped", kind.name()));
+            return Err(MoveTextError::new(
+                MoveTextErrorKind::CannotDrop,
+                format!("{text}: a {} cannot be dropped", kind.name()),
+            ));
         }
         return Ok(Move::Drop { kind, to });
     }
     let promote = wm.promote == Some(true);
     if promote && !kind.can_promote() {
-        return Err(format!("{text}: a {} cannot promote", kind.name()));
+        return Err(MoveTextError::new(
+            MoveTextErrorKind::CannotPromote,
+            format!("{text}: a {} cannot promote", kind.name()),
+        ));
     }
     match pos.piece_at(to) {
         None if wm.motion == Motion::Capture => {
-            return Err(format!("{text}: there is nothing to capture on {to}"));
+            return Err(MoveTextError::new(
+                MoveTextErrorKind::NothingToCapture,
+                format!("{text}: there is nothing to capture on {to}"),
+            ));
         }
         Some(p) if p.color == us => {
-            return Err(format!(
-                "{text}: {to} holds {}'s own {}",
-                us.name(),
-                p.kind.name()
+            return Err(MoveTextError::new(
+                MoveTextErrorKind::OwnPiece,
+                format!("{text}: {to} holds {}'s own {}", us.name(), p.kind.name()),
             ));
         }
         _ => {}
@@ -190,17 +209,26 @@ pub(crate) fn resolve_western(
             Some(p) if p.color == us && p.kind.unpromoted() == kind.unpromoted() => {
                 Ok(Move::Board { from, to, promote })
             }
-            Some(p) if p.color == us => Err(format!(
-                "{text}: the piece on {from} is a {}, not a {}",
-                p.kind.name(),
-                kind.name()
+            Some(p) if p.color == us => Err(MoveTextError::new(
+                MoveTextErrorKind::WrongPiece,
+                format!(
+                    "{text}: the piece on {from} is a {}, not a {}",
+                    p.kind.name(),
+                    kind.name()
+                ),
             )),
-            Some(_) => Err(format!(
-                "{text}: the piece on {from} is {}'s, but it is {}'s move",
-                us.opponent().name(),
-                us.name()
+            Some(_) => Err(MoveTextError::new(
+                MoveTextErrorKind::NotOwnPiece,
+                format!(
+                    "{text}: the piece on {from} is {}'s, but it is {}'s move",
+                    us.opponent().name(),
+                    us.name()
+                ),
             )),
-            None => Err(format!("{text}: there is no piece on {from}")),
+            None => Err(MoveTextError::new(
+                MoveTextErrorKind::NoPiece,
+                format!("{text}: there is no piece on {from}"),
+            )),
         };
     }
     let piece = Piece::new(us, kind);
@@ -236,10 +264,13 @@ pub(crate) fn resolve_western(
             } else {
                 String::new()
             };
-            Err(format!(
-                "{text} is impossible: no {} {} can move to {to}{drop}",
-                us.name(),
-                kind.name()
+            Err(MoveTextError::new(
+                MoveTextErrorKind::Impossible,
+                format!(
+                    "{text} is impossible: no {} {} can move to {to}{drop}",
+                    us.name(),
+                    kind.name()
+                ),
             ))
         }
         ref several => {
@@ -254,11 +285,14 @@ pub(crate) fn resolve_western(
                     w
                 })
                 .collect();
-            Err(format!(
-                "{text} is ambiguous: {} on {} can move to {to}; write {}",
-                kind.plural(),
-                squares_text(several),
-                hints.join(" or ")
+            Err(MoveTextError::new(
+                MoveTextErrorKind::Ambiguous,
+                format!(
+                    "{text} is ambiguous: {} on {} can move to {to}; write {}",
+                    kind.plural(),
+                    squares_text(several),
+                    hints.join(" or ")
+                ),
             ))
         }
     }
