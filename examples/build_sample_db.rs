@@ -102,7 +102,7 @@ fn main() {
             {
                 continue;
             }
-            if seen.insert(fingerprint(&rec, rec.date().as_deref())) {
+            if seen.insert(fingerprint(&rec, rec.date())) {
                 games.push(facts_only(rec));
             }
         }

@@ -93,7 +93,7 @@ impl ExportGame {
     pub fn positions(&self, mut each: impl FnMut(PosRow)) -> Result<(), ExportError> {
         // The same bytes as the position index's (0 unknown, 1 sente, 2 gote, 3 draw).
         let result = crate::store::postings::result_byte(self.row.result);
-        let date = crate::store::postings::date_code(self.row.date.as_deref());
+        let date = self.row.date.map_or(0, |d| d.code());
         let mut pos: Position = self.record.start.clone();
         let moves = &self.record.main.moves;
         for ply in 0..=moves.len() {

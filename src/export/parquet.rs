@@ -353,7 +353,7 @@ fn add_game(t: &mut Table, g: &ExportGame) {
     push!(1, Str, text(&g.file));
     push!(2, I32, g.game_index as i32);
     push!(3, Str, text(r.format.name()));
-    push!(4, OptStr, opt_text(r.date.as_deref()));
+    push!(4, OptStr, r.date.map(|d| text(&d.to_string())));
     push!(5, OptStr, opt_text(r.sente.as_deref()));
     push!(6, OptStr, opt_text(r.gote.as_deref()));
     push!(7, OptStr, opt_text(r.event.as_deref()));

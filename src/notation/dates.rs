@@ -1,6 +1,116 @@
 //! Game dates as records write them (`2019/04/08(月) 10:00`, `2019年4月8日`, `平成31年4月8日`,
-//! `2019-04-08T10:00:00`, `20190408`) normalised to `YYYY-MM-DD`, or `YYYY-MM` / `YYYY` when the
-//! record gives no more.
+//! `2019-04-08T10:00:00`, `20190408`) read as a [`GameDate`]: a day, or a month or a year
+//! when the record gives no more, written `YYYY-MM-DD`, `YYYY-MM` or `YYYY`.
+
+use std::fmt;
+
+/// A game's date, as precise as its record gives it. Dates order as their text does (a year
+/// before its months, a month before its days).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct GameDate {
+    year: u16,
+    /// 1–12; 0 when unknown.
+    month: u8,
+    /// 1–31; 0 when unknown (always with an unknown month).
+    day: u8,
+}
+
+impl GameDate {
+    /// A date of a four-digit year, perhaps a month (1–12), perhaps a day (1–31) of it.
+    pub fn new(year: u32, month: Option<u32>, day: Option<u32>) -> Option<GameDate> {
+        if !(1000..=9999).contains(&year) {
+            return None;
+        }
+        let month = match month {
+            None => 0,
+            Some(m @ 1..=12) => m as u8,
+            Some(_) => return None,
+        };
+        let day = match day {
+            None => 0,
+            Some(d @ 1..=31) if month != 0 => d as u8,
+            Some(_) => return None,
+        };
+        Some(GameDate {
+            year: year as u16,
+            month,
+            day,
+        })
+    }
+
+    /// Reads a date as [`GameDate`] writes it (`YYYY`, `YYYY-MM` or `YYYY-MM-DD`), as the
+    /// database holds it.
+    pub fn parse(text: &str) -> Option<GameDate> {
+        let mut parts = text.split('-');
+        let number = |p: &str, len: usize| {
+            (p.len() == len && p.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| p.parse::<u32>().ok())
+                .flatten()
+        };
+        let year = number(parts.next()?, 4)?;
+        let month = match parts.next() {
+            Some(p) => Some(number(p, 2)?),
+            None => None,
+        };
+        let day = match parts.next() {
+            Some(p) => Some(number(p, 2)?),
+            None => None,
+        };
+        if parts.next().is_some() {
+            return None;
+        }
+        GameDate::new(year, month, day)
+    }
+
+    pub fn year(self) -> u32 {
+        u32::from(self.year)
+    }
+
+    pub fn month(self) -> Option<u32> {
+        (self.month != 0).then_some(u32::from(self.month))
+    }
+
+    pub fn day(self) -> Option<u32> {
+        (self.day != 0).then_some(u32::from(self.day))
+    }
+
+    /// `YYYYMMDD` as a number, unknown parts zero: what the position index keeps per game
+    /// (0 is a game without a date).
+    pub fn code(self) -> u32 {
+        self.year() * 10_000 + u32::from(self.month) * 100 + u32::from(self.day)
+    }
+
+    /// The date of a [`GameDate::code`]; `None` for 0 (no date) or a code no date has.
+    pub fn from_code(code: u32) -> Option<GameDate> {
+        let (y, m, d) = (code / 10_000, code / 100 % 100, code % 100);
+        GameDate::new(y, (m != 0).then_some(m), (d != 0).then_some(d))
+    }
+}
+
+/// `YYYY`, `YYYY-MM` or `YYYY-MM-DD`, written digit by digit (every game row has one).
+impl fmt::Display for GameDate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let y = self.year();
+        let text = [
+            b'0' + (y / 1000 % 10) as u8,
+            b'0' + (y / 100 % 10) as u8,
+            b'0' + (y / 10 % 10) as u8,
+            b'0' + (y % 10) as u8,
+            b'-',
+            b'0' + self.month / 10,
+            b'0' + self.month % 10,
+            b'-',
+            b'0' + self.day / 10,
+            b'0' + self.day % 10,
+        ];
+        let len = match (self.month, self.day) {
+            (0, _) => 4,
+            (_, 0) => 7,
+            _ => 10,
+        };
+        f.write_str(std::str::from_utf8(&text[..len]).expect("ASCII digits"))
+    }
+}
 
 /// Japanese eras and the Gregorian year before their first year.
 const ERAS: &[(&str, u32)] = &[
@@ -11,8 +121,8 @@ const ERAS: &[(&str, u32)] = &[
     ("明治", 1867),
 ];
 
-/// The date a header value names, normalised; `None` when it names none.
-pub fn normalize_date(value: &str) -> Option<String> {
+/// The date a header value names; `None` when it names none.
+pub fn read_date(value: &str) -> Option<GameDate> {
     let folded: String = value
         .chars()
         .map(|c| match c {
@@ -45,7 +155,7 @@ pub fn normalize_date(value: &str) -> Option<String> {
             let (n, digits) = parts.number()?;
             if digits == 8 {
                 let (y, m, d) = (n / 10000, n / 100 % 100, n % 100);
-                return valid(y, m, d).then(|| iso(y, Some(m), Some(d)));
+                return GameDate::new(y, Some(m), Some(d));
             }
             if digits != 4 {
                 return None;
@@ -57,36 +167,15 @@ pub fn normalize_date(value: &str) -> Option<String> {
         return None;
     }
     let Some(month) = parts.next_after(&['/', '-', '.', '年']) else {
-        return Some(iso(year, None, None));
+        return GameDate::new(year, None, None);
     };
     if !(1..=12).contains(&month) {
-        return Some(iso(year, None, None));
+        return GameDate::new(year, None, None);
     }
     match parts.next_after(&['/', '-', '.', '月']) {
-        Some(day) if valid(year, month, day) => Some(iso(year, Some(month), Some(day))),
-        _ => Some(iso(year, Some(month), None)),
+        Some(day) if (1..=31).contains(&day) => GameDate::new(year, Some(month), Some(day)),
+        _ => GameDate::new(year, Some(month), None),
     }
-}
-
-/// `YYYY`, `YYYY-MM` or `YYYY-MM-DD` of a year of four digits, a month and a day of at most
-/// two (every game row has one: written digit by digit, not through `format!`).
-fn iso(year: u32, month: Option<u32>, day: Option<u32>) -> String {
-    fn push(out: &mut String, n: u32, width: u32) {
-        for p in (0..width).rev() {
-            out.push(char::from(b'0' + (n / 10u32.pow(p) % 10) as u8));
-        }
-    }
-    let mut out = String::with_capacity(10);
-    push(&mut out, year, 4);
-    for part in [month, day].into_iter().flatten() {
-        out.push('-');
-        push(&mut out, part, 2);
-    }
-    out
-}
-
-fn valid(y: u32, m: u32, d: u32) -> bool {
-    (1000..=9999).contains(&y) && (1..=12).contains(&m) && (1..=31).contains(&d)
 }
 
 struct Parts<'a> {

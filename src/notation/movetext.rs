@@ -440,6 +440,51 @@ pub(crate) fn check_side(
     }
 }
 
+/// The board move from `from` to `to` by the mover's piece there, which must be of `kind`
+/// (or, with `base_name`, a piece whose unpromoted kind is `kind`'s: some writers name a
+/// horse 角), else what is wrong with the origin. Messages begin with `prefix` (the move as
+/// written and `: `, or nothing) and name the square as `square` writes it.
+pub(crate) fn move_from_origin(
+    pos: &Position,
+    (from, to, promote): (Square, Square, bool),
+    kind: PieceKind,
+    base_name: bool,
+    prefix: &str,
+    square: impl Fn(Square) -> String,
+) -> Result<Move, MoveTextError> {
+    let us = pos.side_to_move();
+    match pos.piece_at(from) {
+        Some(p)
+            if p.color == us
+                && (p.kind == kind || base_name && p.kind.unpromoted() == kind.unpromoted()) =>
+        {
+            Ok(Move::Board { from, to, promote })
+        }
+        Some(p) if p.color == us => Err(MoveTextError::new(
+            MoveTextErrorKind::WrongPiece,
+            format!(
+                "{prefix}the piece on {} is a {}, not a {}",
+                square(from),
+                p.kind.name(),
+                kind.name()
+            ),
+        )),
+        Some(_) => Err(MoveTextError::new(
+            MoveTextErrorKind::NotOwnPiece,
+            format!(
+                "{prefix}the piece on {} is {}'s, but it is {}'s move",
+                square(from),
+                us.opponent().name(),
+                us.name()
+            ),
+        )),
+        None => Err(MoveTextError::new(
+            MoveTextErrorKind::NoPiece,
+            format!("{prefix}there is no piece on {}", square(from)),
+        )),
+    }
+}
+
 fn resolve_in_full(
     pos: &Position,
     mv: &JapaneseMove,
@@ -469,34 +514,15 @@ fn resolve_in_full(
                 format!("{mv}: a drop (打) cannot have an origin"),
             ));
         }
-        return match pos.piece_at(from) {
-            // Some writers name a promoted piece by its base name (角 for a horse).
-            Some(p) if p.color == us && p.kind.unpromoted() == kind.unpromoted() => {
-                Ok(Move::Board { from, to, promote })
-            }
-            Some(p) if p.color == us => Err(MoveTextError::new(
-                MoveTextErrorKind::WrongPiece,
-                format!(
-                    "{mv}: the piece on {} is a {}, not a {}",
-                    square_text(from),
-                    p.kind.name(),
-                    kind.name()
-                ),
-            )),
-            Some(_) => Err(MoveTextError::new(
-                MoveTextErrorKind::NotOwnPiece,
-                format!(
-                    "{mv}: the piece on {} is {}'s, but it is {}'s move",
-                    square_text(from),
-                    us.opponent().name(),
-                    us.name()
-                ),
-            )),
-            None => Err(MoveTextError::new(
-                MoveTextErrorKind::NoPiece,
-                format!("{mv}: there is no piece on {}", square_text(from)),
-            )),
-        };
+        // Some writers name a promoted piece by its base name (角 for a horse).
+        return move_from_origin(
+            pos,
+            (from, to, promote),
+            kind,
+            true,
+            &format!("{mv}: "),
+            square_text,
+        );
     }
     if mv.drop {
         if !mv.relative.is_empty() || mv.promote.is_some() {

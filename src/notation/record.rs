@@ -507,9 +507,9 @@ impl Record {
         }
     }
 
-    /// The game's date, normalised (`YYYY-MM-DD`, `YYYY-MM` or `YYYY`): from the start time
-    /// (開始日時, 対局日, `$START_TIME`), else from the end time.
-    pub fn date(&self) -> Option<String> {
+    /// The game's date: from the start time (開始日時, 対局日, `$START_TIME`), else from the
+    /// end time.
+    pub fn date(&self) -> Option<super::dates::GameDate> {
         [
             self.start_time(),
             self.header(&["対局日時"]),
@@ -517,7 +517,7 @@ impl Record {
         ]
         .into_iter()
         .flatten()
-        .find_map(super::dates::normalize_date)
+        .find_map(super::dates::read_date)
     }
 
     /// Whether a problem of the reading is an error (not only warnings).

@@ -276,7 +276,8 @@ pub(super) struct Replay {
     /// Moves of the game's main line.
     plies: u32,
     pub(super) next: Vec<(usize, Option<Move>)>,
-    /// The game's date ([`postings::date_code`]) and result byte.
+    /// The game's date ([`GameDate::code`](crate::notation::dates::GameDate::code)) and
+    /// result byte.
     pub(super) date: u32,
     pub(super) result: u8,
 }
@@ -370,7 +371,7 @@ pub(super) fn replay(
         ply,
         plies: moves.len() as u32,
         next: found.next,
-        date: postings::date_code(line.date.as_deref()),
+        date: line.date.map_or(0, |d| d.code()),
         result: postings::result_code(line.winner.as_deref()),
     }))
 }

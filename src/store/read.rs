@@ -17,7 +17,7 @@ pub struct GameLine {
     pub moves: Vec<Move>,
     /// It has variations or bookmarks (the whole record is in [`Store::game`]).
     pub has_tree: bool,
-    pub date: Option<String>,
+    pub date: Option<crate::notation::dates::GameDate>,
     pub winner: Option<String>,
 }
 
@@ -214,7 +214,9 @@ impl Store {
             start,
             moves,
             has_tree,
-            date,
+            date: date
+                .as_deref()
+                .and_then(crate::notation::dates::GameDate::parse),
             winner,
         }))
     }

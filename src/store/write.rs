@@ -354,7 +354,9 @@ impl<'a> Writer<'a> {
                     id,
                     &positions,
                     postings::result_code(winner.as_deref()),
-                    postings::date_code(date.as_deref()),
+                    date.as_deref()
+                        .and_then(crate::notation::dates::GameDate::parse)
+                        .map_or(0, |d| d.code()),
                 );
                 games += 1;
                 if batch.is_full(self.segment_entries) {
@@ -580,6 +582,7 @@ impl<'a> Writer<'a> {
             None => {
                 let sente = g.sente.as_deref().map(|n| self.player(n)).transpose()?;
                 let gote = g.gote.as_deref().map(|n| self.player(n)).transpose()?;
+                let date = g.date.map(|d| d.to_string());
                 held(c, &mut self.insert_game, INSERT_GAME)?.execute(params![
                     source,
                     index as i64,
@@ -589,7 +592,7 @@ impl<'a> Writer<'a> {
                     g.times,
                     g.plies,
                     g.handicap.kif_name(),
-                    g.date,
+                    date,
                     g.event,
                     g.opening,
                     g.title,
@@ -612,7 +615,7 @@ impl<'a> Writer<'a> {
                 self.totals.add(
                     [sente, gote],
                     g.result.code(),
-                    g.date.as_deref(),
+                    date.as_deref(),
                     g.opening.as_deref().or(label),
                 );
                 match &g.recognised {
@@ -634,7 +637,7 @@ impl<'a> Writer<'a> {
                     id,
                     &g.positions,
                     postings::result_byte(g.result),
-                    postings::date_code(g.date.as_deref()),
+                    g.date.map_or(0, |d| d.code()),
                 );
                 // A full batch is sorted and cut beside the writer, and written by a later
                 // transaction; the one before it first, so that memory stays bounded.

@@ -3,7 +3,7 @@
 
 use kifudex::ingest::{ImportOptions, Observer, import};
 use kifudex::normalize::{fold, name_matches};
-use kifudex::notation::dates::normalize_date;
+use kifudex::notation::dates::{GameDate, read_date};
 use kifudex::notation::kif::read_kif;
 use kifudex::notation::{Format, MoveTime, Record};
 use kifudex::store::{GameRow, Inserted, SourceRow, Store};
@@ -33,8 +33,58 @@ fn dates_as_records_write_them() {
         ("19", None),
     ];
     for (text, want) in cases {
-        assert_eq!(normalize_date(text).as_deref(), want, "{text}");
+        let date = read_date(text);
+        assert_eq!(date.map(|d| d.to_string()).as_deref(), want, "{text}");
+        // What the database holds reads back as the same date, and so does its index code.
+        if let Some(d) = date {
+            assert_eq!(GameDate::parse(&d.to_string()), Some(d), "{text}");
+            assert_eq!(GameDate::from_code(d.code()), Some(d), "{text}");
+        }
     }
+}
+
+/// Dates order as their text does, their codes too, and text that is no stored date is
+/// refused rather than guessed.
+#[test]
+fn game_dates_order_and_refuse_what_is_no_date() {
+    let texts = [
+        "1711-11-21",
+        "1985",
+        "2019",
+        "2019-02",
+        "2019-02-03",
+        "2019-02-28",
+        "2019-04",
+        "2019-04-08",
+        "2020",
+    ];
+    let dates: Vec<GameDate> = texts
+        .iter()
+        .map(|t| GameDate::parse(t).unwrap_or_else(|| panic!("{t}")))
+        .collect();
+    for (w, t) in dates.windows(2).zip(texts.windows(2)) {
+        assert!(w[0] < w[1], "{t:?}");
+        assert!(w[0].code() < w[1].code(), "{t:?}");
+    }
+    assert_eq!(GameDate::parse("2019-04-08").unwrap().code(), 20190408);
+    assert_eq!(GameDate::parse("2019").unwrap().code(), 20190000);
+    for bad in [
+        "",
+        "19",
+        "2019-4",
+        "2019-04-8",
+        "2019-13",
+        "2019-00-01",
+        "2019-04-32",
+        "0999",
+        "2019-04-08-01",
+        "2019/04/08",
+        "２０１９",
+    ] {
+        assert_eq!(GameDate::parse(bad), None, "{bad}");
+    }
+    assert_eq!(GameDate::from_code(0), None);
+    assert_eq!(GameDate::from_code(20191301), None);
 }
 
 #[test]

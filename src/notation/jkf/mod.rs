@@ -9,7 +9,7 @@
 //! Errors point at the JSON text: a syntax error where serde_json found it, a move that does
 //! not fit the position at the start of its entry, with the ply.
 
-use crate::notation::movetext::{MoveTextError, MoveTextErrorKind};
+use crate::notation::movetext::{MoveTextError, MoveTextErrorKind, move_from_origin};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -574,31 +574,7 @@ impl Reader<'_> {
                     format!("the origin ({}, {}) is off the board", from.x, from.y),
                 )
             })?;
-            return match pos.piece_at(from) {
-                Some(p) if p.color == us && p.kind.unpromoted() == kind.unpromoted() => {
-                    Ok(Move::Board { from, to, promote })
-                }
-                Some(p) if p.color == us => Err(MoveTextError::new(
-                    MoveTextErrorKind::WrongPiece,
-                    format!(
-                        "the piece on {from} is a {}, not a {}",
-                        p.kind.name(),
-                        kind.name()
-                    ),
-                )),
-                Some(_) => Err(MoveTextError::new(
-                    MoveTextErrorKind::NotOwnPiece,
-                    format!(
-                        "the piece on {from} is {}'s, but it is {}'s move",
-                        us.opponent().name(),
-                        us.name()
-                    ),
-                )),
-                None => Err(MoveTextError::new(
-                    MoveTextErrorKind::NoPiece,
-                    format!("there is no piece on {from}"),
-                )),
-            };
+            return move_from_origin(pos, (from, to, promote), kind, true, "", |s| s.to_string());
         }
         // No origin: a drop, as the schema says. Records converted from KI2 without being
         // completed give only the destination and relative words: those are resolved as

@@ -308,31 +308,14 @@ pub fn resolve_kitao_kawasaki(
     }
     let c = Candidates::new(pos, kind, to);
     if let Some(from) = mv.origin {
-        return match pos.piece_at(from) {
-            Some(p) if p.color == us && p.kind == kind => Ok(Move::Board { from, to, promote }),
-            Some(p) if p.color == us => Err(MoveTextError::new(
-                MoveTextErrorKind::WrongPiece,
-                format!(
-                    "{mv}: the piece on {} is a {}, not a {}",
-                    from.digits(),
-                    p.kind.name(),
-                    kind.name()
-                ),
-            )),
-            Some(_) => Err(MoveTextError::new(
-                MoveTextErrorKind::NotOwnPiece,
-                format!(
-                    "{mv}: the piece on {} is {}'s, but it is {}'s move",
-                    from.digits(),
-                    us.opponent().name(),
-                    us.name()
-                ),
-            )),
-            None => Err(MoveTextError::new(
-                MoveTextErrorKind::NoPiece,
-                format!("{mv}: there is no piece on {}", from.digits()),
-            )),
-        };
+        return super::move_from_origin(
+            pos,
+            (from, to, promote),
+            kind,
+            false,
+            &format!("{mv}: "),
+            Square::digits,
+        );
     }
     let set = if c.legal.is_empty() {
         &c.physical

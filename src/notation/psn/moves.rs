@@ -1,7 +1,7 @@
 //! Western move text as PSN writes it: syntax first ([`parse_western`]), then meaning on a
 //! position ([`resolve_western`]), never a guess.
 
-use crate::notation::movetext::{MoveTextError, MoveTextErrorKind};
+use crate::notation::movetext::{MoveTextError, MoveTextErrorKind, move_from_origin};
 use crate::shogi::{Move, Piece, PieceKind, Position, Rule, Square};
 
 /// How a Western move goes to its square.
@@ -205,31 +205,14 @@ pub(crate) fn resolve_western(
         _ => {}
     }
     if let Some(from) = wm.from {
-        return match pos.piece_at(from) {
-            Some(p) if p.color == us && p.kind.unpromoted() == kind.unpromoted() => {
-                Ok(Move::Board { from, to, promote })
-            }
-            Some(p) if p.color == us => Err(MoveTextError::new(
-                MoveTextErrorKind::WrongPiece,
-                format!(
-                    "{text}: the piece on {from} is a {}, not a {}",
-                    p.kind.name(),
-                    kind.name()
-                ),
-            )),
-            Some(_) => Err(MoveTextError::new(
-                MoveTextErrorKind::NotOwnPiece,
-                format!(
-                    "{text}: the piece on {from} is {}'s, but it is {}'s move",
-                    us.opponent().name(),
-                    us.name()
-                ),
-            )),
-            None => Err(MoveTextError::new(
-                MoveTextErrorKind::NoPiece,
-                format!("{text}: there is no piece on {from}"),
-            )),
-        };
+        return move_from_origin(
+            pos,
+            (from, to, promote),
+            kind,
+            true,
+            &format!("{text}: "),
+            |s| s.to_string(),
+        );
     }
     let piece = Piece::new(us, kind);
     let board = |from| Move::Board {

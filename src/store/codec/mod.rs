@@ -7,6 +7,7 @@
 
 use crate::classify::Recognised;
 use crate::normalize::{name_key, strip_titles};
+use crate::notation::dates::GameDate;
 use crate::notation::kif::read_kif;
 use crate::notation::{Format, GameResult, Line, MoveNode, Note, Record, Terminal, TerminalKind};
 use crate::shogi::{Handicap, Move, Position, Rule, Strictness};
@@ -39,7 +40,7 @@ pub struct GameRow {
     pub times: Option<Vec<u8>>,
     pub plies: u32,
     pub handicap: Handicap,
-    pub date: Option<String>,
+    pub date: Option<GameDate>,
     pub event: Option<String>,
     pub opening: Option<String>,
     pub title: Option<String>,
@@ -115,7 +116,7 @@ impl GameRow {
             illegal: rec.first_illegal().map(|(ply, rule)| (ply as u32, rule)),
             incomplete: rec.incomplete,
             tree: tree::encode(&rec),
-            fingerprint: fingerprint(&rec, date.as_deref()),
+            fingerprint: fingerprint(&rec, date),
             date,
             headers: Vec::new(),
             headers_text: encode_headers(&rec.headers, columns),
@@ -255,12 +256,13 @@ pub(super) fn tree_positions(
 /// spaces, titles and ranks). The same game read from a KIF and a CSA file has the same
 /// fingerprint; two games that differ in any of these do not (short or aborted online games
 /// often share moves and date).
-pub fn fingerprint(rec: &Record, date: Option<&str>) -> [u8; 16] {
+pub fn fingerprint(rec: &Record, date: Option<GameDate>) -> [u8; 16] {
+    let date = date.map(|d| d.to_string());
     GameKey {
         start: rec.start.hash(),
         moves: rec.main.moves.iter().map(|n| n.mv.to_u16()),
         terminal: rec.terminal().map(TerminalKind::code),
-        date,
+        date: date.as_deref(),
         start_time: rec.start_time(),
         sente: rec.sente(),
         gote: rec.gote(),

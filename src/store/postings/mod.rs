@@ -91,31 +91,12 @@ pub fn result_byte(result: crate::notation::GameResult) -> u8 {
     }
 }
 
-/// A date (YYYY, YYYY-MM or YYYY-MM-DD) as a sortable number YYYYMMDD (0: none).
-pub fn date_code(date: Option<&str>) -> u32 {
-    let Some(d) = date else { return 0 };
-    let mut code = 0u32;
-    let mut n = 0;
-    for b in d.bytes().filter(u8::is_ascii_digit).take(8) {
-        code = code * 10 + (b - b'0') as u32;
-        n += 1;
-    }
-    // Missing month and day count as zeros.
-    code * 10u32.pow(8 - n)
+/// The date of a [`GameDate::code`](crate::notation::dates::GameDate::code), as
+/// YYYY[-MM[-DD]].
+pub fn date_text(code: u32) -> Option<String> {
+    crate::notation::dates::GameDate::from_code(code).map(|d| d.to_string())
 }
 
-/// The date of a [`date_code`], as YYYY[-MM[-DD]].
-pub fn date_text(code: u32) -> Option<String> {
-    if code == 0 {
-        return None;
-    }
-    let (y, m, d) = (code / 10000, code / 100 % 100, code % 100);
-    Some(match (m, d) {
-        (0, _) => format!("{y:04}"),
-        (_, 0) => format!("{y:04}-{m:02}"),
-        _ => format!("{y:04}-{m:02}-{d:02}"),
-    })
-}
 /// The largest game id the segments cover: games with larger ids were committed by an import
 /// that stopped before it wrote their segment (see [`Writer::index_missing`]).
 ///
