@@ -1,6 +1,7 @@
 //! Game records: decoding, the record model, and one module per format for reading and
 //! writing. Knows nothing of SQLite or tantivy.
 
+mod build;
 pub mod csa;
 pub mod dates;
 pub mod decode;

@@ -5,12 +5,11 @@
 //! (`'*` on a position, `'**` engine output, other `'` lines kept as notes, Floodgate's
 //! `'summary:`), every `%` terminal, and several games in one file separated by `/` lines.
 
+use crate::notation::build::OpenLine;
 use crate::notation::movetext::{MoveTextError, MoveTextErrorKind};
 use crate::shogi::{Color, Move, PieceKind, Position, Square};
 
-use crate::notation::record::{
-    MoveTime, Note, ReadError, Record, Terminal, TerminalKind, push_move,
-};
+use crate::notation::record::{MoveTime, Note, ReadError, Record, Terminal, TerminalKind};
 
 pub mod pieces;
 mod setup;
@@ -184,9 +183,9 @@ pub fn read_csa_each(text: &str, each: &mut dyn FnMut(Record)) {
 
 /// The main line being played.
 struct Play {
-    pos: Position,
-    /// After a move that could not be played, the rest of the game is skipped.
-    dead: bool,
+    /// The line: its position, and whether a move could not be played (the rest of the game
+    /// is then skipped).
+    line: OpenLine,
     /// Each side's seconds so far, for the totals the format leaves out.
     totals: [f64; 2],
 }
@@ -346,9 +345,10 @@ impl Game {
             self.rec.start = start.clone();
             // A broken board: whatever moves follow are not read.
             self.rec.incomplete = !ok;
+            let mut line = OpenLine::main(start);
+            line.dead = !ok;
             self.play = Some(Play {
-                pos: start,
-                dead: !ok,
+                line,
                 totals: [0.0; 2],
             });
         }
@@ -356,7 +356,7 @@ impl Game {
 
     fn play_move(&mut self, s: &str, n: usize, raw: &str) {
         self.begin(n, sign(s.as_bytes()[0]));
-        let Some(play) = self.play.as_mut().filter(|p| !p.dead) else {
+        let Some(play) = self.play.as_mut().filter(|p| !p.line.dead) else {
             return;
         };
         let line = &mut self.rec.main;
@@ -366,38 +366,24 @@ impl Game {
                 "'{s}' comes after the game ended ({}); it and what follows are ignored",
                 t.kind
             );
-            play.dead = true;
+            play.line.dead = true;
             self.rec
                 .errors
                 .push(ReadError::new(n, column(raw, s), message));
             return;
         }
-        let played = parse_move(&play.pos, s).and_then(|mv| {
-            play.pos.play(mv).map(|v| (mv, v)).map_err(|e| {
-                MoveTextError::new(
-                    MoveTextErrorKind::Unplayable,
-                    format!("{s} cannot be played: {e}"),
-                )
-            })
+        let played = parse_move(&play.line.pos, s).and_then(|mv| {
+            if line.moves.is_empty() {
+                // A move takes eight bytes or more (`+7776FU` and its line end), often more
+                // with its time: room for what is left, without growing.
+                line.moves.reserve(self.bytes_left.min(4096) / 8 + 1);
+            }
+            play.line.play(line, mv, None, s)
         });
-        match played {
-            Ok((mv, violations)) => {
-                if line.moves.is_empty() {
-                    // A move takes eight bytes or more (`+7776FU` and its line end), often
-                    // more with its time: room for what is left, without growing.
-                    line.moves.reserve(self.bytes_left.min(4096) / 8 + 1);
-                }
-                push_move(&mut line.moves, mv, None, violations);
-            }
-            Err(e) => {
-                play.dead = true;
-                self.rec.incomplete = true;
-                self.rec.errors.push(ReadError::new(
-                    n,
-                    column(raw, s),
-                    format!("move {ply}: {e}; the game is read up to move {}", ply - 1),
-                ));
-            }
+        if let Err(e) = played {
+            let message = format!("move {ply}: {e}; the game is read up to move {}", ply - 1);
+            play.line
+                .fail(&mut self.rec, ReadError::new(n, column(raw, s), message));
         }
     }
 
@@ -421,7 +407,7 @@ impl Game {
             return;
         }
         let start_side = self.rec.start.side_to_move();
-        let Some(play) = self.play.as_mut().filter(|p| !p.dead) else {
+        let Some(play) = self.play.as_mut().filter(|p| !p.line.dead) else {
             return;
         };
         let line = &mut self.rec.main;
@@ -457,10 +443,10 @@ impl Game {
     fn terminal(&mut self, s: &str, n: usize, raw: &str) {
         let col = column(raw, s);
         self.begin(n, None);
-        let Some(play) = self.play.as_ref().filter(|p| !p.dead) else {
+        let Some(play) = self.play.as_ref().filter(|p| !p.line.dead) else {
             return;
         };
-        let to_move = play.pos.side_to_move();
+        let to_move = play.line.pos.side_to_move();
         let Some(kind) = terminal_kind(&s[1..], to_move) else {
             self.error(
                 n,
@@ -516,7 +502,7 @@ impl Game {
             return;
         }
         self.begin(n, None);
-        if self.play.as_ref().is_some_and(|p| !p.dead) {
+        if self.play.as_ref().is_some_and(|p| !p.line.dead) {
             self.rec.main.terminal = Some(Terminal {
                 kind,
                 time: None,
@@ -543,7 +529,7 @@ impl Game {
     /// summary gives the end.
     fn settle_result(&mut self) {
         let Some(play) = &self.play else { return };
-        let to_move = play.pos.side_to_move();
+        let to_move = play.line.pos.side_to_move();
         let summary = self
             .summary
             .as_deref()
@@ -556,7 +542,7 @@ impl Game {
                 Some(TerminalKind::EnteringKingWin) => {}
                 _ => self.rec.check_declaration(),
             },
-            None if !play.dead => {
+            None if !play.line.dead => {
                 if let Some(kind) = summary {
                     self.rec.main.terminal = Some(Terminal {
                         kind,

@@ -1,13 +1,14 @@
 //! KIF / KIFU reading (柿木 format): headers, BOD board diagrams, numbered move lines with
 //! times, comments, bookmarks, nested 変化 variations and terminal words.
 
+use crate::notation::build::{OpenLine, line_at};
 use crate::notation::movetext::{MoveTextError, MoveTextErrorKind};
 use crate::shogi::{Color, Handicap, Piece, PieceKind, Position, Square, Strictness};
 
 use crate::notation::japanese::{digit, kanji_number, piece_prefix, side_mark};
 use crate::notation::movetext::{JapaneseMove, parse_japanese_move, resolve, resolve_with_origin};
 use crate::notation::record::{
-    Line, MAX_VARIATION_DEPTH, MoveTime, ReadError, Record, Terminal, TerminalKind, push_move,
+    MAX_VARIATION_DEPTH, MoveTime, ReadError, Record, Terminal, TerminalKind,
 };
 
 mod line;
@@ -22,32 +23,13 @@ pub use results::{
 };
 pub use write::{board_diagram, board_diagram_with, is_handicap_game, write_ki2, write_kif};
 
-/// One line of the stack of lines being read: where it is in the tree and where its play is.
-struct Open {
-    /// Path from the main line: (move index, variation index) pairs.
-    path: Vec<(usize, usize)>,
-    /// Ply of the line's first move (1-based).
-    first_ply: usize,
-    start: Position,
-    start_last_to: Option<Square>,
-    pos: Position,
-    last_to: Option<Square>,
-    /// After a move that could not be played, the rest of this line is skipped.
-    dead: bool,
-    /// A variation nested deeper than [`MAX_VARIATION_DEPTH`] (or inside one): read into
-    /// nothing, its moves only counted, so that the variations within it are cut too.
-    cut: bool,
-    /// The moves a cut line held.
-    skipped: usize,
-}
-
 /// Opens the main line, starting at `start`, with room for the moves of `rest` (the text
 /// from the first move on): a KIF move line takes 16 bytes or more, a KI2 move 8 or more.
 /// Growing the line as it is read would copy it several times. What is left over is not
 /// given back: shrinking copied every game's moves once more, and records are short-lived.
 fn open_main_line(
     rec: &mut Record,
-    stack: &mut Vec<Open>,
+    stack: &mut Vec<OpenLine>,
     start: Position,
     rest: &str,
     dialect: Dialect,
@@ -61,31 +43,13 @@ fn open_main_line(
         .moves
         .reserve((rest.len() / bytes_per_move).min(1024));
     rec.start = start.clone();
-    stack.push(Open {
-        path: Vec::new(),
-        first_ply: 1,
-        start: start.clone(),
-        start_last_to: None,
-        pos: start,
-        last_to: None,
-        dead: false,
-        cut: false,
-        skipped: 0,
-    });
+    stack.push(OpenLine::main(start));
 }
 
 /// The part of `text` from `line` (a slice of it) on.
 fn rest_of<'a>(text: &'a str, line: &str) -> &'a str {
     let offset = (line.as_ptr() as usize).saturating_sub(text.as_ptr() as usize);
     text.get(offset..).unwrap_or("")
-}
-
-fn line_at<'a>(main: &'a mut Line, path: &[(usize, usize)]) -> Option<&'a mut Line> {
-    let mut line = main;
-    for &(m, v) in path {
-        line = line.moves.get_mut(m)?.variations.get_mut(v)?;
-    }
-    Some(line)
 }
 
 /// The two dialects this reader handles: numbered move lines with origins (KIF), or
@@ -113,7 +77,7 @@ fn read(text: &str, dialect: Dialect) -> Record {
     let mut side = Color::Black;
     let mut side_given = false;
     let mut handicap: Option<Handicap> = None;
-    let mut stack: Vec<Open> = Vec::new();
+    let mut stack: Vec<OpenLine> = Vec::new();
     let mut in_moves = false;
     let mut items: Vec<(&str, Option<MoveTime>, Option<JapaneseMove>)> = Vec::new();
     let mut unknown_handicap: Option<(usize, usize, String)> = None;
@@ -242,22 +206,11 @@ fn read(text: &str, dialect: Dialect) -> Record {
                         ),
                     ));
                 }
-                stack.push(Open {
-                    path: vec![(usize::MAX, 0)],
-                    first_ply: ply,
-                    start: Position::empty(),
-                    start_last_to: None,
-                    pos: Position::empty(),
-                    last_to: None,
-                    dead: true,
-                    cut: true,
-                    skipped: 0,
-                });
+                stack.push(OpenLine::nowhere(ply, true));
                 continue;
             }
             let index = ply - parent.first_ply;
-            let parent_line = line_at(&mut rec.main, &parent.path);
-            let Some(parent_line) = parent_line.filter(|l| index < l.moves.len()) else {
+            let Some(variation) = parent.branch(&mut rec.main, index) else {
                 rec.errors.push(ReadError::new(
                     n,
                     1,
@@ -265,41 +218,11 @@ fn read(text: &str, dialect: Dialect) -> Record {
                         "variation at move {ply}, but the line it branches from has no move {ply}"
                     ),
                 ));
-                // Read its moves, comments and bookmarks into nothing: a path to no line.
-                stack.push(Open {
-                    path: vec![(usize::MAX, 0)],
-                    first_ply: ply,
-                    start: Position::empty(),
-                    start_last_to: None,
-                    pos: Position::empty(),
-                    last_to: None,
-                    dead: true,
-                    cut: false,
-                    skipped: 0,
-                });
+                // Read its moves, comments and bookmarks into nothing.
+                stack.push(OpenLine::nowhere(ply, false));
                 continue;
             };
-            let mut pos = parent.start.clone();
-            let mut last_to = parent.start_last_to;
-            for m in &parent_line.moves[..index] {
-                let _ = pos.play(m.mv);
-                last_to = Some(m.mv.to());
-            }
-            let node = &mut parent_line.moves[index];
-            node.variations.push(Line::default());
-            let mut path = parent.path.clone();
-            path.push((index, node.variations.len() - 1));
-            stack.push(Open {
-                path,
-                first_ply: ply,
-                start: pos.clone(),
-                start_last_to: last_to,
-                pos,
-                last_to,
-                dead: false,
-                cut: false,
-                skipped: 0,
-            });
+            stack.push(variation);
             continue;
         }
         items.clear();
@@ -508,7 +431,7 @@ fn ki2_moves<'a>(line: &'a str, out: &mut Vec<(&'a str, Option<MoveTime>, Option
 /// played is an error, and the rest of that line is skipped.
 fn play_text(
     rec: &mut Record,
-    open: &mut Open,
+    open: &mut OpenLine,
     (n, raw): (usize, &str),
     text: &str,
     time: Option<MoveTime>,
@@ -562,9 +485,7 @@ fn play_text(
                 Ok(parsed) => parsed,
                 Err(e) => {
                     let message = format!("move {ply}: {text}: {e}");
-                    rec.errors.push(ReadError::new(n, column(), message));
-                    open.dead = true;
-                    rec.incomplete |= open.path.is_empty();
+                    open.fail(rec, ReadError::new(n, column(), message));
                     return;
                 }
             }
@@ -583,11 +504,8 @@ fn play_text(
     };
     // Resolution errors name the move already; the others get it added.
     let rest = text[used..].trim();
-    let fail = |rec: &mut Record, open: &mut Open, e: &dyn std::fmt::Display| {
-        rec.errors
-            .push(ReadError::new(n, column(), format!("move {ply}: {e}")));
-        open.dead = true;
-        rec.incomplete |= open.path.is_empty();
+    let fail = |rec: &mut Record, open: &mut OpenLine, e: &MoveTextError| {
+        open.fail(rec, ReadError::new(n, column(), format!("move {ply}: {e}")));
     };
     let extra = !rest.is_empty() && rest != "+";
     // The common move is resolved here, apart from the general path, so that it stays a
@@ -609,12 +527,8 @@ fn play_text(
             }
         }
     };
-    match open.pos.play(mv) {
-        Ok(violations) => {
-            push_move(&mut line.moves, mv, time, violations);
-            open.last_to = Some(mv.to());
-        }
-        Err(e) => fail(rec, open, &format!("{text} cannot be played: {e}")),
+    if let Err(e) = open.play(line, mv, time, text) {
+        fail(rec, open, &e);
     }
 }
 

@@ -13,9 +13,9 @@
 //! A move without origin is resolved on the position: exactly one piece of the kind named
 //! must be able to go there (legally, else physically), or it is an error naming them.
 
+use super::build::{OpenLine, line_at};
 use super::decode::LineCounter;
-use super::record::{GameResult, Line, MoveNode, ReadError, Record, Terminal, TerminalKind};
-use crate::notation::movetext::{MoveTextError, MoveTextErrorKind};
+use super::record::{GameResult, ReadError, Record, Terminal, TerminalKind};
 use crate::shogi::{Color, Handicap, History, Position, Strictness};
 
 mod moves;
@@ -165,7 +165,7 @@ enum Tok<'a> {
     Tag(&'a str),
     /// The inside of `{…}`, or the text after `;`.
     Comment(&'a str),
-    Open,
+    OpenLine,
     Close,
     Word(&'a str),
     /// A problem found while splitting the text.
@@ -227,7 +227,7 @@ fn tokens<'t>(text: &'t str, out: &mut impl FnMut(usize, Tok<'t>)) {
                 i = end;
             }
             b'(' => {
-                out(i, Tok::Open);
+                out(i, Tok::OpenLine);
                 i += 1;
             }
             b')' => {
@@ -292,32 +292,13 @@ fn tag_pair(inside: &str) -> Option<(String, String)> {
 
 use super::record::MAX_VARIATION_DEPTH as MAX_DEPTH;
 
-/// One line being read: where it is in the tree and where its play is.
-struct Open {
-    /// Path from the main line: (move index, variation index) pairs.
-    path: Vec<(usize, usize)>,
-    first_ply: usize,
-    start: Position,
-    pos: Position,
-    /// After an error, the rest of the line is skipped.
-    dead: bool,
-}
-
-fn line_at<'a>(main: &'a mut Line, path: &[(usize, usize)]) -> Option<&'a mut Line> {
-    let mut line = main;
-    for &(m, v) in path {
-        line = line.moves.get_mut(m)?.variations.get_mut(v)?;
-    }
-    Some(line)
-}
-
 /// One game being read.
 struct Game {
     rec: Record,
     /// Tags that set the start: (key, value, offset).
     start_tags: Vec<(String, String, usize)>,
     /// The lines open, the main line first; empty before the movetext.
-    stack: Vec<Open>,
+    stack: Vec<OpenLine>,
     result: Option<GameResult>,
 }
 
@@ -410,7 +391,7 @@ impl Reader<'_, '_> {
         match tok {
             Tok::Tag(_) | Tok::Error(_) => {}
             Tok::Comment(text) => self.comment(at, text),
-            Tok::Open => self.open_variation(at),
+            Tok::OpenLine => self.open_variation(at),
             Tok::Close => {
                 if self.game.stack.len() > 1 {
                     self.game.stack.pop();
@@ -447,13 +428,7 @@ impl Reader<'_, '_> {
         }
         let start = start.unwrap_or_else(Position::startpos);
         self.game.rec.start = start.clone();
-        self.game.stack.push(Open {
-            path: Vec::new(),
-            first_ply: 1,
-            start: start.clone(),
-            pos: start,
-            dead: false,
-        });
+        self.game.stack.push(OpenLine::main(start));
     }
 
     fn comment(&mut self, at: usize, text: &str) {
@@ -485,13 +460,7 @@ impl Reader<'_, '_> {
         let Some(parent) = self.game.stack.last() else {
             return;
         };
-        let dead = |first_ply| Open {
-            path: Vec::new(),
-            first_ply,
-            start: Position::empty(),
-            pos: Position::empty(),
-            dead: true,
-        };
+        let dead = |first_ply| OpenLine::nowhere(first_ply, false);
         if parent.dead {
             let d = dead(parent.first_ply);
             self.game.stack.push(d);
@@ -506,30 +475,20 @@ impl Reader<'_, '_> {
             );
             return;
         }
-        let line = line_at(&mut self.game.rec.main, &parent.path);
-        let Some(line) = line.filter(|l| !l.moves.is_empty()) else {
+        // A variation of the last move read.
+        let last = parent
+            .line(&mut self.game.rec.main)
+            .map_or(0, |l| l.moves.len());
+        let Some(variation) = last
+            .checked_sub(1)
+            .and_then(|index| parent.branch(&mut self.game.rec.main, index))
+        else {
             let d = dead(parent.first_ply);
             self.game.stack.push(d);
             self.error(at, "a variation '(' before any move: it is ignored");
             return;
         };
-        let index = line.moves.len() - 1;
-        let mut pos = parent.start.clone();
-        for m in &line.moves[..index] {
-            let _ = pos.play(m.mv);
-        }
-        let node = &mut line.moves[index];
-        node.variations.push(Line::default());
-        let mut path = parent.path.clone();
-        path.push((index, node.variations.len() - 1));
-        let first_ply = parent.first_ply + index;
-        self.game.stack.push(Open {
-            path,
-            first_ply,
-            start: pos.clone(),
-            pos,
-            dead: false,
-        });
+        self.game.stack.push(variation);
     }
 
     fn word(&mut self, at: usize, w: &str) {
@@ -577,28 +536,11 @@ impl Reader<'_, '_> {
         }
         let played = parse_western(w)
             .and_then(|wm| resolve_western(&open.pos, &wm, w))
-            .and_then(|mv| {
-                open.pos.play(mv).map(|v| (mv, v)).map_err(|e| {
-                    MoveTextError::new(
-                        MoveTextErrorKind::Unplayable,
-                        format!("{w} cannot be played: {e}"),
-                    )
-                })
-            });
-        match played {
-            Ok((mv, violations)) => {
-                let mut node = MoveNode::new(mv);
-                node.violations = violations;
-                line.moves.push(node);
-            }
-            Err(e) => {
-                open.dead = true;
-                self.game.rec.incomplete |= open.path.is_empty();
-                self.error(
-                    at,
-                    format!("move {ply}: {e}; the rest of the line is ignored"),
-                );
-            }
+            .and_then(|mv| open.play(line, mv, None, w));
+        if let Err(e) = played {
+            let (n, column) = self.lines.line_column(at);
+            let message = format!("move {ply}: {e}; the rest of the line is ignored");
+            open.fail(&mut self.game.rec, ReadError::new(n, column, message));
         }
     }
 
