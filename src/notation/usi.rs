@@ -4,8 +4,10 @@
 //! `moves …`). A file of N non-empty lines holds N games. USI has no headers, comments,
 //! times, variations or endings: a record's main line is all it keeps.
 
+use super::build::OpenLine;
 use super::decode::Lines;
-use super::record::{MoveNode, ReadError, Record};
+use super::movetext::{MoveTextError, MoveTextErrorKind};
+use super::record::{ReadError, Record};
 use crate::shogi::{Move, Position, Strictness};
 
 /// Reads every non-empty line of `text` as one game. A line that gives no position (junk, a
@@ -147,28 +149,15 @@ fn read_line(line: &str, n: usize) -> Result<Record, ReadError> {
             return Ok(rec);
         }
     }
-    let mut pos = rec.start.clone();
+    let mut open = OpenLine::main(rec.start.clone());
     for (ply, &(at, w)) in words[i..].iter().enumerate() {
-        let played = Move::from_usi(w).map_err(|e| e.to_string()).and_then(|mv| {
-            pos.play(mv)
-                .map(|v| (mv, v))
-                .map_err(|e| format!("{w} cannot be played: {e}"))
-        });
-        match played {
-            Ok((mv, violations)) => {
-                let mut node = MoveNode::new(mv);
-                node.violations = violations;
-                rec.main.moves.push(node);
-            }
-            Err(e) => {
-                rec.errors.push(ReadError::new(
-                    n,
-                    col(at),
-                    format!("move {}: {e}; the rest of the line is ignored", ply + 1),
-                ));
-                rec.incomplete = true;
-                break;
-            }
+        let played = Move::from_usi(w)
+            .map_err(|e| MoveTextError::new(MoveTextErrorKind::Syntax, e.to_string()))
+            .and_then(|mv| open.play(&mut rec.main, mv, None, w));
+        if let Err(e) = played {
+            let message = format!("move {}: {e}; the rest of the line is ignored", ply + 1);
+            open.fail(&mut rec, ReadError::new(n, col(at), message));
+            break;
         }
     }
     Ok(rec)
