@@ -201,7 +201,9 @@ pub fn tree_and_games(
         ..Reaching::default()
     };
     let tree = tree_inner(store, pos, o, filter, with_reached, Some(&mut reaching))?;
-    if tree.exact {
+    // Every game of the position was replayed (the tree may still be inexact: a position after
+    // one of its moves may be in too many games to replay).
+    if reaching.replayed_all {
         return Ok((tree, newest_first(store, reaching.replayed, limit)?));
     }
     // Many games: the tree read every entry and kept the newest; with one key to look up,
@@ -247,7 +249,9 @@ pub fn tree_and_games(
 /// What the tree gathers for [`tree_and_games`] as it reads the games.
 #[derive(Default)]
 struct Reaching {
-    /// When every game is replayed: those reaching the position, `(date, game, ply)`.
+    /// Whether every game of the position was replayed, and those found to reach it,
+    /// `(date, game, ply)`.
+    replayed_all: bool,
     replayed: Vec<(u32, i64, u32)>,
     /// Otherwise the `keep` newest games of the index's entries, `(date, game)` (the larger
     /// id first among those of one date), as [`find_games`] orders them.
@@ -295,6 +299,9 @@ fn tree_inner(
     let mut lines = Lines::default();
     if let Some(occ) = occ {
         // Few games: replay each (which also reads its result and date).
+        if let Some(reaching) = reaching.as_deref_mut() {
+            reaching.replayed_all = true;
+        }
         let mut n = 0;
         for (game, _) in distinct_games(&occ) {
             let Some(r) = replay(store, &mut lines, game, check)? else {

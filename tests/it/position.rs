@@ -367,9 +367,9 @@ fn tree_and_games_together_equal_tree_and_position_apart() {
     for pos in &queries {
         for o in widen {
             for f in &filters {
-                for limit in [1, 20, 2000] {
-                    let (t, g) = tree_and_games(&store, pos, o, f, false, limit).unwrap();
-                    let want_t = tree_with(&store, pos, o, f, false).unwrap();
+                for (limit, reached) in [(1, false), (20, false), (2000, false), (20, true)] {
+                    let (t, g) = tree_and_games(&store, pos, o, f, reached, limit).unwrap();
+                    let want_t = tree_with(&store, pos, o, f, reached).unwrap();
                     let q = PositionQuery {
                         options: o,
                         filter: f.clone(),
@@ -377,7 +377,7 @@ fn tree_and_games_together_equal_tree_and_position_apart() {
                         ..PositionQuery::default()
                     };
                     let want_g = find_games(&store, pos, &q).unwrap();
-                    let at = format!("{} {f:?} limit {limit}", pos.to_sfen());
+                    let at = format!("{} {f:?} limit {limit} {reached}", pos.to_sfen());
                     assert_eq!(t.rows, want_t.rows, "{at}");
                     assert_eq!((t.games, t.exact), (want_t.games, want_t.exact), "{at}");
                     assert_eq!(g.rows, want_g.rows, "{at}");
@@ -389,6 +389,72 @@ fn tree_and_games_together_equal_tree_and_position_apart() {
     }
     // Both ways were taken.
     assert!(many > 0, "no position was in more than VERIFY_ALL games");
+}
+
+/// A position in few games whose move leads to a position in many (a transposition): every
+/// game of the position is replayed while the tree, counting the games after each move, is
+/// not exact. The games list must still come from those replays.
+#[test]
+fn tree_and_games_when_a_move_leads_to_a_position_in_many_games() {
+    use kifudex::query::{
+        GameFilter, PositionOptions, PositionQuery, find_games, tree_and_games, tree_with,
+    };
+    use std::collections::HashSet;
+    let dir = TempDb::new("tree-and-games-transposed");
+    let files = dir.join("files");
+    std::fs::create_dir_all(&files).unwrap();
+    // Distinct games (the same game twice is stored once): 1,010 by one order of the first
+    // three moves, 6 by the other, each with its own random continuation.
+    let mut rng = Rng::new(11);
+    let mut seen = HashSet::new();
+    let mut text = String::new();
+    for (prefix, wanted) in [("7g7f 3c3d 2g2f", 1010), ("2g2f 3c3d 7g7f", 6)] {
+        let mut made = 0;
+        while made < wanted {
+            let mut pos =
+                kifudex::query::parse_position(&format!("startpos moves {prefix}")).unwrap();
+            let mut line = prefix.to_string();
+            for _ in 0..6 {
+                let moves = pos.legal_moves();
+                let mv = moves[rng.below(moves.len())];
+                pos.play(mv).unwrap();
+                line.push(' ');
+                line.push_str(&mv.usi());
+            }
+            if seen.insert(line.clone()) {
+                text.push_str(&format!("startpos moves {line}\n"));
+                made += 1;
+            }
+        }
+    }
+    std::fs::write(files.join("games.usi"), text).unwrap();
+    let db = dir.join("db");
+    assert_eq!(import_and_list(&db, &files).len(), 1016);
+    let store = kifudex::store::Store::open_read_only(&db).unwrap();
+    let pos = kifudex::query::parse_position("startpos moves 2g2f 3c3d").unwrap();
+    let (o, f) = (PositionOptions::default(), GameFilter::default());
+    let (t, g) = tree_and_games(&store, &pos, o, &f, true, 20).unwrap();
+    // The move 7g7f leads to the position of all 1,016 games: the tree is not exact.
+    assert!(!t.exact);
+    let after = t
+        .rows
+        .iter()
+        .find(|r| r.mv == "7g7f")
+        .expect("7g7f was played");
+    assert_eq!(after.reached, Some(1016));
+    let want = find_games(
+        &store,
+        &pos,
+        &PositionQuery {
+            limit: 20,
+            ..PositionQuery::default()
+        },
+    )
+    .unwrap();
+    assert_eq!((g.total, g.exact), (6, true));
+    assert_eq!(g.rows, want.rows);
+    assert_eq!(g.rows.len(), 6);
+    assert_eq!(t.rows, tree_with(&store, &pos, o, &f, true).unwrap().rows);
 }
 
 #[test]
