@@ -512,30 +512,25 @@ fn filter_fields_inside_a_text_query() {
             })
             .collect();
         assert!(!want.is_empty(), "{query}");
-        let got: BTreeSet<i64> = Kifudex::new()
-            .db(&db)
-            .args(&["text", query, "--json", "--limit", "100000"])
-            .output()
-            .success()
-            .json_lines()
-            .iter()
-            .map(|r| r["id"].as_i64().unwrap())
-            .collect();
-        assert_eq!(got, want, "{query}");
+        let ids = |a: &[&str]| -> BTreeSet<i64> {
+            Kifudex::new()
+                .db(&db)
+                .args(a)
+                .output()
+                .success()
+                .json_lines()
+                .iter()
+                .map(|r| r["id"].as_i64().unwrap())
+                .collect()
+        };
+        assert_eq!(
+            ids(&["text", query, "--json", "--limit", "100000"]),
+            want,
+            "{query}"
+        );
         // The same as options.
-        let got_opts: BTreeSet<i64> = Kifudex::new()
-            .db(&db)
-            .args(&args(
-                &["text", "comment:好手", "--json", "--limit", "100000"],
-                &f,
-            ))
-            .output()
-            .success()
-            .json_lines()
-            .iter()
-            .map(|r| r["id"].as_i64().unwrap())
-            .collect();
-        assert_eq!(got_opts, want, "{query} as options");
+        let opts = args(&["text", "comment:好手", "--json", "--limit", "100000"], &f);
+        assert_eq!(ids(&opts), want, "{query} as options");
     }
     // Hits are the best of the games taken, not the best overall then filtered: with a limit
     // of 3, every hit is of a game the filter takes.

@@ -356,15 +356,14 @@ pub(super) fn start_position(
     let corrupt = |why: &str| StoreError::Corrupt(id, why.to_string());
     let sfen = match start_sfen {
         Some(s) => s.to_string(),
-        // Most games: the start position is built once, not read from its SFEN every time
-        // (replays read thousands of games a second).
-        None if Handicap::from_kif_name(handicap) == Some(Handicap::Even) => {
-            return Ok(Position::startpos());
-        }
-        None => Handicap::from_kif_name(handicap)
-            .and_then(Handicap::sfen)
-            .ok_or_else(|| corrupt("unknown handicap without a start position"))?
-            .to_string(),
+        None => match Handicap::from_kif_name(handicap) {
+            // Most games: the start position is built once, not read from its SFEN every
+            // time (replays read thousands of games a second).
+            Some(Handicap::Even) => return Ok(Position::startpos()),
+            h => h
+                .and_then(Handicap::sfen)
+                .ok_or_else(|| corrupt("unknown handicap without a start position"))?,
+        },
     };
     Position::from_sfen_with(&sfen, Strictness::PiecesOnly)
         .map_err(|e| corrupt(&format!("bad start position: {e}")))
