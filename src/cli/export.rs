@@ -285,6 +285,7 @@ pub fn run_book(db: &Path, args: &BookArgs) -> Result<bool> {
             SideArg::Gote => Color::White,
         }),
         force: args.force,
+        memory: None,
     };
     let b = bar(ids.len(), "games");
     let report = write_book(&store, &ids, &args.out, &opts, |n| {

@@ -3,25 +3,26 @@
 //!
 //! A book holds, for each position, the moves played from it in the selected games: `sfen`
 //! lines sorted by their SFEN (without the move number, as YaneuraOu's on-the-fly book
-//! lookup requires), each followed by one line per move: the move, the most played reply
-//! (`none` when the book has none), a value, a depth (0: not from a search) and the number
-//! of games that played it. The value turns the move's score `s` (points for the side to
-//! move per game with a known result, a draw ½) into the engines' scale with the logistic
-//! model they use: `600 × ln(s / (1 − s))`, `s` kept within [0.01, 0.99] (±2757); 0 when no
-//! game that played it has a known result.
+//! lookup requires), each followed by one line per move: the move, the reply most played
+//! after it in the games that played it there (the ponder move; `none` when none of them goes
+//! on), a value, a depth (0: not from a search) and the number of games that played it. The
+//! value turns the move's score `s` (points for the side to move per game with a known
+//! result, a draw ½) into the engines' scale with the logistic model they use:
+//! `600 × ln(s / (1 − s))`, `s` kept within [0.01, 0.99] (±2757); 0 when no game that played
+//! it has a known result.
 //!
 //! Counts are those of `kifudex tree` on the same position: each game counts once per move,
 //! whatever ply it reaches the position at. The book holds the positions a game reaches
 //! within its first `max_ply` moves, each with its moves played `min_count` times or more.
 
-use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
 
-use super::spill::{PosRow, Spill};
+use super::runs::RunSort;
+use super::spill::{Spill, SpillRow};
 use super::{ExportError, Pending};
-use crate::shogi::{Color, Move, Position, Strictness};
-use crate::store::Store;
+use crate::shogi::{Color, Move, Position};
+use crate::store::{GameLine, Store};
 
 /// Which moves go into the book.
 #[derive(Debug, Clone)]
@@ -36,6 +37,9 @@ pub struct BookOptions {
     pub side: Option<Color>,
     /// Write over a file that exists.
     pub force: bool,
+    /// Bytes each of the book's sorts holds in memory before it sorts on disk (the memory a
+    /// book takes is about three times this); `None`: [`SORT_BUDGET`].
+    pub memory: Option<usize>,
 }
 
 impl Default for BookOptions {
@@ -46,6 +50,7 @@ impl Default for BookOptions {
             winner_only: false,
             side: None,
             force: false,
+            memory: None,
         }
     }
 }
@@ -65,6 +70,9 @@ pub struct BookMove {
     pub count: u64,
     /// sente wins, gote wins, draws
     pub results: [u64; 3],
+    /// The reply most played after it in the games that played it here (ties: the first in
+    /// USI order); `None` when none of them goes on.
+    pub ponder: Option<Move>,
 }
 
 impl BookMove {
@@ -91,10 +99,61 @@ impl BookMove {
     }
 }
 
-/// A position kept in the book: its side to move, a game and ply that reach it, its moves.
-type Entry = (Color, (i64, u32), Vec<BookMove>);
+/// One position of one game, as the book gathers them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct BookRow {
+    hash: u64,
+    /// The game's place in the selection.
+    game: u32,
+    /// The ply, shifted left once; the low bit is set when gote is to move.
+    ply: u32,
+    /// The move played from the position ([`Move::to_u16`]).
+    next: u16,
+    /// The move played after it, 0 at the end of the game.
+    reply: u16,
+    /// 0 unknown, 1 sente won, 2 gote won, 3 draw.
+    result: u8,
+}
+
+impl SpillRow for BookRow {
+    const BYTES: usize = 8 + 4 + 4 + 2 + 2 + 1;
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn encode(&self, out: &mut [u8]) {
+        out[0..8].copy_from_slice(&self.hash.to_le_bytes());
+        out[8..12].copy_from_slice(&self.game.to_le_bytes());
+        out[12..16].copy_from_slice(&self.ply.to_le_bytes());
+        out[16..18].copy_from_slice(&self.next.to_le_bytes());
+        out[18..20].copy_from_slice(&self.reply.to_le_bytes());
+        out[20] = self.result;
+    }
+
+    fn decode(b: &[u8]) -> BookRow {
+        let u32_at = |i: usize| u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
+        BookRow {
+            hash: u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
+            game: u32_at(8),
+            ply: u32_at(12),
+            next: u16::from_le_bytes([b[16], b[17]]),
+            reply: u16::from_le_bytes([b[18], b[19]]),
+            result: b[20],
+        }
+    }
+}
+
+/// Bytes each of the book's sorts holds in memory before it sorts on disk, by default.
+pub const SORT_BUDGET: usize = 192 << 20;
 
 /// Writes a book of the games `ids` to `out`.
+///
+/// Memory stays bounded whatever the number of games: every position of every game goes
+/// through a spill sorted by hash (a position's count takes in the games that reach it late
+/// too); the positions kept go, with their move lines, through a sort by the game and ply
+/// that first reach them, so that each game is replayed once more for their SFENs; and the
+/// positions then go through a sort by SFEN, the order the file is written in.
 pub fn write_book(
     store: &Store,
     ids: &[i64],
@@ -108,16 +167,36 @@ pub fn write_book(
     if out.exists() && !opts.force {
         return Err(ExportError::Exists(out.to_path_buf()));
     }
-    let spill_dir = out.with_file_name(format!(
-        ".{}.spill",
+    if u32::try_from(ids.len()).is_err() {
+        return Err(ExportError::Io(
+            out.to_path_buf(),
+            std::io::Error::other("more than 2^32 games selected"),
+        ));
+    }
+    let work = out.with_file_name(format!(
+        ".{}.work",
         out.file_name()
             .map(|n| n.to_string_lossy())
             .unwrap_or_default()
     ));
-    // Every position of every game (a position's count takes in the games that reach it
-    // late too), with the side to move in the low bit of the ply.
-    let mut spill = Spill::new(&spill_dir);
+    let result = build(store, ids, out, &work, opts, &mut progress);
+    let _ = std::fs::remove_dir_all(&work);
+    result
+}
+
+fn build(
+    store: &Store,
+    ids: &[i64],
+    out: &Path,
+    work: &Path,
+    opts: &BookOptions,
+    progress: &mut impl FnMut(usize),
+) -> Result<BookReport, ExportError> {
     let io = |e| ExportError::Io(out.to_path_buf(), e);
+    // 1. Every position of every game that has a move from it.
+    let memory = opts.memory.unwrap_or(SORT_BUDGET).max(1);
+    let mut rows: Spill<BookRow> =
+        Spill::with_limit(&work.join("rows"), memory / std::mem::size_of::<BookRow>());
     for (i, &id) in ids.iter().enumerate() {
         let line = store.game_line(id)?.ok_or(ExportError::Missing(id))?;
         let result = match line.winner.as_deref() {
@@ -126,116 +205,114 @@ pub fn write_book(
             Some("draw") => 3,
             _ => 0,
         };
-        let mut pos = line.start.clone();
+        let mut pos = line.start;
         for (ply, &mv) in line.moves.iter().enumerate() {
             let side = pos.side_to_move();
-            spill
-                .push(PosRow {
-                    hash: pos.hash(),
-                    game: id,
-                    ply: (ply as u32) << 1 | u32::from(side == Color::White),
-                    board_hash: 0,
-                    next: mv.to_u16(),
-                    result,
-                    date: 0,
-                })
-                .map_err(io)?;
+            rows.push(BookRow {
+                hash: pos.hash(),
+                game: i as u32,
+                ply: (ply as u32) << 1 | u32::from(side == Color::White),
+                next: mv.to_u16(),
+                reply: line.moves.get(ply + 1).map_or(0, |m| m.to_u16()),
+                result,
+            })
+            .map_err(io)?;
             pos.play(mv)
                 .map_err(|e| ExportError::BadMove(id, ply + 1, e.to_string()))?;
         }
         progress(i + 1);
     }
-    // Positions kept: hash → (side to move, where a game reaches it, moves).
-    let mut kept: HashMap<u64, Entry> = HashMap::new();
-    spill
-        .sorted(|rows| {
-            for group in rows.chunk_by(|a, b| a.hash == b.hash) {
-                if let Some(entry) = position_entry(group, opts) {
-                    kept.insert(group[0].hash, entry);
-                }
-            }
-            Ok(())
-        })
-        .map_err(io)?;
-    // The SFEN of each position kept, from one game that reaches it, each game replayed once.
-    let mut wanted: Vec<(i64, u32, u64)> = kept
-        .iter()
-        .map(|(&h, (_, (game, ply), _))| (*game, *ply, h))
-        .collect();
-    wanted.sort_unstable();
-    let mut sfens: HashMap<u64, String> = HashMap::with_capacity(wanted.len());
-    for per_game in wanted.chunk_by(|a, b| a.0 == b.0) {
-        let id = per_game[0].0;
-        let line = store.game_line(id)?.ok_or(ExportError::Missing(id))?;
-        let mut pos = line.start.clone();
-        let mut at = 0u32;
-        for &(_, ply, hash) in per_game {
-            while at < ply {
-                let mv = line.moves[at as usize];
-                pos.play(mv)
-                    .map_err(|e| ExportError::BadMove(id, at as usize + 1, e.to_string()))?;
-                at += 1;
-            }
-            sfens.insert(hash, pos.to_sfen());
-        }
-    }
-    let mut entries: Vec<(String, u64)> = sfens
-        .iter()
-        .map(|(&h, sfen)| (without_move_number(sfen).to_string(), h))
-        .collect();
-    entries.sort_unstable();
-    // The most played move of each position kept: the reply (ponder) written after a move.
-    let best: HashMap<u64, Move> = kept
-        .iter()
-        .filter_map(|(&h, (_, _, moves))| moves.first().map(|m| (h, m.mv)))
-        .collect();
-    let mut file = Pending::create(out)?;
+    // 2. The positions kept, keyed by the game and ply that first reach them, with their
+    // move lines written out.
     let mut report = BookReport {
         games: ids.len(),
         ..BookReport::default()
     };
-    let bad = |e| ExportError::Io(out.to_path_buf(), e);
-    writeln!(file.writer(), "#YANEURAOU-DB2016 1.00").map_err(bad)?;
-    for (_, hash) in &entries {
-        let (side, _, moves) = &kept[hash];
-        let sfen = &sfens[hash];
-        let pos = Position::from_sfen_with(sfen, Strictness::PiecesOnly).map_err(|e| {
-            ExportError::Io(out.to_path_buf(), std::io::Error::other(e.to_string()))
-        })?;
-        writeln!(file.writer(), "sfen {sfen}").map_err(bad)?;
-        report.positions += 1;
-        for m in moves {
-            let mut next = pos.clone();
-            let ponder = match next.play(m.mv) {
-                Ok(_) => best.get(&next.hash()).map(|r| r.usi()),
-                Err(_) => None,
+    let mut kept = RunSort::new(&work.join("kept"), memory);
+    let mut lines = Vec::new();
+    rows.sorted(|rows| {
+        for group in rows.chunk_by(|a, b| a.hash == b.hash) {
+            let Some((side, (game, ply), moves)) = position_entry(group, opts) else {
+                continue;
             };
-            writeln!(
-                file.writer(),
-                "{} {} {} 0 {}",
-                m.mv.usi(),
-                ponder.as_deref().unwrap_or("none"),
-                m.value(*side),
-                m.count
-            )
-            .map_err(bad)?;
-            report.moves += 1;
+            lines.clear();
+            for m in &moves {
+                let ponder = m.ponder.map(|p| p.usi());
+                writeln!(
+                    lines,
+                    "{} {} {} 0 {}",
+                    m.mv.usi(),
+                    ponder.as_deref().unwrap_or("none"),
+                    m.value(side),
+                    m.count
+                )?;
+            }
+            report.positions += 1;
+            report.moves += moves.len();
+            let mut key = [0u8; 8];
+            key[..4].copy_from_slice(&game.to_be_bytes());
+            key[4..].copy_from_slice(&ply.to_be_bytes());
+            kept.push(&key, &lines)?;
         }
-    }
+        Ok(())
+    })
+    .map_err(io)?;
+    // 3. Their SFENs, each game replayed once; the positions keyed by SFEN (without the move
+    // number, which goes first in the payload).
+    let mut by_sfen = RunSort::new(&work.join("sfen"), memory);
+    let mut current: Option<(u32, GameLine, Position, u32)> = None;
+    let mut record = Vec::new();
+    kept.sorted(io, |key, lines| {
+        let game = u32::from_be_bytes([key[0], key[1], key[2], key[3]]);
+        let ply = u32::from_be_bytes([key[4], key[5], key[6], key[7]]);
+        if current.as_ref().is_none_or(|c| c.0 != game) {
+            let id = ids[game as usize];
+            let line = store.game_line(id)?.ok_or(ExportError::Missing(id))?;
+            let start = line.start.clone();
+            current = Some((game, line, start, 0));
+        }
+        let Some((game, line, pos, at)) = current.as_mut() else {
+            return Ok(());
+        };
+        while *at < ply {
+            let id = ids[*game as usize];
+            let mv = *line
+                .moves
+                .get(*at as usize)
+                .ok_or_else(|| ExportError::BadMove(id, *at as usize + 1, "missing".into()))?;
+            pos.play(mv)
+                .map_err(|e| ExportError::BadMove(id, *at as usize + 1, e.to_string()))?;
+            *at += 1;
+        }
+        let sfen = pos.to_sfen();
+        let (head, number) = sfen.rsplit_once(' ').unwrap_or((&sfen, ""));
+        record.clear();
+        record.extend_from_slice(number.as_bytes());
+        record.push(b'\n');
+        record.extend_from_slice(lines);
+        by_sfen.push(head.as_bytes(), &record).map_err(io)
+    })?;
+    // 4. The file, in SFEN order.
+    let mut file = Pending::create(out)?;
+    file.write_all(b"#YANEURAOU-DB2016 1.00\n")?;
+    by_sfen.sorted(io, |sfen, rest| {
+        let w = file.writer();
+        w.write_all(b"sfen ")
+            .and_then(|()| w.write_all(sfen))
+            .and_then(|()| w.write_all(b" "))
+            .and_then(|()| w.write_all(rest))
+            .map_err(io)
+    })?;
     file.finish()?;
     Ok(report)
 }
 
-/// The SFEN without its move number: what YaneuraOu sorts and looks up by.
-fn without_move_number(sfen: &str) -> &str {
-    sfen.rsplit_once(' ').map_or(sfen, |(head, _)| head)
-}
-
-/// The moves of one position (its rows, sorted by game then ply) that the options keep.
+/// The moves of one position (its rows, sorted by game then ply) that the options keep,
+/// with its side to move and the game and ply that first reach it.
 fn position_entry(
-    rows: &[PosRow],
+    rows: &[BookRow],
     opts: &BookOptions,
-) -> Option<(Color, (i64, u32), Vec<BookMove>)> {
+) -> Option<(Color, (u32, u32), Vec<BookMove>)> {
     let first = rows.iter().min_by_key(|r| r.ply >> 1)?;
     if first.ply >> 1 >= opts.max_ply {
         return None;
@@ -248,8 +325,14 @@ fn position_entry(
     if opts.side.is_some_and(|s| s != side) {
         return None;
     }
-    // move → (count, results, last game counted)
-    let mut moves: Vec<(u16, BookMove, i64)> = Vec::new();
+    struct Tally {
+        next: u16,
+        mv: BookMove,
+        last_game: Option<u32>,
+        /// reply → games
+        replies: Vec<(u16, u64)>,
+    }
+    let mut moves: Vec<Tally> = Vec::new();
     for r in rows {
         if opts.winner_only {
             let won = match side {
@@ -263,35 +346,52 @@ fn position_entry(
         let Some(mv) = Move::from_u16(r.next) else {
             continue;
         };
-        let i = match moves.iter().position(|m| m.0 == r.next) {
+        let i = match moves.iter().position(|m| m.next == r.next) {
             Some(i) => i,
             None => {
-                moves.push((
-                    r.next,
-                    BookMove {
+                moves.push(Tally {
+                    next: r.next,
+                    mv: BookMove {
                         mv,
                         count: 0,
                         results: [0; 3],
+                        ponder: None,
                     },
-                    0,
-                ));
+                    last_game: None,
+                    replies: Vec::new(),
+                });
                 moves.len() - 1
             }
         };
-        let (_, m, last) = &mut moves[i];
-        if *last == r.game {
+        let t = &mut moves[i];
+        // A game counts once per move, however often it plays it here.
+        if t.last_game == Some(r.game) {
             continue;
         }
-        *last = r.game;
-        m.count += 1;
+        t.last_game = Some(r.game);
+        t.mv.count += 1;
         if (1..=3).contains(&r.result) {
-            m.results[r.result as usize - 1] += 1;
+            t.mv.results[r.result as usize - 1] += 1;
+        }
+        if r.reply != 0 {
+            match t.replies.iter_mut().find(|(m, _)| *m == r.reply) {
+                Some((_, n)) => *n += 1,
+                None => t.replies.push((r.reply, 1)),
+            }
         }
     }
     let mut kept: Vec<BookMove> = moves
         .into_iter()
-        .map(|(_, m, _)| m)
-        .filter(|m| m.count >= opts.min_count)
+        .filter(|t| t.mv.count >= opts.min_count)
+        .map(|t| {
+            let ponder = t
+                .replies
+                .iter()
+                .filter_map(|&(m, n)| Move::from_u16(m).map(|m| (m, n)))
+                .max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.usi().cmp(&a.0.usi())))
+                .map(|(m, _)| m);
+            BookMove { ponder, ..t.mv }
+        })
         .collect();
     if kept.is_empty() {
         return None;

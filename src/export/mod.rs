@@ -8,6 +8,7 @@
 pub mod book;
 pub mod files;
 pub mod parquet;
+mod runs;
 mod spill;
 
 use std::fs::File;

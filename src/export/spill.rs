@@ -1,4 +1,4 @@
-//! Sorting more position rows than memory holds: rows gather in memory; past a limit they go
+//! Sorting more fixed-size rows than memory holds: rows gather in memory; past a limit they go
 //! to 256 bucket files by the top byte of their hash, and each bucket is sorted on its own at
 //! the end. Buckets come out in hash order, so the whole stream is sorted by hash while only
 //! one bucket (a 256th of the rows) is in memory at a time.
@@ -24,10 +24,25 @@ pub struct PosRow {
     pub date: u32,
 }
 
-const ROW_BYTES: usize = 8 + 8 + 4 + 8 + 2 + 1 + 4;
+/// A row the spill sorts: ordered with its hash first, and written in `BYTES` bytes.
+pub trait SpillRow: Copy + Ord {
+    const BYTES: usize;
+    /// The hash the rows are sorted by first: its top byte is the row's bucket.
+    fn hash(&self) -> u64;
+    /// Writes the row into `out` (`BYTES` long).
+    fn encode(&self, out: &mut [u8]);
+    /// Reads a row `encode` wrote.
+    fn decode(b: &[u8]) -> Self;
+}
 
-impl PosRow {
-    fn encode(&self, out: &mut [u8; ROW_BYTES]) {
+impl SpillRow for PosRow {
+    const BYTES: usize = 8 + 8 + 4 + 8 + 2 + 1 + 4;
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn encode(&self, out: &mut [u8]) {
         out[0..8].copy_from_slice(&self.hash.to_le_bytes());
         out[8..16].copy_from_slice(&self.game.to_le_bytes());
         out[16..20].copy_from_slice(&self.ply.to_le_bytes());
@@ -37,7 +52,7 @@ impl PosRow {
         out[31..35].copy_from_slice(&self.date.to_le_bytes());
     }
 
-    fn decode(b: &[u8; ROW_BYTES]) -> PosRow {
+    fn decode(b: &[u8]) -> PosRow {
         let u64_at = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().expect("8 bytes"));
         PosRow {
             hash: u64_at(0),
@@ -55,22 +70,22 @@ impl PosRow {
 const IN_MEMORY: usize = 2_000_000;
 const BUCKETS: usize = 256;
 
-/// Position rows being gathered, to be read back sorted.
-pub struct Spill {
-    rows: Vec<PosRow>,
+/// Rows being gathered, to be read back sorted.
+pub struct Spill<R: SpillRow = PosRow> {
+    rows: Vec<R>,
     dir: PathBuf,
     buckets: Vec<BufWriter<File>>,
     limit: usize,
 }
 
-impl Spill {
+impl<R: SpillRow> Spill<R> {
     /// Spill files, when needed, go into `dir` (created then, removed by [`Spill::sorted`]).
-    pub fn new(dir: &Path) -> Spill {
+    pub fn new(dir: &Path) -> Spill<R> {
         Spill::with_limit(dir, IN_MEMORY)
     }
 
     /// As [`Spill::new`], spilling past `limit` rows (tests use a small one).
-    pub fn with_limit(dir: &Path, limit: usize) -> Spill {
+    pub fn with_limit(dir: &Path, limit: usize) -> Spill<R> {
         Spill {
             rows: Vec::new(),
             dir: dir.to_path_buf(),
@@ -79,7 +94,7 @@ impl Spill {
         }
     }
 
-    pub fn push(&mut self, row: PosRow) -> std::io::Result<()> {
+    pub fn push(&mut self, row: R) -> std::io::Result<()> {
         self.rows.push(row);
         if self.rows.len() >= self.limit {
             self.spill()?;
@@ -99,10 +114,10 @@ impl Spill {
                 self.buckets.push(BufWriter::with_capacity(64 * 1024, f));
             }
         }
-        let mut buf = [0u8; ROW_BYTES];
+        let mut buf = vec![0u8; R::BYTES];
         for row in self.rows.drain(..) {
             row.encode(&mut buf);
-            self.buckets[(row.hash >> 56) as usize].write_all(&buf)?;
+            self.buckets[(row.hash() >> 56) as usize].write_all(&buf)?;
         }
         Ok(())
     }
@@ -111,7 +126,7 @@ impl Spill {
     /// break only between hashes' buckets). Removes the spill files.
     pub fn sorted(
         mut self,
-        mut each: impl FnMut(&[PosRow]) -> std::io::Result<()>,
+        mut each: impl FnMut(&[R]) -> std::io::Result<()>,
     ) -> std::io::Result<()> {
         if self.buckets.is_empty() {
             self.rows.sort_unstable();
@@ -126,13 +141,13 @@ impl Spill {
             for i in 0..BUCKETS {
                 let path = self.bucket_path(i);
                 let f = File::open(&path)?;
-                let len = f.metadata()?.len() as usize / ROW_BYTES;
+                let len = f.metadata()?.len() as usize / R::BYTES;
                 let mut r = BufReader::with_capacity(256 * 1024, f);
                 let mut rows = Vec::with_capacity(len);
-                let mut buf = [0u8; ROW_BYTES];
+                let mut buf = vec![0u8; R::BYTES];
                 for _ in 0..len {
                     r.read_exact(&mut buf)?;
-                    rows.push(PosRow::decode(&buf));
+                    rows.push(R::decode(&buf));
                 }
                 drop(r);
                 std::fs::remove_file(&path)?;
@@ -146,7 +161,7 @@ impl Spill {
     }
 }
 
-impl Drop for Spill {
+impl<R: SpillRow> Drop for Spill<R> {
     fn drop(&mut self) {
         if !self.buckets.is_empty() {
             self.buckets.clear();

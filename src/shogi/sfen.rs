@@ -1,7 +1,5 @@
 //! SFEN: reading (strict, with errors that say what is wrong) and writing.
 
-use std::fmt::Write;
-
 use super::position::{Position, PositionError, Strictness, hand_from_counts};
 use super::types::{Color, Hand, Piece, PieceKind, Square};
 
@@ -127,15 +125,15 @@ impl Position {
                     None => empty += 1,
                     Some(p) => {
                         if empty > 0 {
-                            let _ = write!(out, "{empty}");
+                            out.push(char::from(b'0' + empty));
                             empty = 0;
                         }
-                        out.push_str(&p.sfen());
+                        p.push_sfen(&mut out);
                     }
                 }
             }
             if empty > 0 {
-                let _ = write!(out, "{empty}");
+                out.push(char::from(b'0' + empty));
             }
         }
         out.push(' ');
@@ -144,33 +142,54 @@ impl Position {
             Color::White => 'w',
         });
         out.push(' ');
-        out.push_str(&hands_sfen(
-            self.hand(Color::Black),
-            self.hand(Color::White),
-        ));
-        let _ = write!(out, " {}", self.move_number());
+        push_hands(&mut out, self.hand(Color::Black), self.hand(Color::White));
+        out.push(' ');
+        push_number(&mut out, self.move_number());
         out
+    }
+}
+
+/// Appends `n` in decimal.
+fn push_number(out: &mut String, n: u32) {
+    let mut digits = [0u8; 10];
+    let mut i = digits.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[i..] {
+        out.push(char::from(d));
     }
 }
 
 /// The SFEN hands field: Black's pieces then White's, each rook first, `-` when both are empty.
 pub fn hands_sfen(black: &Hand, white: &Hand) -> String {
     let mut out = String::new();
+    push_hands(&mut out, black, white);
+    out
+}
+
+fn push_hands(out: &mut String, black: &Hand, white: &Hand) {
+    let before = out.len();
     for (color, hand) in [(Color::Black, black), (Color::White, white)] {
         for kind in PieceKind::HAND_BY_VALUE {
             let n = hand.count(kind);
             if n > 1 {
-                let _ = write!(out, "{n}");
+                push_number(out, u32::from(n));
             }
             if n > 0 {
-                out.push_str(&Piece::new(color, kind).sfen());
+                Piece::new(color, kind).push_sfen(out);
             }
         }
     }
-    if out.is_empty() {
+    if out.len() == before {
         out.push('-');
     }
-    out
 }
 
 fn parse_board(text: &str) -> Result<[Option<Piece>; 81], SfenError> {

@@ -364,16 +364,24 @@ impl Piece {
 
     /// The SFEN text of the piece: `P`, `+p`, `K`…
     pub fn sfen(self) -> String {
-        let letter = self.kind.sfen_letter();
-        let letter = match self.color {
-            Color::Black => letter,
-            Color::White => letter.to_ascii_lowercase(),
-        };
-        if self.kind.is_promoted() {
-            format!("+{letter}")
-        } else {
-            letter.to_string()
-        }
+        let mut out = String::with_capacity(2);
+        self.push_sfen(&mut out);
+        out
+    }
+
+    /// Appends the SFEN text of the piece to `out`.
+    #[inline]
+    pub fn push_sfen(self, out: &mut String) {
+        // By colour, then kind in `PieceKind::ALL` order.
+        const TEXT: [[&str; 14]; 2] = [
+            [
+                "P", "L", "N", "S", "G", "B", "R", "K", "+P", "+L", "+N", "+S", "+B", "+R",
+            ],
+            [
+                "p", "l", "n", "s", "g", "b", "r", "k", "+p", "+l", "+n", "+s", "+b", "+r",
+            ],
+        ];
+        out.push_str(TEXT[self.color.index()][self.kind.index()]);
     }
 }
 
@@ -406,5 +414,31 @@ impl Hand {
             .zip(self.0.iter())
             .filter(|&(_, &n)| n > 0)
             .map(|(&k, &n)| (k, n))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The SFEN text table equals the letter rules: `+` for a promoted piece, the unpromoted
+    /// kind's letter, lower case for white.
+    #[test]
+    fn piece_sfen_text_follows_the_letter_rules() {
+        for color in [Color::Black, Color::White] {
+            for kind in PieceKind::ALL {
+                let letter = kind.sfen_letter();
+                let letter = match color {
+                    Color::Black => letter,
+                    Color::White => letter.to_ascii_lowercase(),
+                };
+                let want = if kind.is_promoted() {
+                    format!("+{letter}")
+                } else {
+                    letter.to_string()
+                };
+                assert_eq!(Piece::new(color, kind).sfen(), want, "{color:?} {kind:?}");
+            }
+        }
     }
 }

@@ -466,3 +466,166 @@ fn hash_prints_the_position_hashes() {
     assert_eq!(v["board_hash"].as_u64(), Some(pos.board_hash()));
     assert_eq!(v["sfen"], pos.to_sfen());
 }
+
+/// A book as a map: SFEN without the move number → (move, ponder, value, count), by move.
+type BookMap = BTreeMap<String, Vec<(String, String, i32, u64)>>;
+
+/// The whole book, computed by brute force from the stored games: for every position a game
+/// reaches within `max_ply` moves, each move's games (once per game), results and most played
+/// reply. Keyed by the SFEN without its move number.
+fn brute_book(store: &Store, ids: &[i64], max_ply: usize, min_count: u64) -> BookMap {
+    use kifudex::export::book::BookMove;
+    use kifudex::shogi::{Color, Move};
+    use std::collections::{BTreeSet, HashMap};
+    /// A move's games, results (sente, gote, draw) and replies (reply → games).
+    type Played = (BTreeSet<i64>, [u64; 3], BTreeMap<u16, BTreeSet<i64>>);
+    struct Seen {
+        first_ply: usize,
+        sfen: String,
+        side: Color,
+        moves: BTreeMap<u16, Played>,
+    }
+    let mut seen: HashMap<u64, Seen> = HashMap::new();
+    for &id in ids {
+        let line = store.game_line(id).unwrap().unwrap();
+        let result = match line.winner.as_deref() {
+            Some("sente") => Some(0),
+            Some("gote") => Some(1),
+            Some("draw") => Some(2),
+            _ => None,
+        };
+        let mut pos = line.start.clone();
+        for (ply, &mv) in line.moves.iter().enumerate() {
+            let s = seen.entry(pos.hash()).or_insert_with(|| Seen {
+                first_ply: usize::MAX,
+                sfen: String::new(),
+                side: pos.side_to_move(),
+                moves: BTreeMap::new(),
+            });
+            if ply < s.first_ply {
+                s.first_ply = ply;
+                s.sfen = pos.to_sfen().rsplit_once(' ').unwrap().0.to_string();
+            }
+            let m = s.moves.entry(mv.to_u16()).or_default();
+            if m.0.insert(id) {
+                if let Some(r) = result {
+                    m.1[r] += 1;
+                }
+                if let Some(reply) = line.moves.get(ply + 1) {
+                    m.2.entry(reply.to_u16()).or_default().insert(id);
+                }
+            }
+            pos.play(mv).unwrap();
+        }
+    }
+    let mut book = BTreeMap::new();
+    for s in seen.into_values().filter(|s| s.first_ply < max_ply) {
+        let mut moves: Vec<(String, String, i32, u64)> = Vec::new();
+        for (mv, (games, results, replies)) in &s.moves {
+            let count = games.len() as u64;
+            if count < min_count {
+                continue;
+            }
+            let mv = Move::from_u16(*mv).unwrap();
+            let ponder = replies
+                .iter()
+                .map(|(r, g)| (Move::from_u16(*r).unwrap().usi(), g.len()))
+                .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
+                .map_or("none".to_string(), |r| r.0);
+            let value = BookMove {
+                mv,
+                count,
+                results: *results,
+                ponder: None,
+            }
+            .value(s.side);
+            moves.push((mv.usi(), ponder, value, count));
+        }
+        if !moves.is_empty() {
+            moves.sort_by(|a, b| a.0.cmp(&b.0));
+            book.insert(s.sfen.clone(), moves);
+        }
+    }
+    book
+}
+
+/// A book file read back: SFEN without the move number → (move, ponder, value, count), and
+/// the SFENs in file order.
+fn read_book(text: &str) -> (BookMap, Vec<String>) {
+    let mut book = BTreeMap::new();
+    let mut order = Vec::new();
+    let mut current: Option<String> = None;
+    for line in text.lines().skip(1) {
+        if let Some(sfen) = line.strip_prefix("sfen ") {
+            let key = sfen.rsplit_once(' ').unwrap().0.to_string();
+            order.push(key.clone());
+            book.insert(key.clone(), Vec::new());
+            current = Some(key);
+        } else {
+            let f: Vec<&str> = line.split(' ').collect();
+            assert_eq!(f.len(), 5, "{line}");
+            assert_eq!(f[3], "0");
+            book.get_mut(current.as_ref().unwrap()).unwrap().push((
+                f[0].to_string(),
+                f[1].to_string(),
+                f[2].parse().unwrap(),
+                f[4].parse().unwrap(),
+            ));
+        }
+    }
+    for moves in book.values_mut() {
+        moves.sort_by(|a, b| a.0.cmp(&b.0));
+    }
+    (book, order)
+}
+
+#[test]
+fn the_book_equals_a_brute_force_count_in_memory_and_sorted_on_disk() {
+    use kifudex::export::book::{BookOptions, write_book};
+    let (_dir, db) = sample_db("export-book-brute");
+    let store = Store::open(&db).unwrap();
+    let ids: Vec<i64> = Kifudex::new()
+        .db(&db)
+        .args(&["search", "--json", "--limit", "100000"])
+        .output()
+        .json_lines()
+        .iter()
+        .filter_map(|r| r["id"].as_i64())
+        .collect();
+    assert!(ids.len() > 200, "{}", ids.len());
+    for (max_ply, min_count) in [(30, 1), (12, 2)] {
+        let want = brute_book(&store, &ids, max_ply, min_count);
+        let mut texts = Vec::new();
+        // Everything in memory, then runs of a few hundred bytes on disk.
+        for memory in [None, Some(600)] {
+            let out = db
+                .parent()
+                .unwrap()
+                .join(format!("brute-{max_ply}-{memory:?}.db"));
+            let opts = BookOptions {
+                max_ply: max_ply as u32,
+                min_count,
+                memory,
+                ..BookOptions::default()
+            };
+            let report = write_book(&store, &ids, &out, &opts, |_| {}).unwrap();
+            let text = std::fs::read_to_string(&out).unwrap();
+            let (got, order) = read_book(&text);
+            assert_eq!(report.positions, want.len());
+            assert_eq!(got, want, "max_ply {max_ply}, memory {memory:?}");
+            let mut sorted = order.clone();
+            sorted.sort();
+            assert_eq!(order, sorted, "sfen lines sorted");
+            texts.push(text);
+            // Nothing of the work files is left beside the book.
+            let left: Vec<_> = std::fs::read_dir(db.parent().unwrap())
+                .unwrap()
+                .filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.starts_with('.'))
+                .collect();
+            assert!(left.is_empty(), "{left:?}");
+        }
+        assert_eq!(texts[0], texts[1]);
+    }
+}
