@@ -18,6 +18,9 @@
 use std::io::Write;
 use std::path::Path;
 
+use rayon::iter::{IntoParallelIterator, ParallelIterator};
+
+use super::pool::with_workers;
 use super::runs::RunSort;
 use super::spill::{Spill, SpillRow};
 use super::{ExportError, Pending};
@@ -193,35 +196,32 @@ fn build(
     progress: &mut impl FnMut(usize),
 ) -> Result<BookReport, ExportError> {
     let io = |e| ExportError::Io(out.to_path_buf(), e);
-    // 1. Every position of every game that has a move from it.
+    // 1. Every position of every game that has a move from it, the games replayed by one
+    // worker a core.
     let memory = opts.memory.unwrap_or(SORT_BUDGET).max(1);
     let mut rows: Spill<BookRow> =
         Spill::with_limit(&work.join("rows"), memory / std::mem::size_of::<BookRow>());
-    for (i, &id) in ids.iter().enumerate() {
-        let line = store.game_line(id)?.ok_or(ExportError::Missing(id))?;
-        let result = match line.winner.as_deref() {
-            Some("sente") => 1,
-            Some("gote") => 2,
-            Some("draw") => 3,
-            _ => 0,
-        };
-        let mut pos = line.start;
-        for (ply, &mv) in line.moves.iter().enumerate() {
-            let side = pos.side_to_move();
-            rows.push(BookRow {
-                hash: pos.hash(),
-                game: i as u32,
-                ply: (ply as u32) << 1 | u32::from(side == Color::White),
-                next: mv.to_u16(),
-                reply: line.moves.get(ply + 1).map_or(0, |m| m.to_u16()),
-                result,
-            })
-            .map_err(io)?;
-            pos.play(mv)
-                .map_err(|e| ExportError::BadMove(id, ply + 1, e.to_string()))?;
-        }
-        progress(i + 1);
-    }
+    let mut done = 0;
+    with_workers(
+        store,
+        |store, (first, chunk): (usize, &[i64])| game_rows(store, first, chunk),
+        |feed| {
+            let mut take = |batches: Vec<(usize, Vec<BookRow>)>| -> Result<(), ExportError> {
+                for (games, batch) in batches {
+                    for row in batch {
+                        rows.push(row).map_err(io)?;
+                    }
+                    done += games;
+                    progress(done);
+                }
+                Ok(())
+            };
+            for (i, chunk) in ids.chunks(GAMES_A_BATCH).enumerate() {
+                take(feed.send((i * GAMES_A_BATCH, chunk))?)?;
+            }
+            take(feed.finish()?)
+        },
+    )?;
     // 2. The positions kept, keyed by the game and ply that first reach them, with their
     // move lines written out.
     let mut report = BookReport {
@@ -229,69 +229,63 @@ fn build(
         ..BookReport::default()
     };
     let mut kept = RunSort::new(&work.join("kept"), memory);
-    let mut lines = Vec::new();
     rows.sorted(|rows| {
-        for group in rows.chunk_by(|a, b| a.hash == b.hash) {
-            let Some((side, (game, ply), moves)) = position_entry(group, opts) else {
-                continue;
-            };
-            lines.clear();
-            for m in &moves {
-                let ponder = m.ponder.map(|p| p.usi());
-                writeln!(
-                    lines,
-                    "{} {} {} 0 {}",
-                    m.mv.usi(),
-                    ponder.as_deref().unwrap_or("none"),
-                    m.value(side),
-                    m.count
-                )?;
+        // The bucket cut between positions into parts done on every core.
+        let parts = rayon::current_num_threads() * 4;
+        let mut cuts = vec![0];
+        for k in 1..parts {
+            let mut at = (rows.len() * k / parts).max(*cuts.last().unwrap_or(&0));
+            while at > 0 && at < rows.len() && rows[at - 1].hash == rows[at].hash {
+                at += 1;
             }
-            report.positions += 1;
-            report.moves += moves.len();
-            let mut key = [0u8; 8];
-            key[..4].copy_from_slice(&game.to_be_bytes());
-            key[4..].copy_from_slice(&ply.to_be_bytes());
-            kept.push(&key, &lines)?;
+            cuts.push(at.min(rows.len()));
+        }
+        cuts.push(rows.len());
+        let done: Vec<std::io::Result<Entries>> = cuts
+            .windows(2)
+            .collect::<Vec<_>>()
+            .into_par_iter()
+            .map(|w| entries(&rows[w[0]..w[1]], opts))
+            .collect();
+        for part in done {
+            let part = part?;
+            report.positions += part.positions;
+            report.moves += part.moves;
+            part.each(|key, lines| kept.push(key, lines))?;
         }
         Ok(())
     })
     .map_err(io)?;
-    // 3. Their SFENs, each game replayed once; the positions keyed by SFEN (without the move
-    // number, which goes first in the payload).
+    // 3. Their SFENs, each game replayed once (by one worker a core); the positions keyed
+    // by SFEN (without the move number, which goes first in the payload).
     let mut by_sfen = RunSort::new(&work.join("sfen"), memory);
-    let mut current: Option<(u32, GameLine, Position, u32)> = None;
-    let mut record = Vec::new();
-    kept.sorted(io, |key, lines| {
-        let game = u32::from_be_bytes([key[0], key[1], key[2], key[3]]);
-        let ply = u32::from_be_bytes([key[4], key[5], key[6], key[7]]);
-        if current.as_ref().is_none_or(|c| c.0 != game) {
-            let id = ids[game as usize];
-            let line = store.game_line(id)?.ok_or(ExportError::Missing(id))?;
-            let start = line.start.clone();
-            current = Some((game, line, start, 0));
-        }
-        let Some((game, line, pos, at)) = current.as_mut() else {
-            return Ok(());
-        };
-        while *at < ply {
-            let id = ids[*game as usize];
-            let mv = *line
-                .moves
-                .get(*at as usize)
-                .ok_or_else(|| ExportError::BadMove(id, *at as usize + 1, "missing".into()))?;
-            pos.play(mv)
-                .map_err(|e| ExportError::BadMove(id, *at as usize + 1, e.to_string()))?;
-            *at += 1;
-        }
-        let sfen = pos.to_sfen();
-        let (head, number) = sfen.rsplit_once(' ').unwrap_or((&sfen, ""));
-        record.clear();
-        record.extend_from_slice(number.as_bytes());
-        record.push(b'\n');
-        record.extend_from_slice(lines);
-        by_sfen.push(head.as_bytes(), &record).map_err(io)
-    })?;
+    with_workers(
+        store,
+        |store, batch: Kept| batch.sfens(store, ids),
+        |feed| {
+            let mut take = |done: Vec<Kept>| -> Result<(), ExportError> {
+                for batch in done {
+                    batch.each(|sfen, payload| by_sfen.push(sfen, payload).map_err(io))?;
+                }
+                Ok(())
+            };
+            let mut batch = Kept::default();
+            kept.sorted(io, |key, lines| {
+                let game = u32::from_be_bytes([key[0], key[1], key[2], key[3]]);
+                let ply = u32::from_be_bytes([key[4], key[5], key[6], key[7]]);
+                // A batch ends between games, so that each game is replayed once.
+                if batch.len() >= POSITIONS_A_BATCH && batch.last_game() != Some(game) {
+                    take(feed.send(std::mem::take(&mut batch))?)?;
+                }
+                batch.push(game, ply, lines);
+                Ok(())
+            })?;
+            if batch.len() > 0 {
+                take(feed.send(batch)?)?;
+            }
+            take(feed.finish()?)
+        },
+    )?;
     // 4. The file, in SFEN order.
     let mut file = Pending::create(out)?;
     file.write_all(b"#YANEURAOU-DB2016 1.00\n")?;
@@ -305,6 +299,170 @@ fn build(
     })?;
     file.finish()?;
     Ok(report)
+}
+
+/// Positions kept from a run of rows: each its key (the game and ply that first reach it,
+/// big-endian) and its move lines.
+#[derive(Default)]
+struct Entries {
+    /// End of each key and of its lines in `bytes`.
+    ends: Vec<(usize, usize)>,
+    bytes: Vec<u8>,
+    positions: usize,
+    moves: usize,
+}
+
+impl Entries {
+    fn each(&self, mut f: impl FnMut(&[u8], &[u8]) -> std::io::Result<()>) -> std::io::Result<()> {
+        let mut start = 0;
+        for &(key_end, end) in &self.ends {
+            f(&self.bytes[start..key_end], &self.bytes[key_end..end])?;
+            start = end;
+        }
+        Ok(())
+    }
+}
+
+/// The positions kept from `rows` (sorted, whole positions), with their move lines.
+fn entries(rows: &[BookRow], opts: &BookOptions) -> std::io::Result<Entries> {
+    let mut out = Entries::default();
+    for group in rows.chunk_by(|a, b| a.hash == b.hash) {
+        let Some((side, (game, ply), moves)) = position_entry(group, opts) else {
+            continue;
+        };
+        out.bytes.extend_from_slice(&game.to_be_bytes());
+        out.bytes.extend_from_slice(&ply.to_be_bytes());
+        let key_end = out.bytes.len();
+        for m in &moves {
+            write!(out.bytes, "{} ", m.mv)?;
+            match m.ponder {
+                Some(p) => write!(out.bytes, "{p} ")?,
+                None => out.bytes.extend_from_slice(b"none "),
+            }
+            writeln!(out.bytes, "{} 0 {}", m.value(side), m.count)?;
+        }
+        out.ends.push((key_end, out.bytes.len()));
+        out.positions += 1;
+        out.moves += moves.len();
+    }
+    Ok(out)
+}
+
+/// Games a worker replays at a time for the positions' rows.
+const GAMES_A_BATCH: usize = 256;
+/// Positions a worker writes the SFEN of at a time.
+const POSITIONS_A_BATCH: usize = 4096;
+
+/// The rows of the games `chunk`, the first of which is the selection's `first`.
+fn game_rows(
+    store: &Store,
+    first: usize,
+    chunk: &[i64],
+) -> Result<(usize, Vec<BookRow>), ExportError> {
+    let mut rows = Vec::with_capacity(chunk.len() * 128);
+    for (i, &id) in chunk.iter().enumerate() {
+        let line = store.game_line(id)?.ok_or(ExportError::Missing(id))?;
+        let result = match line.winner.as_deref() {
+            Some("sente") => 1,
+            Some("gote") => 2,
+            Some("draw") => 3,
+            _ => 0,
+        };
+        let mut pos = line.start;
+        for (ply, &mv) in line.moves.iter().enumerate() {
+            let side = pos.side_to_move();
+            rows.push(BookRow {
+                hash: pos.hash(),
+                game: (first + i) as u32,
+                ply: (ply as u32) << 1 | u32::from(side == Color::White),
+                next: mv.to_u16(),
+                reply: line.moves.get(ply + 1).map_or(0, |m| m.to_u16()),
+                result,
+            });
+            pos.play(mv)
+                .map_err(|e| ExportError::BadMove(id, ply + 1, e.to_string()))?;
+        }
+    }
+    Ok((chunk.len(), rows))
+}
+
+/// Positions kept, in the order of the game and ply that first reach them, with their move
+/// lines; once a worker is done, each with its SFEN (without the move number) and the rest
+/// of its text (the move number, then the move lines).
+#[derive(Default)]
+struct Kept {
+    /// game, ply, end of its text in `text`
+    at: Vec<(u32, u32, usize)>,
+    text: Vec<u8>,
+    /// Once done: the end of each position's SFEN and payload in `out`.
+    ends: Vec<(usize, usize)>,
+    out: Vec<u8>,
+}
+
+impl Kept {
+    fn len(&self) -> usize {
+        self.at.len()
+    }
+
+    fn last_game(&self) -> Option<u32> {
+        self.at.last().map(|a| a.0)
+    }
+
+    fn push(&mut self, game: u32, ply: u32, lines: &[u8]) {
+        self.text.extend_from_slice(lines);
+        self.at.push((game, ply, self.text.len()));
+    }
+
+    /// Replays the games (`ids` by their place in the selection) for the positions' SFENs.
+    fn sfens(mut self, store: &Store, ids: &[i64]) -> Result<Kept, ExportError> {
+        let mut current: Option<(u32, GameLine, Position, u32)> = None;
+        let mut start = 0;
+        for &(game, ply, end) in &self.at {
+            let id = ids[game as usize];
+            if current.as_ref().is_none_or(|c| c.0 != game) {
+                let line = store.game_line(id)?.ok_or(ExportError::Missing(id))?;
+                let pos = line.start.clone();
+                current = Some((game, line, pos, 0));
+            }
+            let Some((_, line, pos, at)) = current.as_mut() else {
+                continue;
+            };
+            while *at < ply {
+                let n = *at as usize;
+                let mv = *line
+                    .moves
+                    .get(n)
+                    .ok_or_else(|| ExportError::BadMove(id, n + 1, "the game is shorter".into()))?;
+                pos.play(mv)
+                    .map_err(|e| ExportError::BadMove(id, n + 1, e.to_string()))?;
+                *at += 1;
+            }
+            let sfen = pos.to_sfen();
+            let (head, number) = sfen.rsplit_once(' ').unwrap_or((&sfen, ""));
+            self.out.extend_from_slice(head.as_bytes());
+            let head_end = self.out.len();
+            self.out.extend_from_slice(number.as_bytes());
+            self.out.push(b'\n');
+            self.out.extend_from_slice(&self.text[start..end]);
+            self.ends.push((head_end, self.out.len()));
+            start = end;
+        }
+        self.text = Vec::new();
+        Ok(self)
+    }
+
+    /// Calls `f` with each position's SFEN and payload (once [`Kept::sfens`] is done).
+    fn each(
+        &self,
+        mut f: impl FnMut(&[u8], &[u8]) -> Result<(), ExportError>,
+    ) -> Result<(), ExportError> {
+        let mut start = 0;
+        for &(head_end, end) in &self.ends {
+            f(&self.out[start..head_end], &self.out[head_end..end])?;
+            start = end;
+        }
+        Ok(())
+    }
 }
 
 /// The moves of one position (its rows, sorted by game then ply) that the options keep,

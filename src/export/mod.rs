@@ -8,6 +8,7 @@
 pub mod book;
 pub mod files;
 pub mod parquet;
+mod pool;
 mod runs;
 mod spill;
 

@@ -8,6 +8,8 @@ use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
+use rayon::slice::ParallelSliceMut;
+
 /// Bytes of key kept beside each record's place, so that most comparisons read no further.
 const PREFIX: usize = 16;
 
@@ -65,7 +67,7 @@ impl RunSort {
 
     fn sort_items(&mut self) {
         let buf = &self.buf;
-        self.items.sort_unstable_by(|a, b| {
+        self.items.par_sort_unstable_by(|a, b| {
             a.prefix
                 .cmp(&b.prefix)
                 .then_with(|| Self::key(buf, a).cmp(Self::key(buf, b)))

@@ -4,8 +4,10 @@
 //! one bucket (a 256th of the rows) is in memory at a time.
 
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
+
+use rayon::slice::ParallelSliceMut;
 
 /// One position of one game: what `positions.parquet` and a book are made of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -25,7 +27,7 @@ pub struct PosRow {
 }
 
 /// A row the spill sorts: ordered with its hash first, and written in `BYTES` bytes.
-pub trait SpillRow: Copy + Ord {
+pub trait SpillRow: Copy + Ord + Send {
     const BYTES: usize;
     /// The hash the rows are sorted by first: its top byte is the row's bucket.
     fn hash(&self) -> u64;
@@ -129,29 +131,25 @@ impl<R: SpillRow> Spill<R> {
         mut each: impl FnMut(&[R]) -> std::io::Result<()>,
     ) -> std::io::Result<()> {
         if self.buckets.is_empty() {
-            self.rows.sort_unstable();
+            self.rows.par_sort_unstable();
             return each(&self.rows);
         }
         self.spill()?;
         for mut b in std::mem::take(&mut self.buckets) {
             b.flush()?;
         }
-        self.rows = Vec::new();
+        // One bucket at a time, in buffers reused from one to the next.
+        let mut rows = std::mem::take(&mut self.rows);
+        let mut bytes = Vec::new();
         let result = (|| {
             for i in 0..BUCKETS {
                 let path = self.bucket_path(i);
-                let f = File::open(&path)?;
-                let len = f.metadata()?.len() as usize / R::BYTES;
-                let mut r = BufReader::with_capacity(256 * 1024, f);
-                let mut rows = Vec::with_capacity(len);
-                let mut buf = vec![0u8; R::BYTES];
-                for _ in 0..len {
-                    r.read_exact(&mut buf)?;
-                    rows.push(R::decode(&buf));
-                }
-                drop(r);
+                bytes.clear();
+                File::open(&path)?.read_to_end(&mut bytes)?;
                 std::fs::remove_file(&path)?;
-                rows.sort_unstable();
+                rows.clear();
+                rows.extend(bytes.chunks_exact(R::BYTES).map(R::decode));
+                rows.par_sort_unstable();
                 each(&rows)?;
             }
             Ok(())

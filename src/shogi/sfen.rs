@@ -111,41 +111,80 @@ impl Position {
 
     /// The position as SFEN, with its move number.
     pub fn to_sfen(&self) -> String {
-        let mut out = String::with_capacity(96);
-        for rank in 1..=9u8 {
-            if rank > 1 {
-                out.push('/');
+        // Written as bytes into a buffer (every piece's text is ASCII), then copied once.
+        let mut out = SfenBuf::default();
+        let board = self.board();
+        for rank in 0..9 {
+            if rank > 0 {
+                out.push(b'/');
             }
-            let mut empty = 0;
-            for file in (1..=9u8).rev() {
-                let Some(s) = Square::new(file, rank) else {
-                    continue;
-                };
-                match self.piece_at(s) {
+            let mut empty = 0u8;
+            for file in (0..9).rev() {
+                match board[file * 9 + rank] {
                     None => empty += 1,
                     Some(p) => {
                         if empty > 0 {
-                            out.push(char::from(b'0' + empty));
+                            out.push(b'0' + empty);
                             empty = 0;
                         }
-                        p.push_sfen(&mut out);
+                        out.extend(p.sfen_text().as_bytes());
                     }
                 }
             }
             if empty > 0 {
-                out.push(char::from(b'0' + empty));
+                out.push(b'0' + empty);
             }
         }
-        out.push(' ');
+        out.push(b' ');
         out.push(match self.side_to_move() {
-            Color::Black => 'b',
-            Color::White => 'w',
+            Color::Black => b'b',
+            Color::White => b'w',
         });
-        out.push(' ');
-        push_hands(&mut out, self.hand(Color::Black), self.hand(Color::White));
-        out.push(' ');
-        push_number(&mut out, self.move_number());
-        out
+        out.push(b' ');
+        let mut text = String::with_capacity(out.len + 48);
+        text.push_str(out.as_str());
+        push_hands(&mut text, self.hand(Color::Black), self.hand(Color::White));
+        text.push(' ');
+        push_number(&mut text, self.move_number());
+        text
+    }
+}
+
+/// The board part of a SFEN being written: at most 81 two-byte pieces and 8 slashes, then
+/// the side to move.
+struct SfenBuf {
+    bytes: [u8; 192],
+    len: usize,
+}
+
+impl Default for SfenBuf {
+    fn default() -> SfenBuf {
+        SfenBuf {
+            bytes: [0; 192],
+            len: 0,
+        }
+    }
+}
+
+impl SfenBuf {
+    #[inline]
+    fn push(&mut self, b: u8) {
+        if let Some(slot) = self.bytes.get_mut(self.len) {
+            *slot = b;
+            self.len += 1;
+        }
+    }
+
+    #[inline]
+    fn extend(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.push(b);
+        }
+    }
+
+    /// The text written (only ASCII is ever pushed).
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.bytes[..self.len]).unwrap_or_default()
     }
 }
 

@@ -372,6 +372,12 @@ impl Piece {
     /// Appends the SFEN text of the piece to `out`.
     #[inline]
     pub fn push_sfen(self, out: &mut String) {
+        out.push_str(self.sfen_text());
+    }
+
+    /// The SFEN text of the piece.
+    #[inline]
+    pub fn sfen_text(self) -> &'static str {
         // By colour, then kind in `PieceKind::ALL` order.
         const TEXT: [[&str; 14]; 2] = [
             [
@@ -381,7 +387,7 @@ impl Piece {
                 "p", "l", "n", "s", "g", "b", "r", "k", "+p", "+l", "+n", "+s", "+b", "+r",
             ],
         ];
-        out.push_str(TEXT[self.color.index()][self.kind.index()]);
+        TEXT[self.color.index()][self.kind.index()]
     }
 }
 
