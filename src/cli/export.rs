@@ -10,7 +10,7 @@ use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use kifudex::export::book::{BookOptions, write_book};
 use kifudex::export::files::{FileOptions, export_files};
-use kifudex::export::parquet::write_parquet;
+use kifudex::export::parquet::{export_parquet, write_parquet};
 use kifudex::export::{ExportError, ExportGame};
 use kifudex::notation::csa::CsaVersion;
 use kifudex::notation::read_bytes;
@@ -135,17 +135,11 @@ pub fn run_export(db: &Path, args: &ExportArgs) -> Result<bool> {
     }
     if let Some(dir) = &args.parquet {
         let b = bar(ids.len(), "games");
-        let mut it = ids.iter();
-        let report = write_parquet(
-            dir,
-            args.force,
-            || it.next().map(|&id| ExportGame::load(&store, id)),
-            |n| {
-                if let Some(b) = &b {
-                    b.set_position(n as u64);
-                }
-            },
-        )?;
+        let report = export_parquet(&store, &ids, dir, args.force, |n| {
+            if let Some(b) = &b {
+                b.set_position(n as u64);
+            }
+        })?;
         if let Some(b) = b {
             b.finish_and_clear();
         }

@@ -82,7 +82,8 @@ impl ExportGame {
         let format = Format::from_name(&g.format).unwrap_or(Format::Kif);
         Ok(ExportGame {
             id,
-            row: GameRow::new(&g.record, format),
+            // The columns only: the opening is not recognised again.
+            row: GameRow::from_record(g.record.clone(), format, false),
             file: g.file,
             game_index: g.game_index,
             sources: g.sources,

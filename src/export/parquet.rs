@@ -13,15 +13,20 @@ use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use parquet::basic::Compression;
+use parquet::basic::{Compression, Encoding};
 use parquet::data_type::{ByteArray, ByteArrayType, Int32Type, Int64Type};
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::parser::parse_message_type;
+use parquet::schema::types::ColumnPath;
 
+use std::fmt::Write as _;
+
+use super::pool::with_workers;
 use super::spill::{PosRow, Spill};
 use super::{ExportError, ExportGame, prepare_dir, temporary};
 use crate::shogi::Move;
+use crate::store::Store;
 use crate::store::postings::date_text;
 
 /// Rows of `positions.parquet` per row group.
@@ -108,17 +113,30 @@ struct Table {
 }
 
 impl Table {
-    fn create(path: &Path, schema: &str, columns: Vec<Column>) -> Result<Table, ExportError> {
+    /// A table of this schema; the columns named in `plain` are written with their own
+    /// encoding instead of a dictionary (columns of mostly distinct values).
+    fn create(
+        path: &Path,
+        schema: &str,
+        columns: Vec<Column>,
+        plain: &[(&str, Encoding)],
+    ) -> Result<Table, ExportError> {
         let bad = |e: parquet::errors::ParquetError| {
             ExportError::Parquet(path.to_path_buf(), e.to_string())
         };
         let schema = Arc::new(parse_message_type(schema).map_err(bad)?);
-        let props = Arc::new(
-            WriterProperties::builder()
-                .set_compression(Compression::SNAPPY)
-                .set_statistics_enabled(EnabledStatistics::Chunk)
-                .build(),
-        );
+        let mut props = WriterProperties::builder()
+            .set_compression(Compression::SNAPPY)
+            .set_statistics_enabled(EnabledStatistics::Chunk);
+        for &(name, encoding) in plain {
+            let col = ColumnPath::from(name);
+            // Bit-packed or random values: compression would find nothing to take out.
+            props = props
+                .set_column_dictionary_enabled(col.clone(), false)
+                .set_column_encoding(col.clone(), encoding)
+                .set_column_compression(col, Compression::UNCOMPRESSED);
+        }
+        let props = Arc::new(props.build());
         let tmp = temporary(path);
         let file = File::create(&tmp).map_err(|e| ExportError::Io(tmp.clone(), e))?;
         let writer =
@@ -229,64 +247,112 @@ pub struct ParquetReport {
     pub bytes: u64,
 }
 
-/// Writes `games.parquet`, `positions.parquet` and `comments.parquet` into `out` from the
-/// games `next` hands over one at a time (`None`: no more).
-pub fn write_parquet(
-    out: &Path,
-    force: bool,
-    mut next: impl FnMut() -> Option<Result<ExportGame, ExportError>>,
-    mut progress: impl FnMut(usize),
-) -> Result<ParquetReport, ExportError> {
-    prepare_dir(out, force)?;
-    let mut games = Table::create(
-        &out.join("games.parquet"),
-        GAMES_SCHEMA,
-        vec![
-            Column::I64(vec![]),
-            Column::Str(vec![]),
-            Column::I32(vec![]),
-            Column::Str(vec![]),
-            Column::OptStr(vec![]),
-            Column::OptStr(vec![]),
-            Column::OptStr(vec![]),
-            Column::OptStr(vec![]),
-            Column::OptStr(vec![]),
-            Column::OptStr(vec![]),
-            Column::Str(vec![]),
-            Column::Str(vec![]),
-            Column::I32(vec![]),
-            Column::Str(vec![]),
-            Column::OptStr(vec![]),
-            Column::OptStr(vec![]),
-            Column::OptI32(vec![]),
-            Column::OptStr(vec![]),
-            Column::Str(vec![]),
-            Column::Str(vec![]),
-        ],
-    )?;
-    let mut comments = Table::create(
-        &out.join("comments.parquet"),
-        COMMENTS_SCHEMA,
-        vec![
-            Column::I64(vec![]),
-            Column::I32(vec![]),
-            Column::Str(vec![]),
-            Column::Str(vec![]),
-        ],
-    )?;
-    let mut spill = Spill::new(&out.join(".positions-spill"));
-    let mut report = ParquetReport::default();
-    while let Some(g) = next() {
-        let g = g?;
-        let mut spilled = Ok(());
-        g.positions(|row| {
-            if spilled.is_ok() {
-                spilled = spill.push(row);
+/// A game made ready for the files (on any thread): its row, its positions and the cells
+/// of `games.parquet` that take work to make.
+pub struct Prepared {
+    game: ExportGame,
+    positions: Vec<PosRow>,
+    start: String,
+    moves: String,
+    headers: String,
+    sources: String,
+}
+
+impl Prepared {
+    pub fn new(game: ExportGame) -> Result<Prepared, ExportError> {
+        let mut positions = Vec::with_capacity(game.record.main.moves.len() + 1);
+        game.positions(|row| positions.push(row))?;
+        let mut moves = String::with_capacity(game.record.main.moves.len() * 5);
+        for (i, m) in game.record.main.moves.iter().enumerate() {
+            if i > 0 {
+                moves.push(' ');
             }
-            report.positions += 1;
-        })?;
-        spilled.map_err(|e| ExportError::Io(out.to_path_buf(), e))?;
-        add_game(&mut games, &g);
+            let _ = write!(moves, "{}", m.mv);
+        }
+        let headers: serde_json::Map<String, serde_json::Value> = game
+            .row
+            .headers
+            .iter()
+            .map(|(k, v)| (k.clone(), serde_json::Value::from(v.as_str())))
+            .collect();
+        Ok(Prepared {
+            start: game.record.start.to_sfen(),
+            headers: serde_json::Value::Object(headers).to_string(),
+            sources: serde_json::Value::from(game.sources.clone()).to_string(),
+            moves,
+            positions,
+            game,
+        })
+    }
+}
+
+/// The three files being written.
+struct ParquetFiles {
+    out: PathBuf,
+    games: Table,
+    comments: Table,
+    spill: Spill,
+    report: ParquetReport,
+}
+
+impl ParquetFiles {
+    fn create(out: &Path, force: bool) -> Result<ParquetFiles, ExportError> {
+        prepare_dir(out, force)?;
+        let games = Table::create(
+            &out.join("games.parquet"),
+            GAMES_SCHEMA,
+            vec![
+                Column::I64(vec![]),
+                Column::Str(vec![]),
+                Column::I32(vec![]),
+                Column::Str(vec![]),
+                Column::OptStr(vec![]),
+                Column::OptStr(vec![]),
+                Column::OptStr(vec![]),
+                Column::OptStr(vec![]),
+                Column::OptStr(vec![]),
+                Column::OptStr(vec![]),
+                Column::Str(vec![]),
+                Column::Str(vec![]),
+                Column::I32(vec![]),
+                Column::Str(vec![]),
+                Column::OptStr(vec![]),
+                Column::OptStr(vec![]),
+                Column::OptI32(vec![]),
+                Column::OptStr(vec![]),
+                Column::Str(vec![]),
+                Column::Str(vec![]),
+            ],
+            &[("id", Encoding::DELTA_BINARY_PACKED)],
+        )?;
+        let comments = Table::create(
+            &out.join("comments.parquet"),
+            COMMENTS_SCHEMA,
+            vec![
+                Column::I64(vec![]),
+                Column::I32(vec![]),
+                Column::Str(vec![]),
+                Column::Str(vec![]),
+            ],
+            &[("game", Encoding::DELTA_BINARY_PACKED)],
+        )?;
+        Ok(ParquetFiles {
+            out: out.to_path_buf(),
+            games,
+            comments,
+            spill: Spill::new(&out.join(".positions-spill")),
+            report: ParquetReport::default(),
+        })
+    }
+
+    fn add(&mut self, p: Prepared) -> Result<(), ExportError> {
+        for row in &p.positions {
+            self.spill
+                .push(*row)
+                .map_err(|e| ExportError::Io(self.out.clone(), e))?;
+        }
+        self.report.positions += p.positions.len() as u64;
+        let g = &p.game;
         for (ply, kind, body) in &g.row.comments {
             let kind = match *kind {
                 crate::store::codec::ENGINE => "engine",
@@ -298,7 +364,7 @@ pub fn write_parquet(
                 Column::I32(b),
                 Column::Str(c),
                 Column::Str(d),
-            ] = &mut comments.columns[..]
+            ] = &mut self.comments.columns[..]
             else {
                 unreachable!("the comments table's columns")
             };
@@ -306,40 +372,116 @@ pub fn write_parquet(
             b.push(*ply as i32);
             c.push(text(kind));
             d.push(text(body));
-            comments.rows += 1;
-            report.comments += 1;
+            self.comments.rows += 1;
+            self.report.comments += 1;
         }
-        if games.rows >= GAME_GROUP {
-            games.flush()?;
+        add_game(&mut self.games, p);
+        if self.games.rows >= GAME_GROUP {
+            self.games.flush()?;
         }
-        if comments.rows >= GAME_GROUP {
-            comments.flush()?;
+        if self.comments.rows >= GAME_GROUP {
+            self.comments.flush()?;
         }
-        report.games += 1;
-        progress(report.games);
+        self.report.games += 1;
+        Ok(())
     }
-    if report.games == 0 {
-        return Err(ExportError::NothingSelected);
+
+    fn finish(self) -> Result<ParquetReport, ExportError> {
+        let ParquetFiles {
+            out,
+            games,
+            comments,
+            spill,
+            mut report,
+        } = self;
+        if report.games == 0 {
+            return Err(ExportError::NothingSelected);
+        }
+        games.close()?;
+        comments.close()?;
+        write_positions(&out, spill)?;
+        for name in ["games.parquet", "positions.parquet", "comments.parquet"] {
+            report.bytes += std::fs::metadata(out.join(name)).map_or(0, |m| m.len());
+        }
+        Ok(report)
     }
-    games.close()?;
-    comments.close()?;
-    write_positions(out, spill)?;
-    for name in ["games.parquet", "positions.parquet", "comments.parquet"] {
-        report.bytes += std::fs::metadata(out.join(name)).map_or(0, |m| m.len());
-    }
-    Ok(report)
 }
 
-fn add_game(t: &mut Table, g: &ExportGame) {
+/// Writes `games.parquet`, `positions.parquet` and `comments.parquet` into `out` from the
+/// games `next` hands over one at a time (`None`: no more).
+pub fn write_parquet(
+    out: &Path,
+    force: bool,
+    mut next: impl FnMut() -> Option<Result<ExportGame, ExportError>>,
+    mut progress: impl FnMut(usize),
+) -> Result<ParquetReport, ExportError> {
+    let mut files = ParquetFiles::create(out, force)?;
+    while let Some(g) = next() {
+        files.add(Prepared::new(g?)?)?;
+        progress(files.report.games);
+    }
+    files.finish()
+}
+
+/// Games a worker loads and prepares at a time.
+const GAMES_A_BATCH: usize = 128;
+
+/// [`write_parquet`] of the database's games `ids`, loaded and prepared by one worker a core.
+pub fn export_parquet(
+    store: &Store,
+    ids: &[i64],
+    out: &Path,
+    force: bool,
+    mut progress: impl FnMut(usize),
+) -> Result<ParquetReport, ExportError> {
+    if ids.is_empty() {
+        return Err(ExportError::NothingSelected);
+    }
+    let mut files = ParquetFiles::create(out, force)?;
+    with_workers(
+        store,
+        |store, chunk: &[i64]| {
+            chunk
+                .iter()
+                .map(|&id| ExportGame::load(store, id).and_then(Prepared::new))
+                .collect::<Result<Vec<Prepared>, ExportError>>()
+        },
+        |feed| {
+            // Batches come back in the order they are done; the files take them in id order.
+            let mut waiting: std::collections::BTreeMap<i64, Vec<Prepared>> = Default::default();
+            let mut next = 0usize;
+            let mut take =
+                |done: Vec<Vec<Prepared>>, files: &mut ParquetFiles| -> Result<(), ExportError> {
+                    for batch in done {
+                        if let Some(first) = batch.first() {
+                            waiting.insert(first.game.id, batch);
+                        }
+                    }
+                    while let Some(entry) = waiting.first_entry() {
+                        if ids.get(next) != Some(entry.key()) {
+                            break;
+                        }
+                        let batch = entry.remove();
+                        next += batch.len();
+                        for p in batch {
+                            files.add(p)?;
+                        }
+                        progress(files.report.games);
+                    }
+                    Ok(())
+                };
+            for chunk in ids.chunks(GAMES_A_BATCH) {
+                take(feed.send(chunk)?, &mut files)?;
+            }
+            take(feed.finish()?, &mut files)
+        },
+    )?;
+    files.finish()
+}
+
+fn add_game(t: &mut Table, p: Prepared) {
+    let g = p.game;
     let r = &g.row;
-    let moves: Vec<String> = g.record.main.moves.iter().map(|m| m.mv.usi()).collect();
-    let headers: serde_json::Map<String, serde_json::Value> = r
-        .headers
-        .iter()
-        .map(|(k, v)| (k.clone(), serde_json::Value::from(v.as_str())))
-        .collect();
-    let headers = serde_json::Value::Object(headers).to_string();
-    let sources = serde_json::Value::from(g.sources.clone()).to_string();
     let c = &mut t.columns;
     macro_rules! push {
         ($i:expr, $variant:ident, $v:expr) => {
@@ -360,15 +502,15 @@ fn add_game(t: &mut Table, g: &ExportGame) {
     push!(8, OptStr, opt_text(r.opening.as_deref()));
     push!(9, OptStr, opt_text(r.title.as_deref()));
     push!(10, Str, text(r.handicap.kif_name()));
-    push!(11, Str, text(&g.record.start.to_sfen()));
+    push!(11, Str, ByteArray::from(p.start.into_bytes()));
     push!(12, I32, r.plies as i32);
-    push!(13, Str, text(&moves.join(" ")));
+    push!(13, Str, ByteArray::from(p.moves.into_bytes()));
     push!(14, OptStr, opt_text(r.terminal.map(|t| t.code())));
     push!(15, OptStr, opt_text(r.result.code()));
     push!(16, OptI32, r.illegal.map(|(ply, _)| ply as i32));
     push!(17, OptStr, opt_text(r.illegal.map(|(_, rule)| rule.code())));
-    push!(18, Str, text(&headers));
-    push!(19, Str, text(&sources));
+    push!(18, Str, ByteArray::from(p.headers.into_bytes()));
+    push!(19, Str, ByteArray::from(p.sources.into_bytes()));
     t.rows += 1;
 }
 
@@ -386,11 +528,20 @@ fn write_positions(out: &Path, spill: Spill) -> Result<(), ExportError> {
             Column::OptStr(vec![]),
             Column::OptStr(vec![]),
         ],
+        // Sorted hashes differ by little; games and plies are small numbers; the board hash
+        // is as random as it looks.
+        &[
+            ("hash", Encoding::DELTA_BINARY_PACKED),
+            ("board_hash", Encoding::PLAIN),
+            ("game", Encoding::DELTA_BINARY_PACKED),
+            ("ply", Encoding::DELTA_BINARY_PACKED),
+        ],
     )?;
     let mut failed: Option<ExportError> = None;
+    let mut texts = PositionTexts::new();
     let result = spill.sorted(|rows| {
         for row in rows {
-            add_position(&mut t, row);
+            add_position(&mut t, &mut texts, row);
             if t.rows >= POSITION_GROUP
                 && let Err(e) = t.flush()
             {
@@ -407,7 +558,50 @@ fn write_positions(out: &Path, spill: Spill) -> Result<(), ExportError> {
     t.close()
 }
 
-fn add_position(t: &mut Table, row: &PosRow) {
+/// The text cells of positions, made once each: the move (by its 16-bit code), the result
+/// and the date (by its code).
+struct PositionTexts {
+    moves: Vec<Option<ByteArray>>,
+    results: [ByteArray; 3],
+    dates: std::collections::HashMap<u32, Option<ByteArray>>,
+}
+
+impl PositionTexts {
+    fn new() -> PositionTexts {
+        PositionTexts {
+            moves: vec![None; 1 << 16],
+            results: [text("sente"), text("gote"), text("draw")],
+            dates: Default::default(),
+        }
+    }
+
+    fn next_move(&mut self, code: u16) -> Option<ByteArray> {
+        if code == 0 {
+            return None;
+        }
+        let slot = &mut self.moves[code as usize];
+        if slot.is_none() {
+            *slot = Move::from_u16(code).map(|m| text(&m.usi()));
+        }
+        slot.clone()
+    }
+
+    fn result(&self, code: u8) -> Option<ByteArray> {
+        match code {
+            1..=3 => Some(self.results[code as usize - 1].clone()),
+            _ => None,
+        }
+    }
+
+    fn date(&mut self, code: u32) -> Option<ByteArray> {
+        self.dates
+            .entry(code)
+            .or_insert_with(|| date_text(code).map(|d| text(&d)))
+            .clone()
+    }
+}
+
+fn add_position(t: &mut Table, texts: &mut PositionTexts, row: &PosRow) {
     let [
         Column::I64(hash),
         Column::I64(board),
@@ -424,17 +618,8 @@ fn add_position(t: &mut Table, row: &PosRow) {
     board.push(row.board_hash as i64);
     game.push(row.game);
     ply.push(row.ply as i32);
-    next.push(
-        (row.next != 0)
-            .then(|| Move::from_u16(row.next).map(|m| text(&m.usi())))
-            .flatten(),
-    );
-    result.push(match row.result {
-        1 => Some(text("sente")),
-        2 => Some(text("gote")),
-        3 => Some(text("draw")),
-        _ => None,
-    });
-    date.push(date_text(row.date).map(|d| text(&d)));
+    next.push(texts.next_move(row.next));
+    result.push(texts.result(row.result));
+    date.push(texts.date(row.date));
     t.rows += 1;
 }
