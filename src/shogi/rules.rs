@@ -155,6 +155,16 @@ impl Position {
         Ok(broken)
     }
 
+    /// Plays `mv` if it is physically possible, as [`Position::play`] does, without working
+    /// out which rules it broke: the same position afterwards, and the same error (the
+    /// position unchanged), for less work. For writers that replay a record to name its
+    /// moves.
+    pub fn play_quietly(&mut self, mv: Move) -> Result<(), MoveError> {
+        self.check_possible(mv)?;
+        self.apply(mv);
+        Ok(())
+    }
+
     /// Whether `mv` is a legal move here: what [`Position::play`] would report without
     /// playing it.
     pub fn is_legal(&self, mv: Move) -> bool {
@@ -191,8 +201,43 @@ impl Position {
     /// Whether `mv` is physically possible, and the rules it breaks that can be told before
     /// it is played (all but 打ち歩詰め and the mover's king left in check).
     fn rules_before(&self, mv: Move) -> Result<Violations, MoveError> {
+        let piece = self.check_possible(mv)?;
         let us = self.side_to_move();
         let mut broken = Violations::default();
+        match mv {
+            Move::Board { from, to, promote } => {
+                let kind = match piece.kind.promoted() {
+                    Some(promoted) if promote => {
+                        if !from.in_zone(us) && !to.in_zone(us) {
+                            broken.insert(Rule::IllegalPromotion);
+                        }
+                        promoted
+                    }
+                    _ => piece.kind,
+                };
+                if !attacks::reaches(self.occupied(), piece, from, to) {
+                    broken.insert(Rule::IllegalMovement);
+                }
+                if to.depth_for(us) < kind.min_depth() {
+                    broken.insert(Rule::DeadPiece);
+                }
+            }
+            Move::Drop { kind, to } => {
+                if to.depth_for(us) < kind.min_depth() {
+                    broken.insert(Rule::DeadPiece);
+                }
+                if kind == PieceKind::Pawn && self.has_pawn_on_file(us, to.file()) {
+                    broken.insert(Rule::TwoPawns);
+                }
+            }
+        }
+        Ok(broken)
+    }
+
+    /// Whether `mv` is physically possible (the errors of [`Position::play`], in its order),
+    /// and the piece it moves or drops.
+    fn check_possible(&self, mv: Move) -> Result<Piece, MoveError> {
+        let us = self.side_to_move();
         match mv {
             Move::Board { from, to, promote } => {
                 let piece = self.piece_at(from).ok_or(MoveError::EmptyOrigin(from))?;
@@ -209,24 +254,10 @@ impl Position {
                     }
                     _ => {}
                 }
-                let kind = if promote {
-                    let promoted = piece
-                        .kind
-                        .promoted()
-                        .ok_or(MoveError::CannotPromote(piece.kind))?;
-                    if !from.in_zone(us) && !to.in_zone(us) {
-                        broken.insert(Rule::IllegalPromotion);
-                    }
-                    promoted
-                } else {
-                    piece.kind
-                };
-                if !attacks::reaches(self.occupied(), piece, from, to) {
-                    broken.insert(Rule::IllegalMovement);
+                if promote && piece.kind.promoted().is_none() {
+                    return Err(MoveError::CannotPromote(piece.kind));
                 }
-                if to.depth_for(us) < kind.min_depth() {
-                    broken.insert(Rule::DeadPiece);
-                }
+                Ok(piece)
             }
             Move::Drop { kind, to } => {
                 if self.hand(us).count(kind) == 0 {
@@ -235,15 +266,9 @@ impl Position {
                 if self.piece_at(to).is_some() {
                     return Err(MoveError::DropOnOccupied(to));
                 }
-                if to.depth_for(us) < kind.min_depth() {
-                    broken.insert(Rule::DeadPiece);
-                }
-                if kind == PieceKind::Pawn && self.has_pawn_on_file(us, to.file()) {
-                    broken.insert(Rule::TwoPawns);
-                }
+                Ok(Piece::new(us, kind))
             }
         }
-        Ok(broken)
     }
 
     /// Whether `color` has an unpromoted pawn on `file`.
