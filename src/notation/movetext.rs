@@ -16,7 +16,9 @@
 use std::fmt;
 use std::ops::{BitOr, BitOrAssign};
 
-use super::japanese::{digit, kind_name, piece_prefix, side_mark, square_prefix, square_text};
+use super::japanese::{
+    FILE_DIGITS, RANK_KANJI, digit, kind_name, piece_prefix, side_mark, square_prefix, square_text,
+};
 use candidates::Candidates;
 pub use error::{MoveTextError, MoveTextErrorKind};
 
@@ -707,28 +709,43 @@ pub fn japanese(pos: &Position, mv: Move, last_to: Option<Square>) -> String {
 /// The move as a KIF move line writes it, without side mark: `７六歩(77)`, `同　歩(34)`,
 /// `２二角成(88)`, `２四歩不成(25)`, `４五角打`.
 pub fn kif_move_text(pos: &Position, mv: Move, last_to: Option<Square>) -> String {
-    let mut s = destination(mv.to(), last_to);
+    let mut s = String::new();
+    push_kif_move_text(&mut s, pos, mv, last_to);
+    s
+}
+
+/// [`kif_move_text`] added to `out`.
+pub fn push_kif_move_text(out: &mut String, pos: &Position, mv: Move, last_to: Option<Square>) {
+    let to = mv.to();
+    if last_to == Some(to) {
+        out.push_str("同　");
+    } else {
+        out.push(FILE_DIGITS[to.file() as usize - 1]);
+        out.push(RANK_KANJI[to.rank() as usize - 1]);
+    }
     match mv {
         Move::Drop { kind, .. } => {
-            s.push_str(kind_name(kind));
-            s.push('打');
+            out.push_str(kind_name(kind));
+            out.push('打');
         }
         Move::Board { from, to, promote } => {
             match pos.piece_at(from) {
                 Some(p) => {
-                    s.push_str(kind_name(p.kind));
+                    out.push_str(kind_name(p.kind));
                     if promote {
-                        s.push('成');
+                        out.push('成');
                     } else if could_promote(pos.side_to_move(), p.kind, from, to) {
-                        s.push_str("不成");
+                        out.push_str("不成");
                     }
                 }
-                None => s.push('?'),
+                None => out.push('?'),
             }
-            s.push_str(&format!("({})", from.digits()));
+            out.push('(');
+            out.push(char::from(b'0' + from.file()));
+            out.push(char::from(b'0' + from.rank()));
+            out.push(')');
         }
     }
-    s
 }
 
 /// The Western letter of a kind: P L N S G B R K, with `+` for the promoted kinds.

@@ -7,7 +7,7 @@ use crate::shogi::{Color, Handicap, Move, PieceKind, Position, Square};
 
 use crate::notation::headers::{KeyStyle, keys_for};
 use crate::notation::japanese::{RANK_KANJI, kanji_count, kind_char, kind_name};
-use crate::notation::movetext::{japanese, kif_move_text, parse_japanese_move, resolve};
+use crate::notation::movetext::{japanese, parse_japanese_move, push_kif_move_text, resolve};
 use crate::notation::record::{Line, MoveTime, Record};
 
 use super::results::{summary_text, terminal_text};
@@ -18,6 +18,8 @@ const BOARD_KEYS: [&str; 4] = ["先手の持駒", "後手の持駒", "下手の�
 /// The record as KIF text (UTF-8; the caller encodes it for `.kif`).
 pub fn write_kif(rec: &Record) -> String {
     let mut out = header_block(rec);
+    // A move line with its time is about 40 bytes: one allocation for most records.
+    out.reserve(64 + 40 * rec.main.moves.len());
     out.push_str("手数----指手---------消費時間--\n");
     write_line(&mut out, &rec.main, &rec.start, None, 1);
     write_variations(&mut out, &rec.main, &rec.start, None, 1, write_line);
@@ -182,19 +184,22 @@ fn write_line(
 ) {
     let mut pos = pos.clone();
     let mut last_to = last_to;
+    let mut text = String::new();
     for (i, node) in line.moves.iter().enumerate() {
-        let text = kif_move_text(&pos, node.mv, last_to);
+        text.clear();
+        push_kif_move_text(&mut text, &pos, node.mv, last_to);
         write_move_line(out, first_ply + i, &text, node.time);
         for c in &node.comments {
-            let _ = writeln!(out, "*{c}");
+            push_line(out, "*", c);
         }
         for b in &node.bookmarks {
-            let _ = writeln!(out, "&{b}");
+            push_line(out, "&", b);
         }
         for e in &node.engine {
-            let _ = writeln!(out, "**{e}");
+            push_line(out, "**", e);
         }
-        let _ = pos.play(node.mv);
+        // Only the position matters here, not the rules the move broke.
+        let _ = pos.play_quietly(node.mv);
         last_to = Some(node.mv.to());
     }
     if let Some(t) = &line.terminal {
@@ -216,13 +221,17 @@ fn write_variations(
     first_ply: usize,
     write_moves: LineWriter,
 ) {
+    // Most lines have none: nothing to replay.
+    if line.moves.iter().all(|node| node.variations.is_empty()) {
+        return;
+    }
     // The position before each move of the line.
     let mut before = Vec::with_capacity(line.moves.len());
     let mut pos = start.clone();
     let mut last = last_to;
     for node in &line.moves {
         before.push((pos.clone(), last));
-        let _ = pos.play(node.mv);
+        let _ = pos.play_quietly(node.mv);
         last = Some(node.mv.to());
     }
     for (i, node) in line.moves.iter().enumerate().rev() {
@@ -235,22 +244,61 @@ fn write_variations(
     }
 }
 
+/// `mark`, `text` and a line break (a comment `*…`, a bookmark `&…`, engine output `**…`).
+fn push_line(out: &mut String, mark: &str, text: &str) {
+    out.push_str(mark);
+    out.push_str(text);
+    out.push('\n');
+}
+
+/// `n` in decimal, after as many `fill`s as make it `width` characters (`{n:>4}`, `{n:02}`):
+/// the move lines' numbers without the formatting machinery, which took most of the time.
+fn push_number(out: &mut String, n: u64, width: usize, fill: Fill) {
+    // Room for u64::MAX, and the fill before it.
+    let mut digits = [fill as u8; 24];
+    let mut at = digits.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    // `width` is at most 4 here: the fill is in the array already.
+    let at = at.min(digits.len().saturating_sub(width));
+    out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
+}
+
+/// What a number is padded with.
+#[derive(Copy, Clone)]
+#[repr(u8)]
+enum Fill {
+    Space = b' ',
+    Zero = b'0',
+}
+
 fn write_move_line(out: &mut String, n: usize, text: &str, time: Option<MoveTime>) {
-    let width: usize = text.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum();
-    let _ = write!(out, "{n:>4} {text}");
+    push_number(out, n as u64, 4, Fill::Space);
+    out.push(' ');
+    out.push_str(text);
     if let Some(t) = time {
-        let pad = 14usize.saturating_sub(width);
+        let width: usize = text.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum();
+        out.push_str(&"              "[..14usize.saturating_sub(width)]);
         let spent = t.spent.round() as u64;
-        let _ = write!(out, "{:pad$}({:>2}:{:02}/", "", spent / 60, spent % 60);
+        out.push('(');
+        push_number(out, spent / 60, 2, Fill::Space);
+        out.push(':');
+        push_number(out, spent % 60, 2, Fill::Zero);
+        out.push('/');
         if let Some(total) = t.total {
             let total = total.round() as u64;
-            let _ = write!(
-                out,
-                "{:02}:{:02}:{:02}",
-                total / 3600,
-                total / 60 % 60,
-                total % 60
-            );
+            push_number(out, total / 3600, 2, Fill::Zero);
+            out.push(':');
+            push_number(out, total / 60 % 60, 2, Fill::Zero);
+            out.push(':');
+            push_number(out, total % 60, 2, Fill::Zero);
         }
         out.push(')');
     }
@@ -314,5 +362,104 @@ fn hand_text(pos: &Position, color: Color) -> String {
         "なし".to_string()
     } else {
         parts.join("　")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The move line as `write!` wrote it before [`write_move_line`] put it together by hand.
+    fn formatted(n: usize, text: &str, time: Option<MoveTime>) -> String {
+        let mut out = String::new();
+        let width: usize = text.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum();
+        let _ = write!(out, "{n:>4} {text}");
+        if let Some(t) = time {
+            let pad = 14usize.saturating_sub(width);
+            let spent = t.spent.round() as u64;
+            let _ = write!(out, "{:pad$}({:>2}:{:02}/", "", spent / 60, spent % 60);
+            if let Some(total) = t.total {
+                let total = total.round() as u64;
+                let _ = write!(
+                    out,
+                    "{:02}:{:02}:{:02}",
+                    total / 3600,
+                    total / 60 % 60,
+                    total % 60
+                );
+            }
+            out.push(')');
+        }
+        out.push('\n');
+        out
+    }
+
+    #[test]
+    fn move_lines_are_what_the_formatting_wrote() {
+        let texts = [
+            "７六歩(77)",
+            "同　歩(34)",
+            "２二角成(88)",
+            "２四歩不成(25)",
+            "４五角打",
+            "投了",
+            "?",
+            "a very long text beyond the column",
+        ];
+        let seconds = [
+            0.0,
+            0.4,
+            0.5,
+            1.5,
+            59.0,
+            59.6,
+            60.0,
+            599.0,
+            3599.5,
+            3600.0,
+            5999.0,
+            6000.0,
+            86_399.0,
+            359_999.0,
+            360_000.0,
+            1e9,
+            1e30,
+            -3.0,
+            f64::NAN,
+            f64::INFINITY,
+        ];
+        let numbers = [
+            0,
+            1,
+            9,
+            10,
+            99,
+            100,
+            999,
+            1000,
+            9999,
+            10_000,
+            123_456,
+            usize::MAX,
+        ];
+        for n in numbers {
+            for text in texts {
+                let mut times = vec![None];
+                for &spent in &seconds {
+                    times.push(Some(MoveTime { spent, total: None }));
+                    for &total in &seconds {
+                        times.push(Some(MoveTime {
+                            spent,
+                            total: Some(total),
+                        }));
+                    }
+                }
+                for time in times {
+                    let mut out = String::from("before\n");
+                    write_move_line(&mut out, n, text, time);
+                    assert_eq!(out, format!("before\n{}", formatted(n, text, time)));
+                }
+            }
+        }
     }
 }
