@@ -3,7 +3,7 @@
 use rusqlite::OptionalExtension;
 
 use super::codec::{
-    HeaderColumns, StoredColumns, decode_comments, decode_headers, main_line, record_from,
+    HeaderColumns, Replay, StoredColumns, decode_comments, decode_headers, main_line, record_from,
     stored_tree,
 };
 use super::{Store, StoreError};
@@ -97,7 +97,7 @@ impl Store {
 
     /// The game with this id, or `None`.
     pub fn game(&self, id: i64) -> Result<Option<StoredGame>, StoreError> {
-        let Some((mut game, source)) = self.game_without_sources(id)? else {
+        let Some((mut game, source)) = self.game_without_sources(id, Replay::Rules)? else {
             return Ok(None);
         };
         // The first source is the game's own; game_sources holds the others.
@@ -116,19 +116,27 @@ impl Store {
     }
 
     /// The game with this id as a record file is written from it, or `None`: [`Store::game`]
-    /// without the query for its other sources.
+    /// without the query for its other sources, and with the main line's moves replayed
+    /// without working out the rules each broke (their `violations` are empty: no writer
+    /// reads them). A move that cannot be played is the same error.
     pub fn game_to_write(&self, id: i64) -> Result<Option<GameToWrite>, StoreError> {
-        Ok(self.game_without_sources(id)?.map(|(g, _)| GameToWrite {
-            id,
-            date: g.date,
-            sente: g.sente,
-            gote: g.gote,
-            record: g.record,
-        }))
+        Ok(self
+            .game_without_sources(id, Replay::Quiet)?
+            .map(|(g, _)| GameToWrite {
+                id,
+                date: g.date,
+                sente: g.sente,
+                gote: g.gote,
+                record: g.record,
+            }))
     }
 
     /// [`Store::game`] with `sources` left empty, and the id of the game's own source.
-    fn game_without_sources(&self, id: i64) -> Result<Option<(StoredGame, i64)>, StoreError> {
+    fn game_without_sources(
+        &self,
+        id: i64,
+        replay: Replay,
+    ) -> Result<Option<(StoredGame, i64)>, StoreError> {
         let c = &self.conn;
         let row = c
             .prepare_cached(
@@ -199,7 +207,7 @@ impl Store {
         }
         cols.tree = stored_tree(id, (&tree).into())?;
         cols.comments = decode_comments(id, comments.as_deref())?;
-        game.record = record_from(cols)?;
+        game.record = record_from(cols, replay)?;
         game.record.incomplete = game.incomplete;
         Ok(Some((game, source)))
     }
