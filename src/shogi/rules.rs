@@ -8,7 +8,7 @@ use std::fmt;
 use super::attacks;
 use super::moves::Move;
 use super::position::Position;
-use super::types::{Color, Piece, PieceKind, Square};
+use super::types::{Color, Hand, Piece, PieceKind, Square};
 
 /// A rule of shogi that a physically possible move can still break.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -237,38 +237,12 @@ impl Position {
     /// Whether `mv` is physically possible (the errors of [`Position::play`], in its order),
     /// and the piece it moves or drops.
     fn check_possible(&self, mv: Move) -> Result<Piece, MoveError> {
-        let us = self.side_to_move();
-        match mv {
-            Move::Board { from, to, promote } => {
-                let piece = self.piece_at(from).ok_or(MoveError::EmptyOrigin(from))?;
-                if piece.color != us {
-                    return Err(MoveError::NotMoversPiece {
-                        square: from,
-                        owner: piece.color,
-                    });
-                }
-                match self.piece_at(to) {
-                    Some(p) if p.color == us => return Err(MoveError::OwnPieceOnDestination(to)),
-                    Some(p) if p.kind == PieceKind::King => {
-                        return Err(MoveError::CapturesKing(to));
-                    }
-                    _ => {}
-                }
-                if promote && piece.kind.promoted().is_none() {
-                    return Err(MoveError::CannotPromote(piece.kind));
-                }
-                Ok(piece)
-            }
-            Move::Drop { kind, to } => {
-                if self.hand(us).count(kind) == 0 {
-                    return Err(MoveError::NotInHand { color: us, kind });
-                }
-                if self.piece_at(to).is_some() {
-                    return Err(MoveError::DropOnOccupied(to));
-                }
-                Ok(Piece::new(us, kind))
-            }
-        }
+        check_possible(
+            self.board(),
+            self.hand(self.side_to_move()),
+            self.side_to_move(),
+            mv,
+        )
     }
 
     /// Whether `color` has an unpromoted pawn on `file`.
@@ -293,6 +267,47 @@ impl Position {
     /// Whether the side to move is checkmated.
     pub fn is_checkmate(&self) -> bool {
         self.in_check() && !self.has_legal_move()
+    }
+}
+
+/// Whether `mv` is physically possible for `us` on `board` with `hand` (the mover's): the
+/// errors of [`Position::play`], in its order; and the piece it moves or drops.
+pub(crate) fn check_possible(
+    board: &[Option<Piece>; 81],
+    hand: &Hand,
+    us: Color,
+    mv: Move,
+) -> Result<Piece, MoveError> {
+    match mv {
+        Move::Board { from, to, promote } => {
+            let piece = board[from.index()].ok_or(MoveError::EmptyOrigin(from))?;
+            if piece.color != us {
+                return Err(MoveError::NotMoversPiece {
+                    square: from,
+                    owner: piece.color,
+                });
+            }
+            match board[to.index()] {
+                Some(p) if p.color == us => return Err(MoveError::OwnPieceOnDestination(to)),
+                Some(p) if p.kind == PieceKind::King => {
+                    return Err(MoveError::CapturesKing(to));
+                }
+                _ => {}
+            }
+            if promote && piece.kind.promoted().is_none() {
+                return Err(MoveError::CannotPromote(piece.kind));
+            }
+            Ok(piece)
+        }
+        Move::Drop { kind, to } => {
+            if hand.count(kind) == 0 {
+                return Err(MoveError::NotInHand { color: us, kind });
+            }
+            if board[to.index()].is_some() {
+                return Err(MoveError::DropOnOccupied(to));
+            }
+            Ok(Piece::new(us, kind))
+        }
     }
 }
 

@@ -10,7 +10,7 @@ use crate::normalize::{name_key, strip_titles};
 use crate::notation::dates::GameDate;
 use crate::notation::kif::read_kif;
 use crate::notation::{Format, GameResult, Line, MoveNode, Note, Record, Terminal, TerminalKind};
-use crate::shogi::{Handicap, Move, Position, Rule, Strictness};
+use crate::shogi::{BoardWalk, Handicap, Move, Position, Rule, Strictness};
 
 use super::{StoreError, postings, tree};
 
@@ -432,12 +432,14 @@ pub(super) fn record_from(cols: StoredColumns, replay: Replay) -> Result<Record,
         None => (vec![None; moves.len()], None),
     };
     let mut pos = start.clone();
+    // Quiet: whether a move can be played needs only the board, hands and side to move.
+    let mut walk = BoardWalk::of(&start);
     let mut line = Line::default();
     line.moves.reserve_exact(moves.len());
     for (mv, time) in moves.into_iter().zip(times) {
         let played = match replay {
             Replay::Rules => pos.play(mv),
-            Replay::Quiet => pos.play_quietly(mv).map(|()| Default::default()),
+            Replay::Quiet => walk.play_quietly(mv).map(|()| Default::default()),
         };
         let violations = played.map_err(|e| corrupt(&format!("move {}: {e}", mv.usi())))?;
         let mut node = MoveNode::new(mv);
