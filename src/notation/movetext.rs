@@ -716,34 +716,50 @@ pub fn kif_move_text(pos: &Position, mv: Move, last_to: Option<Square>) -> Strin
 
 /// [`kif_move_text`] added to `out`.
 pub fn push_kif_move_text(out: &mut String, pos: &Position, mv: Move, last_to: Option<Square>) {
+    let moved = mv.from().and_then(|from| pos.piece_at(from));
+    let mut bytes = Vec::with_capacity(24);
+    push_kif_move(&mut bytes, moved, pos.side_to_move(), mv, last_to);
+    out.push_str(&String::from_utf8_lossy(&bytes));
+}
+
+/// [`kif_move_text`] added to `out` as UTF-8, from what it needs of the position: the
+/// piece on the move's origin (`None` for a drop or an empty square) and the side to move.
+pub fn push_kif_move(
+    out: &mut Vec<u8>,
+    moved: Option<Piece>,
+    us: Color,
+    mv: Move,
+    last_to: Option<Square>,
+) {
+    let mut utf8 = [0u8; 4];
+    let mut push = |out: &mut Vec<u8>, c: char| {
+        out.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes());
+    };
     let to = mv.to();
     if last_to == Some(to) {
-        out.push_str("同　");
+        out.extend_from_slice("同　".as_bytes());
     } else {
-        out.push(FILE_DIGITS[to.file() as usize - 1]);
-        out.push(RANK_KANJI[to.rank() as usize - 1]);
+        push(out, FILE_DIGITS[to.file() as usize - 1]);
+        push(out, RANK_KANJI[to.rank() as usize - 1]);
     }
     match mv {
         Move::Drop { kind, .. } => {
-            out.push_str(kind_name(kind));
-            out.push('打');
+            out.extend_from_slice(kind_name(kind).as_bytes());
+            push(out, '打');
         }
         Move::Board { from, to, promote } => {
-            match pos.piece_at(from) {
+            match moved {
                 Some(p) => {
-                    out.push_str(kind_name(p.kind));
+                    out.extend_from_slice(kind_name(p.kind).as_bytes());
                     if promote {
-                        out.push('成');
-                    } else if could_promote(pos.side_to_move(), p.kind, from, to) {
-                        out.push_str("不成");
+                        push(out, '成');
+                    } else if could_promote(us, p.kind, from, to) {
+                        out.extend_from_slice("不成".as_bytes());
                     }
                 }
-                None => out.push('?'),
+                None => out.push(b'?'),
             }
-            out.push('(');
-            out.push(char::from(b'0' + from.file()));
-            out.push(char::from(b'0' + from.rank()));
-            out.push(')');
+            out.extend_from_slice(&[b'(', b'0' + from.file(), b'0' + from.rank(), b')']);
         }
     }
 }

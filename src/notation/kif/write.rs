@@ -3,11 +3,11 @@
 
 use std::fmt::Write;
 
-use crate::shogi::{Color, Handicap, Move, PieceKind, Position, Square};
+use crate::shogi::{BoardWalk, Color, Handicap, Move, PieceKind, Position, Square};
 
 use crate::notation::headers::{KeyStyle, keys_for};
 use crate::notation::japanese::{RANK_KANJI, kanji_count, kind_char, kind_name};
-use crate::notation::movetext::{japanese, parse_japanese_move, push_kif_move_text, resolve};
+use crate::notation::movetext::{japanese, parse_japanese_move, push_kif_move, resolve};
 use crate::notation::record::{Line, MoveTime, Record};
 
 use super::results::{summary_text, terminal_text};
@@ -17,12 +17,21 @@ const BOARD_KEYS: [&str; 4] = ["先手の持駒", "後手の持駒", "下手の�
 
 /// The record as KIF text (UTF-8; the caller encodes it for `.kif`).
 pub fn write_kif(rec: &Record) -> String {
-    let mut out = header_block(rec);
+    let bytes = write_kif_bytes(rec);
+    // Only whole characters are written: always valid.
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// [`write_kif`]'s text as its UTF-8 bytes (a `.kifu` file), without checking them again.
+pub fn write_kif_bytes(rec: &Record) -> Vec<u8> {
+    let mut out = header_block(rec).into_bytes();
     // A move line with its time is about 40 bytes: one allocation for most records.
     out.reserve(64 + 40 * rec.main.moves.len());
-    out.push_str("手数----指手---------消費時間--\n");
-    write_line(&mut out, &rec.main, &rec.start, None, 1);
-    write_variations(&mut out, &rec.main, &rec.start, None, 1, write_line);
+    out.extend_from_slice("手数----指手---------消費時間--\n".as_bytes());
+    write_line_bytes(&mut out, &rec.main, &rec.start, None, 1);
+    let mut variations = String::new();
+    write_variations(&mut variations, &rec.main, &rec.start, None, 1, write_line);
+    out.extend_from_slice(variations.as_bytes());
     out
 }
 
@@ -182,21 +191,43 @@ fn write_line(
     last_to: Option<Square>,
     first_ply: usize,
 ) {
-    let mut pos = pos.clone();
+    let mut bytes: Vec<u8> = Vec::with_capacity(64 + 40 * line.moves.len());
+    write_line_bytes(&mut bytes, line, pos, last_to, first_ply);
+    // Only whole characters were added: always valid.
+    match std::str::from_utf8(&bytes) {
+        Ok(text) => out.push_str(text),
+        Err(_) => out.push_str(&String::from_utf8_lossy(&bytes)),
+    }
+}
+
+/// [`write_line`] as UTF-8 bytes: a `String` checks every character pushed, and the
+/// numbers went through the formatting machinery, which took most of an export's time.
+fn write_line_bytes(
+    bytes: &mut Vec<u8>,
+    line: &Line,
+    pos: &Position,
+    last_to: Option<Square>,
+    first_ply: usize,
+) {
+    // Naming a move needs only the board and the side to move.
+    let mut pos = BoardWalk::of(pos);
     let mut last_to = last_to;
-    let mut text = String::new();
     for (i, node) in line.moves.iter().enumerate() {
-        text.clear();
-        push_kif_move_text(&mut text, &pos, node.mv, last_to);
-        write_move_line(out, first_ply + i, &text, node.time);
+        // The move's text straight into the line, its width measured there.
+        push_move_number(bytes, first_ply + i);
+        let text_at = bytes.len();
+        let moved = node.mv.from().and_then(|from| pos.piece_at(from));
+        push_kif_move(bytes, moved, pos.side_to_move(), node.mv, last_to);
+        let width = display_width(bytes.get(text_at..).unwrap_or_default());
+        push_time(bytes, width, node.time);
         for c in &node.comments {
-            push_line(out, "*", c);
+            push_line(bytes, b"*", c);
         }
         for b in &node.bookmarks {
-            push_line(out, "&", b);
+            push_line(bytes, b"&", b);
         }
         for e in &node.engine {
-            push_line(out, "**", e);
+            push_line(bytes, b"**", e);
         }
         // Only the position matters here, not the rules the move broke.
         let _ = pos.play_quietly(node.mv);
@@ -204,9 +235,9 @@ fn write_line(
     }
     if let Some(t) = &line.terminal {
         let n = first_ply + line.moves.len();
-        write_move_line(out, n, terminal_text(t.kind), t.time);
+        write_move_line(bytes, n, terminal_text(t.kind), t.time);
         for c in &t.comments {
-            let _ = writeln!(out, "*{c}");
+            push_line(bytes, b"*", c);
         }
     }
 }
@@ -245,17 +276,17 @@ fn write_variations(
 }
 
 /// `mark`, `text` and a line break (a comment `*…`, a bookmark `&…`, engine output `**…`).
-fn push_line(out: &mut String, mark: &str, text: &str) {
-    out.push_str(mark);
-    out.push_str(text);
-    out.push('\n');
+fn push_line(out: &mut Vec<u8>, mark: &[u8], text: &str) {
+    out.extend_from_slice(mark);
+    out.extend_from_slice(text.as_bytes());
+    out.push(b'\n');
 }
 
-/// `n` in decimal, after as many `fill`s as make it `width` characters (`{n:>4}`, `{n:02}`):
-/// the move lines' numbers without the formatting machinery, which took most of the time.
-fn push_number(out: &mut String, n: u64, width: usize, fill: Fill) {
-    // Room for u64::MAX, and the fill before it.
-    let mut digits = [fill as u8; 24];
+/// `n` in decimal, after as many `fill`s as make it at least `width` characters (`{n:>4}`,
+/// `{n:02}`). The move lines' numbers went through the formatting machinery, which took
+/// most of an export's time.
+fn push_number(out: &mut Vec<u8>, n: u64, width: usize, fill: u8) {
+    let mut digits = [0u8; 20];
     let mut at = digits.len();
     let mut rest = n;
     loop {
@@ -266,43 +297,99 @@ fn push_number(out: &mut String, n: u64, width: usize, fill: Fill) {
             break;
         }
     }
-    // `width` is at most 4 here: the fill is in the array already.
-    let at = at.min(digits.len().saturating_sub(width));
-    out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
-}
-
-/// What a number is padded with.
-#[derive(Copy, Clone)]
-#[repr(u8)]
-enum Fill {
-    Space = b' ',
-    Zero = b'0',
-}
-
-fn write_move_line(out: &mut String, n: usize, text: &str, time: Option<MoveTime>) {
-    push_number(out, n as u64, 4, Fill::Space);
-    out.push(' ');
-    out.push_str(text);
-    if let Some(t) = time {
-        let width: usize = text.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum();
-        out.push_str(&"              "[..14usize.saturating_sub(width)]);
-        let spent = t.spent.round() as u64;
-        out.push('(');
-        push_number(out, spent / 60, 2, Fill::Space);
-        out.push(':');
-        push_number(out, spent % 60, 2, Fill::Zero);
-        out.push('/');
-        if let Some(total) = t.total {
-            let total = total.round() as u64;
-            push_number(out, total / 3600, 2, Fill::Zero);
-            out.push(':');
-            push_number(out, total / 60 % 60, 2, Fill::Zero);
-            out.push(':');
-            push_number(out, total % 60, 2, Fill::Zero);
-        }
-        out.push(')');
+    for _ in digits.len() - at..width {
+        out.push(fill);
     }
-    out.push('\n');
+    out.extend_from_slice(&digits[at..]);
+}
+
+/// The move number that starts a move line, `{n:>4} `.
+fn push_move_number(out: &mut Vec<u8>, n: usize) {
+    if n < 10_000 {
+        // Nearly every line: five bytes at once.
+        let digit = |d: usize| b'0' + (d % 10) as u8;
+        let lead = |d: usize, below: usize| if n < below { b' ' } else { digit(d) };
+        out.extend_from_slice(&[
+            lead(n / 1000, 1000),
+            lead(n / 100, 100),
+            lead(n / 10, 10),
+            digit(n),
+            b' ',
+        ]);
+        return;
+    }
+    push_number(out, n as u64, 4, b' ');
+    out.push(b' ');
+}
+
+/// Two digits of `n` (below 100), the first `fill` when `n` has one.
+fn two_digits(n: u64, fill: u8) -> [u8; 2] {
+    [
+        if n < 10 {
+            fill
+        } else {
+            b'0' + (n / 10 % 10) as u8
+        },
+        b'0' + (n % 10) as u8,
+    ]
+}
+
+/// How many columns the UTF-8 `text` takes: one an ASCII character, two any other (as
+/// `chars()` would count them: a character's first byte is no continuation byte).
+fn display_width(text: &[u8]) -> usize {
+    text.iter()
+        .map(|&b| match b {
+            0..0x80 => 1,
+            0x80..0xC0 => 0,
+            _ => 2,
+        })
+        .sum()
+}
+
+/// The rest of a move line after the move's text (`width` columns): its time, padded to its
+/// column, and the line break.
+fn push_time(out: &mut Vec<u8>, width: usize, time: Option<MoveTime>) {
+    if let Some(t) = time {
+        out.extend_from_slice(&[b' '; 14][..14usize.saturating_sub(width)]);
+        let spent = t.spent.round() as u64;
+        if spent < 6000 {
+            // ( M:SS/ in one go.
+            let [m1, m2] = two_digits(spent / 60, b' ');
+            let [s1, s2] = two_digits(spent % 60, b'0');
+            out.extend_from_slice(&[b'(', m1, m2, b':', s1, s2, b'/']);
+        } else {
+            out.push(b'(');
+            push_number(out, spent / 60, 2, b' ');
+            out.push(b':');
+            push_number(out, spent % 60, 2, b'0');
+            out.push(b'/');
+        }
+        match t.total.map(|total| total.round() as u64) {
+            Some(total) if total < 360_000 => {
+                // HH:MM:SS) in one go.
+                let [h1, h2] = two_digits(total / 3600, b'0');
+                let [m1, m2] = two_digits(total / 60 % 60, b'0');
+                let [s1, s2] = two_digits(total % 60, b'0');
+                out.extend_from_slice(&[h1, h2, b':', m1, m2, b':', s1, s2, b')']);
+            }
+            Some(total) => {
+                push_number(out, total / 3600, 2, b'0');
+                out.push(b':');
+                push_number(out, total / 60 % 60, 2, b'0');
+                out.push(b':');
+                push_number(out, total % 60, 2, b'0');
+                out.push(b')');
+            }
+            None => out.push(b')'),
+        }
+    }
+    out.push(b'\n');
+}
+
+fn write_move_line(out: &mut Vec<u8>, n: usize, text: &str, time: Option<MoveTime>) {
+    push_move_number(out, n);
+    out.extend_from_slice(text.as_bytes());
+    push_time(out, display_width(text.as_bytes()), time);
 }
 
 /// A BOD board diagram with both hands and, when White is to move, 後手番.
@@ -455,8 +542,9 @@ mod tests {
                     }
                 }
                 for time in times {
-                    let mut out = String::from("before\n");
+                    let mut out = b"before\n".to_vec();
                     write_move_line(&mut out, n, text, time);
+                    let out = String::from_utf8(out).unwrap();
                     assert_eq!(out, format!("before\n{}", formatted(n, text, time)));
                 }
             }
