@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use super::{ExportError, Pending, prepare_dir};
 use crate::notation::csa::CsaVersion;
 use crate::notation::write::{Dropped, Target, messages, write};
-use crate::store::{Store, StoredGame};
+use crate::store::Store;
 
 /// How to write.
 #[derive(Debug, Clone)]
@@ -142,8 +142,9 @@ pub fn export_files(
     Ok(report)
 }
 
-/// One file a game: this thread reads the games from the database, a chunk at a time, and
-/// writer threads (one a core) turn them into text and files. The first error stops them all.
+/// One file a game: writer threads (one a core), each with its own read-only connection to
+/// the database, take the games a chunk at a time, read them and turn them into text and
+/// files; this thread reports the progress. The first error stops them all.
 fn write_each(
     store: &Store,
     ids: &[i64],
@@ -152,74 +153,84 @@ fn write_each(
     progress: &mut impl FnMut(usize),
 ) -> Result<usize, ExportError> {
     let writers = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<StoredGame>>(writers * 2);
-    let rx = Mutex::new(rx);
+    let writers = writers.clamp(1, ids.len().div_ceil(CHUNK).max(1));
+    // The store is not shared between threads: each opens the database again.
+    let dir = store.dir();
+    let next_chunk = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let write_games = || -> Result<BTreeMap<String, usize>, ExportError> {
-        let mut lost = BTreeMap::new();
-        loop {
-            let next = rx.lock().map_err(|_| ExportError::Stopped)?.recv();
-            let Ok(games) = next else { break };
-            for g in games {
-                if stop.load(Ordering::Relaxed) {
-                    return Ok(lost);
-                }
-                let written = write(std::slice::from_ref(&g.record), opts.to, opts.csa_version);
-                note(&mut lost, &written.dropped, opts.to);
-                let name = file_name(
-                    g.date.as_deref(),
-                    g.sente.as_deref(),
-                    g.gote.as_deref(),
-                    g.id,
-                    opts.to.extension(),
-                );
-                if let Err(e) = Pending::write_file(&opts.out.join(name), &written.bytes) {
-                    stop.store(true, Ordering::Relaxed);
-                    return Err(e);
-                }
-                done.fetch_add(1, Ordering::Relaxed);
-            }
+    // The first error any thread met: the one reported.
+    let first_error: Mutex<Option<ExportError>> = Mutex::new(None);
+    let fail = |e: ExportError| {
+        stop.store(true, Ordering::Relaxed);
+        if let Ok(mut first) = first_error.lock() {
+            first.get_or_insert(e);
         }
-        Ok(lost)
     };
-    std::thread::scope(|s| {
-        let handles: Vec<_> = (0..writers).map(|_| s.spawn(write_games)).collect();
-        let mut read = || -> Result<(), ExportError> {
-            for chunk in ids.chunks(CHUNK) {
-                if stop.load(Ordering::Relaxed) {
+    let write_games =
+        |tick: std::sync::mpsc::Sender<()>| -> Result<BTreeMap<String, usize>, ExportError> {
+            let mut lost = BTreeMap::new();
+            let own = Store::open_read_only(dir)?;
+            loop {
+                let first = next_chunk
+                    .fetch_add(1, Ordering::Relaxed)
+                    .saturating_mul(CHUNK);
+                let Some(chunk) = ids.get(first..ids.len().min(first.saturating_add(CHUNK))) else {
+                    break;
+                };
+                if chunk.is_empty() {
                     break;
                 }
-                let mut games = Vec::with_capacity(chunk.len());
+                // One read transaction a chunk: SQLite locks once for its games.
+                let read = own.read_transaction()?;
                 for &id in chunk {
-                    games.push(store.game(id)?.ok_or(ExportError::Missing(id))?);
+                    if stop.load(Ordering::Relaxed) {
+                        return Ok(lost);
+                    }
+                    let g = own.game_to_write(id)?.ok_or(ExportError::Missing(id))?;
+                    let written = write(std::slice::from_ref(&g.record), opts.to, opts.csa_version);
+                    note(&mut lost, &written.dropped, opts.to);
+                    let name = file_name(
+                        g.date.as_deref(),
+                        g.sente.as_deref(),
+                        g.gote.as_deref(),
+                        g.id,
+                        opts.to.extension(),
+                    );
+                    Pending::write_file(&opts.out.join(name), &written.bytes)?;
+                    done.fetch_add(1, Ordering::Relaxed);
                 }
-                if tx.send(games).is_err() {
-                    break;
-                }
-                progress(done.load(Ordering::Relaxed));
+                drop(read);
+                // The reporting thread has gone only when it stopped waiting: nothing to tell.
+                let _ = tick.send(());
             }
-            Ok(())
+            Ok(lost)
         };
-        let reading = read();
-        if reading.is_err() {
-            stop.store(true, Ordering::Relaxed);
+    std::thread::scope(|s| {
+        let (tick, ticks) = std::sync::mpsc::channel::<()>();
+        let handles: Vec<_> = (0..writers)
+            .map(|_| {
+                let tick = tick.clone();
+                s.spawn(move || write_games(tick).map_err(fail).ok())
+            })
+            .collect();
+        drop(tick);
+        // Until every writer has dropped its sender.
+        while ticks.recv().is_ok() {
+            progress(done.load(Ordering::Relaxed));
         }
-        drop(tx);
-        let mut first_error = reading.err();
         for h in handles {
-            match h.join().map_err(|_| ExportError::Stopped)? {
-                Ok(l) => {
+            match h.join() {
+                Ok(Some(l)) => {
                     for (k, n) in l {
                         *lost.entry(k).or_default() += n;
                     }
                 }
-                Err(e) => {
-                    first_error.get_or_insert(e);
-                }
+                Ok(None) => {}
+                Err(_) => fail(ExportError::Stopped),
             }
         }
-        match first_error {
+        match first_error.lock().map_err(|_| ExportError::Stopped)?.take() {
             Some(e) => Err(e),
             None => {
                 let n = done.load(Ordering::Relaxed);

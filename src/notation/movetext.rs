@@ -16,7 +16,9 @@
 use std::fmt;
 use std::ops::{BitOr, BitOrAssign};
 
-use super::japanese::{digit, kind_name, piece_prefix, side_mark, square_prefix, square_text};
+use super::japanese::{
+    FILE_DIGITS, RANK_KANJI, digit, kind_name, piece_prefix, side_mark, square_prefix, square_text,
+};
 use candidates::Candidates;
 pub use error::{MoveTextError, MoveTextErrorKind};
 
@@ -707,28 +709,59 @@ pub fn japanese(pos: &Position, mv: Move, last_to: Option<Square>) -> String {
 /// The move as a KIF move line writes it, without side mark: `７六歩(77)`, `同　歩(34)`,
 /// `２二角成(88)`, `２四歩不成(25)`, `４五角打`.
 pub fn kif_move_text(pos: &Position, mv: Move, last_to: Option<Square>) -> String {
-    let mut s = destination(mv.to(), last_to);
+    let mut s = String::new();
+    push_kif_move_text(&mut s, pos, mv, last_to);
+    s
+}
+
+/// [`kif_move_text`] added to `out`.
+pub fn push_kif_move_text(out: &mut String, pos: &Position, mv: Move, last_to: Option<Square>) {
+    let moved = mv.from().and_then(|from| pos.piece_at(from));
+    let mut bytes = Vec::with_capacity(24);
+    push_kif_move(&mut bytes, moved, pos.side_to_move(), mv, last_to);
+    out.push_str(&String::from_utf8_lossy(&bytes));
+}
+
+/// [`kif_move_text`] added to `out` as UTF-8, from what it needs of the position: the
+/// piece on the move's origin (`None` for a drop or an empty square) and the side to move.
+pub fn push_kif_move(
+    out: &mut Vec<u8>,
+    moved: Option<Piece>,
+    us: Color,
+    mv: Move,
+    last_to: Option<Square>,
+) {
+    let mut utf8 = [0u8; 4];
+    let mut push = |out: &mut Vec<u8>, c: char| {
+        out.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes());
+    };
+    let to = mv.to();
+    if last_to == Some(to) {
+        out.extend_from_slice("同　".as_bytes());
+    } else {
+        push(out, FILE_DIGITS[to.file() as usize - 1]);
+        push(out, RANK_KANJI[to.rank() as usize - 1]);
+    }
     match mv {
         Move::Drop { kind, .. } => {
-            s.push_str(kind_name(kind));
-            s.push('打');
+            out.extend_from_slice(kind_name(kind).as_bytes());
+            push(out, '打');
         }
         Move::Board { from, to, promote } => {
-            match pos.piece_at(from) {
+            match moved {
                 Some(p) => {
-                    s.push_str(kind_name(p.kind));
+                    out.extend_from_slice(kind_name(p.kind).as_bytes());
                     if promote {
-                        s.push('成');
-                    } else if could_promote(pos.side_to_move(), p.kind, from, to) {
-                        s.push_str("不成");
+                        push(out, '成');
+                    } else if could_promote(us, p.kind, from, to) {
+                        out.extend_from_slice("不成".as_bytes());
                     }
                 }
-                None => s.push('?'),
+                None => out.push(b'?'),
             }
-            s.push_str(&format!("({})", from.digits()));
+            out.extend_from_slice(&[b'(', b'0' + from.file(), b'0' + from.rank(), b')']);
         }
     }
-    s
 }
 
 /// The Western letter of a kind: P L N S G B R K, with `+` for the promoted kinds.

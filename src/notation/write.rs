@@ -222,6 +222,13 @@ pub fn write(games: &[Record], to: Target, csa_version: CsaVersion) -> Written {
     if notes > 0 && to != Target::Csa {
         dropped.push(Dropped::Remarks(notes));
     }
+    if to == Target::Kifu {
+        // UTF-8 as written: no String to check and turn back into bytes.
+        return Written {
+            bytes: kif::write_kif_bytes(game),
+            dropped,
+        };
+    }
     let has = |f: fn(&Record) -> bool| games.iter().any(f);
     let text = match to {
         Target::Kif | Target::Kifu => kif::write_kif(game),

@@ -11,6 +11,7 @@ mod position;
 mod rules;
 mod sfen;
 mod types;
+mod walk;
 mod zobrist;
 mod zobrist_tables;
 
@@ -20,4 +21,5 @@ pub use position::{Position, PositionError, Strictness, hand_from_counts};
 pub use rules::{History, MoveError, Repetition, Rule, Violations};
 pub use sfen::{STARTPOS_SFEN, SfenError, hands_sfen};
 pub use types::{Color, Hand, Piece, PieceKind, Square};
+pub use walk::BoardWalk;
 pub use zobrist::HASH_VERSION;

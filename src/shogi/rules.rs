@@ -8,7 +8,7 @@ use std::fmt;
 use super::attacks;
 use super::moves::Move;
 use super::position::Position;
-use super::types::{Color, Piece, PieceKind, Square};
+use super::types::{Color, Hand, Piece, PieceKind, Square};
 
 /// A rule of shogi that a physically possible move can still break.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -155,6 +155,16 @@ impl Position {
         Ok(broken)
     }
 
+    /// Plays `mv` if it is physically possible, as [`Position::play`] does, without working
+    /// out which rules it broke: the same position afterwards, and the same error (the
+    /// position unchanged), for less work. For writers that replay a record to name its
+    /// moves.
+    pub fn play_quietly(&mut self, mv: Move) -> Result<(), MoveError> {
+        self.check_possible(mv)?;
+        self.apply(mv);
+        Ok(())
+    }
+
     /// Whether `mv` is a legal move here: what [`Position::play`] would report without
     /// playing it.
     pub fn is_legal(&self, mv: Move) -> bool {
@@ -191,35 +201,19 @@ impl Position {
     /// Whether `mv` is physically possible, and the rules it breaks that can be told before
     /// it is played (all but 打ち歩詰め and the mover's king left in check).
     fn rules_before(&self, mv: Move) -> Result<Violations, MoveError> {
+        let piece = self.check_possible(mv)?;
         let us = self.side_to_move();
         let mut broken = Violations::default();
         match mv {
             Move::Board { from, to, promote } => {
-                let piece = self.piece_at(from).ok_or(MoveError::EmptyOrigin(from))?;
-                if piece.color != us {
-                    return Err(MoveError::NotMoversPiece {
-                        square: from,
-                        owner: piece.color,
-                    });
-                }
-                match self.piece_at(to) {
-                    Some(p) if p.color == us => return Err(MoveError::OwnPieceOnDestination(to)),
-                    Some(p) if p.kind == PieceKind::King => {
-                        return Err(MoveError::CapturesKing(to));
+                let kind = match piece.kind.promoted() {
+                    Some(promoted) if promote => {
+                        if !from.in_zone(us) && !to.in_zone(us) {
+                            broken.insert(Rule::IllegalPromotion);
+                        }
+                        promoted
                     }
-                    _ => {}
-                }
-                let kind = if promote {
-                    let promoted = piece
-                        .kind
-                        .promoted()
-                        .ok_or(MoveError::CannotPromote(piece.kind))?;
-                    if !from.in_zone(us) && !to.in_zone(us) {
-                        broken.insert(Rule::IllegalPromotion);
-                    }
-                    promoted
-                } else {
-                    piece.kind
+                    _ => piece.kind,
                 };
                 if !attacks::reaches(self.occupied(), piece, from, to) {
                     broken.insert(Rule::IllegalMovement);
@@ -229,12 +223,6 @@ impl Position {
                 }
             }
             Move::Drop { kind, to } => {
-                if self.hand(us).count(kind) == 0 {
-                    return Err(MoveError::NotInHand { color: us, kind });
-                }
-                if self.piece_at(to).is_some() {
-                    return Err(MoveError::DropOnOccupied(to));
-                }
                 if to.depth_for(us) < kind.min_depth() {
                     broken.insert(Rule::DeadPiece);
                 }
@@ -244,6 +232,17 @@ impl Position {
             }
         }
         Ok(broken)
+    }
+
+    /// Whether `mv` is physically possible (the errors of [`Position::play`], in its order),
+    /// and the piece it moves or drops.
+    fn check_possible(&self, mv: Move) -> Result<Piece, MoveError> {
+        check_possible(
+            self.board(),
+            self.hand(self.side_to_move()),
+            self.side_to_move(),
+            mv,
+        )
     }
 
     /// Whether `color` has an unpromoted pawn on `file`.
@@ -268,6 +267,47 @@ impl Position {
     /// Whether the side to move is checkmated.
     pub fn is_checkmate(&self) -> bool {
         self.in_check() && !self.has_legal_move()
+    }
+}
+
+/// Whether `mv` is physically possible for `us` on `board` with `hand` (the mover's): the
+/// errors of [`Position::play`], in its order; and the piece it moves or drops.
+pub(crate) fn check_possible(
+    board: &[Option<Piece>; 81],
+    hand: &Hand,
+    us: Color,
+    mv: Move,
+) -> Result<Piece, MoveError> {
+    match mv {
+        Move::Board { from, to, promote } => {
+            let piece = board[from.index()].ok_or(MoveError::EmptyOrigin(from))?;
+            if piece.color != us {
+                return Err(MoveError::NotMoversPiece {
+                    square: from,
+                    owner: piece.color,
+                });
+            }
+            match board[to.index()] {
+                Some(p) if p.color == us => return Err(MoveError::OwnPieceOnDestination(to)),
+                Some(p) if p.kind == PieceKind::King => {
+                    return Err(MoveError::CapturesKing(to));
+                }
+                _ => {}
+            }
+            if promote && piece.kind.promoted().is_none() {
+                return Err(MoveError::CannotPromote(piece.kind));
+            }
+            Ok(piece)
+        }
+        Move::Drop { kind, to } => {
+            if hand.count(kind) == 0 {
+                return Err(MoveError::NotInHand { color: us, kind });
+            }
+            if board[to.index()].is_some() {
+                return Err(MoveError::DropOnOccupied(to));
+            }
+            Ok(Piece::new(us, kind))
+        }
     }
 }
 

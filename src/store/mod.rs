@@ -21,7 +21,7 @@ pub use codec::{GameRow, HeaderColumns, fingerprint, read_back, read_columns};
 pub use migrate::{MIGRATIONS, SCHEMA_VERSION};
 pub use openings::{CLASSIFY_META, StoredItem};
 pub use players::{PlayerTotals, SideTotals};
-pub use read::{GameLine, StoredGame};
+pub use read::{GameLine, GameToWrite, ReadTransaction, StoredGame};
 pub use remove::{Removal, Removed, StoredSource};
 pub use select::{Cond, GameSet, GameSummary, PlayerGame, PlayerName, Selection, Side, TextColumn};
 pub use write::{Inserted, KnownSource, KnownSources, SourceRow, Writer};

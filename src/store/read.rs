@@ -3,7 +3,7 @@
 use rusqlite::OptionalExtension;
 
 use super::codec::{
-    HeaderColumns, StoredColumns, decode_comments, decode_headers, main_line, record_from,
+    HeaderColumns, Replay, StoredColumns, decode_comments, decode_headers, main_line, record_from,
     stored_tree,
 };
 use super::{Store, StoreError};
@@ -69,9 +69,74 @@ pub struct StoredGame {
     pub incomplete: bool,
 }
 
+/// A game as a record file is written from it: the columns its file name is made of and
+/// its record (the record [`Store::game`] gives, without the other sources).
+#[derive(Debug, Clone)]
+pub struct GameToWrite {
+    pub id: i64,
+    pub date: Option<String>,
+    pub sente: Option<String>,
+    pub gote: Option<String>,
+    pub record: Record,
+}
+
+/// A read transaction: the queries asked through the store while it is held see one state of
+/// the database, and SQLite takes its locks once for all of them instead of once a query.
+/// Ended (nothing was written) when dropped.
+pub struct ReadTransaction<'a> {
+    _tx: rusqlite::Transaction<'a>,
+}
+
 impl Store {
+    /// Starts a [`ReadTransaction`] on this store's connection.
+    pub fn read_transaction(&self) -> Result<ReadTransaction<'_>, StoreError> {
+        Ok(ReadTransaction {
+            _tx: self.conn.unchecked_transaction()?,
+        })
+    }
+
     /// The game with this id, or `None`.
     pub fn game(&self, id: i64) -> Result<Option<StoredGame>, StoreError> {
+        let Some((mut game, source)) = self.game_without_sources(id, Replay::Rules)? else {
+            return Ok(None);
+        };
+        // The first source is the game's own; game_sources holds the others.
+        let mut sources: Vec<(i64, i64, String)> = self
+            .conn
+            .prepare_cached(
+                "SELECT s.id, gs.game_index, s.path FROM game_sources gs
+                 JOIN sources s ON s.id = gs.source_id WHERE gs.game_id = ?1",
+            )?
+            .query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+            .collect::<Result<_, _>>()?;
+        sources.push((source, game.game_index, game.file.clone()));
+        sources.sort();
+        game.sources = sources.into_iter().map(|s| s.2).collect();
+        Ok(Some(game))
+    }
+
+    /// The game with this id as a record file is written from it, or `None`: [`Store::game`]
+    /// without the query for its other sources, and with the main line's moves replayed
+    /// without working out the rules each broke (their `violations` are empty: no writer
+    /// reads them). A move that cannot be played is the same error.
+    pub fn game_to_write(&self, id: i64) -> Result<Option<GameToWrite>, StoreError> {
+        Ok(self
+            .game_without_sources(id, Replay::Quiet)?
+            .map(|(g, _)| GameToWrite {
+                id,
+                date: g.date,
+                sente: g.sente,
+                gote: g.gote,
+                record: g.record,
+            }))
+    }
+
+    /// [`Store::game`] with `sources` left empty, and the id of the game's own source.
+    fn game_without_sources(
+        &self,
+        id: i64,
+        replay: Replay,
+    ) -> Result<Option<(StoredGame, i64)>, StoreError> {
         let c = &self.conn;
         let row = c
             .prepare_cached(
@@ -142,20 +207,9 @@ impl Store {
         }
         cols.tree = stored_tree(id, (&tree).into())?;
         cols.comments = decode_comments(id, comments.as_deref())?;
-        // The first source is the game's own; game_sources holds the others.
-        let mut sources: Vec<(i64, i64, String)> = c
-            .prepare_cached(
-                "SELECT s.id, gs.game_index, s.path FROM game_sources gs
-                 JOIN sources s ON s.id = gs.source_id WHERE gs.game_id = ?1",
-            )?
-            .query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
-            .collect::<Result<_, _>>()?;
-        sources.push((source, game.game_index, game.file.clone()));
-        sources.sort();
-        game.sources = sources.into_iter().map(|s| s.2).collect();
-        game.record = record_from(cols)?;
+        game.record = record_from(cols, replay)?;
         game.record.incomplete = game.incomplete;
-        Ok(Some(game))
+        Ok(Some((game, source)))
     }
 
     /// [`Store::game_line`], kept for the next questions while the database does not change

@@ -204,6 +204,63 @@ fn refusals_write_nothing() {
     );
 }
 
+/// The export reads its games with [`Store::game_to_write`], which replays the main line
+/// without working out the rules each move broke: every format writes from it the bytes it
+/// writes from the fully checked record of [`Store::game`], games with illegal moves too.
+#[test]
+fn games_read_for_writing_write_as_the_checked_ones() {
+    use kifudex::notation::csa::CsaVersion;
+    use kifudex::notation::write::{Target, write};
+    let (dir, db) = sample_db("export-quiet");
+    // Illegal but playable moves (rooks that jump over pieces), with times, a comment and a
+    // variation.
+    let illegal = dir.join("illegal");
+    std::fs::create_dir_all(&illegal).unwrap();
+    std::fs::write(
+        illegal.join("illegal.kifu"),
+        "先手：甲\n後手：乙\n手数----指手---------消費時間--\n\
+         \x20  1 ７六歩(77)   ( 0:03/00:00:03)\n\
+         \x20  2 ３四歩(33)   ( 0:05/00:00:05)\n*a comment\n\
+         \x20  3 ２二角成(88) ( 0:01/00:00:04)\n\
+         \x20  4 ５二玉(51)   ( 1:00/00:01:05)\n\
+         \x20  5 ５五飛(28)   ( 0:02/00:00:06)\n\
+         \x20  6 ４二飛(82)   ( 0:02/00:01:07)\n\
+         \x20  7 ３三馬(22)   ( 0:02/00:00:08)\n\
+         \x20  8 投了\n\
+         \n変化：3手\n   3 ６六歩(67)\n",
+    )
+    .unwrap();
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["import", illegal.to_str().unwrap()])
+        .output();
+    assert!(out.status.success(), "{}", out.stderr);
+    let store = Store::open(&db).unwrap();
+    let count = store.game_count().unwrap() as i64;
+    let mut illegal_games = 0;
+    for id in 1..=count {
+        let checked = store.game(id).unwrap().expect("every id of a new database");
+        let quiet = store.game_to_write(id).unwrap().expect("as game()");
+        assert_eq!(
+            (&quiet.date, &quiet.sente, &quiet.gote),
+            (&checked.date, &checked.sente, &checked.gote)
+        );
+        if checked.record.first_illegal().is_some() {
+            illegal_games += 1;
+        }
+        for to in Target::ALL {
+            for version in [CsaVersion::V2_2, CsaVersion::V3_0] {
+                let a = write(std::slice::from_ref(&checked.record), to, version);
+                let b = write(std::slice::from_ref(&quiet.record), to, version);
+                assert_eq!(a.bytes, b.bytes, "game {id} as {to}");
+                assert_eq!(a.dropped, b.dropped, "game {id} as {to}");
+            }
+        }
+    }
+    assert!(count > 20, "{count}");
+    assert!(illegal_games > 0);
+}
+
 #[test]
 fn file_names_are_safe_everywhere() {
     use kifudex::export::files::file_name;

@@ -1,6 +1,8 @@
 //! Playing moves: every broken rule reported, impossible moves refused, mate and repetition.
 
-use kifudex::shogi::{Color, History, Move, MoveError, Position, Repetition, Rule, Strictness};
+use kifudex::shogi::{
+    BoardWalk, Color, History, Move, MoveError, Position, Repetition, Rule, Strictness,
+};
 
 use crate::util::pos;
 
@@ -246,7 +248,9 @@ fn perpetual_check_loses_for_the_checking_side() {
 
 /// Random games of physically possible moves, legal or not, so that kings are left in check
 /// and pieces stand where no legal game puts them. After every move both check flags equal a
-/// full scan; in every position `is_legal` agrees with `play` on every move code.
+/// full scan; in every position `is_legal` agrees with `play` on every move code, and
+/// `play_quietly` leaves the position `play` does (or refuses the move with the same error),
+/// and so does a `BoardWalk` on its board, hands and side.
 #[test]
 fn check_flags_and_is_legal_agree_with_play_in_wild_games() {
     let starts = [
@@ -266,6 +270,23 @@ fn check_flags_and_is_legal_agree_with_play_in_wild_games() {
                 for &m in &codes {
                     let mut after = p.clone();
                     let played = after.play(m);
+                    // play_quietly: the same position, the same error, no rules.
+                    let mut quiet = p.clone();
+                    assert_eq!(
+                        quiet.play_quietly(m),
+                        played.clone().map(|_| ()),
+                        "{m} at {}",
+                        p.to_sfen()
+                    );
+                    assert_eq!(quiet, after, "{m} at {}", p.to_sfen());
+                    // BoardWalk: the same, on the board, hands and side alone.
+                    let mut walk = BoardWalk::of(&p);
+                    assert_eq!(walk.play_quietly(m), played.clone().map(|_| ()));
+                    assert_eq!(walk, BoardWalk::of(&after), "{m} at {}", p.to_sfen());
+                    assert_eq!(
+                        (quiet.hash(), quiet.in_check()),
+                        (after.hash(), after.in_check())
+                    );
                     assert_eq!(
                         p.is_legal(m),
                         matches!(played, Ok(v) if v.is_empty()),

@@ -21,7 +21,9 @@ pub use results::{
     move_terminal, summary_terminal, summary_text, terminal_text, terminal_word,
     terminal_word_named,
 };
-pub use write::{board_diagram, board_diagram_with, is_handicap_game, write_ki2, write_kif};
+pub use write::{
+    board_diagram, board_diagram_with, is_handicap_game, write_ki2, write_kif, write_kif_bytes,
+};
 
 /// Opens the main line, starting at `start`, with room for the moves of `rest` (the text
 /// from the first move on): a KIF move line takes 16 bytes or more, a KI2 move 8 or more.

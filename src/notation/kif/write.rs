@@ -3,11 +3,11 @@
 
 use std::fmt::Write;
 
-use crate::shogi::{Color, Handicap, Move, PieceKind, Position, Square};
+use crate::shogi::{BoardWalk, Color, Handicap, Move, PieceKind, Position, Square};
 
 use crate::notation::headers::{KeyStyle, keys_for};
 use crate::notation::japanese::{RANK_KANJI, kanji_count, kind_char, kind_name};
-use crate::notation::movetext::{japanese, kif_move_text, parse_japanese_move, resolve};
+use crate::notation::movetext::{japanese, parse_japanese_move, push_kif_move, resolve};
 use crate::notation::record::{Line, MoveTime, Record};
 
 use super::results::{summary_text, terminal_text};
@@ -17,10 +17,21 @@ const BOARD_KEYS: [&str; 4] = ["先手の持駒", "後手の持駒", "下手の�
 
 /// The record as KIF text (UTF-8; the caller encodes it for `.kif`).
 pub fn write_kif(rec: &Record) -> String {
-    let mut out = header_block(rec);
-    out.push_str("手数----指手---------消費時間--\n");
-    write_line(&mut out, &rec.main, &rec.start, None, 1);
-    write_variations(&mut out, &rec.main, &rec.start, None, 1, write_line);
+    let bytes = write_kif_bytes(rec);
+    // Only whole characters are written: always valid.
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// [`write_kif`]'s text as its UTF-8 bytes (a `.kifu` file), without checking them again.
+pub fn write_kif_bytes(rec: &Record) -> Vec<u8> {
+    let mut out = header_block(rec).into_bytes();
+    // A move line with its time is about 40 bytes: one allocation for most records.
+    out.reserve(64 + 40 * rec.main.moves.len());
+    out.extend_from_slice("手数----指手---------消費時間--\n".as_bytes());
+    write_line_bytes(&mut out, &rec.main, &rec.start, None, 1);
+    let mut variations = String::new();
+    write_variations(&mut variations, &rec.main, &rec.start, None, 1, write_line);
+    out.extend_from_slice(variations.as_bytes());
     out
 }
 
@@ -180,28 +191,53 @@ fn write_line(
     last_to: Option<Square>,
     first_ply: usize,
 ) {
-    let mut pos = pos.clone();
+    let mut bytes: Vec<u8> = Vec::with_capacity(64 + 40 * line.moves.len());
+    write_line_bytes(&mut bytes, line, pos, last_to, first_ply);
+    // Only whole characters were added: always valid.
+    match std::str::from_utf8(&bytes) {
+        Ok(text) => out.push_str(text),
+        Err(_) => out.push_str(&String::from_utf8_lossy(&bytes)),
+    }
+}
+
+/// [`write_line`] as UTF-8 bytes: a `String` checks every character pushed, and the
+/// numbers went through the formatting machinery, which took most of an export's time.
+fn write_line_bytes(
+    bytes: &mut Vec<u8>,
+    line: &Line,
+    pos: &Position,
+    last_to: Option<Square>,
+    first_ply: usize,
+) {
+    // Naming a move needs only the board and the side to move.
+    let mut pos = BoardWalk::of(pos);
     let mut last_to = last_to;
     for (i, node) in line.moves.iter().enumerate() {
-        let text = kif_move_text(&pos, node.mv, last_to);
-        write_move_line(out, first_ply + i, &text, node.time);
+        // The move's text straight into the line, its width measured there.
+        push_move_number(bytes, first_ply + i);
+        let text_at = bytes.len();
+        let moved = node.mv.from().and_then(|from| pos.piece_at(from));
+        push_kif_move(bytes, moved, pos.side_to_move(), node.mv, last_to);
+        let width = display_width(bytes.get(text_at..).unwrap_or_default());
+        push_time(bytes, width, node.time);
         for c in &node.comments {
-            let _ = writeln!(out, "*{c}");
+            push_line(bytes, b"*", c);
         }
         for b in &node.bookmarks {
-            let _ = writeln!(out, "&{b}");
+            push_line(bytes, b"&", b);
         }
         for e in &node.engine {
-            let _ = writeln!(out, "**{e}");
+            push_line(bytes, b"**", e);
         }
-        let _ = pos.play(node.mv);
+        // Only the position matters here, not the rules the move broke.
+        let _ = pos.play_quietly(node.mv);
         last_to = Some(node.mv.to());
     }
     if let Some(t) = &line.terminal {
         let n = first_ply + line.moves.len();
-        write_move_line(out, n, terminal_text(t.kind), t.time);
+        write_move_line(bytes, n, terminal_text(t.kind), t.time);
         for c in &t.comments {
-            let _ = writeln!(out, "*{c}");
+            push_line(bytes, b"*", c);
         }
     }
 }
@@ -216,13 +252,17 @@ fn write_variations(
     first_ply: usize,
     write_moves: LineWriter,
 ) {
+    // Most lines have none: nothing to replay.
+    if line.moves.iter().all(|node| node.variations.is_empty()) {
+        return;
+    }
     // The position before each move of the line.
     let mut before = Vec::with_capacity(line.moves.len());
     let mut pos = start.clone();
     let mut last = last_to;
     for node in &line.moves {
         before.push((pos.clone(), last));
-        let _ = pos.play(node.mv);
+        let _ = pos.play_quietly(node.mv);
         last = Some(node.mv.to());
     }
     for (i, node) in line.moves.iter().enumerate().rev() {
@@ -235,26 +275,121 @@ fn write_variations(
     }
 }
 
-fn write_move_line(out: &mut String, n: usize, text: &str, time: Option<MoveTime>) {
-    let width: usize = text.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum();
-    let _ = write!(out, "{n:>4} {text}");
-    if let Some(t) = time {
-        let pad = 14usize.saturating_sub(width);
-        let spent = t.spent.round() as u64;
-        let _ = write!(out, "{:pad$}({:>2}:{:02}/", "", spent / 60, spent % 60);
-        if let Some(total) = t.total {
-            let total = total.round() as u64;
-            let _ = write!(
-                out,
-                "{:02}:{:02}:{:02}",
-                total / 3600,
-                total / 60 % 60,
-                total % 60
-            );
+/// `mark`, `text` and a line break (a comment `*…`, a bookmark `&…`, engine output `**…`).
+fn push_line(out: &mut Vec<u8>, mark: &[u8], text: &str) {
+    out.extend_from_slice(mark);
+    out.extend_from_slice(text.as_bytes());
+    out.push(b'\n');
+}
+
+/// `n` in decimal, after as many `fill`s as make it at least `width` characters (`{n:>4}`,
+/// `{n:02}`). The move lines' numbers went through the formatting machinery, which took
+/// most of an export's time.
+fn push_number(out: &mut Vec<u8>, n: u64, width: usize, fill: u8) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
         }
-        out.push(')');
     }
-    out.push('\n');
+    for _ in digits.len() - at..width {
+        out.push(fill);
+    }
+    out.extend_from_slice(&digits[at..]);
+}
+
+/// The move number that starts a move line, `{n:>4} `.
+fn push_move_number(out: &mut Vec<u8>, n: usize) {
+    if n < 10_000 {
+        // Nearly every line: five bytes at once.
+        let digit = |d: usize| b'0' + (d % 10) as u8;
+        let lead = |d: usize, below: usize| if n < below { b' ' } else { digit(d) };
+        out.extend_from_slice(&[
+            lead(n / 1000, 1000),
+            lead(n / 100, 100),
+            lead(n / 10, 10),
+            digit(n),
+            b' ',
+        ]);
+        return;
+    }
+    push_number(out, n as u64, 4, b' ');
+    out.push(b' ');
+}
+
+/// Two digits of `n` (below 100), the first `fill` when `n` has one.
+fn two_digits(n: u64, fill: u8) -> [u8; 2] {
+    [
+        if n < 10 {
+            fill
+        } else {
+            b'0' + (n / 10 % 10) as u8
+        },
+        b'0' + (n % 10) as u8,
+    ]
+}
+
+/// How many columns the UTF-8 `text` takes: one an ASCII character, two any other (as
+/// `chars()` would count them: a character's first byte is no continuation byte).
+fn display_width(text: &[u8]) -> usize {
+    text.iter()
+        .map(|&b| match b {
+            0..0x80 => 1,
+            0x80..0xC0 => 0,
+            _ => 2,
+        })
+        .sum()
+}
+
+/// The rest of a move line after the move's text (`width` columns): its time, padded to its
+/// column, and the line break.
+fn push_time(out: &mut Vec<u8>, width: usize, time: Option<MoveTime>) {
+    if let Some(t) = time {
+        out.extend_from_slice(&[b' '; 14][..14usize.saturating_sub(width)]);
+        let spent = t.spent.round() as u64;
+        if spent < 6000 {
+            // ( M:SS/ in one go.
+            let [m1, m2] = two_digits(spent / 60, b' ');
+            let [s1, s2] = two_digits(spent % 60, b'0');
+            out.extend_from_slice(&[b'(', m1, m2, b':', s1, s2, b'/']);
+        } else {
+            out.push(b'(');
+            push_number(out, spent / 60, 2, b' ');
+            out.push(b':');
+            push_number(out, spent % 60, 2, b'0');
+            out.push(b'/');
+        }
+        match t.total.map(|total| total.round() as u64) {
+            Some(total) if total < 360_000 => {
+                // HH:MM:SS) in one go.
+                let [h1, h2] = two_digits(total / 3600, b'0');
+                let [m1, m2] = two_digits(total / 60 % 60, b'0');
+                let [s1, s2] = two_digits(total % 60, b'0');
+                out.extend_from_slice(&[h1, h2, b':', m1, m2, b':', s1, s2, b')']);
+            }
+            Some(total) => {
+                push_number(out, total / 3600, 2, b'0');
+                out.push(b':');
+                push_number(out, total / 60 % 60, 2, b'0');
+                out.push(b':');
+                push_number(out, total % 60, 2, b'0');
+                out.push(b')');
+            }
+            None => out.push(b')'),
+        }
+    }
+    out.push(b'\n');
+}
+
+fn write_move_line(out: &mut Vec<u8>, n: usize, text: &str, time: Option<MoveTime>) {
+    push_move_number(out, n);
+    out.extend_from_slice(text.as_bytes());
+    push_time(out, display_width(text.as_bytes()), time);
 }
 
 /// A BOD board diagram with both hands and, when White is to move, 後手番.
@@ -314,5 +449,105 @@ fn hand_text(pos: &Position, color: Color) -> String {
         "なし".to_string()
     } else {
         parts.join("　")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The move line as `write!` wrote it before [`write_move_line`] put it together by hand.
+    fn formatted(n: usize, text: &str, time: Option<MoveTime>) -> String {
+        let mut out = String::new();
+        let width: usize = text.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum();
+        let _ = write!(out, "{n:>4} {text}");
+        if let Some(t) = time {
+            let pad = 14usize.saturating_sub(width);
+            let spent = t.spent.round() as u64;
+            let _ = write!(out, "{:pad$}({:>2}:{:02}/", "", spent / 60, spent % 60);
+            if let Some(total) = t.total {
+                let total = total.round() as u64;
+                let _ = write!(
+                    out,
+                    "{:02}:{:02}:{:02}",
+                    total / 3600,
+                    total / 60 % 60,
+                    total % 60
+                );
+            }
+            out.push(')');
+        }
+        out.push('\n');
+        out
+    }
+
+    #[test]
+    fn move_lines_are_what_the_formatting_wrote() {
+        let texts = [
+            "７六歩(77)",
+            "同　歩(34)",
+            "２二角成(88)",
+            "２四歩不成(25)",
+            "４五角打",
+            "投了",
+            "?",
+            "a very long text beyond the column",
+        ];
+        let seconds = [
+            0.0,
+            0.4,
+            0.5,
+            1.5,
+            59.0,
+            59.6,
+            60.0,
+            599.0,
+            3599.5,
+            3600.0,
+            5999.0,
+            6000.0,
+            86_399.0,
+            359_999.0,
+            360_000.0,
+            1e9,
+            1e30,
+            -3.0,
+            f64::NAN,
+            f64::INFINITY,
+        ];
+        let numbers = [
+            0,
+            1,
+            9,
+            10,
+            99,
+            100,
+            999,
+            1000,
+            9999,
+            10_000,
+            123_456,
+            usize::MAX,
+        ];
+        for n in numbers {
+            for text in texts {
+                let mut times = vec![None];
+                for &spent in &seconds {
+                    times.push(Some(MoveTime { spent, total: None }));
+                    for &total in &seconds {
+                        times.push(Some(MoveTime {
+                            spent,
+                            total: Some(total),
+                        }));
+                    }
+                }
+                for time in times {
+                    let mut out = b"before\n".to_vec();
+                    write_move_line(&mut out, n, text, time);
+                    let out = String::from_utf8(out).unwrap();
+                    assert_eq!(out, format!("before\n{}", formatted(n, text, time)));
+                }
+            }
+        }
     }
 }

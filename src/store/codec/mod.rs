@@ -10,7 +10,7 @@ use crate::normalize::{name_key, strip_titles};
 use crate::notation::dates::GameDate;
 use crate::notation::kif::read_kif;
 use crate::notation::{Format, GameResult, Line, MoveNode, Note, Record, Terminal, TerminalKind};
-use crate::shogi::{Handicap, Move, Position, Rule, Strictness};
+use crate::shogi::{BoardWalk, Handicap, Move, Position, Rule, Strictness};
 
 use super::{StoreError, postings, tree};
 
@@ -396,8 +396,19 @@ pub(super) struct StoredColumns {
     pub comments: Vec<(u32, u8, String)>,
 }
 
+/// How a stored main line is replayed when its record is rebuilt.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum Replay {
+    /// Every move's broken rules are worked out ([`MoveNode::violations`]).
+    Rules,
+    /// Only whether each move can be played (the same error when one cannot); the main
+    /// line's `violations` stay empty. For records that are only written out: no writer
+    /// reads them.
+    Quiet,
+}
+
 /// Rebuilds the record a game was stored from.
-pub(super) fn record_from(cols: StoredColumns) -> Result<Record, StoreError> {
+pub(super) fn record_from(cols: StoredColumns, replay: Replay) -> Result<Record, StoreError> {
     let corrupt = |why: &str| StoreError::Corrupt(cols.id, why.to_string());
     if let Some(StoredTree::Kif(tree)) = &cols.tree {
         let mut rec = read_kif(tree);
@@ -421,11 +432,16 @@ pub(super) fn record_from(cols: StoredColumns) -> Result<Record, StoreError> {
         None => (vec![None; moves.len()], None),
     };
     let mut pos = start.clone();
+    // Quiet: whether a move can be played needs only the board, hands and side to move.
+    let mut walk = BoardWalk::of(&start);
     let mut line = Line::default();
+    line.moves.reserve_exact(moves.len());
     for (mv, time) in moves.into_iter().zip(times) {
-        let violations = pos
-            .play(mv)
-            .map_err(|e| corrupt(&format!("move {}: {e}", mv.usi())))?;
+        let played = match replay {
+            Replay::Rules => pos.play(mv),
+            Replay::Quiet => walk.play_quietly(mv).map(|()| Default::default()),
+        };
+        let violations = played.map_err(|e| corrupt(&format!("move {}: {e}", mv.usi())))?;
         let mut node = MoveNode::new(mv);
         node.time = time;
         node.violations = violations;
@@ -505,17 +521,20 @@ pub fn read_columns(
     headers: Option<(&str, HeaderColumns<'_>)>,
     comments: Option<&str>,
 ) -> Result<Record, StoreError> {
-    record_from(StoredColumns {
-        id: 0,
-        start_sfen: start_sfen.map(str::to_string),
-        handicap: handicap.to_string(),
-        moves: moves.to_vec(),
-        times: times.map(<[u8]>::to_vec),
-        terminal: terminal.map(str::to_string),
-        tree: tree.map(|b| StoredTree::Binary(b.to_vec())),
-        headers: headers.map_or_else(Vec::new, |(h, c)| decode_headers(h, c)),
-        comments: decode_comments(0, comments)?,
-    })
+    record_from(
+        StoredColumns {
+            id: 0,
+            start_sfen: start_sfen.map(str::to_string),
+            handicap: handicap.to_string(),
+            moves: moves.to_vec(),
+            times: times.map(<[u8]>::to_vec),
+            terminal: terminal.map(str::to_string),
+            tree: tree.map(|b| StoredTree::Binary(b.to_vec())),
+            headers: headers.map_or_else(Vec::new, |(h, c)| decode_headers(h, c)),
+            comments: decode_comments(0, comments)?,
+        },
+        Replay::Rules,
+    )
 }
 
 #[cfg(test)]
