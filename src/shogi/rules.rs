@@ -236,6 +236,7 @@ impl Position {
 
     /// Whether `mv` is physically possible (the errors of [`Position::play`], in its order),
     /// and the piece it moves or drops.
+    #[inline]
     fn check_possible(&self, mv: Move) -> Result<Piece, MoveError> {
         check_possible(
             self.board(),
@@ -272,6 +273,7 @@ impl Position {
 
 /// Whether `mv` is physically possible for `us` on `board` with `hand` (the mover's): the
 /// errors of [`Position::play`], in its order; and the piece it moves or drops.
+#[inline]
 pub(crate) fn check_possible(
     board: &[Option<Piece>; 81],
     hand: &Hand,
