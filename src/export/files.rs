@@ -171,6 +171,7 @@ fn write_each(
         |tick: std::sync::mpsc::Sender<()>| -> Result<BTreeMap<String, usize>, ExportError> {
             let mut lost = BTreeMap::new();
             let own = Store::open_read_only(dir)?;
+            own.read_unmapped()?;
             loop {
                 let first = next_chunk
                     .fetch_add(1, Ordering::Relaxed)

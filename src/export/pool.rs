@@ -66,7 +66,12 @@ pub(crate) fn with_workers<B: Send, T: Send, R>(
             let jobs = Arc::clone(&jobs);
             let (work, dir) = (&work, &dir);
             s.spawn(move || {
-                let store = match Store::open_read_only(dir) {
+                let store = match Store::open_read_only(dir).and_then(|s| {
+                    // Each game is read once, in order: no mapping to count as this
+                    // process's memory.
+                    s.read_unmapped()?;
+                    Ok(s)
+                }) {
                     Ok(s) => s,
                     Err(e) => {
                         let _ = done_tx.send(Err(e.into()));

@@ -278,6 +278,14 @@ impl Store {
         Ok(n as u64)
     }
 
+    /// Reads pages by system calls instead of through a mapping of the file: for a
+    /// connection that reads the games once in order (an export), whose resident size then
+    /// counts only its own memory, not the database's pages it has touched.
+    pub fn read_unmapped(&self) -> Result<(), StoreError> {
+        self.conn.pragma_update(None, "mmap_size", 0)?;
+        Ok(())
+    }
+
     /// The database's directory.
     pub fn dir(&self) -> &Path {
         self.db.path()

@@ -686,3 +686,34 @@ fn the_book_equals_a_brute_force_count_in_memory_and_sorted_on_disk() {
         assert_eq!(texts[0], texts[1]);
     }
 }
+
+#[test]
+fn a_book_of_a_game_not_in_the_database_fails_and_leaves_nothing() {
+    use kifudex::export::ExportError;
+    use kifudex::export::book::{BookOptions, write_book};
+    let (_dir, db) = sample_db("export-book-missing");
+    let store = Store::open(&db).unwrap();
+    let out = db.parent().unwrap().join("missing.db");
+    let mut ids: Vec<i64> = Kifudex::new()
+        .db(&db)
+        .args(&["search", "--json", "--limit", "100000"])
+        .output()
+        .json_lines()
+        .iter()
+        .filter_map(|r| r["id"].as_i64())
+        .collect();
+    ids.push(987_654);
+    let err = write_book(&store, &ids, &out, &BookOptions::default(), |_| {}).unwrap_err();
+    assert!(matches!(err, ExportError::Missing(987_654)), "{err}");
+    assert_eq!(
+        err.to_string(),
+        "game 987654 is in the selection but not in the database"
+    );
+    let left: Vec<_> = std::fs::read_dir(db.parent().unwrap())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("missing"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
