@@ -1,5 +1,7 @@
 //! SFEN: reading (strict, with errors that say what is wrong) and writing.
 
+use std::fmt::Write;
+
 use super::position::{Position, PositionError, Strictness, hand_from_counts};
 use super::types::{Color, Hand, Piece, PieceKind, Square};
 
@@ -190,20 +192,7 @@ impl SfenBuf {
 
 /// Appends `n` in decimal.
 fn push_number(out: &mut String, n: u32) {
-    let mut digits = [0u8; 10];
-    let mut i = digits.len();
-    let mut n = n;
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    for &d in &digits[i..] {
-        out.push(char::from(d));
-    }
+    let _ = write!(out, "{n}");
 }
 
 /// The SFEN hands field: Black's pieces then White's, each rook first, `-` when both are empty.

@@ -524,6 +524,18 @@ fn hash_prints_the_position_hashes() {
     assert_eq!(v["sfen"], pos.to_sfen());
 }
 
+/// Every game id of the database.
+fn all_ids(db: &Path) -> Vec<i64> {
+    Kifudex::new()
+        .db(db)
+        .args(&["search", "--json", "--limit", "100000"])
+        .output()
+        .json_lines()
+        .iter()
+        .filter_map(|r| r["id"].as_i64())
+        .collect()
+}
+
 /// A book as a map: SFEN without the move number → (move, ponder, value, count), by move.
 type BookMap = BTreeMap<String, Vec<(String, String, i32, u64)>>;
 
@@ -641,14 +653,7 @@ fn the_book_equals_a_brute_force_count_in_memory_and_sorted_on_disk() {
     use kifudex::export::book::{BookOptions, write_book};
     let (_dir, db) = sample_db("export-book-brute");
     let store = Store::open(&db).unwrap();
-    let ids: Vec<i64> = Kifudex::new()
-        .db(&db)
-        .args(&["search", "--json", "--limit", "100000"])
-        .output()
-        .json_lines()
-        .iter()
-        .filter_map(|r| r["id"].as_i64())
-        .collect();
+    let ids: Vec<i64> = all_ids(&db);
     assert!(ids.len() > 200, "{}", ids.len());
     for (max_ply, min_count) in [(30, 1), (12, 2)] {
         let want = brute_book(&store, &ids, max_ply, min_count);
@@ -694,14 +699,7 @@ fn a_book_of_a_game_not_in_the_database_fails_and_leaves_nothing() {
     let (_dir, db) = sample_db("export-book-missing");
     let store = Store::open(&db).unwrap();
     let out = db.parent().unwrap().join("missing.db");
-    let mut ids: Vec<i64> = Kifudex::new()
-        .db(&db)
-        .args(&["search", "--json", "--limit", "100000"])
-        .output()
-        .json_lines()
-        .iter()
-        .filter_map(|r| r["id"].as_i64())
-        .collect();
+    let mut ids: Vec<i64> = all_ids(&db);
     ids.push(987_654);
     let err = write_book(&store, &ids, &out, &BookOptions::default(), |_| {}).unwrap_err();
     assert!(matches!(err, ExportError::Missing(987_654)), "{err}");
