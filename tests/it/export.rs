@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::util::{Kifudex, TempDb, YAGURA_KIF};
+use crate::util::{Kifudex, TempDb, YAGURA_KIF, list_games};
 use kifudex::query::{PositionOptions, tree};
 use kifudex::shogi::Position;
 use kifudex::store::Store;
@@ -526,11 +526,7 @@ fn hash_prints_the_position_hashes() {
 
 /// Every game id of the database.
 fn all_ids(db: &Path) -> Vec<i64> {
-    Kifudex::new()
-        .db(db)
-        .args(&["search", "--json", "--limit", "100000"])
-        .output()
-        .json_lines()
+    list_games(db)
         .iter()
         .filter_map(|r| r["id"].as_i64())
         .collect()

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::util::{Kifudex, TempDb, zip_stored};
+use crate::util::{Kifudex, TempDb, list_games, zip_stored};
 use kifudex::notation::kif::write_kif;
 use kifudex::synth::{Synth, SynthOptions};
 use serde_json::Value;
@@ -444,11 +444,7 @@ fn probes_of(db: &Path, cwd: &Path, args: &[&str]) -> Probes {
 /// The id of the game first read from `rel`.
 fn id_of(db: &Path, dir: &Path, rel: &str) -> String {
     let file = dir.join(rel).to_str().unwrap().to_string();
-    Kifudex::new()
-        .db(db)
-        .args(&["search", "--json", "--limit", "100000"])
-        .output()
-        .json_lines()
+    list_games(db)
         .iter()
         .find(|r| r["file"] == file.as_str())
         .unwrap_or_else(|| panic!("a game of {rel}"))["id"]

@@ -162,13 +162,18 @@ impl Kifudex {
 }
 
 /// Imports the folder `files` into a new database `db`, which must succeed, and lists
-/// every game it then holds (`search --json`, no limit that matters).
+/// every game it then holds.
 pub fn import_and_list(db: &Path, files: &Path) -> Vec<Value> {
     Kifudex::new()
         .db(db)
         .args([std::ffi::OsStr::new("import"), files.as_os_str()])
         .output()
         .success();
+    list_games(db)
+}
+
+/// Every game the database holds, as `search --json` lists them (no limit that matters).
+pub fn list_games(db: &Path) -> Vec<Value> {
     Kifudex::new()
         .db(db)
         .args(["search", "--json", "--limit", "100000"])
