@@ -3,11 +3,36 @@
 //! on; opening a variation at a move of its parent; playing a move with the rules it broke;
 //! ending a line at a move that cannot be read or played (the error at its line and column,
 //! the rest of the line skipped, the record incomplete when it is the main line); lines that
-//! are read into nothing (too deep, or placed nowhere).
+//! are read into nothing (too deep, or placed nowhere); what is written between the moves
+//! (comments, engine lines, bookmarks) and the end of a line. Every reader (KIF and KI2, PSN,
+//! CSA, JKF, USI, the move list) builds its record through these; the readers keep only their
+//! syntax.
 
 use super::movetext::{MoveTextError, MoveTextErrorKind};
-use super::record::{Line, MoveTime, ReadError, Record, push_move};
-use crate::shogi::{Move, Position, Square};
+use super::record::{Line, MoveTime, ReadError, Record, Terminal, TerminalKind, push_move};
+use crate::shogi::{Move, Position, Rule, Square};
+
+/// How a comment line is read.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Remark {
+    /// A comment, whatever it starts with (PSN).
+    Plain,
+    /// A comment, or engine output when it starts with `*` (KIF's `**`, CSA's `'**`, JKF's
+    /// `*`): the `*` is taken off and the line kept apart from the comments. On a line's end
+    /// both are comments, and an engine line keeps its `*`.
+    MaybeEngine,
+}
+
+/// A comment on the start position (before any move of the main line).
+pub(crate) fn start_comment(rec: &mut Record, text: String, how: Remark) {
+    match text
+        .strip_prefix('*')
+        .filter(|_| how == Remark::MaybeEngine)
+    {
+        Some(e) => rec.start_engine.push(e.to_string()),
+        None => rec.start_comments.push(text),
+    }
+}
 
 /// One line of the record being read: where it is in the tree and where its play is.
 pub(crate) struct OpenLine {
@@ -28,7 +53,14 @@ pub(crate) struct OpenLine {
     /// variations within it are cut too.
     pub cut: bool,
     pub skipped: usize,
+    /// The positions before every [`CHECKPOINT`]-th move of the line (with the square of the
+    /// move before), made as variations ask for them: a variation replays at most that many
+    /// moves, so that a record with a variation at every move reads in linear time.
+    checkpoints: Vec<(Position, Option<Square>)>,
 }
+
+/// How many moves apart [`OpenLine`] keeps the positions variations start from.
+const CHECKPOINT: usize = 32;
 
 impl OpenLine {
     /// The main line, from `start`.
@@ -43,6 +75,7 @@ impl OpenLine {
             dead: false,
             cut: false,
             skipped: 0,
+            checkpoints: Vec::new(),
         }
     }
 
@@ -60,6 +93,7 @@ impl OpenLine {
             dead: true,
             cut,
             skipped: 0,
+            checkpoints: Vec::new(),
         }
     }
 
@@ -77,14 +111,43 @@ impl OpenLine {
     /// Opens a variation of this line's move `index` (0-based in the line): an empty line
     /// added to that move's variations, with the position before the move. `None` when the
     /// line has no such move.
-    pub fn branch(&self, main: &mut Line, index: usize) -> Option<OpenLine> {
+    pub fn branch(&mut self, main: &mut Line, index: usize) -> Option<OpenLine> {
         let line = self.line(main).filter(|l| index < l.moves.len())?;
-        let mut pos = self.start.clone();
-        let mut last_to = self.start_last_to;
-        for m in &line.moves[..index] {
+        if self.checkpoints.is_empty() {
+            self.checkpoints
+                .push((self.start.clone(), self.start_last_to));
+        }
+        let want = index / CHECKPOINT;
+        while self.checkpoints.len() <= want {
+            let from = (self.checkpoints.len() - 1) * CHECKPOINT;
+            let Some((mut pos, mut last_to)) = self.checkpoints.last().cloned() else {
+                break;
+            };
+            for m in &line.moves[from..from + CHECKPOINT] {
+                let _ = pos.play(m.mv);
+                last_to = Some(m.mv.to());
+            }
+            self.checkpoints.push((pos, last_to));
+        }
+        let (mut pos, mut last_to) = self.checkpoints[want].clone();
+        for m in &line.moves[want * CHECKPOINT..index] {
             let _ = pos.play(m.mv);
             last_to = Some(m.mv.to());
         }
+        self.branch_from(main, index, pos, last_to)
+    }
+
+    /// [`branch`](Self::branch) when the caller kept the position before move `index` (and
+    /// the square of the move before it): no replay, so that a line with a variation at every
+    /// move reads in linear time.
+    pub fn branch_from(
+        &self,
+        main: &mut Line,
+        index: usize,
+        pos: Position,
+        last_to: Option<Square>,
+    ) -> Option<OpenLine> {
+        let line = self.line(main).filter(|l| index < l.moves.len())?;
         let node = &mut line.moves[index];
         node.variations.push(Line::default());
         let mut path = self.path.clone();
@@ -99,6 +162,7 @@ impl OpenLine {
             dead: false,
             cut: false,
             skipped: 0,
+            checkpoints: Vec::new(),
         })
     }
 
@@ -125,6 +189,77 @@ impl OpenLine {
         }
     }
 
+    /// Plays `mv` as [`play`](Self::play) does, but refuses a move that no piece of the mover
+    /// can make (the move list reads moves in several notations and trusts only those that fit
+    /// the board); after an error the line must be ended with [`fail`](Self::fail).
+    pub fn play_movable(
+        &mut self,
+        line: &mut Line,
+        mv: Move,
+        text: &str,
+    ) -> Result<(), MoveTextError> {
+        match self.pos.play(mv) {
+            Ok(violations) if violations.contains(Rule::IllegalMovement) => {
+                Err(MoveTextError::new(
+                    MoveTextErrorKind::Unplayable,
+                    format!("{text} cannot be played: no piece of the mover can make that move"),
+                ))
+            }
+            Ok(violations) => {
+                push_move(&mut line.moves, mv, None, violations);
+                self.last_to = Some(mv.to());
+                Ok(())
+            }
+            Err(e) => Err(MoveTextError::new(
+                MoveTextErrorKind::Unplayable,
+                format!("{text} cannot be played: {e}"),
+            )),
+        }
+    }
+
+    /// A comment read after the line's last move: on its end once it has one, else on its
+    /// last move, else (the main line before its first move) on the start position. `Err`
+    /// gives the comment back when it has no place: a variation before its first move. A line
+    /// read into nothing drops it.
+    pub fn comment(&self, rec: &mut Record, text: String, how: Remark) -> Result<(), String> {
+        let main = self.is_main();
+        let Some(line) = self.line(&mut rec.main) else {
+            return Ok(());
+        };
+        match (&mut line.terminal, line.moves.last_mut()) {
+            (Some(t), _) => t.comments.push(text),
+            (None, Some(m)) => match text
+                .strip_prefix('*')
+                .filter(|_| how == Remark::MaybeEngine)
+            {
+                Some(e) => m.engine.push(e.to_string()),
+                None => m.comments.push(text),
+            },
+            (None, None) if main => start_comment(rec, text, how),
+            (None, None) => return Err(text),
+        }
+        Ok(())
+    }
+
+    /// A bookmark (KIF `&`) read after the line's last move: on that move, or on the start
+    /// position before the first. A line read into nothing drops it.
+    pub fn bookmark(&self, rec: &mut Record, mark: String) {
+        let Some(line) = self.line(&mut rec.main) else {
+            return;
+        };
+        match line.moves.last_mut() {
+            Some(m) => m.bookmarks.push(mark),
+            None => rec.start_bookmarks.push(mark),
+        }
+    }
+
+    /// Ends the line with `kind`, reached with `time` (a line read into nothing stays so).
+    pub fn end(&self, rec: &mut Record, kind: TerminalKind, time: Option<MoveTime>) {
+        if let Some(line) = self.line(&mut rec.main) {
+            line.terminal = Some(Terminal::new(kind, time));
+        }
+    }
+
     /// Ends the line at a move that could not be read or played: `error` is recorded, what
     /// follows in the line is skipped, and a record whose main line ends so is incomplete.
     pub fn fail(&mut self, rec: &mut Record, error: ReadError) {
@@ -142,4 +277,162 @@ pub(crate) fn line_at<'a>(main: &'a mut Line, path: &[(usize, usize)]) -> Option
         line = line.moves.get_mut(m)?.variations.get_mut(v)?;
     }
     Some(line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn usi(s: &str) -> Move {
+        Move::from_usi(s).unwrap()
+    }
+
+    #[test]
+    fn remarks_go_where_the_line_is() {
+        let mut rec = Record::default();
+        let main = OpenLine::main(Position::startpos());
+        // Before the first move: the start position; `*` makes an engine line.
+        assert_eq!(
+            main.comment(&mut rec, "a".into(), Remark::MaybeEngine),
+            Ok(())
+        );
+        assert_eq!(
+            main.comment(&mut rec, "*e".into(), Remark::MaybeEngine),
+            Ok(())
+        );
+        assert_eq!(main.comment(&mut rec, "*p".into(), Remark::Plain), Ok(()));
+        main.bookmark(&mut rec, "b0".into());
+        assert_eq!(rec.start_comments, ["a", "*p"]);
+        assert_eq!(rec.start_engine, ["e"]);
+        assert_eq!(rec.start_bookmarks, ["b0"]);
+
+        let mut main = main;
+        let mut line = std::mem::take(&mut rec.main);
+        main.play(&mut line, usi("7g7f"), None, "7g7f").unwrap();
+        rec.main = line;
+        main.comment(&mut rec, "c".into(), Remark::MaybeEngine)
+            .unwrap();
+        main.comment(&mut rec, "*f".into(), Remark::MaybeEngine)
+            .unwrap();
+        main.bookmark(&mut rec, "b1".into());
+        let node = &rec.main.moves[0];
+        assert_eq!(
+            (&node.comments, &node.engine, &node.bookmarks),
+            (
+                &vec!["c".to_string()],
+                &vec!["f".to_string()],
+                &vec!["b1".to_string()]
+            )
+        );
+
+        // A variation before its first move has no place for a comment.
+        let variation = main.branch(&mut rec.main, 0).unwrap();
+        assert_eq!(variation.first_ply, 1);
+        assert_eq!(
+            variation.comment(&mut rec, "v".into(), Remark::Plain),
+            Err("v".to_string())
+        );
+
+        // On the end, engine lines keep their `*`.
+        main.end(&mut rec, TerminalKind::Resign, None);
+        main.comment(&mut rec, "*g".into(), Remark::MaybeEngine)
+            .unwrap();
+        let end = rec.main.terminal.as_ref().unwrap();
+        assert_eq!(
+            (end.kind, &end.comments),
+            (TerminalKind::Resign, &vec!["*g".to_string()])
+        );
+        assert_eq!(rec.main.moves[0].engine, ["f"]);
+
+        // A line read into nothing drops what is read into it.
+        let before = rec.clone();
+        let nowhere = OpenLine::nowhere(3, false);
+        nowhere
+            .comment(&mut rec, "x".into(), Remark::Plain)
+            .unwrap();
+        nowhere.bookmark(&mut rec, "y".into());
+        nowhere.end(&mut rec, TerminalKind::Abort, None);
+        assert_eq!(rec, before);
+    }
+
+    #[test]
+    fn a_variation_starts_where_a_replay_of_its_parent_says() {
+        // A main line long enough for several checkpoints, then a variation at every move in
+        // an order that goes back and forth, and variations of variations.
+        let shuffle = [
+            "5i5h", "5a5b", "5h5i", "5b5a", "2g2f", "8c8d", "2f2e", "8d8e",
+        ];
+        let mut rec = Record::default();
+        let mut main = OpenLine::main(Position::startpos());
+        let mut line = Line::default();
+        for i in 0..150 {
+            let m = if i < 4 {
+                shuffle[i + 4]
+            } else {
+                shuffle[i % 4]
+            };
+            main.play(&mut line, usi(m), None, m).unwrap();
+        }
+        rec.main = line;
+        let replay = |upto: usize, rec: &Record| {
+            let mut pos = Position::startpos();
+            let mut last = None;
+            for m in &rec.main.moves[..upto] {
+                pos.play(m.mv).unwrap();
+                last = Some(m.mv.to());
+            }
+            (pos, last)
+        };
+        let order = (0..150).rev().chain([31, 32, 33, 0, 64, 149, 100]);
+        for index in order {
+            let mut v = main.branch(&mut rec.main, index).unwrap();
+            let (pos, last) = replay(index, &rec);
+            assert_eq!(
+                (v.start.to_sfen(), v.start_last_to),
+                (pos.to_sfen(), last),
+                "{index}"
+            );
+            assert_eq!((v.pos.to_sfen(), v.first_ply), (pos.to_sfen(), index + 1));
+            // The variation plays the main line's move again, then branches itself.
+            let mv = rec.main.moves[index].mv;
+            let mut vline = std::mem::take(
+                main.line(&mut rec.main).unwrap().moves[index]
+                    .variations
+                    .last_mut()
+                    .unwrap(),
+            );
+            v.play(&mut vline, mv, None, "again").unwrap();
+            *main.line(&mut rec.main).unwrap().moves[index]
+                .variations
+                .last_mut()
+                .unwrap() = vline;
+            let inner = v.branch(&mut rec.main, 0).unwrap();
+            assert_eq!(inner.start.to_sfen(), pos.to_sfen());
+        }
+        assert!(main.branch(&mut rec.main, 150).is_none());
+    }
+
+    #[test]
+    fn a_movable_play_refuses_what_no_piece_can_do_and_keeps_broken_rules() {
+        let mut line = Line::default();
+        let mut open = OpenLine::main(Position::startpos());
+        let e = open
+            .play_movable(&mut line, usi("2g2e"), "P-2e")
+            .unwrap_err();
+        assert_eq!(e.kind(), MoveTextErrorKind::Unplayable);
+        assert_eq!(
+            e.message(),
+            "P-2e cannot be played: no piece of the mover can make that move"
+        );
+        assert!(line.moves.is_empty());
+        // Another rule broken (二歩 here) is kept with the move, as a record's data.
+        let start =
+            Position::from_sfen("lnsgkgsnl/1r5b1/pppp1pppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b P 1")
+                .unwrap();
+        let mut line = Line::default();
+        let mut open = OpenLine::main(start);
+        open.play_movable(&mut line, usi("P*5e"), "P*5e").unwrap();
+        assert!(line.moves[0].violations.contains(Rule::TwoPawns));
+        assert_eq!(open.last_to, Some(usi("P*5e").to()));
+    }
 }

@@ -13,15 +13,16 @@
 use super::movetext::{MoveTextError, MoveTextErrorKind};
 use std::fmt::Write;
 
+use super::build::OpenLine;
 use super::decode::Lines;
 use super::headers::{KeyStyle, keys_for};
 use super::japanese::{digit, piece_prefix, side_mark};
 use super::movetext::iroha::iroha;
 use super::movetext::kitao::{kitao_kawasaki, parse_kitao_kawasaki, resolve_kitao_kawasaki};
 use super::movetext::{hodges, hosking, japanese, parse_japanese_move, resolve};
-use super::record::{Line, ReadError, Record, Terminal, TerminalKind, push_move};
+use super::record::{ReadError, Record, TerminalKind};
 use super::{csa, kif, psn};
-use crate::shogi::{Color, Move, Position, Rule, Square};
+use crate::shogi::{Color, Move, Position, Square};
 
 /// A notation a move list is written in.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -229,9 +230,7 @@ fn read_move(
 /// Reads a plain move list (see the module's comment) as one game from the usual start.
 pub fn read_move_list(text: &str) -> Record {
     let mut rec = Record::default();
-    let mut pos = rec.start.clone();
-    let mut line = Line::default();
-    let mut last_to = None;
+    let mut open = OpenLine::main(rec.start.clone());
     let mut started = false;
     'lines: for (n, raw) in Lines::new(text).enumerate() {
         let n = n + 1;
@@ -246,7 +245,7 @@ pub fn read_move_list(text: &str) -> Record {
                 match Position::from_sfen(sfen.trim()) {
                     Ok(p) if !started => {
                         rec.start = p.clone();
-                        pos = p;
+                        open = OpenLine::main(p);
                     }
                     Ok(_) => rec.errors.push(ReadError::new(
                         n,
@@ -282,7 +281,7 @@ pub fn read_move_list(text: &str) -> Record {
                 i += len;
                 continue;
             }
-            if line.terminal.is_some() {
+            if rec.main.terminal.is_some() {
                 rec.errors.push(ReadError::new(
                     n,
                     column,
@@ -294,56 +293,30 @@ pub fn read_move_list(text: &str) -> Record {
                 break 'lines;
             }
             let word = &rest[..word_len(rest)];
-            if let Some(kind) = ending(word, pos.side_to_move()) {
-                line.terminal = Some(Terminal {
-                    kind,
-                    time: None,
-                    comments: Vec::new(),
-                });
+            if let Some(kind) = ending(word, open.pos.side_to_move()) {
+                open.end(&mut rec, kind, None);
                 i += word.len();
                 continue;
             }
-            let ply = line.moves.len() + 1;
-            let played = read_move(&pos, rest, last_to).and_then(|(mv, len)| {
-                // Rules may be broken (records with illegal moves are data), the way pieces
-                // move may not: such a move cannot be applied.
-                let mut after = pos.clone();
-                match after.play(mv) {
-                    Ok(v) if v.contains(Rule::IllegalMovement) => Err(MoveTextError::new(
-                        MoveTextErrorKind::Unplayable,
-                        format!(
-                            "{} cannot be played: no piece of the mover can make that move",
-                            &rest[..len]
-                        ),
-                    )),
-                    Ok(v) => {
-                        pos = after;
-                        Ok((mv, v, len))
-                    }
-                    Err(e) => Err(MoveTextError::new(
-                        MoveTextErrorKind::Unplayable,
-                        format!("{} cannot be played: {e}", &rest[..len]),
-                    )),
-                }
+            let ply = rec.main.moves.len() + 1;
+            // Rules may be broken (records with illegal moves are data), the way pieces move
+            // may not: such a move cannot be applied.
+            let played = read_move(&open.pos, rest, open.last_to).and_then(|(mv, len)| {
+                open.play_movable(&mut rec.main, mv, &rest[..len])?;
+                Ok(len)
             });
             match played {
-                Ok((mv, violations, len)) => {
+                Ok(len) => {
                     started = true;
-                    push_move(&mut line.moves, mv, None, violations);
-                    last_to = Some(mv.to());
                     i += len.max(1);
                 }
                 Err(e) => {
-                    rec.errors.push(ReadError::new(
-                        n,
-                        column,
-                        format!("ply {ply}: {e}; the rest of the list is ignored"),
-                    ));
+                    let message = format!("ply {ply}: {e}; the rest of the list is ignored");
+                    open.fail(&mut rec, ReadError::new(n, column, message));
                     break 'lines;
                 }
             }
         }
     }
-    rec.main = line;
     rec
 }

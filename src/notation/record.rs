@@ -257,6 +257,17 @@ pub struct Terminal {
     pub comments: Vec<String>,
 }
 
+impl Terminal {
+    /// The end `kind`, reached with `time`, with no comment yet.
+    pub fn new(kind: TerminalKind, time: Option<MoveTime>) -> Terminal {
+        Terminal {
+            kind,
+            time,
+            comments: Vec::new(),
+        }
+    }
+}
+
 /// One move of a line and everything recorded with it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MoveNode {

@@ -5,7 +5,7 @@
 
 use kifudex::notation::movelist::{Notation, read_move_list, write_move_list};
 use kifudex::notation::movetext::iroha::{IROHA_SQUARES, iroha, iroha_square, iroha_square_of};
-use kifudex::notation::{Format, MoveNode, ReadError, Record, read_bytes};
+use kifudex::notation::{Format, MoveNode, ReadError, Record, TerminalKind, read_bytes};
 use kifudex::shogi::{Position, Square};
 
 use crate::util::Rng;
@@ -178,6 +178,21 @@ fn errors_name_the_ply_line_and_column() {
             "ply 3: ☗金-58 is ambiguous: golds on 49 and 69 can move there; write ☗金(49)-58 or ☗金(69)-58; the rest of the list is ignored"
         )]
     );
+    // The list stops at a move the file goes on after: the record is incomplete, as every
+    // reader's is.
+    assert!(r.incomplete);
+    // A USI move no piece of the mover can make is refused, not kept as a broken rule.
+    let r = read_move_list("7g7f 3c3d 2g2e 2g2f");
+    assert_eq!(moves_of(&r), ["7g7f", "3c3d"]);
+    assert_eq!(
+        r.errors,
+        [ReadError::new(
+            1,
+            11,
+            "ply 3: 2g2e cannot be played: no piece of the mover can make that move; the rest of the list is ignored"
+        )]
+    );
+    assert!(r.incomplete);
     let r = read_move_list("7g7f 3c3d\n  P-5e\n");
     assert_eq!(
         r.errors,
@@ -200,6 +215,9 @@ fn errors_name_the_ply_line_and_column() {
             "'3c3d' after the end of the game; the rest is ignored"
         )]
     );
+    // A word after the end is no move the game went on with.
+    assert!(!r.incomplete);
+    assert_eq!(r.main.terminal.map(|t| t.kind), Some(TerminalKind::Resign));
     let r = read_move_list("hello world");
     assert_eq!(
         r.errors,

@@ -5,7 +5,7 @@
 //! (`'*` on a position, `'**` engine output, other `'` lines kept as notes, Floodgate's
 //! `'summary:`), every `%` terminal, and several games in one file separated by `/` lines.
 
-use crate::notation::build::OpenLine;
+use crate::notation::build::{OpenLine, Remark, start_comment};
 use crate::notation::movetext::{MoveTextError, MoveTextErrorKind};
 use crate::shogi::{Color, Move, PieceKind, Position, Square};
 
@@ -312,18 +312,15 @@ impl Game {
     /// `'*` a comment on the position, `'**` engine output, any other `'` line a note.
     fn comment(&mut self, text: &str) {
         let rec = &mut self.rec;
-        let target = match (&mut rec.main.terminal, rec.main.moves.last_mut()) {
-            (Some(t), _) => Err(t),
-            (None, m) => Ok(m),
-        };
         if let Some(c) = text.strip_prefix('*') {
-            match (target, c.strip_prefix('*')) {
-                // After the terminal both are comments on it; an engine line keeps its `*`.
-                (Err(t), _) => t.comments.push(c.to_string()),
-                (Ok(Some(m)), Some(e)) => m.engine.push(e.to_string()),
-                (Ok(Some(m)), None) => m.comments.push(c.to_string()),
-                (Ok(None), Some(e)) => rec.start_engine.push(e.to_string()),
-                (Ok(None), None) => rec.start_comments.push(c.to_string()),
+            // Before the first move, time or terminal no line is open: on the start position.
+            let comment = c.to_string();
+            match &self.play {
+                // The main line always has a place for it.
+                Some(play) => {
+                    let _ = play.line.comment(rec, comment, Remark::MaybeEngine);
+                }
+                None => start_comment(rec, comment, Remark::MaybeEngine),
             }
             return;
         }
@@ -465,11 +462,7 @@ impl Game {
             return;
         }
         self.kachi = &s[1..] == "KACHI";
-        self.rec.main.terminal = Some(Terminal {
-            kind,
-            time: None,
-            comments: Vec::new(),
-        });
+        self.rec.main.terminal = Some(Terminal::new(kind, None));
     }
 
     /// A CSA server-protocol line a client wrote into its log (`#RESIGN`, `#WIN` …): it
@@ -503,11 +496,7 @@ impl Game {
         }
         self.begin(n, None);
         if self.play.as_ref().is_some_and(|p| !p.line.dead) {
-            self.rec.main.terminal = Some(Terminal {
-                kind,
-                time: None,
-                comments: Vec::new(),
-            });
+            self.rec.main.terminal = Some(Terminal::new(kind, None));
             self.kachi = kind == EnteringKingWin;
         }
     }
@@ -544,11 +533,7 @@ impl Game {
             },
             None if !play.line.dead => {
                 if let Some(kind) = summary {
-                    self.rec.main.terminal = Some(Terminal {
-                        kind,
-                        time: None,
-                        comments: Vec::new(),
-                    });
+                    self.rec.main.terminal = Some(Terminal::new(kind, None));
                 }
             }
             _ => {}

@@ -9,6 +9,7 @@
 //! Errors point at the JSON text: a syntax error where serde_json found it, a move that does
 //! not fit the position at the start of its entry, with the ply.
 
+use crate::notation::build::{OpenLine, Remark};
 use crate::notation::movetext::{MoveTextError, MoveTextErrorKind, move_from_origin};
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -19,9 +20,7 @@ use super::decode::LineCounter;
 mod write;
 
 use super::movetext::{JapaneseMove, Relative, resolve};
-use super::record::{
-    Line, MAX_VARIATION_DEPTH, MoveNode, MoveTime, ReadError, Record, Terminal, TerminalKind,
-};
+use super::record::{MAX_VARIATION_DEPTH, MoveTime, ReadError, Record, TerminalKind};
 use crate::shogi::{
     Color, Handicap, Move, Piece, PieceKind, Position, Square, Strictness, hand_from_counts,
 };
@@ -214,8 +213,7 @@ pub fn read_jkf(text: &str) -> Result<Record, ReadError> {
     };
     reader.rec.start = start.clone();
     let entries = doc.moves.unwrap_or_default();
-    let main = reader.line(&entries, start, None, 1, 0);
-    reader.rec.main = main;
+    reader.line(&entries, &mut OpenLine::main(start));
     Ok(reader.rec)
 }
 
@@ -296,24 +294,14 @@ impl Reader<'_> {
         }
     }
 
-    /// Reads the entries of one line (the main line or a fork) played from `pos`; its first
-    /// move is ply `first_ply`; `depth` is 0 for the main line, 1 for its forks and so on
-    /// (forks deeper than [`MAX_VARIATION_DEPTH`] are cut). A move that cannot be played ends
-    /// the line there.
-    fn line(
-        &mut self,
-        entries: &[&RawValue],
-        start: Position,
-        start_last_to: Option<Square>,
-        first_ply: usize,
-        depth: usize,
-    ) -> Line {
-        let main = depth == 0;
-        let mut line = Line::default();
-        let mut pos = start;
-        let mut last_to = start_last_to;
+    /// Reads the entries of one line (the main line or a fork) into `open`: the main line
+    /// from the start, a fork from the position before the move it replaces. Forks deeper
+    /// than [`MAX_VARIATION_DEPTH`] are cut. A move that cannot be played ends the line there.
+    fn line(&mut self, entries: &[&RawValue], open: &mut OpenLine) {
+        let depth = open.path.len();
+        let mut moves = 0;
         for &raw in entries {
-            let ply = first_ply + line.moves.len();
+            let ply = open.first_ply + moves;
             let entry: Entry = match serde_json::from_str(raw.get()) {
                 Ok(e) => e,
                 Err(e) => {
@@ -324,13 +312,15 @@ impl Reader<'_> {
                         "move {ply}: {}; the rest of the line is ignored",
                         err.message
                     );
-                    self.rec.errors.push(err);
-                    self.rec.incomplete |= main;
+                    open.fail(&mut self.rec, err);
                     break;
                 }
             };
-            if let Some(t) = &line.terminal {
-                let kind = t.kind;
+            let ended = open
+                .line(&mut self.rec.main)
+                .and_then(|l| l.terminal.as_ref())
+                .map(|t| t.kind);
+            if let Some(kind) = ended {
                 self.error_at(
                     raw,
                     format!(
@@ -344,6 +334,7 @@ impl Reader<'_> {
                 Some(t) => self.time(raw, t, ply),
                 None => None,
             };
+            let forks = entry.forks.unwrap_or_default();
             match (entry.mv, entry.special) {
                 (Some(_), Some(special)) => {
                     self.error_at(
@@ -353,20 +344,16 @@ impl Reader<'_> {
                     break;
                 }
                 (None, Some(special)) => {
-                    let to_move = pos.side_to_move();
-                    let Some(kind) = special_terminal(&special, to_move) else {
+                    let Some(kind) = special_terminal(&special, open.pos.side_to_move()) else {
                         self.error_at(
                             raw,
                             format!("move {ply}: unknown special '{special}'; the rest of the line is ignored"),
                         );
                         break;
                     };
-                    line.terminal = Some(Terminal {
-                        kind,
-                        time,
-                        comments,
-                    });
-                    if entry.forks.as_ref().is_some_and(|f| !f.is_empty()) {
+                    open.end(&mut self.rec, kind, time);
+                    self.comment(open, comments);
+                    if !forks.is_empty() {
                         self.error_at(
                             raw,
                             format!("move {ply}: forks on a special ({special}) cannot be kept: a game's end has no alternatives here"),
@@ -374,27 +361,16 @@ impl Reader<'_> {
                     }
                 }
                 (None, None) => {
-                    match line.moves.last_mut() {
-                        Some(node) => {
-                            let (c, e) = split_engine(comments);
-                            node.comments.extend(c);
-                            node.engine.extend(e);
-                        }
-                        None if main => {
-                            let (c, e) = split_engine(comments);
-                            self.rec.start_comments.extend(c);
-                            self.rec.start_engine.extend(e);
-                        }
-                        None if !comments.is_empty() => self.error_at(
+                    if !self.comment(open, comments) {
+                        self.error_at(
                             raw,
                             format!("move {ply}: a fork starts with comments but no move; they are ignored"),
-                        ),
-                        None => {}
+                        );
                     }
                     if time.is_some() {
                         self.error_at(raw, format!("move {ply}: a time without a move is ignored"));
                     }
-                    if entry.forks.as_ref().is_some_and(|f| !f.is_empty()) {
+                    if !forks.is_empty() {
                         self.error_at(
                             raw,
                             format!("move {ply}: forks on an entry with no move are ignored"),
@@ -402,51 +378,53 @@ impl Reader<'_> {
                     }
                 }
                 (Some(m), None) => {
-                    let before = pos.clone();
-                    let before_last_to = last_to;
-                    let played =
-                        self.to_move(&pos, &m, last_to)
-                            .and_then(|mv| match pos.play(mv) {
-                                Ok(v) => Ok((mv, v)),
-                                Err(e) => Err(MoveTextError::new(
-                                    MoveTextErrorKind::Unplayable,
-                                    format!("{} cannot be played: {e}", mv.usi()),
-                                )),
-                            });
-                    let (mv, violations) = match played {
-                        Ok(p) => p,
-                        Err(e) => {
-                            self.error_at(
-                                raw,
-                                format!("move {ply}: {e}; the rest of the line is ignored"),
-                            );
-                            self.rec.incomplete |= main;
-                            break;
-                        }
+                    // The position the forks start from, kept only when there are forks.
+                    let before = (!forks.is_empty()).then(|| (open.pos.clone(), open.last_to));
+                    let mv = self.to_move(&open.pos, &m, open.last_to);
+                    let Some(line) = open.line(&mut self.rec.main) else {
+                        break;
                     };
-                    last_to = Some(mv.to());
-                    let mut node = MoveNode::new(mv);
-                    node.time = time;
-                    (node.comments, node.engine) = split_engine(comments);
-                    node.violations = violations;
-                    let forks = entry.forks.unwrap_or_default();
+                    let played = mv.and_then(|mv| open.play(line, mv, time, &mv.usi()));
+                    if let Err(e) = played {
+                        let offset = self.offset(raw);
+                        let (n, column) = self.lines.line_column(offset);
+                        let message = format!("move {ply}: {e}; the rest of the line is ignored");
+                        open.fail(&mut self.rec, ReadError::new(n, column, message));
+                        break;
+                    }
+                    let index = moves;
+                    moves += 1;
+                    self.comment(open, comments);
                     if depth >= MAX_VARIATION_DEPTH && !forks.is_empty() {
                         self.error_at(
                             raw,
                             format!("move {ply}: forks nested more than {MAX_VARIATION_DEPTH} deep: they and the forks within them are not read"),
                         );
-                    } else {
-                        for fork in forks {
-                            let v =
-                                self.line(&fork, before.clone(), before_last_to, ply, depth + 1);
-                            node.variations.push(v);
+                        continue;
+                    }
+                    let Some((pos, last_to)) = before else {
+                        continue;
+                    };
+                    for fork in forks {
+                        let variation =
+                            open.branch_from(&mut self.rec.main, index, pos.clone(), last_to);
+                        if let Some(mut variation) = variation {
+                            self.line(&fork, &mut variation);
                         }
                     }
-                    line.moves.push(node);
                 }
             }
         }
-        line
+    }
+
+    /// Puts an entry's comments where the line is (see [`OpenLine::comment`]); false when
+    /// there were some and they had no place (a fork before its first move).
+    fn comment(&mut self, open: &OpenLine, comments: Vec<String>) -> bool {
+        let mut placed = true;
+        for c in comments {
+            placed &= open.comment(&mut self.rec, c, Remark::MaybeEngine).is_ok();
+        }
+        placed
     }
 
     /// The entry's comments, one per line of text.
@@ -715,17 +693,4 @@ fn hand(value: &Value) -> Result<crate::shogi::Hand, String> {
         }
     }
     hand_from_counts(&counts).map_err(|e| format!("initial data: {e}"))
-}
-
-/// Comments starting with `*` are engine lines (KIF `**`); the rest are comments.
-fn split_engine(comments: Vec<String>) -> (Vec<String>, Vec<String>) {
-    let mut plain = Vec::new();
-    let mut engine = Vec::new();
-    for c in comments {
-        match c.strip_prefix('*') {
-            Some(e) => engine.push(e.to_string()),
-            None => plain.push(c),
-        }
-    }
-    (plain, engine)
 }

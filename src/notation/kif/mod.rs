@@ -1,7 +1,7 @@
 //! KIF / KIFU reading (柿木 format): headers, BOD board diagrams, numbered move lines with
 //! times, comments, bookmarks, nested 変化 variations and terminal words.
 
-use crate::notation::build::{OpenLine, line_at};
+use crate::notation::build::{OpenLine, Remark, line_at, start_comment};
 use crate::notation::movetext::{MoveTextError, MoveTextErrorKind};
 use crate::shogi::{Color, Handicap, Piece, PieceKind, Position, Square, Strictness};
 
@@ -123,34 +123,20 @@ fn read(text: &str, dialect: Dialect) -> Record {
         if let Some(c) = trimmed.strip_prefix('*') {
             let comment = c.to_string();
             // `**` lines are engine output (ShogiGUI's 解析, shogihome), kept apart from comments.
-            match stack.last() {
-                Some(open) => {
-                    if let Some(l) = line_at(&mut rec.main, &open.path) {
-                        match (&mut l.terminal, l.moves.last_mut()) {
-                            (Some(t), _) => t.comments.push(comment),
-                            (None, Some(m)) => match c.strip_prefix('*') {
-                                Some(e) => m.engine.push(e.to_string()),
-                                None => m.comments.push(comment),
-                            },
-                            (None, None) => start_comment(&mut rec, comment),
-                        }
-                    }
-                }
-                None => start_comment(&mut rec, comment),
+            // One before a variation's first move goes on the start position, as it always has.
+            let unplaced = match stack.last() {
+                Some(open) => open.comment(&mut rec, comment, Remark::MaybeEngine).err(),
+                None => Some(comment),
+            };
+            if let Some(comment) = unplaced {
+                start_comment(&mut rec, comment, Remark::MaybeEngine);
             }
             continue;
         }
         if let Some(b) = trimmed.strip_prefix('&') {
             let mark = b.trim().to_string();
             match stack.last() {
-                Some(open) => {
-                    if let Some(l) = line_at(&mut rec.main, &open.path) {
-                        match l.moves.last_mut() {
-                            Some(m) => m.bookmarks.push(mark),
-                            None => rec.start_bookmarks.push(mark),
-                        }
-                    }
-                }
+                Some(open) => open.bookmark(&mut rec, mark),
                 None => rec.start_bookmarks.push(mark),
             }
             continue;
@@ -196,7 +182,9 @@ fn read(text: &str, dialect: Dialect) -> Record {
                     break;
                 }
             }
-            let Some(parent) = stack.last() else { continue };
+            let Some(parent) = stack.last_mut() else {
+                continue;
+            };
             let too_deep = parent.path.len() >= MAX_VARIATION_DEPTH;
             if parent.cut || too_deep {
                 if too_deep && !parent.cut {
@@ -278,11 +266,7 @@ fn read(text: &str, dialect: Dialect) -> Record {
                 open.start.side_to_move().opponent()
             };
             if let Some(kind) = summary_terminal(summary, to_move) {
-                line.terminal = Some(Terminal {
-                    kind,
-                    time: None,
-                    comments: Vec::new(),
-                });
+                line.terminal = Some(Terminal::new(kind, None));
             }
             continue;
         }
@@ -392,14 +376,6 @@ fn read(text: &str, dialect: Dialect) -> Record {
     rec
 }
 
-/// A `*` line on the start position: a comment, or engine output for `**`.
-fn start_comment(rec: &mut Record, comment: String) {
-    match comment.strip_prefix('*') {
-        Some(e) => rec.start_engine.push(e.to_string()),
-        None => rec.start_comments.push(comment),
-    }
-}
-
 /// Appends the moves of a KI2 line (`▲７六歩　△３四歩`) to `out`; none when the line holds no move.
 /// A piece of text that is no move is returned as it is, for `play_text` to report.
 fn ki2_moves<'a>(line: &'a str, out: &mut Vec<(&'a str, Option<MoveTime>, Option<JapaneseMove>)>) {
@@ -476,11 +452,7 @@ fn play_text(
         Some(mv) => (mv, text.len()),
         None => {
             if let Some(kind) = move_terminal(text.trim_end_matches('+'), open.pos.side_to_move()) {
-                line.terminal = Some(Terminal {
-                    kind,
-                    time,
-                    comments: Vec::new(),
-                });
+                line.terminal = Some(Terminal::new(kind, time));
                 return;
             }
             match parse_japanese_move(text) {

@@ -13,7 +13,7 @@
 //! A move without origin is resolved on the position: exactly one piece of the kind named
 //! must be able to go there (legally, else physically), or it is an error naming them.
 
-use super::build::{OpenLine, line_at};
+use super::build::{OpenLine, Remark, line_at};
 use super::decode::LineCounter;
 use super::record::{GameResult, ReadError, Record, Terminal, TerminalKind};
 use crate::shogi::{Color, Handicap, History, Position, Strictness};
@@ -444,20 +444,19 @@ impl Reader<'_, '_> {
         let Some(open) = self.game.stack.last().filter(|o| !o.dead) else {
             return;
         };
-        let main = open.path.is_empty();
-        let Some(line) = line_at(&mut self.game.rec.main, &open.path) else {
-            return;
-        };
-        match (&mut line.terminal, line.moves.last_mut()) {
-            (Some(t), _) => t.comments.extend(lines),
-            (None, Some(m)) => m.comments.extend(lines),
-            (None, None) if main => self.game.rec.start_comments.extend(lines),
-            (None, None) => self.error(at, "a comment before a variation's first move is ignored"),
+        let mut unplaced = false;
+        for line in lines {
+            unplaced |= open
+                .comment(&mut self.game.rec, line, Remark::Plain)
+                .is_err();
+        }
+        if unplaced {
+            self.error(at, "a comment before a variation's first move is ignored");
         }
     }
 
     fn open_variation(&mut self, at: usize) {
-        let Some(parent) = self.game.stack.last() else {
+        let Some(parent) = self.game.stack.last_mut() else {
             return;
         };
         let dead = |first_ply| OpenLine::nowhere(first_ply, false);
@@ -527,11 +526,7 @@ impl Reader<'_, '_> {
         if !w.starts_with(|c: char| c.is_ascii_digit() || c == '+')
             && let Some(kind) = ending_word(w)
         {
-            line.terminal = Some(Terminal {
-                kind,
-                time: None,
-                comments: Vec::new(),
-            });
+            line.terminal = Some(Terminal::new(kind, None));
             return;
         }
         let played = parse_western(w)
@@ -568,11 +563,7 @@ impl Reader<'_, '_> {
             && !main_dead
             && let Some(kind) = result.and_then(|r| inferred_ending(rec, r))
         {
-            rec.main.terminal = Some(Terminal {
-                kind,
-                time: None,
-                comments: Vec::new(),
-            });
+            rec.main.terminal = Some(Terminal::new(kind, None));
         }
         let game = std::mem::replace(&mut self.game, Game::new());
         self.games += 1;
