@@ -272,8 +272,10 @@ impl Position {
 }
 
 /// Whether `mv` is physically possible for `us` on `board` with `hand` (the mover's): the
-/// errors of [`Position::play`], in its order; and the piece it moves or drops.
-#[inline]
+/// errors of [`Position::play`], in its order; and the piece it moves or drops. Always
+/// inlined: on its own it returns its large `Result` through memory, which cost every move
+/// read 5% more instructions.
+#[inline(always)]
 pub(crate) fn check_possible(
     board: &[Option<Piece>; 81],
     hand: &Hand,
