@@ -5,8 +5,8 @@
 #![no_main]
 
 use kifudex::notation::{Format, Record, read_bytes};
-use kifudex::store::postings::block::Block;
-use kifudex::store::{GameRow, GameSet, HeaderColumns, read_back, read_columns};
+use kifudex::store::postings::fuzz_block;
+use kifudex::store::{GameRow, HeaderColumns, read_back, read_columns};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -40,13 +40,7 @@ fuzz_target!(|data: &[u8]| {
         None,
         None,
     );
-    if let Some(block) = Block::parse(data) {
-        let first = block.entries(0, 0).next().map_or(0, |e| e.key);
-        let _ = block.entries(0, 0).count();
-        let _ = block.find(0, first, 1);
-        let set = GameSet::from_ids([1, 7, 300, 5000]);
-        let _ = block.find_each_taken(first, first, 0, true, |g| set.next_from(g), |_| true);
-    }
+    let _ = fuzz_block(data);
     let moves = |r: &Record| r.main.moves.iter().map(|m| m.mv).collect::<Vec<_>>();
     for game in &read_bytes(data, None).games {
         let row = GameRow::with_positions(game, Format::Kif, true);

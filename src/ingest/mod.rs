@@ -595,8 +595,8 @@ impl Parts<'_, '_> {
             emit,
             ..
         } = self;
-        source.format = read.format.map(|f| f.name());
-        source.encoding = Some(read.encoding.name());
+        source.format = read.format;
+        source.encoding = Some(read.encoding);
         source.games = done + games.len();
         if let Some(e) = &read.error {
             source.error = Some(e.clone());

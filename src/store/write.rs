@@ -3,6 +3,7 @@
 //! row is written in the same transaction as its games, so a killed import leaves either both
 //! or neither, and the next import reads the file again.
 
+use crate::notation::{Encoding, Format};
 use std::collections::{HashMap, HashSet};
 
 use rusqlite::{Connection, OptionalExtension, Statement, params};
@@ -58,8 +59,8 @@ pub struct SourceRow {
     pub size: u64,
     pub mtime: i64,
     pub content_hash: String,
-    pub format: Option<&'static str>,
-    pub encoding: Option<&'static str>,
+    pub format: Option<Format>,
+    pub encoding: Option<Encoding>,
     pub games: usize,
     pub error: Option<String>,
     /// The import options that change what is indexed, as the importer names them
@@ -421,8 +422,8 @@ impl<'a> Writer<'a> {
             row.size as i64,
             row.mtime,
             row.content_hash,
-            row.format,
-            row.encoding,
+            row.format.map(Format::name),
+            row.encoding.map(Encoding::name),
             row.games as i64,
             row.error,
             row.options
@@ -471,8 +472,8 @@ impl<'a> Writer<'a> {
                 id,
                 row.mtime,
                 row.content_hash,
-                row.format,
-                row.encoding,
+                row.format.map(Format::name),
+                row.encoding.map(Encoding::name),
                 row.games as i64,
                 row.error
             ])?;

@@ -25,7 +25,6 @@ mod openings;
 mod perft;
 mod pieces;
 mod position;
-mod postings;
 mod psn;
 mod remove;
 mod results;

@@ -189,12 +189,9 @@ impl<'a> Block<'a> {
         Some(Block { n, widths, columns })
     }
 
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.n
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.n == 0
     }
 
     /// Every entry, given the block's first key and the segment's first game.
@@ -298,5 +295,179 @@ impl<'a> Block<'a> {
             game: base + get(self.columns[1], i, self.widths[1]) as i64,
             next: get(self.columns[2], i, self.widths[2]) as u16,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Block, Entry, code_move, encode, encoded_len, move_code};
+    use crate::shogi::{Move, PieceKind, Square};
+
+    #[test]
+    fn a_block_reads_back_every_entry_and_finds_a_key() {
+        let mut entries = Vec::new();
+        let mut key = 1_000_000u64;
+        for i in 0..400i64 {
+            key += (i as u64 * 7919) % 5000;
+            entries.push(Entry {
+                key,
+                game: 100 + (i * 31) % 997,
+                next: (i * 13 % 13690) as u16,
+            });
+        }
+        entries.sort();
+        let data = encode(&entries, 100);
+        assert_eq!(data.len(), encoded_len(400, [data[2], data[3], data[4]]));
+        let block = Block::parse(&data).unwrap();
+        assert_eq!(block.len(), 400);
+        let back: Vec<Entry> = block.entries(entries[0].key, 100).collect();
+        assert_eq!(back, entries);
+        let k = entries[200].key;
+        let want: Vec<Entry> = entries.iter().filter(|e| e.key == k).copied().collect();
+        assert!(!want.is_empty());
+        assert_eq!(block.find(entries[0].key, k, 100), want);
+        assert_eq!(block.find(entries[0].key, k + 1, 100), Vec::new());
+        // Cut short, it is no block.
+        assert!(Block::parse(&data[..data.len() - 1]).is_none());
+        assert!(Block::parse(&[]).is_none());
+    }
+
+    /// The entries of a key whose games a set takes, found by bisection in a block of that key
+    /// alone (a sparse set) and by testing each entry (a dense one, or a block of several keys):
+    /// the same as a brute force, in order, repeated games included; and `f` stops the scan.
+    #[test]
+    fn a_block_finds_the_entries_of_the_games_a_set_takes() {
+        use crate::store::GameSet;
+        let key = 77_777u64;
+        let mut one_key = Vec::new();
+        for i in 0..1500i64 {
+            let game = 10 + i * 3;
+            one_key.push(Entry {
+                key,
+                game,
+                next: (i % 50) as u16,
+            });
+            // Some games reach the position twice.
+            if i % 97 == 0 {
+                one_key.push(Entry { key, game, next: 7 });
+            }
+        }
+        one_key.sort();
+        let mut mixed = one_key.clone();
+        mixed.push(Entry {
+            key: key - 5,
+            game: 12,
+            next: 1,
+        });
+        mixed.push(Entry {
+            key: key + 9,
+            game: 13,
+            next: 2,
+        });
+        mixed.sort();
+        let sparse = GameSet::from_ids((0..5000).map(|i| 10 + i * 91).chain([10, 4507, 4508]));
+        let dense = GameSet::from_ids((0..4600).filter(|g| g % 3 != 0));
+        assert!(sparse.is_sparse() && !dense.is_sparse());
+        for entries in [&one_key, &mixed] {
+            let data = encode(entries, 5);
+            let block = Block::parse(&data).unwrap();
+            let first = entries[0].key;
+            for (set, is_sparse) in [(&sparse, true), (&dense, false), (&sparse, false)] {
+                let want: Vec<Entry> = entries
+                    .iter()
+                    .filter(|e| e.key == key && set.contains(e.game))
+                    .copied()
+                    .collect();
+                assert!(want.len() > 10, "{}", want.len());
+                // The entries found while `f` goes on up to `most` of them, and whether all were.
+                let taken = |most: usize| {
+                    let mut got = Vec::new();
+                    let all = block.find_each_taken(
+                        first,
+                        key,
+                        5,
+                        is_sparse,
+                        |g| set.next_from(g),
+                        |e| {
+                            got.push(e);
+                            got.len() < most
+                        },
+                    );
+                    (all, got)
+                };
+                assert_eq!(taken(usize::MAX), (true, want.clone()));
+                assert_eq!(taken(3), (false, want[..3].to_vec()));
+            }
+        }
+    }
+
+    #[test]
+    fn a_block_packs_each_column_least_significant_bit_first_from_a_byte_boundary() {
+        let entries = [
+            Entry {
+                key: 10,
+                game: 5,
+                next: 3,
+            },
+            Entry {
+                key: 13,
+                game: 6,
+                next: 0,
+            },
+        ];
+        // n = 2; widths 2 (key deltas 0, 3), 1 (games 0, 1), 2 (moves 3, 0); then the columns.
+        assert_eq!(encode(&entries, 5), [2, 2, 1, 2, 0b1100, 0b10, 0b0011]);
+    }
+
+    #[test]
+    fn a_block_holds_40_bit_key_steps_and_an_empty_column() {
+        let mut entries = Vec::new();
+        let mut key = 0u64;
+        for i in 0..300u64 {
+            // Steps up to the widest a key can take, every move code 0 (a width of 0 bits).
+            key += if i % 7 == 0 {
+                (1 << 40) - 1
+            } else {
+                i * 1_000_003 % (1 << 33)
+            };
+            entries.push(Entry {
+                key,
+                game: 7 + (i as i64 * 40_503) % 16_000_000,
+                next: 0,
+            });
+        }
+        entries.sort();
+        let data = encode(&entries, 7);
+        // 300 needs a two-byte count.
+        assert_eq!(&data[2..5], &[40, 24, 0]);
+        assert_eq!(data.len(), encoded_len(300, [40, 24, 0]));
+        let back: Vec<Entry> = Block::parse(&data)
+            .unwrap()
+            .entries(entries[0].key, 7)
+            .collect();
+        assert_eq!(back, entries);
+    }
+
+    #[test]
+    fn every_move_has_its_own_14_bit_code() {
+        let mut seen = std::collections::HashSet::new();
+        for from in Square::all() {
+            for to in Square::all() {
+                for promote in [false, true] {
+                    let mv = Move::Board { from, to, promote };
+                    assert_eq!(code_move(move_code(mv)), Some(mv));
+                    assert!(seen.insert(move_code(mv)));
+                }
+            }
+        }
+        for kind in PieceKind::HAND {
+            for to in Square::all() {
+                let mv = Move::Drop { kind, to };
+                assert_eq!(code_move(move_code(mv)), Some(mv));
+                assert!(seen.insert(move_code(mv)));
+            }
+        }
+        assert_eq!(seen.len(), 81 * 81 * 2 + 7 * 81);
+        assert!(seen.iter().all(|&c| c < 1 << 14));
     }
 }

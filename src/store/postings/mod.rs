@@ -20,7 +20,7 @@
 //! * Games deleted later (a changed file re-imported) are listed in `removed_games` until a
 //!   merge drops their entries.
 
-pub mod block;
+mod block;
 mod merge;
 mod read;
 mod write;
@@ -30,12 +30,38 @@ use rusqlite::Connection;
 use super::StoreError;
 use crate::shogi::{Move, Position};
 
-pub use block::{Entry, code_move, move_code};
-pub use merge::merge;
+pub use block::Entry;
+pub(crate) use block::{code_move, move_code};
+pub(crate) use merge::merge;
 pub(crate) use read::CachedIndex;
 pub use read::{PositionIndex, Segment};
 pub(crate) use write::write_segment;
-pub use write::{Batch, PreparedSegment, SEGMENT_ENTRIES};
+pub(crate) use write::{Batch, PreparedSegment, SEGMENT_ENTRIES};
+
+/// Reads `data` as a postings block and searches it, as the index does with what it reads
+/// from the database: for the fuzzer (`fuzz/`, target `codecs`), which checks that bytes that
+/// are no block give no block, never a panic. Returns the number of entries found.
+#[doc(hidden)]
+pub fn fuzz_block(data: &[u8]) -> usize {
+    let Some(block) = block::Block::parse(data) else {
+        return 0;
+    };
+    let first = block.entries(0, 0).next().map_or(0, |e| e.key);
+    let mut found = block.entries(0, 0).count() + block.find(0, first, 1).len();
+    let set = super::GameSet::from_ids([1, 7, 300, 5000]);
+    block.find_each_taken(
+        first,
+        first,
+        0,
+        true,
+        |g| set.next_from(g),
+        |_| {
+            found += 1;
+            true
+        },
+    );
+    found
+}
 
 /// Bits of the board hash a key keeps: at 100 million postings a key delta takes about 10
 /// bits, and a position not in the index shares its key with an indexed one about once in
@@ -132,4 +158,41 @@ pub fn size(conn: &Connection) -> Result<IndexSize, StoreError> {
             })
         },
     )?)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::shogi::Move;
+
+    /// The postings a game row carries (board hashes kept from the board alone) are those of
+    /// playing its moves in full, on even games and on handicap games.
+    #[test]
+    fn row_postings_are_those_of_a_full_replay() {
+        use crate::notation::{Format, kif::read_kif};
+        use crate::shogi::Position;
+        use crate::store::GameRow;
+        use crate::store::postings::pack;
+        use crate::synth::{Synth, SynthOptions};
+        let mut synth = Synth::new(SynthOptions {
+            seed: 5,
+            ..SynthOptions::default()
+        });
+        let mut records: Vec<_> = (0..300).map(|_| synth.game()).collect();
+        records.push(read_kif(
+            "手合割：飛車落ち\n手数----指手---------消費時間--\n   1 ３四歩(33)\n   2 ７六歩(77)\n   3 ８八角成(22)\n   4 同　銀(79)\n   5 ５五角打\n",
+        ));
+        let mut drops = 0;
+        for rec in &records {
+            let mut pos: Position = rec.start.clone();
+            let mut want = Vec::new();
+            for node in &rec.main.moves {
+                want.push(pack(&pos, Some(node.mv)));
+                drops += usize::from(matches!(node.mv, Move::Drop { .. }));
+                pos.play(node.mv).expect("a legal game");
+            }
+            want.push(pack(&pos, None));
+            assert_eq!(GameRow::new(rec, Format::Kif).positions, want);
+        }
+        assert!(drops > 100, "the games drop pieces ({drops})");
+    }
 }

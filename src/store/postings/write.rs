@@ -438,8 +438,69 @@ pub(crate) fn write_segment(
 }
 
 impl Store {
-    /// Writes a batch of postings as a new segment (outside any import: for tests and tools).
-    pub fn write_postings(&self, batch: &mut Batch) -> Result<Option<i64>, StoreError> {
+    /// Writes a batch of postings as a new segment (outside any import: for tests).
+    #[cfg(test)]
+    pub(crate) fn write_postings(&self, batch: &mut Batch) -> Result<Option<i64>, StoreError> {
         write_segment(&self.conn, batch)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_big_segment_holds_every_posting_under_its_key_in_game_order() {
+        use super::Batch;
+        use crate::store::Store;
+        use std::collections::BTreeMap;
+
+        // Keys that repeat within and across games; half of them in 16 of the 4,096 buckets a
+        // batch sorts separately, so that those hold thousands of postings each (sorted by
+        // radix, as at 100,000 games), the others a few each (sorted by comparison).
+        let dir = std::env::temp_dir().join(format!("kifudex-postings-big-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let store = Store::create(&dir).unwrap();
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut random = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let pool: Vec<u64> = (0..30_000u64)
+            .map(|i| match i % 2 {
+                0 => random() >> 24,
+                _ => (random() >> 36) | (i % 16) << 36,
+            })
+            .collect();
+        let mut batch = Batch::default();
+        let mut want: BTreeMap<u64, Vec<(i64, u16)>> = BTreeMap::new();
+        for game in 1..=900i64 {
+            let packed: Vec<u64> = (0..100)
+                .map(|_| {
+                    let key = pool[(random() % pool.len() as u64) as usize];
+                    (key << 24) | (random() % 13_691)
+                })
+                .collect();
+            for &p in &packed {
+                want.entry(p >> 24).or_default().push((game, p as u16));
+            }
+            batch.add(game, &packed, 0, 0);
+        }
+        store.write_postings(&mut batch).unwrap();
+        let index = store.position_index(true).unwrap();
+        assert_eq!(index.segments.len(), 1);
+        assert_eq!(index.segments[0].entries, 90_000);
+        for (&key, expected) in want.iter().step_by(7) {
+            let mut got = Vec::new();
+            index
+                .for_each(&store, key, None, |_, e| {
+                    got.push((e.game, e.next));
+                    true
+                })
+                .unwrap();
+            // Within a key, by game, and a game's postings of one key in the order it had them.
+            assert_eq!(&got, expected, "key {key:#x}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
