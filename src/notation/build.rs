@@ -176,17 +176,7 @@ impl OpenLine {
         time: Option<MoveTime>,
         text: &str,
     ) -> Result<(), MoveTextError> {
-        match self.pos.play(mv) {
-            Ok(violations) => {
-                push_move(&mut line.moves, mv, time, violations);
-                self.last_to = Some(mv.to());
-                Ok(())
-            }
-            Err(e) => Err(MoveTextError::new(
-                MoveTextErrorKind::Unplayable,
-                format!("{text} cannot be played: {e}"),
-            )),
-        }
+        self.play_checked(line, mv, time, text, false)
     }
 
     /// Plays `mv` as [`play`](Self::play) does, but refuses a move that no piece of the mover
@@ -198,22 +188,34 @@ impl OpenLine {
         mv: Move,
         text: &str,
     ) -> Result<(), MoveTextError> {
+        self.play_checked(line, mv, None, text, true)
+    }
+
+    #[inline]
+    fn play_checked(
+        &mut self,
+        line: &mut Line,
+        mv: Move,
+        time: Option<MoveTime>,
+        text: &str,
+        refuse_movement: bool,
+    ) -> Result<(), MoveTextError> {
+        let unplayable = |why: &dyn std::fmt::Display| {
+            MoveTextError::new(
+                MoveTextErrorKind::Unplayable,
+                format!("{text} cannot be played: {why}"),
+            )
+        };
         match self.pos.play(mv) {
-            Ok(violations) if violations.contains(Rule::IllegalMovement) => {
-                Err(MoveTextError::new(
-                    MoveTextErrorKind::Unplayable,
-                    format!("{text} cannot be played: no piece of the mover can make that move"),
-                ))
+            Ok(v) if refuse_movement && v.contains(Rule::IllegalMovement) => {
+                Err(unplayable(&"no piece of the mover can make that move"))
             }
             Ok(violations) => {
-                push_move(&mut line.moves, mv, None, violations);
+                push_move(&mut line.moves, mv, time, violations);
                 self.last_to = Some(mv.to());
                 Ok(())
             }
-            Err(e) => Err(MoveTextError::new(
-                MoveTextErrorKind::Unplayable,
-                format!("{text} cannot be played: {e}"),
-            )),
+            Err(e) => Err(unplayable(&e)),
         }
     }
 
