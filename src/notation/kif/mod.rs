@@ -72,17 +72,202 @@ pub fn read_ki2(text: &str) -> Record {
     read(text, Dialect::Ki2)
 }
 
+/// What the lines before the moves say of the start position: a board diagram, the hands,
+/// the side to move, the handicap.
+struct Setup {
+    board_rows: Vec<[Option<Piece>; 9]>,
+    hands: [Vec<(PieceKind, u32)>; 2],
+    side: Color,
+    side_given: bool,
+    handicap: Option<Handicap>,
+    /// A 手合割 kifudex does not know (line, column, name): an error only when no board
+    /// diagram gives the start.
+    unknown_handicap: Option<(usize, usize, String)>,
+}
+
+impl Setup {
+    fn new() -> Setup {
+        Setup {
+            board_rows: Vec::new(),
+            hands: [Vec::new(), Vec::new()],
+            side: Color::Black,
+            side_given: false,
+            handicap: None,
+            unknown_handicap: None,
+        }
+    }
+
+    /// Reads line `n` of the header part (`trimmed`): a board row, a side-to-move line, a
+    /// `key：value` header (the hands and the handicap kept for the start position, the rest
+    /// as the record's headers). False when the line is none of these.
+    fn line(&mut self, rec: &mut Record, n: usize, trimmed: &str) -> bool {
+        if trimmed.starts_with('+') && trimmed.contains("---") {
+            return true;
+        }
+        if let Some(row) = trimmed
+            .strip_prefix('|')
+            .or_else(|| trimmed.strip_prefix('｜'))
+        {
+            match board_row(row) {
+                Ok(cells) => self.board_rows.push(cells),
+                Err(e) => rec.errors.push(ReadError::new(n, 1, e)),
+            }
+            return true;
+        }
+        match trimmed {
+            "後手番" | "上手番" => {
+                self.side = Color::White;
+                self.side_given = true;
+                return true;
+            }
+            // Kifu for Windows' display setting (the board shown from Gote's side): no game data.
+            "盤面回転" => return true,
+            "先手番" | "下手番" => {
+                self.side = Color::Black;
+                self.side_given = true;
+                return true;
+            }
+            _ => {}
+        }
+        // The column header of the move list, and a board diagram's footer (手数＝0 まで).
+        if trimmed.starts_with("手数＝")
+            || trimmed.starts_with("手数----")
+            || (trimmed.starts_with("手数") && trimmed.contains("指手"))
+        {
+            return true;
+        }
+        if trimmed
+            .chars()
+            .all(|c| c.is_whitespace() || digit(c).is_some())
+        {
+            return true; // the file numbers above a board diagram
+        }
+        if let Some((key, value)) = header(trimmed) {
+            let value = value.split('#').next().unwrap_or(value).trim();
+            match key {
+                "先手の持駒" | "下手の持駒" | "後手の持駒" | "上手の持駒" => {
+                    let color = if key.starts_with('先') || key.starts_with('下') {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    match hand_list(value) {
+                        Ok(list) => self.hands[color.index()] = list,
+                        Err(e) => rec
+                            .errors
+                            .push(ReadError::new(n, key.chars().count() + 2, e)),
+                    }
+                    // Part of the start position, not a header.
+                    return true;
+                }
+                "手合割" => match Handicap::from_kif_name(value) {
+                    Some(h) => self.handicap = Some(h),
+                    // Only an error if no board diagram gives the start (checked at the end).
+                    None => {
+                        self.unknown_handicap =
+                            Some((n, key.chars().count() + 2, value.to_string()))
+                    }
+                },
+                _ => {}
+            }
+            rec.headers.push((key.to_string(), value.to_string()));
+            return true;
+        }
+        false
+    }
+
+    /// The start position, when the first move (or the end of the text, line `n`) comes.
+    fn start(&self, n: usize, errors: &mut Vec<ReadError>) -> Position {
+        start_position(
+            &self.board_rows,
+            &self.hands,
+            self.side,
+            self.side_given,
+            self.handicap,
+            n,
+            errors,
+        )
+    }
+}
+
+/// A `変化：N手` line (`変化:3手目`, `変化：3手#comment`): opens the variation at move N of the
+/// innermost open line that has a move N and began before it (variations are usually listed
+/// latest first, but not always); one that cannot be placed is read into nothing.
+fn open_variation(rec: &mut Record, stack: &mut Vec<OpenLine>, n: usize, trimmed: &str) {
+    let num = trimmed
+        .split('#')
+        .next()
+        .unwrap_or(trimmed)
+        .trim_start_matches("変化")
+        .trim_start_matches(['：', ':'])
+        .trim()
+        .trim_end_matches('目')
+        .trim_end_matches('手');
+    let Some(ply) = kanji_number(num.trim())
+        .map(|p| p as usize)
+        .filter(|&p| p > 0)
+    else {
+        rec.errors.push(ReadError::new(
+            n,
+            1,
+            format!("'{trimmed}' does not say at which move the variation starts"),
+        ));
+        return;
+    };
+    if stack.is_empty() {
+        rec.errors
+            .push(ReadError::new(n, 1, "a variation comes before any move"));
+        return;
+    }
+    while stack.len() > 1 {
+        let Some(top) = stack.last() else { break };
+        let len = match top.cut {
+            true => top.skipped,
+            false => line_at(&mut rec.main, &top.path).map_or(0, |l| l.moves.len()),
+        };
+        if top.first_ply >= ply || ply >= top.first_ply + len {
+            stack.pop();
+        } else {
+            break;
+        }
+    }
+    let Some(parent) = stack.last_mut() else {
+        return;
+    };
+    let too_deep = parent.path.len() >= MAX_VARIATION_DEPTH;
+    if parent.cut || too_deep {
+        if too_deep && !parent.cut {
+            rec.errors.push(ReadError::new(
+                n,
+                1,
+                format!(
+                    "variation at move {ply} nested more than {MAX_VARIATION_DEPTH} deep: it and the variations within it are not read"
+                ),
+            ));
+        }
+        stack.push(OpenLine::nowhere(ply, true));
+        return;
+    }
+    let index = ply - parent.first_ply;
+    let Some(variation) = parent.branch(&mut rec.main, index) else {
+        rec.errors.push(ReadError::new(
+            n,
+            1,
+            format!("variation at move {ply}, but the line it branches from has no move {ply}"),
+        ));
+        // Read its moves, comments and bookmarks into nothing.
+        stack.push(OpenLine::nowhere(ply, false));
+        return;
+    };
+    stack.push(variation);
+}
+
 fn read(text: &str, dialect: Dialect) -> Record {
     let mut rec = Record::default();
-    let mut board_rows: Vec<[Option<Piece>; 9]> = Vec::new();
-    let mut hands: [Vec<(PieceKind, u32)>; 2] = [Vec::new(), Vec::new()];
-    let mut side = Color::Black;
-    let mut side_given = false;
-    let mut handicap: Option<Handicap> = None;
+    let mut setup = Setup::new();
     let mut stack: Vec<OpenLine> = Vec::new();
     let mut in_moves = false;
     let mut items: Vec<(&str, Option<MoveTime>, Option<JapaneseMove>)> = Vec::new();
-    let mut unknown_handicap: Option<(usize, usize, String)> = None;
 
     let mut lines = crate::notation::decode::Lines::new(text);
     let mut n = 0;
@@ -95,15 +280,7 @@ fn read(text: &str, dialect: Dialect) -> Record {
             let raw = lines.skip_line(m.len);
             if !in_moves {
                 in_moves = true;
-                let start = start_position(
-                    &board_rows,
-                    &hands,
-                    side,
-                    side_given,
-                    handicap,
-                    n,
-                    &mut rec.errors,
-                );
+                let start = setup.start(n, &mut rec.errors);
                 open_main_line(&mut rec, &mut stack, start, rest_of(text, raw), dialect);
             }
             if let Some(open) = stack.last_mut() {
@@ -142,77 +319,7 @@ fn read(text: &str, dialect: Dialect) -> Record {
             continue;
         }
         if trimmed.starts_with("変化") {
-            // 変化：3手, 変化:3手目, 変化：3手#comment
-            let num = trimmed
-                .split('#')
-                .next()
-                .unwrap_or(trimmed)
-                .trim_start_matches("変化")
-                .trim_start_matches(['：', ':'])
-                .trim()
-                .trim_end_matches('目')
-                .trim_end_matches('手');
-            let Some(ply) = kanji_number(num.trim())
-                .map(|p| p as usize)
-                .filter(|&p| p > 0)
-            else {
-                rec.errors.push(ReadError::new(
-                    n,
-                    1,
-                    format!("'{trimmed}' does not say at which move the variation starts"),
-                ));
-                continue;
-            };
-            if stack.is_empty() {
-                rec.errors
-                    .push(ReadError::new(n, 1, "a variation comes before any move"));
-                continue;
-            }
-            // The branch belongs to the innermost open line that has a move at that ply
-            // and began before it (variations are usually listed latest first, but not always).
-            while stack.len() > 1 {
-                let Some(top) = stack.last() else { break };
-                let len = match top.cut {
-                    true => top.skipped,
-                    false => line_at(&mut rec.main, &top.path).map_or(0, |l| l.moves.len()),
-                };
-                if top.first_ply >= ply || ply >= top.first_ply + len {
-                    stack.pop();
-                } else {
-                    break;
-                }
-            }
-            let Some(parent) = stack.last_mut() else {
-                continue;
-            };
-            let too_deep = parent.path.len() >= MAX_VARIATION_DEPTH;
-            if parent.cut || too_deep {
-                if too_deep && !parent.cut {
-                    rec.errors.push(ReadError::new(
-                        n,
-                        1,
-                        format!(
-                            "variation at move {ply} nested more than {MAX_VARIATION_DEPTH} deep: it and the variations within it are not read"
-                        ),
-                    ));
-                }
-                stack.push(OpenLine::nowhere(ply, true));
-                continue;
-            }
-            let index = ply - parent.first_ply;
-            let Some(variation) = parent.branch(&mut rec.main, index) else {
-                rec.errors.push(ReadError::new(
-                    n,
-                    1,
-                    format!(
-                        "variation at move {ply}, but the line it branches from has no move {ply}"
-                    ),
-                ));
-                // Read its moves, comments and bookmarks into nothing.
-                stack.push(OpenLine::nowhere(ply, false));
-                continue;
-            };
-            stack.push(variation);
+            open_variation(&mut rec, &mut stack, n, trimmed);
             continue;
         }
         items.clear();
@@ -235,15 +342,7 @@ fn read(text: &str, dialect: Dialect) -> Record {
         let summary = trimmed.strip_prefix("まで");
         if (!items.is_empty() || summary.is_some()) && !in_moves {
             in_moves = true;
-            let start = start_position(
-                &board_rows,
-                &hands,
-                side,
-                side_given,
-                handicap,
-                n,
-                &mut rec.errors,
-            );
+            let start = setup.start(n, &mut rec.errors);
             open_main_line(&mut rec, &mut stack, start, rest_of(text, raw), dialect);
         }
         if !items.is_empty() {
@@ -275,85 +374,16 @@ fn read(text: &str, dialect: Dialect) -> Record {
             continue;
         }
         // The header part: board diagram, side to move, key：value lines.
-        if trimmed.starts_with('+') && trimmed.contains("---") {
-            continue;
+        if !setup.line(&mut rec, n, trimmed) {
+            rec.errors.push(ReadError::new(
+                n,
+                1,
+                format!("line not understood: '{trimmed}'"),
+            ));
         }
-        if let Some(row) = trimmed
-            .strip_prefix('|')
-            .or_else(|| trimmed.strip_prefix('｜'))
-        {
-            match board_row(row) {
-                Ok(cells) => board_rows.push(cells),
-                Err(e) => rec.errors.push(ReadError::new(n, 1, e)),
-            }
-            continue;
-        }
-        match trimmed {
-            "後手番" | "上手番" => {
-                side = Color::White;
-                side_given = true;
-                continue;
-            }
-            // Kifu for Windows' display setting (the board shown from Gote's side): no game data.
-            "盤面回転" => continue,
-            "先手番" | "下手番" => {
-                side = Color::Black;
-                side_given = true;
-                continue;
-            }
-            _ => {}
-        }
-        // The column header of the move list, and a board diagram's footer (手数＝0 まで).
-        if trimmed.starts_with("手数＝")
-            || trimmed.starts_with("手数----")
-            || (trimmed.starts_with("手数") && trimmed.contains("指手"))
-        {
-            continue;
-        }
-        if trimmed
-            .chars()
-            .all(|c| c.is_whitespace() || digit(c).is_some())
-        {
-            continue; // the file numbers above a board diagram
-        }
-        if let Some((key, value)) = header(trimmed) {
-            let value = value.split('#').next().unwrap_or(value).trim();
-            match key {
-                "先手の持駒" | "下手の持駒" | "後手の持駒" | "上手の持駒" => {
-                    let color = if key.starts_with('先') || key.starts_with('下') {
-                        Color::Black
-                    } else {
-                        Color::White
-                    };
-                    match hand_list(value) {
-                        Ok(list) => hands[color.index()] = list,
-                        Err(e) => rec
-                            .errors
-                            .push(ReadError::new(n, key.chars().count() + 2, e)),
-                    }
-                    // Part of the start position, not a header.
-                    continue;
-                }
-                "手合割" => match Handicap::from_kif_name(value) {
-                    Some(h) => handicap = Some(h),
-                    // Only an error if no board diagram gives the start (checked at the end).
-                    None => {
-                        unknown_handicap = Some((n, key.chars().count() + 2, value.to_string()))
-                    }
-                },
-                _ => {}
-            }
-            rec.headers.push((key.to_string(), value.to_string()));
-            continue;
-        }
-        rec.errors.push(ReadError::new(
-            n,
-            1,
-            format!("line not understood: '{trimmed}'"),
-        ));
     }
-    if let Some((line, column, name)) = unknown_handicap
-        && board_rows.len() != 9
+    if let Some((line, column, name)) = setup.unknown_handicap.take()
+        && setup.board_rows.len() != 9
     {
         rec.errors.push(ReadError::warning(
             line,
@@ -362,15 +392,7 @@ fn read(text: &str, dialect: Dialect) -> Record {
         ));
     }
     if !in_moves {
-        rec.start = start_position(
-            &board_rows,
-            &hands,
-            side,
-            side_given,
-            handicap,
-            n,
-            &mut rec.errors,
-        );
+        rec.start = setup.start(n, &mut rec.errors);
     }
     rec.check_declaration();
     rec
