@@ -299,6 +299,9 @@ struct Game {
     start_tags: Vec<(String, String, usize)>,
     /// The lines open, the main line first; empty before the movetext.
     stack: Vec<OpenLine>,
+    /// Variations opened inside a line that is not read (dead, or nested too deep): only
+    /// counted, so that `((((…` costs no memory however deep it goes.
+    unread: usize,
     result: Option<GameResult>,
 }
 
@@ -308,8 +311,14 @@ impl Game {
             rec: Record::default(),
             start_tags: Vec::new(),
             stack: Vec::new(),
+            unread: 0,
             result: None,
         }
+    }
+
+    /// How many variations are open inside the main line.
+    fn depth(&self) -> usize {
+        (self.stack.len() + self.unread).saturating_sub(1)
     }
 
     fn has_content(&self) -> bool {
@@ -393,7 +402,9 @@ impl Reader<'_, '_> {
             Tok::Comment(text) => self.comment(at, text),
             Tok::OpenLine => self.open_variation(at),
             Tok::Close => {
-                if self.game.stack.len() > 1 {
+                if self.game.unread > 0 {
+                    self.game.unread -= 1;
+                } else if self.game.stack.len() > 1 {
                     self.game.stack.pop();
                 } else {
                     self.error(at, "')' closes no variation");
@@ -461,8 +472,8 @@ impl Reader<'_, '_> {
         };
         let dead = |first_ply| OpenLine::nowhere(first_ply, false);
         if parent.dead {
-            let d = dead(parent.first_ply);
-            self.game.stack.push(d);
+            // A variation inside a line not read is not read either.
+            self.game.unread += 1;
             return;
         }
         if parent.path.len() >= MAX_DEPTH {
@@ -499,7 +510,7 @@ impl Reader<'_, '_> {
             return;
         }
         if let Some(result) = result_token(w) {
-            if self.game.stack.len() == 1 {
+            if self.game.depth() == 0 && !self.game.stack.is_empty() {
                 self.game.result = Some(result);
             }
             return;
@@ -544,7 +555,7 @@ impl Reader<'_, '_> {
         if !self.game.has_content() && self.game.rec.errors.is_empty() {
             return;
         }
-        if self.game.stack.len() > 1 {
+        if self.game.depth() > 0 {
             self.error(
                 at,
                 "a variation '(' is not closed by ')' before the game ends",
