@@ -1,8 +1,8 @@
 //! The JKF reader on arbitrary text. Nothing may panic; a record read without errors must
 //! read back identically after `write_jkf` (but for other formats' keys of the key table,
 //! which become KIF's, and then stay), keep its start and main line through USI, its
-//! whole move tree (times aside) through PSN, and its main line through KIF (headers aside:
-//! KIF cannot hold every key and value JSON can).
+//! whole move tree (times and engine lines aside: PSN has neither, and says so) through PSN,
+//! and its main line through KIF (headers aside: KIF cannot hold every key and value JSON can).
 #![no_main]
 
 use kifudex::notation::headers::key_row;
@@ -13,10 +13,12 @@ use kifudex::notation::usi::{read_usi_line, write_usi};
 use kifudex::notation::{Line, Record};
 use libfuzzer_sys::fuzz_target;
 
-fn strip_times(line: &mut Line) {
+/// The line without what PSN cannot hold: times and engine lines.
+fn strip_for_psn(line: &mut Line) {
     for m in &mut line.moves {
         m.time = None;
-        m.variations.iter_mut().for_each(strip_times);
+        m.engine.clear();
+        m.variations.iter_mut().for_each(strip_for_psn);
     }
     if let Some(t) = &mut line.terminal {
         t.time = None;
@@ -62,7 +64,7 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(psn[0].start, rec.start);
     assert_eq!(psn[0].start_comments, rec.start_comments);
     let mut main = rec.main.clone();
-    strip_times(&mut main);
+    strip_for_psn(&mut main);
     assert_eq!(psn[0].main, main);
 
     let mut bare = rec.clone();

@@ -111,6 +111,8 @@ pub enum Dropped {
     Bookmarks(usize),
     Headers,
     Comments,
+    /// Engine output kept apart from the comments (KIF `**`, CSA `'**`).
+    EngineLines,
     /// The ending (投了, 千日手 …): USI has no word for it.
     Endings,
     /// JKF has no move number for the start position.
@@ -149,6 +151,7 @@ pub fn messages(dropped: &[Dropped], to: Target) -> Vec<String> {
         let part = match d {
             Dropped::Headers => Some("headers"),
             Dropped::Comments => Some("comments"),
+            Dropped::EngineLines => Some("engine lines (KIF's **)"),
             Dropped::Bookmarks(_) => Some("bookmarks"),
             Dropped::Times => Some("times"),
             Dropped::Variations(_) => Some("variations"),
@@ -167,7 +170,7 @@ pub fn messages(dropped: &[Dropped], to: Target) -> Vec<String> {
             Dropped::Times => "KI2 has no times: the move times are not written".into(),
             Dropped::Variations(n) => format!("{f} has no variations: {n} are not written"),
             Dropped::Bookmarks(n) => format!("{f} has no bookmarks: {n} are not written"),
-            Dropped::Headers | Dropped::Comments | Dropped::Endings => {
+            Dropped::Headers | Dropped::Comments | Dropped::EngineLines | Dropped::Endings => {
                 format!("{f} cannot hold {}: not written", part.unwrap_or_default())
             }
             Dropped::MoveNumber => {
@@ -262,6 +265,9 @@ pub fn write(games: &[Record], to: Target, csa_version: CsaVersion) -> Written {
             if has(|g| !g.start_comments.is_empty() || g.main.comment_count() > 0) {
                 dropped.push(Dropped::Comments);
             }
+            if has(has_engine_lines) {
+                dropped.push(Dropped::EngineLines);
+            }
             let marks: usize = games.iter().map(bookmarks).sum();
             if marks > 0 {
                 dropped.push(Dropped::Bookmarks(marks));
@@ -282,6 +288,9 @@ pub fn write(games: &[Record], to: Target, csa_version: CsaVersion) -> Written {
             if !game.start_comments.is_empty() || game.main.comment_count() > 0 {
                 dropped.push(Dropped::Comments);
             }
+            if has_engine_lines(game) {
+                dropped.push(Dropped::EngineLines);
+            }
             let marks = bookmarks(game);
             if marks > 0 {
                 dropped.push(Dropped::Bookmarks(marks));
@@ -298,6 +307,9 @@ pub fn write(games: &[Record], to: Target, csa_version: CsaVersion) -> Written {
         Target::Psn => {
             if has(|g| has_times(&g.main)) {
                 dropped.push(Dropped::Times);
+            }
+            if has(has_engine_lines) {
+                dropped.push(Dropped::EngineLines);
             }
             let marks: usize = games.iter().map(bookmarks).sum();
             if marks > 0 {
@@ -352,6 +364,11 @@ fn csa_losses(games: &[Record], version: CsaVersion, dropped: &mut Vec<Dropped>)
     if fractions && version == CsaVersion::V2_2 {
         dropped.push(Dropped::Fractions);
     }
+}
+
+/// Whether the record holds engine lines (on the start position or any move).
+fn has_engine_lines(rec: &Record) -> bool {
+    !rec.start_engine.is_empty() || rec.main.engine_line_count() > 0
 }
 
 /// Bookmarks of the record: on the start position and on the moves of every line.

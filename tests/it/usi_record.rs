@@ -270,6 +270,35 @@ mod convert {
         assert!(out.contains("   2 ３四歩(33)\n   3 投了\n"), "{out}");
     }
 
+    /// Found by fuzzing (jkf target): engine lines (KIF `**`, JKF comments starting with `*`)
+    /// were dropped by PSN, USI and the move list without a word.
+    #[test]
+    fn engine_lines_a_target_cannot_hold_are_reported() {
+        let (_dir_f, f) = file("engine.kifu", "1 ７六歩(77)\n**評価値 30\n*a comment\n");
+        for (to, want) in [
+            (
+                "psn",
+                "kifudex: PSN cannot hold engine lines (KIF's **): not written\n",
+            ),
+            (
+                "usi",
+                "kifudex: USI cannot hold comments and engine lines (KIF's **): not written\n",
+            ),
+            (
+                "kk",
+                "kifudex: a move list cannot hold comments and engine lines (KIF's **): not written\n",
+            ),
+            ("jkf", ""),
+            ("csa", ""),
+        ] {
+            let (code, _, err) = Kifudex::new()
+                .args(&["convert", &f, "--to", to])
+                .output()
+                .parts();
+            assert_eq!((code, err.as_str()), (0, want), "{to}");
+        }
+    }
+
     #[test]
     fn every_game_of_a_usi_file_to_psn() {
         let (_dir_f, f) = file(
