@@ -9,8 +9,21 @@
 //! syntax.
 
 use super::movetext::{MoveTextError, MoveTextErrorKind};
-use super::record::{Line, MoveTime, ReadError, Record, Terminal, TerminalKind, push_move};
+use std::cell::Cell;
+use std::rc::Rc;
+
+use super::record::{
+    Line, MAX_RECORD_MOVES, MoveTime, ReadError, Record, Terminal, TerminalKind, push_move,
+};
 use crate::shogi::{Move, Position, Rule, Square};
+
+/// The moves a record holds so far, shared by all its open lines, and whether reaching
+/// [`MAX_RECORD_MOVES`] was reported.
+#[derive(Default)]
+struct Budget {
+    played: Cell<usize>,
+    reported: Cell<bool>,
+}
 
 /// How a comment line is read.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -57,6 +70,8 @@ pub(crate) struct OpenLine {
     /// move before), made as variations ask for them: a variation replays at most that many
     /// moves, so that a record with a variation at every move reads in linear time.
     checkpoints: Vec<(Position, Option<Square>)>,
+    /// The record's moves, counted across all its lines.
+    budget: Rc<Budget>,
 }
 
 /// How many moves apart [`OpenLine`] keeps the positions variations start from.
@@ -76,6 +91,7 @@ impl OpenLine {
             cut: false,
             skipped: 0,
             checkpoints: Vec::new(),
+            budget: Rc::default(),
         }
     }
 
@@ -94,12 +110,25 @@ impl OpenLine {
             cut,
             skipped: 0,
             checkpoints: Vec::new(),
+            budget: Rc::default(),
         }
     }
 
     /// Whether it is the main line.
     pub fn is_main(&self) -> bool {
         self.path.is_empty()
+    }
+
+    /// Whether the record holds [`MAX_RECORD_MOVES`] moves: no move is played any more, and
+    /// the readers open no more variations (they read them into nothing, silently).
+    pub fn is_full(&self) -> bool {
+        self.budget.played.get() >= MAX_RECORD_MOVES
+    }
+
+    /// Whether the record is full and this is the first time it is told: the caller then
+    /// reports it ([`full_message`]) where reading stopped.
+    pub fn report_full(&self) -> bool {
+        self.is_full() && !self.budget.reported.replace(true)
     }
 
     /// The line in the record's tree (`None` for a line read into nothing).
@@ -163,6 +192,7 @@ impl OpenLine {
             cut: false,
             skipped: 0,
             checkpoints: Vec::new(),
+            budget: Rc::clone(&self.budget),
         })
     }
 
@@ -191,7 +221,7 @@ impl OpenLine {
         self.play_checked(line, mv, None, text, true)
     }
 
-    #[inline]
+    #[inline(always)]
     fn play_checked(
         &mut self,
         line: &mut Line,
@@ -200,22 +230,22 @@ impl OpenLine {
         text: &str,
         refuse_movement: bool,
     ) -> Result<(), MoveTextError> {
-        let unplayable = |why: &dyn std::fmt::Display| {
-            MoveTextError::new(
-                MoveTextErrorKind::Unplayable,
-                format!("{text} cannot be played: {why}"),
-            )
-        };
+        let played = self.budget.played.get();
+        if played >= MAX_RECORD_MOVES {
+            return Err(too_many(text));
+        }
         match self.pos.play(mv) {
-            Ok(v) if refuse_movement && v.contains(Rule::IllegalMovement) => {
-                Err(unplayable(&"no piece of the mover can make that move"))
-            }
+            Ok(v) if refuse_movement && v.contains(Rule::IllegalMovement) => Err(unplayable(
+                text,
+                &"no piece of the mover can make that move",
+            )),
             Ok(violations) => {
                 push_move(&mut line.moves, mv, time, violations);
                 self.last_to = Some(mv.to());
+                self.budget.played.set(played + 1);
                 Ok(())
             }
-            Err(e) => Err(unplayable(&e)),
+            Err(e) => Err(unplayable(text, &e)),
         }
     }
 
@@ -265,10 +295,44 @@ impl OpenLine {
     /// Ends the line at a move that could not be read or played: `error` is recorded, what
     /// follows in the line is skipped, and a record whose main line ends so is incomplete.
     pub fn fail(&mut self, rec: &mut Record, error: ReadError) {
-        rec.errors.push(error);
+        // Once the record is full, the first line that stops says so, where it stops; the
+        // rest stop silently (nothing more is read).
+        if !self.is_full() {
+            rec.errors.push(error);
+        } else if self.report_full() {
+            rec.errors
+                .push(ReadError::new(error.line, error.column, full_message()));
+        }
         self.dead = true;
         rec.incomplete |= self.is_main();
     }
+}
+
+/// A move the board cannot make (out of the way of the hot path that plays moves).
+#[cold]
+#[inline(never)]
+fn unplayable(text: &str, why: &dyn std::fmt::Display) -> MoveTextError {
+    MoveTextError::new(
+        MoveTextErrorKind::Unplayable,
+        format!("{text} cannot be played: {why}"),
+    )
+}
+
+/// A move after the record's last (see [`MAX_RECORD_MOVES`]).
+#[cold]
+#[inline(never)]
+fn too_many(text: &str) -> MoveTextError {
+    MoveTextError::new(
+        MoveTextErrorKind::TooMany,
+        format!("{text}: the record already holds {MAX_RECORD_MOVES} moves"),
+    )
+}
+
+/// The error of a record that holds [`MAX_RECORD_MOVES`] moves.
+pub(crate) fn full_message() -> String {
+    format!(
+        "the record holds {MAX_RECORD_MOVES} moves, as many as kifudex reads in one: the rest is not read"
+    )
 }
 
 /// The line at `path` from the main line.
@@ -412,6 +476,44 @@ mod tests {
             assert_eq!(inner.start.to_sfen(), pos.to_sfen());
         }
         assert!(main.branch(&mut rec.main, 150).is_none());
+    }
+
+    #[test]
+    fn a_record_holds_at_most_max_record_moves_across_its_lines() {
+        let shuffle = ["5i5h", "5a5b", "5h5i", "5b5a"];
+        let mut rec = Record::default();
+        let mut main = OpenLine::main(Position::startpos());
+        let mut line = Line::default();
+        for m in shuffle {
+            main.play(&mut line, usi(m), None, m).unwrap();
+        }
+        rec.main = line;
+        // A variation of the first move plays the rest: the budget is the record's.
+        let mut v = main.branch(&mut rec.main, 0).unwrap();
+        let mut vline = Line::default();
+        for i in 0..MAX_RECORD_MOVES - 4 {
+            assert!(!v.is_full());
+            let m = shuffle[i % 4];
+            v.play(&mut vline, usi(m), None, m).unwrap();
+        }
+        assert!(v.is_full() && main.is_full());
+        assert_eq!(vline.moves.len(), MAX_RECORD_MOVES - 4);
+        // The main line can play no more: its first stop says why, where it stopped.
+        let mut line = std::mem::take(&mut rec.main);
+        let e = main.play(&mut line, usi("5i5h"), None, "5i5h").unwrap_err();
+        assert_eq!(e.kind(), MoveTextErrorKind::TooMany);
+        assert_eq!(line.moves.len(), 4);
+        rec.main = line;
+        main.fail(
+            &mut rec,
+            ReadError::new(7, 3, "move 5: whatever the reader says"),
+        );
+        assert_eq!(rec.errors, [ReadError::new(7, 3, full_message())]);
+        assert!(rec.incomplete);
+        // Said once: the variation's stop, and asking again, add nothing.
+        v.fail(&mut rec, ReadError::new(9, 1, "another"));
+        assert!(!main.report_full());
+        assert_eq!(rec.errors.len(), 1);
     }
 
     #[test]

@@ -18,8 +18,9 @@ pub mod write;
 
 pub use decode::{Encoding, decode, decode_borrowed};
 pub use record::{
-    EVENT_KEYS, GOTE_KEYS, GameResult, Line, MAX_VARIATION_DEPTH, MoveNode, MoveTime, Note,
-    OPENING_KEYS, ReadError, Record, SENTE_KEYS, Severity, TITLE_KEYS, Terminal, TerminalKind,
+    EVENT_KEYS, GOTE_KEYS, GameResult, Line, MAX_RECORD_MOVES, MAX_VARIATION_DEPTH, MoveNode,
+    MoveTime, Note, OPENING_KEYS, ReadError, Record, SENTE_KEYS, Severity, TITLE_KEYS, Terminal,
+    TerminalKind,
 };
 
 use std::path::Path;

@@ -327,6 +327,13 @@ pub(crate) fn push_move(
 /// recurse once a level, stay within a thread's stack whatever a file holds.
 pub const MAX_VARIATION_DEPTH: usize = 100;
 
+/// How many moves one record may hold, its main line and variations together. Every reader
+/// stops there (one error says so; what was read is kept), so that reading one file takes a
+/// bounded amount of memory whatever it holds: a move costs 200 to 650 bytes once read, and
+/// no real record comes near (the longest games have a few thousand moves, large analysis
+/// trees tens of thousands).
+pub const MAX_RECORD_MOVES: usize = 400_000;
+
 /// A sequence of moves, perhaps ending with a terminal.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Line {

@@ -961,3 +961,82 @@ fn huge_header_values_and_comments_are_cut_with_a_warning() {
         MAX_HEADER_VALUE / 3 * 3
     );
 }
+
+/// A record holds at most `MAX_RECORD_MOVES` moves, its main line and variations together,
+/// whichever reader builds it: one error says so where reading stopped, once; what came
+/// before is kept. (A 65 MB KIF of one long line took 613 MB to import, a 50 MB one of
+/// 1,700,000 variations 1.09 GB: the memory of one file had no bound below the source limit.)
+#[test]
+fn a_record_stops_at_the_most_moves_kifudex_reads_in_one() {
+    use kifudex::notation::MAX_RECORD_MOVES;
+    let kif_moves = ["５八玉(59)", "５二玉(51)", "５九玉(58)", "５一玉(52)"];
+    let psn_moves = ["K5i-5h", "K5a-5b", "K5h-5i", "K5b-5a"];
+    let full = format!(
+        "the record holds {MAX_RECORD_MOVES} moves, as many as kifudex reads in one: the rest is not read"
+    );
+    let total = |r: &Record| {
+        fn count(line: &Line) -> usize {
+            line.moves
+                .iter()
+                .map(|m| 1 + m.variations.iter().map(count).sum::<usize>())
+                .sum()
+        }
+        count(&r.main)
+    };
+
+    // One long KIF line: the move after the last is where it stops (line, column).
+    let mut text = String::from("手合割：平手\n手数----指手---------消費時間--\n");
+    for i in 0..MAX_RECORD_MOVES + 10 {
+        text.push_str(&format!("{} {}\n", i + 1, kif_moves[i % 4]));
+    }
+    let r = kif::read_kif(&text);
+    assert_eq!(r.main.moves.len(), MAX_RECORD_MOVES);
+    let stop = MAX_RECORD_MOVES + 3;
+    assert_eq!(
+        r.errors,
+        [kifudex::notation::ReadError::new(stop, 8, full.as_str())]
+    );
+    assert!(r.incomplete);
+
+    // KIF variations, each of one move, listed after the main line's first move.
+    let mut text = format!(
+        "手合割：平手\n手数----指手---------消費時間--\n1 {}\n",
+        kif_moves[0]
+    );
+    for _ in 0..MAX_RECORD_MOVES + 10 {
+        text.push_str(&format!("変化：1手\n1 {}\n", kif_moves[0]));
+    }
+    let r = kif::read_kif(&text);
+    assert_eq!(total(&r), MAX_RECORD_MOVES);
+    assert_eq!(r.main.moves[0].variations.len(), MAX_RECORD_MOVES - 1);
+    let messages: Vec<&str> = r.errors.iter().map(|e| e.message.as_str()).collect();
+    assert_eq!(messages, [full.as_str()]);
+    // The 変化 line after the record filled up: line 3 + 2 a variation.
+    assert_eq!(r.errors[0].line, 3 + 2 * MAX_RECORD_MOVES - 1);
+    assert!(!r.incomplete);
+
+    // PSN variations.
+    let mut text = format!("1.{}", psn_moves[0]);
+    for _ in 0..MAX_RECORD_MOVES + 10 {
+        text.push_str(&format!(" ({})", psn_moves[0]));
+    }
+    text.push_str(&format!(" {}\n", psn_moves[1]));
+    let games = psn::read_psn(&text);
+    let r = &games[0];
+    assert_eq!(total(r), MAX_RECORD_MOVES);
+    let messages: Vec<&str> = r.errors.iter().map(|e| e.message.as_str()).collect();
+    assert_eq!(messages, [full.as_str()]);
+
+    // JKF forks.
+    let mv = r#"{"move":{"from":{"x":5,"y":9},"to":{"x":5,"y":8},"piece":"OU"}}"#;
+    let fork = format!("[{mv}]");
+    let forks = vec![fork.as_str(); MAX_RECORD_MOVES + 10].join(",");
+    let text = format!(
+        r#"{{"moves":[{{}},{{"move":{{"from":{{"x":5,"y":9}},"to":{{"x":5,"y":8}},"piece":"OU"}},"forks":[{forks}]}}]}}"#
+    );
+    let r = jkf::read_jkf(&text).unwrap();
+    assert_eq!(total(&r), MAX_RECORD_MOVES);
+    let messages: Vec<&str> = r.errors.iter().map(|e| e.message.as_str()).collect();
+    assert_eq!(messages.len(), 1, "{messages:?}");
+    assert!(messages[0].ends_with(&full), "{messages:?}");
+}

@@ -9,7 +9,7 @@
 //! Errors point at the JSON text: a syntax error where serde_json found it, a move that does
 //! not fit the position at the start of its entry, with the ply.
 
-use crate::notation::build::{OpenLine, Remark};
+use crate::notation::build::{OpenLine, Remark, full_message};
 use crate::notation::movetext::{MoveTextError, MoveTextErrorKind, move_from_origin};
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -402,7 +402,11 @@ impl Reader<'_> {
                         );
                         continue;
                     }
-                    let Some((pos, last_to)) = before else {
+                    // A full record reads no more forks (said once).
+                    if !forks.is_empty() && open.report_full() {
+                        self.error_at(raw, format!("move {ply}: {}", full_message()));
+                    }
+                    let Some((pos, last_to)) = before.filter(|_| !open.is_full()) else {
                         continue;
                     };
                     for fork in forks {

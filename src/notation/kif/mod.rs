@@ -1,7 +1,7 @@
 //! KIF / KIFU reading (柿木 format): headers, BOD board diagrams, numbered move lines with
 //! times, comments, bookmarks, nested 変化 variations and terminal words.
 
-use crate::notation::build::{OpenLine, Remark, line_at, start_comment};
+use crate::notation::build::{OpenLine, Remark, full_message, line_at, start_comment};
 use crate::notation::movetext::{MoveTextError, MoveTextErrorKind};
 use crate::shogi::{Color, Handicap, Piece, PieceKind, Position, Square, Strictness};
 
@@ -235,7 +235,11 @@ fn open_variation(rec: &mut Record, stack: &mut Vec<OpenLine>, n: usize, trimmed
         return;
     };
     let too_deep = parent.path.len() >= MAX_VARIATION_DEPTH;
-    if parent.cut || too_deep {
+    // A full record reads no more variations (said once).
+    if parent.report_full() {
+        rec.errors.push(ReadError::new(n, 1, full_message()));
+    }
+    if parent.cut || too_deep || parent.is_full() {
         if too_deep && !parent.cut {
             rec.errors.push(ReadError::new(
                 n,

@@ -37,6 +37,9 @@ pub enum MoveTextErrorKind {
     Impossible,
     /// The move was read but cannot be made on the board.
     Unplayable,
+    /// The record already holds as many moves as kifudex reads in one
+    /// ([`MAX_RECORD_MOVES`](crate::notation::record::MAX_RECORD_MOVES)).
+    TooMany,
 }
 
 /// A move that could not be read or resolved: its kind and its sentence.

@@ -13,7 +13,7 @@
 //! A move without origin is resolved on the position: exactly one piece of the kind named
 //! must be able to go there (legally, else physically), or it is an error naming them.
 
-use super::build::{OpenLine, Remark, line_at};
+use super::build::{OpenLine, Remark, full_message, line_at};
 use super::decode::LineCounter;
 use super::record::{GameResult, ReadError, Record, Terminal, TerminalKind};
 use crate::shogi::{Color, Handicap, History, Position, Strictness};
@@ -471,8 +471,14 @@ impl Reader<'_, '_> {
             return;
         };
         let dead = |first_ply| OpenLine::nowhere(first_ply, false);
-        if parent.dead {
-            // A variation inside a line not read is not read either.
+        if parent.report_full() {
+            self.error(at, full_message());
+            self.game.unread += 1;
+            return;
+        }
+        if parent.dead || parent.is_full() {
+            // A variation inside a line not read is not read either, nor one of a full
+            // record (the line that stopped said so).
             self.game.unread += 1;
             return;
         }
