@@ -1,17 +1,16 @@
-//! What the readers of records with variations (KIF and KI2, PSN) share once their syntax is
-//! read: the lines open in the record's tree, each with the position its next move is played
-//! on; opening a variation at a move of its parent; playing a move with the rules it broke;
-//! ending a line at a move that cannot be read or played (the error at its line and column,
-//! the rest of the line skipped, the record incomplete when it is the main line); lines that
-//! are read into nothing (too deep, or placed nowhere); what is written between the moves
-//! (comments, engine lines, bookmarks) and the end of a line. Every reader (KIF and KI2, PSN,
-//! CSA, JKF, USI, the move list) builds its record through these; the readers keep only their
-//! syntax.
+//! What every reader shares once its syntax is read: the lines open in the record's tree,
+//! each with the position its next move is played on; opening a variation at a move of its
+//! parent; playing a move with the rules it broke; ending a line at a move that cannot be
+//! read or played (the error at its line and column, the rest of the line skipped, the
+//! record incomplete when it is the main line); lines read into nothing (a variation placed
+//! nowhere); what is written between the moves (comments, engine lines, bookmarks) and the
+//! end of a line; and the most moves a record holds. KIF and KI2, PSN, CSA, JKF, USI and the
+//! move list build their records through these; the readers keep only their syntax.
 
-use super::movetext::{MoveTextError, MoveTextErrorKind};
 use std::cell::Cell;
 use std::rc::Rc;
 
+use super::movetext::{MoveTextError, MoveTextErrorKind};
 use super::record::{
     Line, MAX_RECORD_MOVES, MoveTime, ReadError, Record, Terminal, TerminalKind, push_move,
 };
@@ -61,11 +60,6 @@ pub(crate) struct OpenLine {
     pub last_to: Option<Square>,
     /// After a move that could not be played, the rest of this line is skipped.
     pub dead: bool,
-    /// A variation nested deeper than [`MAX_VARIATION_DEPTH`](super::record::MAX_VARIATION_DEPTH)
-    /// (or inside one): read into nothing, its moves only counted (in `skipped`), so that the
-    /// variations within it are cut too.
-    pub cut: bool,
-    pub skipped: usize,
     /// The positions before every [`CHECKPOINT`]-th move of the line (with the square of the
     /// move before), made as variations ask for them: a variation replays at most that many
     /// moves, so that a record with a variation at every move reads in linear time.
@@ -88,16 +82,13 @@ impl OpenLine {
             pos: start,
             last_to: None,
             dead: false,
-            cut: false,
-            skipped: 0,
             checkpoints: Vec::new(),
             budget: Rc::default(),
         }
     }
 
-    /// A line read into nothing from ply `first_ply` on: a variation the reader cannot place
-    /// (`cut`: one nested too deep).
-    pub fn nowhere(first_ply: usize, cut: bool) -> OpenLine {
+    /// A line read into nothing from ply `first_ply` on: a variation the reader cannot place.
+    pub fn nowhere(first_ply: usize) -> OpenLine {
         OpenLine {
             // A path that leads to no line: what is read into it is dropped.
             path: vec![(usize::MAX, 0)],
@@ -107,8 +98,6 @@ impl OpenLine {
             pos: Position::empty(),
             last_to: None,
             dead: true,
-            cut,
-            skipped: 0,
             checkpoints: Vec::new(),
             budget: Rc::default(),
         }
@@ -189,8 +178,6 @@ impl OpenLine {
             pos,
             last_to,
             dead: false,
-            cut: false,
-            skipped: 0,
             checkpoints: Vec::new(),
             budget: Rc::clone(&self.budget),
         })
@@ -412,7 +399,7 @@ mod tests {
 
         // A line read into nothing drops what is read into it.
         let before = rec.clone();
-        let nowhere = OpenLine::nowhere(3, false);
+        let nowhere = OpenLine::nowhere(3);
         nowhere
             .comment(&mut rec, "x".into(), Remark::Plain)
             .unwrap();

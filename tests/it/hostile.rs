@@ -94,6 +94,27 @@ fn check_chain(rec: &Record, plies: usize) {
     assert_eq!(depth, MAX_VARIATION_DEPTH);
 }
 
+/// After thousands of cut levels (counted, not held), a variation of an earlier move closes
+/// them all and is read into the line it branches from, here the main line and a real
+/// variation.
+#[test]
+fn kif_a_variation_after_the_cut_levels_branches_from_its_own_line() {
+    let depth = 3_000;
+    let mut text = nested_kif(depth);
+    // Ply 1 of the main line; ply 3 of the variation that starts at ply 2.
+    text += &format!("\n変化：3手\n   3 {}\n", shuffle_kif(3));
+    text += &format!("\n変化：1手\n   1 {}\n", shuffle_kif(1));
+    let rec = kif::read_kif(&text);
+    assert_eq!(depth_of(&rec.main), MAX_VARIATION_DEPTH);
+    assert_eq!(rec.errors.len(), 1, "{:?}", rec.errors);
+    assert_eq!(rec.main.moves[0].variations.len(), 1);
+    assert_eq!(rec.main.moves[0].variations[0].moves[0].mv.usi(), shuffle_usi(1));
+    let at_2 = &rec.main.moves[1].variations[0];
+    assert_eq!(at_2.moves.len(), 2);
+    assert_eq!(at_2.moves[1].variations.len(), 2, "the chain's and the new one");
+    assert_eq!(at_2.moves[1].variations[1].moves[0].mv.usi(), shuffle_usi(3));
+}
+
 #[test]
 fn kif_variations_nested_ten_thousand_deep_are_cut_at_the_limit() {
     let depth = 10_000;

@@ -190,10 +190,40 @@ impl Setup {
     }
 }
 
+/// A variation that is not read (nested too deep, or in a record already full), or one
+/// within it: only where it starts and how many moves it has, so that it can be told which
+/// later variation branches from it. Thousands nested cost a few bytes each.
+struct Cut {
+    first_ply: usize,
+    skipped: usize,
+}
+
+impl Cut {
+    fn at(first_ply: usize) -> Cut {
+        Cut {
+            first_ply,
+            skipped: 0,
+        }
+    }
+
+    /// A move (or terminal word) read into it.
+    fn read(&mut self, text: &str) {
+        if terminal_word(text.trim_end_matches('+')).is_none() {
+            self.skipped += 1;
+        }
+    }
+}
+
 /// A `変化：N手` line (`変化:3手目`, `変化：3手#comment`): opens the variation at move N of the
 /// innermost open line that has a move N and began before it (variations are usually listed
 /// latest first, but not always); one that cannot be placed is read into nothing.
-fn open_variation(rec: &mut Record, stack: &mut Vec<OpenLine>, n: usize, trimmed: &str) {
+fn open_variation(
+    rec: &mut Record,
+    stack: &mut Vec<OpenLine>,
+    cuts: &mut Vec<Cut>,
+    n: usize,
+    trimmed: &str,
+) {
     let num = trimmed
         .split('#')
         .next()
@@ -219,12 +249,22 @@ fn open_variation(rec: &mut Record, stack: &mut Vec<OpenLine>, n: usize, trimmed
             .push(ReadError::new(n, 1, "a variation comes before any move"));
         return;
     }
+    // Close the lines it does not branch from: the cut ones first (they are innermost).
+    while let Some(top) = cuts.last() {
+        if top.first_ply >= ply || ply >= top.first_ply + top.skipped {
+            cuts.pop();
+        } else {
+            break;
+        }
+    }
+    if !cuts.is_empty() {
+        // Inside a cut variation: cut too.
+        cuts.push(Cut::at(ply));
+        return;
+    }
     while stack.len() > 1 {
         let Some(top) = stack.last() else { break };
-        let len = match top.cut {
-            true => top.skipped,
-            false => line_at(&mut rec.main, &top.path).map_or(0, |l| l.moves.len()),
-        };
+        let len = line_at(&mut rec.main, &top.path).map_or(0, |l| l.moves.len());
         if top.first_ply >= ply || ply >= top.first_ply + len {
             stack.pop();
         } else {
@@ -239,8 +279,8 @@ fn open_variation(rec: &mut Record, stack: &mut Vec<OpenLine>, n: usize, trimmed
     if parent.report_full() {
         rec.errors.push(ReadError::new(n, 1, full_message()));
     }
-    if parent.cut || too_deep || parent.is_full() {
-        if too_deep && !parent.cut {
+    if too_deep || parent.is_full() {
+        if too_deep {
             rec.errors.push(ReadError::new(
                 n,
                 1,
@@ -249,7 +289,7 @@ fn open_variation(rec: &mut Record, stack: &mut Vec<OpenLine>, n: usize, trimmed
                 ),
             ));
         }
-        stack.push(OpenLine::nowhere(ply, true));
+        cuts.push(Cut::at(ply));
         return;
     }
     let index = ply - parent.first_ply;
@@ -260,7 +300,7 @@ fn open_variation(rec: &mut Record, stack: &mut Vec<OpenLine>, n: usize, trimmed
             format!("variation at move {ply}, but the line it branches from has no move {ply}"),
         ));
         // Read its moves, comments and bookmarks into nothing.
-        stack.push(OpenLine::nowhere(ply, false));
+        stack.push(OpenLine::nowhere(ply));
         return;
     };
     stack.push(variation);
@@ -270,6 +310,7 @@ fn read(text: &str, dialect: Dialect) -> Record {
     let mut rec = Record::default();
     let mut setup = Setup::new();
     let mut stack: Vec<OpenLine> = Vec::new();
+    let mut cuts: Vec<Cut> = Vec::new();
     let mut in_moves = false;
     let mut items: Vec<(&str, Option<MoveTime>, Option<JapaneseMove>)> = Vec::new();
 
@@ -287,7 +328,9 @@ fn read(text: &str, dialect: Dialect) -> Record {
                 let start = setup.start(n, &mut rec.errors);
                 open_main_line(&mut rec, &mut stack, start, rest_of(text, raw), dialect);
             }
-            if let Some(open) = stack.last_mut() {
+            if let Some(cut) = cuts.last_mut() {
+                cut.read(m.text);
+            } else if let Some(open) = stack.last_mut() {
                 play_text(&mut rec, open, (n, raw), m.text, m.time, Some(m.mv));
             }
             continue;
@@ -299,6 +342,10 @@ fn read(text: &str, dialect: Dialect) -> Record {
         let line = trim_end_spaces(raw);
         let trimmed = line.trim_start();
         if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        // What is written in a cut variation is read into nothing.
+        if !cuts.is_empty() && (trimmed.starts_with('*') || trimmed.starts_with('&')) {
             continue;
         }
         if let Some(c) = trimmed.strip_prefix('*') {
@@ -323,7 +370,7 @@ fn read(text: &str, dialect: Dialect) -> Record {
             continue;
         }
         if trimmed.starts_with("変化") {
-            open_variation(&mut rec, &mut stack, n, trimmed);
+            open_variation(&mut rec, &mut stack, &mut cuts, n, trimmed);
             continue;
         }
         items.clear();
@@ -350,7 +397,9 @@ fn read(text: &str, dialect: Dialect) -> Record {
             open_main_line(&mut rec, &mut stack, start, rest_of(text, raw), dialect);
         }
         if !items.is_empty() {
-            if let Some(open) = stack.last_mut() {
+            if let Some(cut) = cuts.last_mut() {
+                items.drain(..).for_each(|(text, _, _)| cut.read(text));
+            } else if let Some(open) = stack.last_mut() {
                 for (text, time, parsed) in items.drain(..) {
                     play_text(&mut rec, open, (n, raw), text, time, parsed);
                 }
@@ -358,6 +407,7 @@ fn read(text: &str, dialect: Dialect) -> Record {
             continue;
         }
         if let Some(summary) = summary
+            && cuts.is_empty()
             && let Some(open) = stack.last()
             && let Some(line) = line_at(&mut rec.main, &open.path)
             && line.terminal.is_none()
@@ -447,9 +497,6 @@ fn play_text(
         raw.get(..offset).map_or(1, |p| p.chars().count() + 1)
     };
     if open.dead {
-        if open.cut && terminal_word(text.trim_end_matches('+')).is_none() {
-            open.skipped += 1;
-        }
         return;
     }
     let Some(line) = line_at(&mut rec.main, &open.path) else {

@@ -470,7 +470,7 @@ impl Reader<'_, '_> {
         let Some(parent) = self.game.stack.last_mut() else {
             return;
         };
-        let dead = |first_ply| OpenLine::nowhere(first_ply, false);
+        let dead = OpenLine::nowhere;
         if parent.report_full() {
             self.error(at, full_message());
             self.game.unread += 1;
