@@ -108,11 +108,21 @@ fn kif_a_variation_after_the_cut_levels_branches_from_its_own_line() {
     assert_eq!(depth_of(&rec.main), MAX_VARIATION_DEPTH);
     assert_eq!(rec.errors.len(), 1, "{:?}", rec.errors);
     assert_eq!(rec.main.moves[0].variations.len(), 1);
-    assert_eq!(rec.main.moves[0].variations[0].moves[0].mv.usi(), shuffle_usi(1));
+    assert_eq!(
+        rec.main.moves[0].variations[0].moves[0].mv.usi(),
+        shuffle_usi(1)
+    );
     let at_2 = &rec.main.moves[1].variations[0];
     assert_eq!(at_2.moves.len(), 2);
-    assert_eq!(at_2.moves[1].variations.len(), 2, "the chain's and the new one");
-    assert_eq!(at_2.moves[1].variations[1].moves[0].mv.usi(), shuffle_usi(3));
+    assert_eq!(
+        at_2.moves[1].variations.len(),
+        2,
+        "the chain's and the new one"
+    );
+    assert_eq!(
+        at_2.moves[1].variations[1].moves[0].mv.usi(),
+        shuffle_usi(3)
+    );
 }
 
 #[test]
