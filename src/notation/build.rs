@@ -35,12 +35,17 @@ pub(crate) enum Remark {
     MaybeEngine,
 }
 
+impl Remark {
+    /// The engine line `text` is (without its `*`), or `None` for a comment.
+    fn engine(self, text: &str) -> Option<&str> {
+        text.strip_prefix('*')
+            .filter(|_| self == Remark::MaybeEngine)
+    }
+}
+
 /// A comment on the start position (before any move of the main line).
 pub(crate) fn start_comment(rec: &mut Record, text: String, how: Remark) {
-    match text
-        .strip_prefix('*')
-        .filter(|_| how == Remark::MaybeEngine)
-    {
+    match how.engine(&text) {
         Some(e) => rec.start_engine.push(e.to_string()),
         None => rec.start_comments.push(text),
     }
@@ -247,10 +252,7 @@ impl OpenLine {
         };
         match (&mut line.terminal, line.moves.last_mut()) {
             (Some(t), _) => t.comments.push(text),
-            (None, Some(m)) => match text
-                .strip_prefix('*')
-                .filter(|_| how == Remark::MaybeEngine)
-            {
+            (None, Some(m)) => match how.engine(&text) {
                 Some(e) => m.engine.push(e.to_string()),
                 None => m.comments.push(text),
             },

@@ -470,20 +470,18 @@ impl Reader<'_, '_> {
         let Some(parent) = self.game.stack.last_mut() else {
             return;
         };
-        let dead = OpenLine::nowhere;
-        if parent.report_full() {
-            self.error(at, full_message());
-            self.game.unread += 1;
-            return;
-        }
         if parent.dead || parent.is_full() {
             // A variation inside a line not read is not read either, nor one of a full
-            // record (the line that stopped said so).
+            // record (said once).
+            let report = parent.report_full();
             self.game.unread += 1;
+            if report {
+                self.error(at, full_message());
+            }
             return;
         }
         if parent.path.len() >= MAX_DEPTH {
-            let d = dead(parent.first_ply);
+            let d = OpenLine::nowhere(parent.first_ply);
             self.game.stack.push(d);
             self.error(
                 at,
@@ -499,7 +497,7 @@ impl Reader<'_, '_> {
             .checked_sub(1)
             .and_then(|index| parent.branch(&mut self.game.rec.main, index))
         else {
-            let d = dead(parent.first_ply);
+            let d = OpenLine::nowhere(parent.first_ply);
             self.game.stack.push(d);
             self.error(at, "a variation '(' before any move: it is ignored");
             return;
