@@ -104,13 +104,19 @@ pub fn recognise_record(record: &Record) -> Recognised {
 
 /// Recognises a game from its start position and main line.
 pub fn recognise(start: &Position, moves: impl IntoIterator<Item = Move>) -> Recognised {
-    if *start != Position::startpos() && Handicap::detect(start) == Handicap::Other {
+    let startpos = is_startpos(start);
+    let handicap = if startpos {
+        Handicap::Even
+    } else {
+        Handicap::detect(start)
+    };
+    if handicap == Handicap::Other {
         return Recognised::default();
     }
     let matcher = Matcher::get();
     let mut played = 0u32;
     let mut counted = moves.into_iter().inspect(|_| played += 1);
-    let found = matcher.run(start, &mut counted);
+    let found = matcher.run(start, startpos, &mut counted);
     drop(counted);
     let mut items = Vec::new();
     for side in Color::ALL {
@@ -137,17 +143,19 @@ pub fn recognise(start: &Position, moves: impl IntoIterator<Item = Move>) -> Rec
             .flatten()
             .any(|p| p.color == c && matches!(p.kind, PieceKind::Rook | PieceKind::Dragon))
     };
-    let even = *start == Position::startpos() || Handicap::detect(start) == Handicap::Even;
-    let opening = label(
-        &items,
-        has_rook(Color::Black) && has_rook(Color::White),
-        even,
-        played,
-    );
+    let both_rooks = startpos || (has_rook(Color::Black) && has_rook(Color::White));
+    let opening = label(&items, both_rooks, handicap == Handicap::Even, played);
     Recognised {
         opening: Some(opening),
         items,
     }
+}
+
+/// Whether `start` is the even start position (most games: its hash is compared first).
+fn is_startpos(start: &Position) -> bool {
+    static START: std::sync::OnceLock<Position> = std::sync::OnceLock::new();
+    let even = START.get_or_init(Position::startpos);
+    start.hash() == even.hash() && start == even
 }
 
 /// Sort key putting a name before its ancestors at one ply (deeper names first), and

@@ -71,14 +71,16 @@ struct Compiled {
     own: Kinds,
     opp: Kinds,
     hands: bool,
-    names: bool,
 }
 
 pub(super) struct Matcher {
     patterns: Vec<Compiled>,
     /// Per side and trigger, the patterns to try: own kind k (0–13), opponent kind k (14–27),
-    /// a hand changed (28), a name was recognised (29).
-    triggers: [[Set; 30]; 2],
+    /// a hand changed (28).
+    triggers: [[Set; 29]; 2],
+    /// Per name, the patterns to try when a side finds it: its own that ask for it (`Had`,
+    /// `Just`; index 0), the opponent's that ask for it (`OppHad`; index 1).
+    on_name: [Vec<Set>; 2],
     /// Per side, piece (colour as seen from the side: own 0–13, opponent 14–27) and square,
     /// the patterns that a piece entering that square may complete (it stands in one of
     /// their `All` or `Any` sets): a pattern can start to hold only when one of its tests
@@ -88,6 +90,8 @@ pub(super) struct Matcher {
     on_leave: Vec<[Set; 81]>,
     /// What [`Matcher::impossible`] gives for the even start, per side (most games).
     even_impossible: [Set; 2],
+    /// What [`Matcher::at_start`] gives for the even start, per side.
+    even_at_start: [Set; 2],
     /// Patterns whose window opens at each ply (after the first).
     opening_at: Vec<Set>,
     /// Patterns whose window holds each ply.
@@ -112,7 +116,6 @@ type Set = u64;
 const ONE: Set = 1;
 
 const HANDS: usize = 28;
-const NAMES: usize = 29;
 
 pub(super) fn def_index(name: &str) -> Option<usize> {
     DEFS.iter().position(|d| d.name == name)
@@ -136,7 +139,8 @@ impl Matcher {
         );
         assert!(DEFS.len() <= 255);
         let mut patterns = Vec::new();
-        let mut triggers = [[0; 30]; 2];
+        let mut triggers = [[0; 29]; 2];
+        let mut on_name = [vec![0; DEFS.len()], vec![0; DEFS.len()]];
         let mut on_enter = vec![[0; 81]; 2 * 28];
         let mut on_leave = vec![[0; 81]; 2 * 28];
         let mut last_ply = 0;
@@ -152,7 +156,6 @@ impl Matcher {
                 own: 0,
                 opp: 0,
                 hands: false,
-                names: false,
             };
             last_ply = last_ply.max(p.plies.1);
             for side in Color::ALL {
@@ -215,9 +218,11 @@ impl Matcher {
                     Cond::Own(k, _) | Cond::OwnAny(k, _) | Cond::OwnNone(k, _) => c.own |= k,
                     Cond::Opp(k, _) | Cond::OppAny(k, _) | Cond::OppNone(k, _) => c.opp |= k,
                     Cond::OwnHand(_) | Cond::OppHand(_) => c.hands = true,
-                    Cond::Had(_) | Cond::Just(_) | Cond::NotHad(_) | Cond::OppHad(_) => {
-                        c.names = true
-                    }
+                    // A name found may complete a pattern that asks for it (not one that
+                    // asks for its absence).
+                    Cond::Had(n) | Cond::Just(n) => on_name[0][def_of(n) as usize] |= ONE << i,
+                    Cond::OppHad(n) => on_name[1][def_of(n) as usize] |= ONE << i,
+                    Cond::NotHad(_) => {}
                 }
             }
             for side in Color::ALL {
@@ -256,9 +261,6 @@ impl Matcher {
                 }
                 if c.hands {
                     t[HANDS] |= ONE << i;
-                }
-                if c.names {
-                    t[NAMES] |= ONE << i;
                 }
             }
             patterns.push(c);
@@ -324,9 +326,11 @@ impl Matcher {
         let mut m = Matcher {
             patterns,
             triggers,
+            on_name,
             on_enter,
             on_leave,
             even_impossible: [0; 2],
+            even_at_start: [0; 2],
             opening_at,
             active,
             from_first,
@@ -340,7 +344,33 @@ impl Matcher {
             m.impossible(&even, Color::Black),
             m.impossible(&even, Color::White),
         ];
+        m.even_at_start = [
+            m.at_start(&even, Color::Black),
+            m.at_start(&even, Color::White),
+        ];
         m
+    }
+
+    /// The patterns whose window includes ply 1 that already hold on the start board, before
+    /// any name is found. Only they, and those the first move may have completed (its
+    /// triggers), can hold after it: a pattern starts to hold only when one of its tests
+    /// does, and every test that can start to hold has a trigger.
+    fn at_start(&self, board: &Board, side: Color) -> Set {
+        let none = [vec![0u16; DEFS.len()], vec![0u16; DEFS.len()]];
+        let mut out: Set = 0;
+        let mut set = self.from_first;
+        while set != 0 {
+            let i = set.trailing_zeros() as usize;
+            set &= set - 1;
+            // No ply is u16::MAX: no name was found `Just` now.
+            if self.patterns[i].tests[side.index()]
+                .iter()
+                .all(|t| holds(t, board, &none, u16::MAX))
+            {
+                out |= ONE << i;
+            }
+        }
+        out
     }
 
     /// Per name, whether a name below it was found at the same ply (`found` as
@@ -366,23 +396,31 @@ impl Matcher {
     }
 
     /// Each name found per side, with the ply it first held (`found[side][def]`, 0 = not).
+    /// `even`: whether `start` is the even start position.
     pub(super) fn run(
         &self,
         start: &Position,
+        even: bool,
         moves: &mut dyn Iterator<Item = Move>,
     ) -> [Vec<u16>; 2] {
         let mut found = [vec![0u16; DEFS.len()], vec![0u16; DEFS.len()]];
         let mut board = Board::new(start);
-        // Patterns already decided (their name found) or never possible for a side.
-        let mut done =
-            if start.hash() == Position::startpos().hash() && *start == Position::startpos() {
-                self.even_impossible
-            } else {
+        // Patterns already decided (their name found) or never possible for a side, and
+        // those of the first ply's window that hold before it.
+        let (mut done, at_start) = if even {
+            (self.even_impossible, self.even_at_start)
+        } else {
+            (
                 [
                     self.impossible(&board, Color::Black),
                     self.impossible(&board, Color::White),
-                ]
-            };
+                ],
+                [
+                    self.at_start(&board, Color::Black),
+                    self.at_start(&board, Color::White),
+                ],
+            )
+        };
         let mut mover = start.side_to_move();
         let mut ply: u16 = 0;
         let all_patterns: Set = Set::MAX >> (Set::BITS as usize - self.patterns.len());
@@ -405,16 +443,15 @@ impl Matcher {
                 continue;
             }
             let mut candidates = [0; 2];
-            let window = if ply == 1 {
-                self.from_first
-            } else {
-                self.opening_at[ply as usize]
-            };
             for side in Color::ALL {
                 if live[side.index()] == 0 {
                     continue;
                 }
-                let mut set = window;
+                let mut set = if ply == 1 {
+                    at_start[side.index()]
+                } else {
+                    self.opening_at[ply as usize]
+                };
                 if changed.hands {
                     set |= self.triggers[side.index()][HANDS];
                 }
@@ -435,9 +472,9 @@ impl Matcher {
                 }
                 candidates[side.index()] = set;
             }
-            // Two rounds: a name found for one side may complete a pattern of the other.
+            // Two rounds: a name found for one side may complete a pattern of the other, or
+            // one of its own tried before it in the round.
             for _round in 0..2 {
-                let mut new_names = false;
                 for side in Color::ALL {
                     let s = side.index();
                     let active = live[s];
@@ -457,24 +494,26 @@ impl Matcher {
                             p.tests[s].iter().all(|t| holds(t, &board, &found, ply))
                         };
                         if holds_now {
+                            let (mut own, mut opp) = (0, 0);
                             for &d in &self.lineage[p.def as usize] {
                                 if found[s][d as usize] == 0 {
                                     found[s][d as usize] = ply;
                                     done[s] |= self.of_def[d as usize];
+                                    own |= self.on_name[0][d as usize];
+                                    opp |= self.on_name[1][d as usize];
                                 }
                             }
-                            new_names = true;
-                            // Later patterns reading names are tried in this ply.
-                            set |=
-                                self.triggers[s][NAMES] & !done[s] & active & (Set::MAX << i << 1);
+                            // The side's patterns asking for these names: the later ones are
+                            // tried now, the earlier ones in the next round; the opponent's in
+                            // its turn of this round (sente's names) or the next (gote's).
+                            set |= own & !done[s] & active & (Set::MAX << i << 1);
+                            candidates[s] |= own & (ONE << i << 1).wrapping_sub(1);
+                            candidates[1 - s] |= opp;
                         }
                     }
                 }
-                if !new_names {
+                if candidates[0] | candidates[1] == 0 {
                     break;
-                }
-                for (c, t) in candidates.iter_mut().zip(&self.triggers) {
-                    *c = t[NAMES];
                 }
             }
             if done[0] & done[1] & all_patterns == all_patterns {
