@@ -68,44 +68,56 @@ pub const fn kind(k: PieceKind) -> Kinds {
 /// The board and hands of a game being replayed, by colour and kind.
 #[derive(Clone)]
 pub struct Board {
-    /// `pieces[colour][kind]`: the squares holding that piece.
-    pieces: [[Squares; 14]; 2],
-    /// What stands on each square: 0 for nothing, else 1 + colour × 16 + kind.
+    /// `pieces[slot(colour, kind)]`: the squares holding that piece.
+    pieces: [Squares; 28],
+    /// What stands on each square: 0 for nothing, else 1 + its slot.
     mailbox: [u8; 81],
     hands: [[u8; 7]; 2],
     /// Each side's king square, or 81 for a side without exactly one king.
     kings: [u8; 2],
 }
 
+/// A colour and kind as one number, `colour × 14 + kind` (0–27): where [`Board`] keeps the
+/// piece's squares.
+#[inline]
+pub fn slot(color: Color, kind: PieceKind) -> u8 {
+    (color.index() * 14 + kind.index()) as u8
+}
+
+/// The slot of `color`'s king.
+#[inline]
+fn king_slot(color: usize) -> u8 {
+    (color * 14 + PieceKind::King.index()) as u8
+}
+
 /// What one move changed: the pieces that left a square (the piece moved, as it was, and a
 /// piece taken) and the one that entered a square (the piece moved, as it is, or dropped),
-/// and whether a hand changed.
+/// each `(slot, square index)`, and whether a hand changed.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Changed {
-    left: [(u8, u8, u8); 2],
+    left: [(u8, u8); 2],
     n_left: u8,
-    entered: Option<(u8, u8, u8)>,
+    entered: Option<(u8, u8)>,
     /// Whether a hand changed (a capture or a drop).
     pub hands: bool,
 }
 
-fn code(color: Color, kind: PieceKind, index: usize) -> (u8, u8, u8) {
-    (color.index() as u8, kind.index() as u8, index as u8)
-}
-
 impl Changed {
-    fn leave(&mut self, color: Color, kind: PieceKind, index: usize) {
-        self.left[self.n_left as usize] = code(color, kind, index);
+    #[inline]
+    fn leave(&mut self, slot: u8, index: usize) {
+        self.left[self.n_left as usize] = (slot, index as u8);
         self.n_left += 1;
     }
 
-    /// `(colour index, kind index, square index)` of each piece that left a square.
-    pub fn left(&self) -> &[(u8, u8, u8)] {
+    /// `(slot, square index)` of each piece that left a square.
+    #[inline]
+    pub fn left(&self) -> &[(u8, u8)] {
         &self.left[..self.n_left as usize]
     }
 
-    /// `(colour index, kind index, square index)` of the piece that entered a square.
-    pub fn entered(&self) -> Option<(u8, u8, u8)> {
+    /// `(slot, square index)` of the piece that entered a square.
+    #[inline]
+    pub fn entered(&self) -> Option<(u8, u8)> {
         self.entered
     }
 }
@@ -113,18 +125,18 @@ impl Changed {
 impl Board {
     pub fn new(position: &Position) -> Board {
         let mut board = Board {
-            pieces: [[0; 14]; 2],
+            pieces: [0; 28],
             mailbox: [0; 81],
             hands: [[0; 7]; 2],
             kings: [81; 2],
         };
         for square in Square::all() {
             if let Some(piece) = position.piece_at(square) {
-                board.put(piece.color, piece.kind, square.index());
+                board.put(slot(piece.color, piece.kind), square.index());
             }
         }
         for color in Color::ALL {
-            let kings = board.pieces[color.index()][PieceKind::King.index()];
+            let kings = board.pieces[king_slot(color.index()) as usize];
             if kings.count_ones() == 1 {
                 board.kings[color.index()] = kings.trailing_zeros() as u8;
             }
@@ -135,26 +147,23 @@ impl Board {
         board
     }
 
-    fn put(&mut self, color: Color, kind: PieceKind, index: usize) {
-        self.pieces[color.index()][kind.index()] |= BIT[index];
-        self.mailbox[index] = 1 + (color.index() * 16 + kind.index()) as u8;
+    #[inline]
+    fn put(&mut self, slot: u8, index: usize) {
+        self.pieces[slot as usize] |= BIT[index];
+        self.mailbox[index] = 1 + slot;
     }
 
-    fn take(&mut self, index: usize) -> Option<(Color, PieceKind)> {
+    /// Empties the square; the slot of what stood there.
+    #[inline]
+    fn take(&mut self, index: usize) -> Option<u8> {
         let code = self.mailbox[index];
         if code == 0 {
             return None;
         }
-        let code = (code - 1) as usize;
-        let color = if code >= 16 {
-            Color::White
-        } else {
-            Color::Black
-        };
-        let kind = PieceKind::from_index(code & 15)?;
-        self.pieces[color.index()][kind.index()] &= !BIT[index];
+        let slot = code - 1;
+        self.pieces[slot as usize] &= !BIT[index];
         self.mailbox[index] = 0;
-        Some((color, kind))
+        Some(slot)
     }
 
     /// Plays `mv` for `color`; what it changed. A move whose origin is empty changes nothing
@@ -164,40 +173,42 @@ impl Board {
         let mut changed = Changed::default();
         match mv {
             Move::Board { from, to, promote } => {
-                let Some((owner, kind)) = self.take(from.index()) else {
+                let Some(moved) = self.take(from.index()) else {
                     return changed;
                 };
-                changed.leave(owner, kind, from.index());
-                if kind == PieceKind::King && self.kings[owner.index()] == from.index() as u8 {
-                    self.kings[owner.index()] = to.index() as u8;
+                let owner = (moved / 14) as usize;
+                changed.leave(moved, from.index());
+                if moved == king_slot(owner) && self.kings[owner] == from.index() as u8 {
+                    self.kings[owner] = to.index() as u8;
                 }
-                if let Some((captured_color, captured)) = self.take(to.index()) {
-                    if captured == PieceKind::King {
-                        self.kings[captured_color.index()] = 81;
-                    }
-                    changed.leave(captured_color, captured, to.index());
+                if let Some(taken) = self.take(to.index()) {
+                    let taken_owner = (taken / 14) as usize;
+                    changed.leave(taken, to.index());
                     changed.hands = true;
-                    let k = captured.unpromoted();
-                    if k != PieceKind::King {
-                        let h = &mut self.hands[owner.index()][k.index()];
+                    if taken == king_slot(taken_owner) {
+                        self.kings[taken_owner] = 81;
+                    } else if let Some(k) = PieceKind::from_index((taken % 14) as usize) {
+                        let h = &mut self.hands[owner][k.unpromoted().index()];
                         *h = h.saturating_add(1);
                     }
                 }
-                let now = if promote {
-                    kind.promoted().unwrap_or(kind)
-                } else {
-                    kind
+                let now = match PieceKind::from_index((moved % 14) as usize) {
+                    Some(kind) if promote => kind
+                        .promoted()
+                        .map_or(moved, |p| slot(Color::ALL[owner], p)),
+                    _ => moved,
                 };
-                self.put(owner, now, to.index());
-                changed.entered = Some(code(owner, now, to.index()));
+                self.put(now, to.index());
+                changed.entered = Some((now, to.index() as u8));
             }
             Move::Drop { kind, to } => {
                 if kind.index() < 7 {
                     let h = &mut self.hands[color.index()][kind.index()];
                     *h = h.saturating_sub(1);
                 }
-                self.put(color, kind, to.index());
-                changed.entered = Some(code(color, kind, to.index()));
+                let now = slot(color, kind);
+                self.put(now, to.index());
+                changed.entered = Some((now, to.index() as u8));
                 changed.hands = true;
             }
         }
@@ -209,7 +220,7 @@ impl Board {
     pub fn of(&self, color: Color, kinds: Kinds) -> Squares {
         let mut set = 0;
         let mut bits = kinds;
-        let pieces = &self.pieces[color.index()];
+        let pieces = &self.pieces[color.index() * 14..color.index() * 14 + 14];
         while bits != 0 {
             let k = bits.trailing_zeros() as usize;
             set |= pieces[k];
@@ -224,10 +235,10 @@ impl Board {
         self.kings[color.index()] as usize
     }
 
-    /// The squares holding `color`'s pieces of the kind of index `kind`.
+    /// The squares holding the pieces of one slot (see [`slot`]).
     #[inline]
-    pub fn of_kind(&self, color: Color, kind: usize) -> Squares {
-        self.pieces[color.index()][kind]
+    pub fn of_slot(&self, slot: u8) -> Squares {
+        self.pieces[slot as usize]
     }
 
     /// How many pieces of `kind` `color` holds in hand.

@@ -4,7 +4,7 @@
 
 use std::sync::OnceLock;
 
-use super::board::{Board, Kinds, Squares, kind, rotate};
+use super::board::{Board, Kinds, Squares, kind, rotate, slot};
 use super::patterns::{Cond, DEFS, PATTERNS};
 use crate::shogi::{Color, Move, PieceKind, Position};
 
@@ -26,8 +26,8 @@ enum Test {
 struct Mask {
     color: Color,
     kinds: Kinds,
-    /// The index of the one kind in `kinds`, or `MANY`.
-    kind: u8,
+    /// The board's slot of the colour and the one kind in `kinds`, or `MANY`.
+    slot: u8,
     squares: Squares,
     want: Squares,
     negate: bool,
@@ -36,10 +36,10 @@ struct Mask {
 impl Mask {
     #[inline]
     fn holds(&self, board: &Board) -> bool {
-        let pieces = if self.kind == MANY {
+        let pieces = if self.slot == MANY {
             board.of(self.color, self.kinds)
         } else {
-            board.of_kind(self.color, self.kind as usize)
+            board.of_slot(self.slot)
         };
         (pieces & self.squares == self.want) != self.negate
     }
@@ -47,12 +47,11 @@ impl Mask {
 
 const MANY: u8 = u8::MAX;
 
-/// The index of the one kind in `kinds`, or [`MANY`].
-fn one_kind(kinds: Kinds) -> u8 {
-    if kinds.count_ones() == 1 {
-        kinds.trailing_zeros() as u8
-    } else {
-        MANY
+/// The board's slot of `color` and the one kind in `kinds`, or [`MANY`].
+fn one_slot(color: Color, kinds: Kinds) -> u8 {
+    match PieceKind::from_index(kinds.trailing_zeros() as usize) {
+        Some(k) if kinds.count_ones() == 1 => slot(color, k),
+        _ => MANY,
     }
 }
 
@@ -81,7 +80,7 @@ pub(super) struct Matcher {
     /// Per name, the patterns to try when a side finds it: its own that ask for it (`Had`,
     /// `Just`; index 0), the opponent's that ask for it (`OppHad`; index 1).
     on_name: [Vec<Set>; 2],
-    /// Per side, piece (colour as seen from the side: own 0–13, opponent 14–27) and square,
+    /// Per side, piece (its board slot, 0–27) and square,
     /// the patterns that a piece entering that square may complete (it stands in one of
     /// their `All` or `Any` sets): a pattern can start to hold only when one of its tests
     /// starts to hold, so a move tries only the patterns its changes may have completed.
@@ -182,7 +181,7 @@ impl Matcher {
                         Test::All(who, k, s) if !king(who, k) => Some(Mask {
                             color: who,
                             kinds: k,
-                            kind: one_kind(k),
+                            slot: one_slot(who, k),
                             squares: s,
                             want: s,
                             negate: false,
@@ -190,7 +189,7 @@ impl Matcher {
                         Test::Any(who, k, s) if !king(who, k) => Some(Mask {
                             color: who,
                             kinds: k,
-                            kind: one_kind(k),
+                            slot: one_slot(who, k),
                             squares: s,
                             want: 0,
                             negate: true,
@@ -198,7 +197,7 @@ impl Matcher {
                         Test::None(who, k, s) if !king(who, k) => Some(Mask {
                             color: who,
                             kinds: k,
-                            kind: one_kind(k),
+                            slot: one_slot(who, k),
                             squares: s,
                             want: 0,
                             negate: false,
@@ -235,12 +234,11 @@ impl Matcher {
                         _ => continue,
                     };
                     {
-                        let base = if who == side { 0 } else { 14 };
                         for k in 0..14 {
                             if kinds & (1 << k) == 0 {
                                 continue;
                             }
-                            let row = &mut table[side.index() * 28 + base + k];
+                            let row = &mut table[side.index() * 28 + who.index() * 14 + k];
                             let mut bits = squares;
                             while bits != 0 {
                                 row[bits.trailing_zeros() as usize] |= ONE << i;
@@ -455,20 +453,13 @@ impl Matcher {
                 if changed.hands {
                     set |= self.triggers[side.index()][HANDS];
                 }
-                // The pieces that left or entered a square, as seen from `side`.
-                let row = |color: u8, kind: u8| {
-                    side.index() * 28
-                        + if color as usize == side.index() {
-                            kind as usize
-                        } else {
-                            14 + kind as usize
-                        }
-                };
-                if let Some((color, kind, square)) = changed.entered() {
-                    set |= self.on_enter[row(color, kind)][square as usize];
+                // The pieces that left or entered a square.
+                let rows = side.index() * 28;
+                if let Some((slot, square)) = changed.entered() {
+                    set |= self.on_enter[rows + slot as usize][square as usize];
                 }
-                for &(color, kind, square) in changed.left() {
-                    set |= self.on_leave[row(color, kind)][square as usize];
+                for &(slot, square) in changed.left() {
+                    set |= self.on_leave[rows + slot as usize][square as usize];
                 }
                 candidates[side.index()] = set;
             }
