@@ -168,7 +168,7 @@ impl Board {
 
     /// Plays `mv` for `color`; what it changed. A move whose origin is empty changes nothing
     /// (the records' replay has refused it already).
-    #[inline]
+    #[inline(always)]
     pub fn play(&mut self, color: Color, mv: Move) -> Changed {
         let mut changed = Changed::default();
         match mv {

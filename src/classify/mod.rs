@@ -114,26 +114,26 @@ pub fn recognise(start: &Position, moves: impl IntoIterator<Item = Move>) -> Rec
         return Recognised::default();
     }
     let matcher = Matcher::get();
-    let mut played = 0u32;
-    let mut counted = moves.into_iter().inspect(|_| played += 1);
-    let found = matcher.run(start, startpos, &mut counted);
-    drop(counted);
+    let (found, played) = matcher.run(start, startpos, moves.into_iter());
     let mut items = Vec::new();
     for side in Color::ALL {
-        let mut mine: Vec<(u16, Kind, usize)> = found[side.index()]
+        let found: Vec<(u16, usize)> = found[side.index()]
             .iter()
             .enumerate()
             .filter(|(_, ply)| **ply > 0)
-            .map(|(d, ply)| (*ply, DEFS[d].kind, depth_order(d)))
+            .map(|(d, ply)| (*ply, d))
             .collect();
-        mine.sort();
-        let implied = matcher.implied(&found[side.index()]);
+        let mut mine: Vec<(u16, Kind, usize)> = found
+            .iter()
+            .map(|&(ply, d)| (ply, DEFS[d].kind, depth_order(d)))
+            .collect();
+        mine.sort_unstable();
         items.extend(mine.into_iter().map(|(ply, kind, d)| Item {
             side,
             kind,
             name: DEFS[d % 1000].name,
             ply: ply as u32,
-            implied: implied[d % 1000],
+            implied: matcher.implied(&found, d % 1000),
         }));
     }
     let has_rook = |c: Color| {
@@ -144,7 +144,12 @@ pub fn recognise(start: &Position, moves: impl IntoIterator<Item = Move>) -> Rec
             .any(|p| p.color == c && matches!(p.kind, PieceKind::Rook | PieceKind::Dragon))
     };
     let both_rooks = startpos || (has_rook(Color::Black) && has_rook(Color::White));
-    let opening = label(&items, both_rooks, handicap == Handicap::Even, played);
+    let opening = label(
+        &items,
+        both_rooks,
+        handicap == Handicap::Even,
+        played.into(),
+    );
     Recognised {
         opening: Some(opening),
         items,

@@ -91,6 +91,8 @@ pub(super) struct Matcher {
     even_impossible: [Set; 2],
     /// What [`Matcher::at_start`] gives for the even start, per side.
     even_at_start: [Set; 2],
+    /// The even start's board.
+    even_board: Board,
     /// Patterns whose window opens at each ply (after the first).
     opening_at: Vec<Set>,
     /// Patterns whose window holds each ply.
@@ -329,6 +331,7 @@ impl Matcher {
             on_leave,
             even_impossible: [0; 2],
             even_at_start: [0; 2],
+            even_board: Board::new(&Position::startpos()),
             opening_at,
             active,
             from_first,
@@ -371,21 +374,15 @@ impl Matcher {
         out
     }
 
-    /// Per name, whether a name below it was found at the same ply (`found` as
-    /// [`Matcher::run`] gives it for one side): it is implied by that name.
-    pub(super) fn implied(&self, found: &[u16]) -> Vec<bool> {
-        let mut implied = vec![false; found.len()];
-        for (c, &ply) in found.iter().enumerate() {
-            if ply == 0 {
-                continue;
-            }
-            for &a in &self.lineage[c][1..] {
-                if found[a as usize] == ply {
-                    implied[a as usize] = true;
-                }
-            }
-        }
-        implied
+    /// Whether a name below `def` was found at the same ply (`found`: one side's names
+    /// found, `(ply, def)`): it is implied by that name.
+    pub(super) fn implied(&self, found: &[(u16, usize)], def: usize) -> bool {
+        let Some(&(ply, _)) = found.iter().find(|f| f.1 == def) else {
+            return false;
+        };
+        found
+            .iter()
+            .any(|&(p, c)| p == ply && c != def && self.lineage[c][1..].contains(&(def as u8)))
     }
 
     /// How deep a name is in the hierarchy (1 for a name without a parent).
@@ -394,15 +391,20 @@ impl Matcher {
     }
 
     /// Each name found per side, with the ply it first held (`found[side][def]`, 0 = not).
-    /// `even`: whether `start` is the even start position.
+    /// `even`: whether `start` is the even start position. Also gives the plies read: all
+    /// of the line, or one past the last window when it is longer.
     pub(super) fn run(
         &self,
         start: &Position,
         even: bool,
-        moves: &mut dyn Iterator<Item = Move>,
-    ) -> [Vec<u16>; 2] {
+        moves: impl Iterator<Item = Move>,
+    ) -> ([Vec<u16>; 2], u16) {
         let mut found = [vec![0u16; DEFS.len()], vec![0u16; DEFS.len()]];
-        let mut board = Board::new(start);
+        let mut board = if even {
+            self.even_board.clone()
+        } else {
+            Board::new(start)
+        };
         // Patterns already decided (their name found) or never possible for a side, and
         // those of the first ply's window that hold before it.
         let (mut done, at_start) = if even {
@@ -461,7 +463,10 @@ impl Matcher {
                 for &(slot, square) in changed.left() {
                     set |= self.on_leave[rows + slot as usize][square as usize];
                 }
-                candidates[side.index()] = set;
+                candidates[side.index()] = set & live[side.index()] & !done[side.index()];
+            }
+            if candidates[0] | candidates[1] == 0 {
+                continue;
             }
             // Two rounds: a name found for one side may complete a pattern of the other, or
             // one of its own tried before it in the round.
@@ -511,7 +516,7 @@ impl Matcher {
                 break;
             }
         }
-        found
+        (found, ply)
     }
 
     /// The patterns a side can never make honestly from this start: those asking for a
