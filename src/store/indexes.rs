@@ -1,6 +1,6 @@
-//! The secondary indexes of the games table (date, sente, gote) and of the recognised
-//! openings (by name), which a bulk import builds once at its end instead of keeping up row
-//! by row.
+//! The secondary indexes of the games table (date, sente, gote), which a bulk import builds
+//! once at its end instead of keeping up row by row. (The recognised openings by name are
+//! lists written with each transaction: `store::openings`.)
 //!
 //! Kept up row by row, each of them takes an insert at a random place for every game, and
 //! every commit writes each index page it touched to the log again: at 100,000 games that is
@@ -15,25 +15,12 @@ use rusqlite::Connection;
 
 use super::StoreError;
 
-/// Name and statement of each index, as the migrations create them (`0003_rows.sql`,
-/// `0009_openings.sql`).
-const GAME_INDEXES: [(&str, &str); 4] = [
+/// Name and statement of each index, as the migrations create them (`0003_rows.sql`).
+const GAME_INDEXES: [(&str, &str); 3] = [
     ("games_date", "CREATE INDEX games_date ON games(date)"),
     ("games_sente", "CREATE INDEX games_sente ON games(sente_id)"),
     ("games_gote", "CREATE INDEX games_gote ON games(gote_id)"),
-    (
-        "recognised_name",
-        "CREATE INDEX recognised_name ON recognised(name_id, side, game_id)",
-    ),
 ];
-
-/// The statement that creates the index `name` (one of this module's).
-pub(crate) fn create_sql(name: &str) -> Option<&'static str> {
-    GAME_INDEXES
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, sql)| *sql)
-}
 
 /// The games indexes the database lacks.
 pub(crate) fn missing(conn: &Connection) -> Result<Vec<&'static str>, StoreError> {

@@ -47,6 +47,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0010_player_totals.sql",
         include_str!("../../migrations/0010_player_totals.sql"),
     ),
+    (
+        "0011_recognised_names.sql",
+        include_str!("../../migrations/0011_recognised_names.sql"),
+    ),
 ];
 
 /// A step of a migration that SQL cannot take (a value the program computes), run right after

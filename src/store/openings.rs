@@ -4,6 +4,7 @@
 //! (`classify_version` in meta).
 
 use std::collections::HashMap;
+use std::fmt::Write as _;
 
 use rayon::prelude::*;
 use rusqlite::{Connection, OptionalExtension, params};
@@ -46,11 +47,64 @@ impl NameIds {
     }
 }
 
-/// Writes what was recognised in game `id`: its label too with `label` (the writer puts
-/// the label in the games row itself).
+/// Rows of `recognised` gathered, `[game, side, name, ply]`, written by [`Rows::flush`] in
+/// statements of many rows (a statement a game cost more than its rows); and the games of
+/// each name and side, written as lists of `recognised_names` by [`Rows::finish`] (one row
+/// for all the games a transaction wrote with the name).
+#[derive(Default)]
+pub(super) struct Rows {
+    rows: Vec<[i64; 4]>,
+    lists: HashMap<(i64, i64), Vec<i64>>,
+}
+
+/// Rows one statement writes at most.
+const ROWS_PER_STATEMENT: usize = 200;
+
+impl Rows {
+    /// Writes the rows gathered.
+    pub(super) fn flush(&mut self, conn: &Connection) -> Result<(), StoreError> {
+        for chunk in self.rows.chunks(ROWS_PER_STATEMENT) {
+            conn.prepare_cached(&insert_rows(chunk.len()))?
+                .execute(rusqlite::params_from_iter(chunk.iter().flatten()))?;
+        }
+        self.rows.clear();
+        Ok(())
+    }
+
+    /// Writes the rows and the lists gathered (before the transaction commits).
+    pub(super) fn finish(&mut self, conn: &Connection) -> Result<(), StoreError> {
+        self.flush(conn)?;
+        let mut stmt = conn.prepare_cached(
+            "INSERT OR REPLACE INTO recognised_names (name_id, side, first_game, games)
+             VALUES (?1, ?2, ?3, ?4)",
+        )?;
+        for ((name, side), mut games) in self.lists.drain() {
+            games.sort_unstable();
+            games.dedup();
+            let Some(&first) = games.first() else {
+                continue;
+            };
+            let mut json = String::with_capacity(games.len() * 8 + 2);
+            json.push('[');
+            for (i, g) in games.iter().enumerate() {
+                if i > 0 {
+                    json.push(',');
+                }
+                let _ = write!(json, "{g}");
+            }
+            json.push(']');
+            stmt.execute(params![name, side, first, json])?;
+        }
+        Ok(())
+    }
+}
+
+/// Gathers what was recognised in game `id` into `rows` (see [`Rows::flush`]), and writes
+/// its label with `label` (the writer puts the label in the games row itself).
 pub(super) fn put(
     conn: &Connection,
     names: &mut NameIds,
+    rows: &mut Rows,
     id: i64,
     r: &Recognised,
     label: bool,
@@ -59,17 +113,15 @@ pub(super) fn put(
         conn.prepare_cached("UPDATE games SET label = ?2 WHERE id = ?1")?
             .execute(params![id, r.opening])?;
     }
-    // One statement for the game's rows: a statement a row cost more than the rows.
-    let mut values = Vec::with_capacity(16);
     for item in r.stored() {
         let name = names.id(conn, item.name, item.kind)?;
-        values.extend([id, item.side.index() as i64, name, i64::from(item.ply)]);
+        let side = item.side.index() as i64;
+        rows.rows.push([id, side, name, i64::from(item.ply)]);
+        rows.lists.entry((name, side)).or_default().push(id);
     }
-    if values.is_empty() {
-        return Ok(());
+    if rows.rows.len() >= ROWS_PER_STATEMENT {
+        rows.flush(conn)?;
     }
-    conn.prepare_cached(&insert_rows(values.len() / 4))?
-        .execute(rusqlite::params_from_iter(values))?;
     Ok(())
 }
 
@@ -153,15 +205,13 @@ pub(super) fn recompute(
     let next = epoch(conn)? + 1;
     let tx = conn.transaction()?;
     tx.execute("DELETE FROM recognised", [])?;
+    tx.execute("DELETE FROM recognised_names", [])?;
     tx.execute("UPDATE games SET label = NULL WHERE label IS NOT NULL", [])?;
     tx.execute(
         "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
         params![EPOCH_META, next.to_string()],
     )?;
     tx.commit()?;
-    // The index by name is built once at the end: kept up row by row it costs more than
-    // the recognition (a killed run leaves the version stale, so the next one builds it).
-    conn.execute("DROP INDEX IF EXISTS recognised_name", [])?;
     let mut names = NameIds::default();
     let mut after = 0i64;
     let mut done = 0u64;
@@ -183,9 +233,11 @@ pub(super) fn recompute(
         let (written, next) = rayon::join(
             || -> Result<(), StoreError> {
                 let tx = conn.transaction()?;
+                let mut rows = Rows::default();
                 for (id, r) in &found {
-                    put(&tx, &mut names, *id, r, true)?;
+                    put(&tx, &mut names, &mut rows, *id, r, true)?;
                 }
+                rows.finish(&tx)?;
                 tx.commit()?;
                 Ok(())
             },
@@ -195,9 +247,6 @@ pub(super) fn recompute(
         found = next;
         done += n;
         progress(done, total as u64);
-    }
-    if super::indexes::missing(conn)?.contains(&"recognised_name") {
-        conn.execute_batch(super::indexes::create_sql("recognised_name").expect("listed"))?;
     }
     // The labels changed: the players' games by opening are counted again with the version.
     let tx = conn.transaction()?;
@@ -295,8 +344,9 @@ impl Store {
     ) -> Result<Vec<i64>, StoreError> {
         let mut out = Vec::new();
         let mut stmt = self.conn.prepare_cached(
-            "SELECT r.game_id FROM recognised r JOIN opening_names n ON n.id = r.name_id
-             WHERE n.name = ?1 AND (?2 IS NULL OR r.side = ?2)",
+            "SELECT g.id FROM recognised_names rn JOIN opening_names n ON n.id = rn.name_id,
+                 json_each(rn.games) j JOIN games g ON g.id = j.value
+             WHERE n.name = ?1 AND (?2 IS NULL OR rn.side = ?2)",
         )?;
         for name in names {
             let side = side.map(|c| c.index() as i64);

@@ -189,9 +189,9 @@ impl Cond {
                 let l = texts(names);
                 let r = texts(names);
                 format!(
-                    "(g.opening IN ({h}) OR g.label IN ({l}) OR g.id IN (SELECT r.game_id
-                      FROM recognised r JOIN opening_names n ON n.id = r.name_id
-                      WHERE n.name IN ({r})))"
+                    "(g.opening IN ({h}) OR g.label IN ({l}) OR g.id IN (SELECT j.value
+                      FROM recognised_names rn JOIN opening_names n ON n.id = rn.name_id,
+                      json_each(rn.games) j WHERE n.name IN ({r})))"
                 )
             }
             Cond::Recognised { names, side } => {
@@ -200,13 +200,14 @@ impl Cond {
                     .map(|t| param(Value::Text(t.clone())))
                     .collect();
                 let side = match side {
-                    Some(Side::Sente) => " AND r.side = 0",
-                    Some(Side::Gote) => " AND r.side = 1",
+                    Some(Side::Sente) => " AND rn.side = 0",
+                    Some(Side::Gote) => " AND rn.side = 1",
                     None => "",
                 };
                 format!(
-                    "g.id IN (SELECT r.game_id FROM recognised r
-                      JOIN opening_names n ON n.id = r.name_id WHERE n.name IN ({}){side})",
+                    "g.id IN (SELECT j.value FROM recognised_names rn
+                      JOIN opening_names n ON n.id = rn.name_id, json_each(rn.games) j
+                      WHERE n.name IN ({}){side})",
                     ps.join(", ")
                 )
             }

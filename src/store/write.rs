@@ -88,6 +88,8 @@ pub struct Writer<'a> {
     players: HashMap<String, i64>,
     /// Numbers of the recognised names written so far.
     opening_names: super::openings::NameIds,
+    /// Recognised rows of the open transaction not written yet.
+    recognised: super::openings::Rows,
     /// Whether a game went in without its recognition (the version in meta was dropped).
     unrecognised: bool,
     in_tx: bool,
@@ -174,6 +176,7 @@ impl<'a> Writer<'a> {
             conn,
             players: HashMap::new(),
             opening_names: Default::default(),
+            recognised: Default::default(),
             unrecognised: false,
             in_tx: false,
             deleted: Vec::new(),
@@ -224,6 +227,7 @@ impl<'a> Writer<'a> {
         }
         if self.in_tx {
             self.totals.flush(self.conn)?;
+            self.recognised.finish(self.conn)?;
             self.conn.execute_batch("COMMIT")?;
             self.in_tx = false;
             if let Some(c) = &self.checkpointer {
@@ -511,8 +515,10 @@ impl<'a> Writer<'a> {
     /// source that holds it, and is deleted when none does.
     fn forget_source_games(&mut self, source: i64) -> Result<(), StoreError> {
         let c = self.conn;
-        // A game deleted below may be one this transaction wrote: its totals go in first.
+        // A game deleted below may be one this transaction wrote: its totals and recognised
+        // rows go in first.
         self.totals.flush(c)?;
+        self.recognised.flush(c)?;
         c.execute("DELETE FROM import_errors WHERE source_id = ?1", [source])?;
         c.execute("DELETE FROM game_sources WHERE source_id = ?1", [source])?;
         let games: Vec<i64> = c
@@ -620,7 +626,14 @@ impl<'a> Writer<'a> {
                     g.opening.as_deref().or(label),
                 );
                 match &g.recognised {
-                    Some(r) => super::openings::put(c, &mut self.opening_names, id, r, false)?,
+                    Some(r) => super::openings::put(
+                        c,
+                        &mut self.opening_names,
+                        &mut self.recognised,
+                        id,
+                        r,
+                        false,
+                    )?,
                     // Not recognised: the next command that opens the database does it.
                     None if !self.unrecognised => {
                         self.unrecognised = true;

@@ -258,7 +258,7 @@ fn a_database_of_the_previous_schema_is_recognised_when_opened() {
         // (With what later migrations made gone too.)
         conn.execute_batch(
             "DROP VIEW recognised_items; DROP TABLE recognised; DROP TABLE opening_names;
-             ALTER TABLE games DROP COLUMN label;
+             DROP TABLE recognised_names; ALTER TABLE games DROP COLUMN label;
              DROP TABLE player_totals; DROP TABLE player_openings;
              DELETE FROM meta WHERE key = 'classify_version';",
         )
@@ -284,6 +284,74 @@ fn a_database_of_the_previous_schema_is_recognised_when_opened() {
     assert!(out.status.success());
     assert_eq!(rows(&db), before);
     assert!(!out.json_lines().is_empty());
+}
+
+/// A database of schema 10 (the recognised rows indexed by name) gets its lists of games by
+/// name from its rows when opened, without recognising the games again: every search by a
+/// name answers as before.
+#[test]
+fn a_database_of_schema_10_gets_its_lists_by_name_from_its_rows() {
+    let (_dir, db, _) = imported("openings-schema-10", 80);
+    let search = |args: &[&str]| -> Vec<i64> {
+        let mut a = vec!["search", "--json", "--limit", "100000"];
+        a.extend_from_slice(args);
+        let out = Kifudex::new().db(&db).args(&a).output();
+        assert!(out.status.success(), "{}", out.stderr);
+        let mut ids: Vec<i64> = out
+            .json_lines()
+            .iter()
+            .map(|v| v["id"].as_i64().unwrap())
+            .collect();
+        ids.sort();
+        ids
+    };
+    let queries: [&[&str]; 4] = [
+        &["--opening", "振り飛車"],
+        &["--castle", "居玉", "--as", "gote"],
+        &["--strategy", "振り飛車", "--as", "sente"],
+        &["--castle", "中住まい"],
+    ];
+    let before: Vec<Vec<i64>> = queries.iter().map(|q| search(q)).collect();
+    for (q, ids) in queries.iter().zip(&before) {
+        assert!(!ids.is_empty() && ids.len() < 80, "{q:?}: {}", ids.len());
+    }
+    let conn = rusqlite::Connection::open(db.join("kifudex.sqlite")).unwrap();
+    let one = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
+    const EPOCH: &str = "SELECT CAST(coalesce((SELECT value FROM meta
+                          WHERE key = 'recognised_epoch'), '0') AS INTEGER)";
+    let epoch = one(EPOCH);
+    // As schema 10 left it.
+    let at = kifudex::store::MIGRATIONS
+        .iter()
+        .position(|(n, _)| *n == "0011_recognised_names.sql")
+        .unwrap();
+    assert_eq!(at, 10);
+    conn.execute_batch(&format!(
+        "DROP TABLE recognised_names;
+         CREATE INDEX recognised_name ON recognised(name_id, side, game_id);
+         PRAGMA user_version = {at};"
+    ))
+    .unwrap();
+    let after: Vec<Vec<i64>> = queries.iter().map(|q| search(q)).collect();
+    assert_eq!(after, before);
+    // Every row is in one list, the index is gone, and nothing was recognised again.
+    let rows = one("SELECT count(*) FROM recognised");
+    assert!(rows > 80, "{rows}");
+    assert_eq!(
+        one("SELECT sum(json_array_length(games)) FROM recognised_names"),
+        rows
+    );
+    assert_eq!(
+        one(
+            "SELECT count(*) FROM recognised r WHERE NOT EXISTS (SELECT 1 FROM recognised_names rn, json_each(rn.games) j WHERE rn.name_id = r.name_id AND rn.side = r.side AND j.value = r.game_id)"
+        ),
+        0
+    );
+    assert_eq!(
+        one("SELECT count(*) FROM sqlite_master WHERE name = 'recognised_name'"),
+        0
+    );
+    assert_eq!(one(EPOCH), epoch);
 }
 
 /// The recognised label, strategies and castles are in the text index's opening field:
