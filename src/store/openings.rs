@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use rayon::prelude::*;
 use rusqlite::{Connection, OptionalExtension, params};
@@ -29,12 +30,43 @@ pub struct StoredItem {
 }
 
 /// Numbers for names, as `opening_names` holds them; new names are added on first use.
+/// Keyed by the name's address: every name given is one of the definitions' (`&'static`),
+/// and a name met again is found without hashing its text.
 #[derive(Default)]
-pub(super) struct NameIds(HashMap<&'static str, i64>);
+pub(super) struct NameIds(HashMap<usize, i64, BuildHasherDefault<AddressHasher>>);
+
+/// Hashes an address (or a few small numbers) by a multiplication each.
+#[derive(Default)]
+pub(super) struct AddressHasher(u64);
+
+impl Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+
+    fn write_i64(&mut self, n: i64) {
+        self.write_u64(n as u64);
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
 
 impl NameIds {
     fn id(&mut self, conn: &Connection, name: &'static str, kind: Kind) -> Result<i64, StoreError> {
-        if let Some(&id) = self.0.get(name) {
+        let key = name.as_ptr() as usize;
+        if let Some(&id) = self.0.get(&key) {
             return Ok(id);
         }
         conn.prepare_cached("INSERT OR IGNORE INTO opening_names (name, kind) VALUES (?1, ?2)")?
@@ -42,7 +74,7 @@ impl NameIds {
         let id: i64 = conn
             .prepare_cached("SELECT id FROM opening_names WHERE name = ?1")?
             .query_row([name], |r| r.get(0))?;
-        self.0.insert(name, id);
+        self.0.insert(key, id);
         Ok(id)
     }
 }
@@ -54,7 +86,8 @@ impl NameIds {
 #[derive(Default)]
 pub(super) struct Rows {
     rows: Vec<[i64; 4]>,
-    lists: HashMap<(i64, i64), Vec<i64>>,
+    /// The games of each name and side, at `(name id, side)`.
+    lists: HashMap<(i64, i64), Vec<i64>, BuildHasherDefault<AddressHasher>>,
 }
 
 /// Rows one statement writes at most.
@@ -78,7 +111,7 @@ impl Rows {
             "INSERT OR REPLACE INTO recognised_names (name_id, side, first_game, games)
              VALUES (?1, ?2, ?3, ?4)",
         )?;
-        for ((name, side), mut games) in self.lists.drain() {
+        for (&(name, side), games) in self.lists.iter_mut() {
             games.sort_unstable();
             games.dedup();
             let Some(&first) = games.first() else {
@@ -94,6 +127,7 @@ impl Rows {
             }
             json.push(']');
             stmt.execute(params![name, side, first, json])?;
+            games.clear();
         }
         Ok(())
     }
