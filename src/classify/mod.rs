@@ -117,7 +117,7 @@ pub fn recognise(start: &Position, moves: impl IntoIterator<Item = Move>) -> Rec
     let (found, played) = matcher.run(start, startpos, moves.into_iter());
     let mut items = Vec::new();
     for side in Color::ALL {
-        let found: Vec<(u16, usize)> = found[side.index()]
+        let found: Vec<(u16, usize)> = found[side.index()][..DEFS.len()]
             .iter()
             .enumerate()
             .filter(|(_, ply)| **ply > 0)

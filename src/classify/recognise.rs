@@ -107,7 +107,7 @@ pub(super) struct Matcher {
     /// Per side and square of its king, the patterns whose tests of the side's own king
     /// hold with the king there (all the patterns at index 81, for a side without exactly
     /// one king): most castles name the king's square, so a move elsewhere tries few.
-    king_ok: [Vec<Set>; 2],
+    king_ok: [[Set; 82]; 2],
 }
 
 /// A set of patterns, bit `i` for `PATTERNS[i]`. 64 bits while there are at most 64
@@ -117,6 +117,12 @@ type Set = u64;
 const ONE: Set = 1;
 
 const HANDS: usize = 28;
+
+/// The most names the definitions may hold (the size of [`Found`]).
+pub(super) const MAX_DEFS: usize = 128;
+
+/// Per side and name, the ply it first held (0: not yet).
+pub(super) type Found = [[u16; MAX_DEFS]; 2];
 
 pub(super) fn def_index(name: &str) -> Option<usize> {
     DEFS.iter().position(|d| d.name == name)
@@ -138,7 +144,7 @@ impl Matcher {
             "classify: at most {} patterns (make `Set` wider)",
             Set::BITS
         );
-        assert!(DEFS.len() <= 255);
+        assert!(DEFS.len() <= MAX_DEFS, "classify: at most {MAX_DEFS} names");
         let mut patterns = Vec::new();
         let mut triggers = [[0; 29]; 2];
         let mut on_name = [vec![0; DEFS.len()], vec![0; DEFS.len()]];
@@ -300,7 +306,7 @@ impl Matcher {
             })
             .collect();
         let king_ok = Color::ALL.map(|side| {
-            let mut row = vec![0; 82];
+            let mut row = [0; 82];
             for (square, ok) in row.iter_mut().enumerate() {
                 for (i, c) in patterns.iter().enumerate() {
                     let holds = square == 81
@@ -357,7 +363,7 @@ impl Matcher {
     /// triggers), can hold after it: a pattern starts to hold only when one of its tests
     /// does, and every test that can start to hold has a trigger.
     fn at_start(&self, board: &Board, side: Color) -> Set {
-        let none = [vec![0u16; DEFS.len()], vec![0u16; DEFS.len()]];
+        let none = [[0u16; MAX_DEFS]; 2];
         let mut out: Set = 0;
         let mut set = self.from_first;
         while set != 0 {
@@ -398,8 +404,8 @@ impl Matcher {
         start: &Position,
         even: bool,
         moves: impl Iterator<Item = Move>,
-    ) -> ([Vec<u16>; 2], u16) {
-        let mut found = [vec![0u16; DEFS.len()], vec![0u16; DEFS.len()]];
+    ) -> (Found, u16) {
+        let mut found: Found = [[0u16; MAX_DEFS]; 2];
         let mut board = if even {
             self.even_board.clone()
         } else {
@@ -443,6 +449,7 @@ impl Matcher {
                 continue;
             }
             let mut candidates = [0; 2];
+            let hands: Set = if changed.hands { Set::MAX } else { 0 };
             for side in Color::ALL {
                 if live[side.index()] == 0 {
                     continue;
@@ -451,10 +458,7 @@ impl Matcher {
                     at_start[side.index()]
                 } else {
                     self.opening_at[ply as usize]
-                };
-                if changed.hands {
-                    set |= self.triggers[side.index()][HANDS];
-                }
+                } | (self.triggers[side.index()][HANDS] & hands);
                 // The pieces that left or entered a square.
                 let rows = side.index() * 28;
                 if let Some((slot, square)) = changed.entered() {
@@ -550,7 +554,7 @@ impl Matcher {
 }
 
 #[inline]
-fn holds(t: &Test, board: &Board, found: &[Vec<u16>; 2], ply: u16) -> bool {
+fn holds(t: &Test, board: &Board, found: &Found, ply: u16) -> bool {
     match *t {
         Test::All(c, k, s) => board.of(c, k) & s == s,
         Test::Any(c, k, s) => board.of(c, k) & s != 0,
