@@ -114,26 +114,31 @@ pub fn recognise(start: &Position, moves: impl IntoIterator<Item = Move>) -> Rec
         return Recognised::default();
     }
     let matcher = Matcher::get();
-    let (found, played) = matcher.run(start, startpos, moves.into_iter());
-    let mut items = Vec::new();
+    let (found, names, played) = matcher.run(start, startpos, moves.into_iter());
+    let mut items = Vec::with_capacity(names[0].as_slice().len() + names[1].as_slice().len());
     for side in Color::ALL {
-        let found: Vec<(u16, usize)> = found[side.index()][..DEFS.len()]
-            .iter()
-            .enumerate()
-            .filter(|(_, ply)| **ply > 0)
-            .map(|(d, ply)| (*ply, d))
-            .collect();
-        let mut mine: Vec<(u16, Kind, usize)> = found
-            .iter()
-            .map(|&(ply, d)| (ply, DEFS[d].kind, depth_order(d)))
-            .collect();
-        mine.sort_unstable();
-        items.extend(mine.into_iter().map(|(ply, kind, d)| Item {
-            side,
-            kind,
-            name: DEFS[d % 1000].name,
-            ply: ply as u32,
-            implied: matcher.implied(&found, d % 1000),
+        let (found, names) = (&found[side.index()], names[side.index()].as_slice());
+        // By ply, strategies before castles, a name before its ancestors (deeper first);
+        // the name's number in the low byte.
+        let mut keys = [0u64; recognise::MAX_DEFS];
+        for (k, &d) in keys.iter_mut().zip(names) {
+            let depth = matcher.depth(d as usize).min(9) as u64;
+            *k = u64::from(found[d as usize]) << 32
+                | (DEFS[d as usize].kind as u64) << 16
+                | (10 - depth) << 8
+                | u64::from(d);
+        }
+        let keys = &mut keys[..names.len()];
+        keys.sort_unstable();
+        items.extend(keys.iter().map(|&k| {
+            let d = (k & 0xff) as u8;
+            Item {
+                side,
+                kind: DEFS[d as usize].kind,
+                name: DEFS[d as usize].name,
+                ply: u32::from(found[d as usize]),
+                implied: matcher.implied(found, names, d),
+            }
         }));
     }
     let has_rook = |c: Color| {
@@ -161,13 +166,6 @@ fn is_startpos(start: &Position) -> bool {
     static START: std::sync::OnceLock<Position> = std::sync::OnceLock::new();
     let even = START.get_or_init(Position::startpos);
     start.hash() == even.hash() && start == even
-}
-
-/// Sort key putting a name before its ancestors at one ply (deeper names first), and
-/// keeping the definition index recoverable (`key % 1000`).
-fn depth_order(def: usize) -> usize {
-    let depth = Matcher::get().depth(def);
-    (10 - depth.min(9)) * 1000 + def
 }
 
 /// The ranging rook families, by the rook's file.

@@ -124,6 +124,23 @@ pub(super) const MAX_DEFS: usize = 128;
 /// Per side and name, the ply it first held (0: not yet).
 pub(super) type Found = [[u16; MAX_DEFS]; 2];
 
+/// The names one side was found with, in the order they were found.
+pub(super) struct Names {
+    defs: [u8; MAX_DEFS],
+    len: usize,
+}
+
+impl Names {
+    fn push(&mut self, def: u8) {
+        self.defs[self.len] = def;
+        self.len += 1;
+    }
+
+    pub(super) fn as_slice(&self) -> &[u8] {
+        &self.defs[..self.len]
+    }
+}
+
 pub(super) fn def_index(name: &str) -> Option<usize> {
     DEFS.iter().position(|d| d.name == name)
 }
@@ -380,15 +397,15 @@ impl Matcher {
         out
     }
 
-    /// Whether a name below `def` was found at the same ply (`found`: one side's names
-    /// found, `(ply, def)`): it is implied by that name.
-    pub(super) fn implied(&self, found: &[(u16, usize)], def: usize) -> bool {
-        let Some(&(ply, _)) = found.iter().find(|f| f.1 == def) else {
-            return false;
-        };
-        found
-            .iter()
-            .any(|&(p, c)| p == ply && c != def && self.lineage[c][1..].contains(&(def as u8)))
+    /// Whether a name below `def` was found for the side at the same ply (`found`: the
+    /// side's plies by name, `names`: the names it was found with): it is implied by that
+    /// name.
+    pub(super) fn implied(&self, found: &[u16; MAX_DEFS], names: &[u8], def: u8) -> bool {
+        let ply = found[def as usize];
+        ply != 0
+            && names.iter().any(|&c| {
+                c != def && found[c as usize] == ply && self.lineage[c as usize][1..].contains(&def)
+            })
     }
 
     /// How deep a name is in the hierarchy (1 for a name without a parent).
@@ -404,8 +421,12 @@ impl Matcher {
         start: &Position,
         even: bool,
         moves: impl Iterator<Item = Move>,
-    ) -> (Found, u16) {
+    ) -> (Found, [Names; 2], u16) {
         let mut found: Found = [[0u16; MAX_DEFS]; 2];
+        let mut names = [0, 1].map(|_| Names {
+            defs: [0; MAX_DEFS],
+            len: 0,
+        });
         let mut board = if even {
             self.even_board.clone()
         } else {
@@ -498,6 +519,7 @@ impl Matcher {
                             for &d in &self.lineage[p.def as usize] {
                                 if found[s][d as usize] == 0 {
                                     found[s][d as usize] = ply;
+                                    names[s].push(d);
                                     done[s] |= self.of_def[d as usize];
                                     own |= self.on_name[0][d as usize];
                                     opp |= self.on_name[1][d as usize];
@@ -520,7 +542,7 @@ impl Matcher {
                 break;
             }
         }
-        (found, ply)
+        (found, names, ply)
     }
 
     /// The patterns a side can never make honestly from this start: those asking for a
