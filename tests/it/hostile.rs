@@ -553,7 +553,7 @@ fn sources_of_the_previous_schema_are_found_by_their_path_and_given_a_key() {
             "DROP INDEX sources_key; ALTER TABLE sources DROP COLUMN key;
              ALTER TABLE sources DROP COLUMN options;
              DROP VIEW recognised_items; DROP TABLE recognised; DROP TABLE opening_names;
-             ALTER TABLE games DROP COLUMN label;
+             DROP TABLE recognised_names; ALTER TABLE games DROP COLUMN label;
              DROP TABLE player_totals; DROP TABLE player_openings;
              PRAGMA user_version = {before};"
         ))
