@@ -79,39 +79,27 @@ impl NameIds {
     }
 }
 
-/// Rows of `recognised` gathered, `[game, side, name, ply]`, written by [`Rows::flush`] in
-/// statements of many rows (a statement a game cost more than its rows); and the games of
-/// each name and side, written as lists of `recognised_names` by [`Rows::finish`] (one row
-/// for all the games a transaction wrote with the name).
+/// The games of each recognised name and side written in the open transaction, written as
+/// rows of `recognised_names` by [`Lists::finish`]: one row for all the games a transaction
+/// wrote with the name.
 #[derive(Default)]
-pub(super) struct Rows {
-    rows: Vec<[i64; 4]>,
-    /// The games of each name and side, at `(name id, side)`.
-    lists: HashMap<(i64, i64), Vec<i64>, BuildHasherDefault<AddressHasher>>,
-}
+pub(super) struct Lists(HashMap<(i64, i64), Vec<i64>, BuildHasherDefault<AddressHasher>>);
 
-/// Rows one statement writes at most.
-const ROWS_PER_STATEMENT: usize = 200;
-
-impl Rows {
-    /// Writes the rows gathered.
-    pub(super) fn flush(&mut self, conn: &Connection) -> Result<(), StoreError> {
-        for chunk in self.rows.chunks(ROWS_PER_STATEMENT) {
-            conn.prepare_cached(&insert_rows(chunk.len()))?
-                .execute(rusqlite::params_from_iter(chunk.iter().flatten()))?;
+impl Lists {
+    /// Notes game `id` under each of its names (as [`encode`] gave them).
+    pub(super) fn add(&mut self, id: i64, names: &[(i64, i64)]) {
+        for &key in names {
+            self.0.entry(key).or_default().push(id);
         }
-        self.rows.clear();
-        Ok(())
     }
 
-    /// Writes the rows and the lists gathered (before the transaction commits).
+    /// Writes the lists gathered (before the transaction commits).
     pub(super) fn finish(&mut self, conn: &Connection) -> Result<(), StoreError> {
-        self.flush(conn)?;
         let mut stmt = conn.prepare_cached(
             "INSERT OR REPLACE INTO recognised_names (name_id, side, first_game, games)
              VALUES (?1, ?2, ?3, ?4)",
         )?;
-        for (&(name, side), games) in self.lists.iter_mut() {
+        for (&(name, side), games) in self.0.iter_mut() {
             games.sort_unstable();
             games.dedup();
             let Some(&first) = games.first() else {
@@ -133,51 +121,28 @@ impl Rows {
     }
 }
 
-/// Gathers what was recognised in game `id` into `rows` (see [`Rows::flush`]), and writes
-/// its label with `label` (the writer puts the label in the games row itself).
-pub(super) fn put(
+/// What was recognised in a game as `games.recognised` holds it: a JSON array of
+/// `[side, name id, ply]` (the names [`Recognised::stored`] keeps, sente's first, each side by
+/// ply), None when there is none; and the `(name id, side)` of each, for [`Lists::add`].
+pub(super) fn encode(
     conn: &Connection,
     names: &mut NameIds,
-    rows: &mut Rows,
-    id: i64,
     r: &Recognised,
-    label: bool,
-) -> Result<(), StoreError> {
-    if label && r.opening.is_some() {
-        conn.prepare_cached("UPDATE games SET label = ?2 WHERE id = ?1")?
-            .execute(params![id, r.opening])?;
-    }
+) -> Result<(Option<String>, Vec<(i64, i64)>), StoreError> {
+    let mut json = String::new();
+    let mut keys = Vec::new();
     for item in r.stored() {
         let name = names.id(conn, item.name, item.kind)?;
         let side = item.side.index() as i64;
-        rows.rows.push([id, side, name, i64::from(item.ply)]);
-        rows.lists.entry((name, side)).or_default().push(id);
+        json.push(if json.is_empty() { '[' } else { ',' });
+        let _ = write!(json, "[{side},{name},{}]", item.ply);
+        keys.push((name, side));
     }
-    if rows.rows.len() >= ROWS_PER_STATEMENT {
-        rows.flush(conn)?;
+    if json.is_empty() {
+        return Ok((None, keys));
     }
-    Ok(())
-}
-
-/// `INSERT OR IGNORE INTO recognised … VALUES (?, ?, ?, ?), …` for `rows` rows.
-fn insert_rows(rows: usize) -> String {
-    let mut sql =
-        String::from("INSERT OR IGNORE INTO recognised (game_id, side, name_id, ply) VALUES ");
-    for i in 0..rows {
-        sql.push_str(if i == 0 {
-            "(?, ?, ?, ?)"
-        } else {
-            ", (?, ?, ?, ?)"
-        });
-    }
-    sql
-}
-
-/// Forgets what was recognised in game `id` (the game is being deleted).
-pub(super) fn forget(conn: &Connection, id: i64) -> Result<(), StoreError> {
-    conn.prepare_cached("DELETE FROM recognised WHERE game_id = ?1")?
-        .execute([id])?;
-    Ok(())
+    json.push(']');
+    Ok((Some(json), keys))
 }
 
 /// The meta key of the recognition epoch: how many times the stored recognitions were
@@ -238,9 +203,12 @@ pub(super) fn recompute(
     let total: i64 = conn.query_row("SELECT count(*) FROM games", [], |r| r.get(0))?;
     let next = epoch(conn)? + 1;
     let tx = conn.transaction()?;
-    tx.execute("DELETE FROM recognised", [])?;
     tx.execute("DELETE FROM recognised_names", [])?;
-    tx.execute("UPDATE games SET label = NULL WHERE label IS NOT NULL", [])?;
+    tx.execute(
+        "UPDATE games SET label = NULL, recognised = NULL
+         WHERE label IS NOT NULL OR recognised IS NOT NULL",
+        [],
+    )?;
     tx.execute(
         "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
         params![EPOCH_META, next.to_string()],
@@ -267,11 +235,16 @@ pub(super) fn recompute(
         let (written, next) = rayon::join(
             || -> Result<(), StoreError> {
                 let tx = conn.transaction()?;
-                let mut rows = Rows::default();
+                let mut lists = Lists::default();
                 for (id, r) in &found {
-                    put(&tx, &mut names, &mut rows, *id, r, true)?;
+                    let (json, keys) = encode(&tx, &mut names, r)?;
+                    tx.prepare_cached(
+                        "UPDATE games SET label = ?2, recognised = ?3 WHERE id = ?1",
+                    )?
+                    .execute(params![id, r.opening, json])?;
+                    lists.add(*id, &keys);
                 }
-                rows.finish(&tx)?;
+                lists.finish(&tx)?;
                 tx.commit()?;
                 Ok(())
             },

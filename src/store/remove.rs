@@ -15,7 +15,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
-use super::{Store, StoreError, openings, postings};
+use super::{Store, StoreError, postings};
 
 /// A source as the database keeps it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -334,7 +334,6 @@ pub(super) fn delete_game(c: &Connection, game: i64) -> Result<(u64, Vec<i64>), 
         .execute([game])?;
     c.prepare_cached("DELETE FROM games WHERE id = ?1")?
         .execute([game])?;
-    openings::forget(c, game)?;
     c.prepare_cached("INSERT OR IGNORE INTO removed_games (id) VALUES (?1)")?
         .execute([game])?;
     Ok((errors, sente.into_iter().chain(gote).collect()))

@@ -88,8 +88,8 @@ pub struct Writer<'a> {
     players: HashMap<String, i64>,
     /// Numbers of the recognised names written so far.
     opening_names: super::openings::NameIds,
-    /// Recognised rows of the open transaction not written yet.
-    recognised: super::openings::Rows,
+    /// The games of each recognised name written in the open transaction.
+    recognised: super::openings::Lists,
     /// Whether a game went in without its recognition (the version in meta was dropped).
     unrecognised: bool,
     in_tx: bool,
@@ -137,9 +137,10 @@ const INSERT_SOURCE: &str = "INSERT INTO sources (path, key, size, mtime, conten
 
 const INSERT_GAME: &str = "INSERT INTO games (source_id, game_index, format, start_sfen, moves,
     times, plies, handicap, date, event, opening, title, sente_id, gote_id, terminal, winner,
-    illegal_ply, illegal_rule, tree, fingerprint, headers, comments, incomplete, label)
+    illegal_ply, illegal_rule, tree, fingerprint, headers, comments, incomplete, label,
+    recognised)
     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
-    ?19, ?20, ?21, ?22, ?23, ?24)";
+    ?19, ?20, ?21, ?22, ?23, ?24, ?25)";
 
 /// `slot`'s statement, prepared on first use.
 fn held<'s, 'a>(
@@ -515,10 +516,8 @@ impl<'a> Writer<'a> {
     /// source that holds it, and is deleted when none does.
     fn forget_source_games(&mut self, source: i64) -> Result<(), StoreError> {
         let c = self.conn;
-        // A game deleted below may be one this transaction wrote: its totals and recognised
-        // rows go in first.
+        // A game deleted below may be one this transaction wrote: its totals go in first.
         self.totals.flush(c)?;
-        self.recognised.flush(c)?;
         c.execute("DELETE FROM import_errors WHERE source_id = ?1", [source])?;
         c.execute("DELETE FROM game_sources WHERE source_id = ?1", [source])?;
         let games: Vec<i64> = c
@@ -590,6 +589,10 @@ impl<'a> Writer<'a> {
                 let sente = g.sente.as_deref().map(|n| self.player(n)).transpose()?;
                 let gote = g.gote.as_deref().map(|n| self.player(n)).transpose()?;
                 let date = g.date.map(|d| d.to_string());
+                let (recognised_json, recognised_keys) = match &g.recognised {
+                    Some(r) => super::openings::encode(c, &mut self.opening_names, r)?,
+                    None => (None, Vec::new()),
+                };
                 held(c, &mut self.insert_game, INSERT_GAME)?.execute(params![
                     source,
                     index as i64,
@@ -615,6 +618,7 @@ impl<'a> Writer<'a> {
                     g.comments_json,
                     g.incomplete,
                     g.recognised.as_ref().and_then(|r| r.opening),
+                    recognised_json,
                 ])?;
                 let id = c.last_insert_rowid();
                 let label = g.recognised.as_ref().and_then(|r| r.opening);
@@ -626,14 +630,7 @@ impl<'a> Writer<'a> {
                     g.opening.as_deref().or(label),
                 );
                 match &g.recognised {
-                    Some(r) => super::openings::put(
-                        c,
-                        &mut self.opening_names,
-                        &mut self.recognised,
-                        id,
-                        r,
-                        false,
-                    )?,
+                    Some(_) => self.recognised.add(id, &recognised_keys),
                     // Not recognised: the next command that opens the database does it.
                     None if !self.unrecognised => {
                         self.unrecognised = true;

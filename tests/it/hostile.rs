@@ -549,11 +549,12 @@ fn sources_of_the_previous_schema_are_found_by_their_path_and_given_a_key() {
             .iter()
             .position(|(name, _)| *name == "0007_source_keys.sql")
             .unwrap();
+        conn.execute_batch(crate::util::BACK_TO_SCHEMA_10).unwrap();
         conn.execute_batch(&format!(
             "DROP INDEX sources_key; ALTER TABLE sources DROP COLUMN key;
              ALTER TABLE sources DROP COLUMN options;
              DROP VIEW recognised_items; DROP TABLE recognised; DROP TABLE opening_names;
-             DROP TABLE recognised_names; ALTER TABLE games DROP COLUMN label;
+             ALTER TABLE games DROP COLUMN label;
              DROP TABLE player_totals; DROP TABLE player_openings;
              PRAGMA user_version = {before};"
         ))

@@ -256,9 +256,10 @@ fn a_database_of_the_previous_schema_is_recognised_when_opened() {
         // Back to schema 3 as the previous program left it.
         let conn = rusqlite::Connection::open(db.join("kifudex.sqlite")).unwrap();
         // (With what later migrations made gone too.)
+        conn.execute_batch(crate::util::BACK_TO_SCHEMA_10).unwrap();
         conn.execute_batch(
             "DROP VIEW recognised_items; DROP TABLE recognised; DROP TABLE opening_names;
-             DROP TABLE recognised_names; ALTER TABLE games DROP COLUMN label;
+             ALTER TABLE games DROP COLUMN label;
              DROP TABLE player_totals; DROP TABLE player_openings;
              DELETE FROM meta WHERE key = 'classify_version';",
         )
@@ -286,9 +287,10 @@ fn a_database_of_the_previous_schema_is_recognised_when_opened() {
     assert!(!out.json_lines().is_empty());
 }
 
-/// A database of schema 10 (the recognised rows indexed by name) gets its lists of games by
-/// name from its rows when opened, without recognising the games again: every search by a
-/// name answers as before.
+/// A database of schema 10 (a table of recognised rows, indexed by name) has its rows moved
+/// into the games rows and its lists of games by name made from them when opened, without
+/// recognising the games again: every search by a name answers as before, and the rows read
+/// back the same.
 #[test]
 fn a_database_of_schema_10_gets_its_lists_by_name_from_its_rows() {
     let (_dir, db, _) = imported("openings-schema-10", 80);
@@ -320,20 +322,26 @@ fn a_database_of_schema_10_gets_its_lists_by_name_from_its_rows() {
     const EPOCH: &str = "SELECT CAST(coalesce((SELECT value FROM meta
                           WHERE key = 'recognised_epoch'), '0') AS INTEGER)";
     let epoch = one(EPOCH);
+    let items = || -> Vec<(i64, String, String, i64)> {
+        let mut stmt = conn
+            .prepare("SELECT game_id, side, name, ply FROM recognised_items ORDER BY 1, 2, 3")
+            .unwrap();
+        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    };
+    let rows_before = items();
     // As schema 10 left it.
     let at = kifudex::store::MIGRATIONS
         .iter()
         .position(|(n, _)| *n == "0011_recognised_names.sql")
         .unwrap();
     assert_eq!(at, 10);
-    conn.execute_batch(&format!(
-        "DROP TABLE recognised_names;
-         CREATE INDEX recognised_name ON recognised(name_id, side, game_id);
-         PRAGMA user_version = {at};"
-    ))
-    .unwrap();
+    conn.execute_batch(crate::util::BACK_TO_SCHEMA_10).unwrap();
     let after: Vec<Vec<i64>> = queries.iter().map(|q| search(q)).collect();
     assert_eq!(after, before);
+    assert_eq!(items(), rows_before);
     // Every row is in one list, the index is gone, and nothing was recognised again.
     let rows = one("SELECT count(*) FROM recognised");
     assert!(rows > 80, "{rows}");

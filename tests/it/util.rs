@@ -586,3 +586,23 @@ pub fn crowded(rng: &mut Rng) -> Option<Position> {
     };
     Position::from_sfen(&setup(&pieces.join(" "), "b", &hand)).ok()
 }
+
+/// SQL that takes a database of schema 11 back to what schema 10 made of it: the recognised
+/// names as rows of a table indexed by name, no lists, no `games.recognised` (for the tests
+/// of older databases, which go back further from there).
+pub const BACK_TO_SCHEMA_10: &str = "
+    CREATE TABLE recognised_10 (
+        game_id INTEGER NOT NULL, side INTEGER NOT NULL, name_id INTEGER NOT NULL,
+        ply INTEGER NOT NULL, PRIMARY KEY (game_id, side, name_id)) WITHOUT ROWID;
+    INSERT INTO recognised_10 SELECT game_id, side, name_id, ply FROM recognised;
+    DROP VIEW recognised_items;
+    DROP VIEW recognised;
+    DROP TABLE recognised_names;
+    ALTER TABLE games DROP COLUMN recognised;
+    ALTER TABLE recognised_10 RENAME TO recognised;
+    CREATE INDEX recognised_name ON recognised(name_id, side, game_id);
+    CREATE VIEW recognised_items AS
+        SELECT r.game_id, CASE r.side WHEN 0 THEN 'sente' ELSE 'gote' END AS side, n.kind,
+               n.name, r.ply
+        FROM recognised r JOIN opening_names n ON n.id = r.name_id;
+    PRAGMA user_version = 10;";
