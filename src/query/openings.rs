@@ -145,7 +145,9 @@ pub fn openings(
             None
         }
     };
-    let all = store.all_recognised()?;
+    let mut ids: Vec<i64> = games.iter().map(|g| g.id).collect();
+    ids.sort_unstable();
+    let all = store.all_recognised(Some(&ids))?;
     let mut by_game: HashMap<i64, Vec<(u8, &str, &str)>> = HashMap::new();
     for (id, side, kind, name) in &all {
         by_game

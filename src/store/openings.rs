@@ -368,24 +368,40 @@ impl Store {
 }
 
 impl Store {
-    /// Every recognised item of every game: `(game, side 0/1, kind, name)`, by game.
-    pub fn all_recognised(&self) -> Result<Vec<(i64, u8, String, String)>, StoreError> {
-        let mut stmt = self.conn.prepare(
-            "SELECT r.game_id, r.side, n.kind, n.name, r.ply FROM recognised r
-             JOIN opening_names n ON n.id = r.name_id ORDER BY r.game_id, r.side, r.ply",
-        )?;
-        let rows = stmt.query_map([], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
-        })?;
-        let rows: Vec<(i64, i64, String, String, u32)> = rows.collect::<Result<_, _>>()?;
-        let mut out = Vec::with_capacity(rows.len() * 3 / 2);
-        for game in rows.chunk_by(|a, b| a.0 == b.0) {
-            let items: Vec<(i64, &str, &str, u32)> = game
+    /// The recognised items of the games `only` (ids in ascending order; every game with
+    /// None), with what they imply: `(game, side 0/1, kind, name)`, by game.
+    pub fn all_recognised(
+        &self,
+        only: Option<&[i64]>,
+    ) -> Result<Vec<(i64, u8, String, String)>, StoreError> {
+        let names: HashMap<i64, (String, String)> = self
+            .conn
+            .prepare("SELECT id, kind, name FROM opening_names")?
+            .query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?))))?
+            .collect::<Result<_, _>>()?;
+        let mut stmt = self
+            .conn
+            .prepare("SELECT id, recognised FROM games WHERE recognised IS NOT NULL ORDER BY id")?;
+        let mut rows = stmt.query([])?;
+        let mut out = Vec::new();
+        while let Some(row) = rows.next()? {
+            let id: i64 = row.get(0)?;
+            if only.is_some_and(|o| o.binary_search(&id).is_err()) {
+                continue;
+            }
+            let json: String = row.get(1)?;
+            // `[[side, name id, ply], ...]`, as `encode` and the migration wrote it.
+            let stored: Vec<[i64; 3]> = serde_json::from_str(&json)
+                .map_err(|e| StoreError::Corrupt(id, format!("its recognised openings: {e}")))?;
+            let items: Vec<(i64, &str, &str, u32)> = stored
                 .iter()
-                .map(|(_, side, kind, name, ply)| (*side, kind.as_str(), name.as_str(), *ply))
+                .filter_map(|&[side, name, ply]| {
+                    let (kind, name) = names.get(&name)?;
+                    Some((side, kind.as_str(), name.as_str(), u32::try_from(ply).ok()?))
+                })
                 .collect();
             for item in with_ancestors(&items) {
-                out.push((game[0].0, item.side_index(), item.kind, item.name));
+                out.push((id, item.side_index(), item.kind, item.name));
             }
         }
         Ok(out)
