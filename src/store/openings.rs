@@ -121,6 +121,10 @@ impl Lists {
     }
 }
 
+/// A game's recognised names as [`encode`] gives them: the JSON of `games.recognised`, and
+/// the `(name id, side)` of each.
+pub(super) type Encoded = (Option<String>, Vec<(i64, i64)>);
+
 /// What was recognised in a game as `games.recognised` holds it: a JSON array of
 /// `[side, name id, ply]` (the names [`Recognised::stored`] keeps, sente's first, each side by
 /// ply), None when there is none; and the `(name id, side)` of each, for [`Lists::add`].
@@ -128,7 +132,7 @@ pub(super) fn encode(
     conn: &Connection,
     names: &mut NameIds,
     r: &Recognised,
-) -> Result<(Option<String>, Vec<(i64, i64)>), StoreError> {
+) -> Result<Encoded, StoreError> {
     let mut json = String::new();
     let mut keys = Vec::new();
     for item in r.stored() {
