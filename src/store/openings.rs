@@ -4,7 +4,6 @@
 //! (`classify_version` in meta).
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use rayon::prelude::*;
@@ -107,17 +106,38 @@ impl Lists {
             };
             let mut json = String::with_capacity(games.len() * 8 + 2);
             json.push('[');
-            for (i, g) in games.iter().enumerate() {
+            for (i, &g) in games.iter().enumerate() {
                 if i > 0 {
                     json.push(',');
                 }
-                let _ = write!(json, "{g}");
+                push_int(&mut json, g);
             }
             json.push(']');
             stmt.execute(params![name, side, first, json])?;
             games.clear();
         }
         Ok(())
+    }
+}
+
+/// Appends `n` in decimal (without the formatting machinery: this runs for every game).
+fn push_int(out: &mut String, n: i64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut v = n.unsigned_abs();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    if n < 0 {
+        out.push('-');
+    }
+    for &d in &digits[at..] {
+        out.push(char::from(d));
     }
 }
 
@@ -138,8 +158,13 @@ pub(super) fn encode(
     for item in r.stored() {
         let name = names.id(conn, item.name, item.kind)?;
         let side = item.side.index() as i64;
-        json.push(if json.is_empty() { '[' } else { ',' });
-        let _ = write!(json, "[{side},{name},{}]", item.ply);
+        json.push_str(if json.is_empty() { "[[" } else { ",[" });
+        push_int(&mut json, side);
+        json.push(',');
+        push_int(&mut json, name);
+        json.push(',');
+        push_int(&mut json, i64::from(item.ply));
+        json.push(']');
         keys.push((name, side));
     }
     if json.is_empty() {
@@ -409,5 +434,31 @@ impl Store {
             }
         }
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::push_int;
+
+    #[test]
+    fn integers_are_written_as_display_writes_them() {
+        for n in [
+            0,
+            7,
+            10,
+            99,
+            100,
+            8191,
+            -1,
+            -10,
+            1_234_567,
+            i64::MAX,
+            i64::MIN,
+        ] {
+            let mut s = String::from("[");
+            push_int(&mut s, n);
+            assert_eq!(s, format!("[{n}"));
+        }
     }
 }
