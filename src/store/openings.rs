@@ -1,7 +1,9 @@
-//! The recognised openings, strategies and castles of stored games (`recognised`,
-//! `opening_names`, `games.label`; schema 4): written with each game, read for `show`,
-//! searched by name, and computed again from the stored moves when the definitions change
-//! (`classify_version` in meta).
+//! The recognised openings, strategies and castles of stored games: written with each game
+//! (`games.label` and `games.recognised`, a JSON array the `recognised` view reads as rows;
+//! the names numbered in `opening_names`), searched by name through `recognised_names` (the
+//! games of each name as lists, one row per name, side and transaction: schema 11), read for
+//! `show` and `openings`, and computed again from the stored moves when the definitions
+//! change (`classify_version` in meta).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
