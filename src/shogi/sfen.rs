@@ -1,7 +1,5 @@
 //! SFEN: reading (strict, with errors that say what is wrong) and writing.
 
-use std::fmt::Write;
-
 use super::position::{Position, PositionError, Strictness, hand_from_counts};
 use super::types::{Color, Hand, Piece, PieceKind, Square};
 
@@ -113,8 +111,17 @@ impl Position {
 
     /// The position as SFEN, with its move number.
     pub fn to_sfen(&self) -> String {
-        // Written as bytes into a buffer (every piece's text is ASCII), then copied once.
-        let mut out = SfenBuf::default();
+        let mut out = Vec::with_capacity(96);
+        self.push_sfen_key(&mut out);
+        out.push(b' ');
+        push_number(&mut out, self.move_number());
+        // Only ASCII is ever written.
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    /// Appends the position's SFEN without its move number (board, side to move, hands: what
+    /// tells positions apart) to `out`, as bytes: the text [`Position::to_sfen`] starts with.
+    pub fn push_sfen_key(&self, out: &mut Vec<u8>) {
         let board = self.board();
         for rank in 0..9 {
             if rank > 0 {
@@ -129,7 +136,7 @@ impl Position {
                             out.push(b'0' + empty);
                             empty = 0;
                         }
-                        out.extend(p.sfen_text().as_bytes());
+                        out.extend_from_slice(p.sfen_text().as_bytes());
                     }
                 }
             }
@@ -143,66 +150,34 @@ impl Position {
             Color::White => b'w',
         });
         out.push(b' ');
-        let mut text = String::with_capacity(out.len + 48);
-        text.push_str(out.as_str());
-        push_hands(&mut text, self.hand(Color::Black), self.hand(Color::White));
-        text.push(' ');
-        push_number(&mut text, self.move_number());
-        text
-    }
-}
-
-/// The board part of a SFEN being written: at most 81 two-byte pieces and 8 slashes, then
-/// the side to move.
-struct SfenBuf {
-    bytes: [u8; 192],
-    len: usize,
-}
-
-impl Default for SfenBuf {
-    fn default() -> SfenBuf {
-        SfenBuf {
-            bytes: [0; 192],
-            len: 0,
-        }
-    }
-}
-
-impl SfenBuf {
-    #[inline]
-    fn push(&mut self, b: u8) {
-        if let Some(slot) = self.bytes.get_mut(self.len) {
-            *slot = b;
-            self.len += 1;
-        }
-    }
-
-    #[inline]
-    fn extend(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.push(b);
-        }
-    }
-
-    /// The text written (only ASCII is ever pushed).
-    fn as_str(&self) -> &str {
-        std::str::from_utf8(&self.bytes[..self.len]).unwrap_or_default()
+        push_hands(out, self.hand(Color::Black), self.hand(Color::White));
     }
 }
 
 /// Appends `n` in decimal.
-fn push_number(out: &mut String, n: u32) {
-    let _ = write!(out, "{n}");
+pub(crate) fn push_number(out: &mut Vec<u8>, n: u32) {
+    let mut digits = [0u8; 10];
+    let mut i = digits.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[i..]);
 }
 
 /// The SFEN hands field: Black's pieces then White's, each rook first, `-` when both are empty.
 pub fn hands_sfen(black: &Hand, white: &Hand) -> String {
-    let mut out = String::new();
+    let mut out = Vec::new();
     push_hands(&mut out, black, white);
-    out
+    String::from_utf8(out).unwrap_or_default()
 }
 
-fn push_hands(out: &mut String, black: &Hand, white: &Hand) {
+fn push_hands(out: &mut Vec<u8>, black: &Hand, white: &Hand) {
     let before = out.len();
     for (color, hand) in [(Color::Black, black), (Color::White, white)] {
         for kind in PieceKind::HAND_BY_VALUE {
@@ -211,12 +186,12 @@ fn push_hands(out: &mut String, black: &Hand, white: &Hand) {
                 push_number(out, u32::from(n));
             }
             if n > 0 {
-                Piece::new(color, kind).push_sfen(out);
+                out.extend_from_slice(Piece::new(color, kind).sfen_text().as_bytes());
             }
         }
     }
     if out.len() == before {
-        out.push('-');
+        out.push(b'-');
     }
 }
 

@@ -1,0 +1,224 @@
+//! The rows a book is counted from: one a position of a game that has a move from it, keyed
+//! by the position's SFEN without its move number (the order the book is written in).
+//!
+//! Positions a game reaches within the book's first `max_ply` moves all give rows; a
+//! position reached later gives one only when some game reaches it early enough to be in
+//! the book (its count takes in the games that reach it late too). The early rows are
+//! gathered first, the hashes of their positions going into a Bloom filter; then the games
+//! are replayed to the end, and a later position gives a row when the filter may hold it (a
+//! false positive costs a row whose position the tally leaves out).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::BookOptions;
+use crate::export::ExportError;
+use crate::export::ranges::{BatchBuilder, RangeBatch, Splitters};
+use crate::shogi::{Color, Position};
+use crate::store::{GameLine, Store};
+
+/// Bytes of a row after its key: game and ply (big-endian, the order of a key's rows), the
+/// move, the reply, the result and the move number.
+pub(super) const TAIL: usize = 4 + 4 + 2 + 2 + 1 + 4;
+
+/// One position of one game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Row {
+    /// The game's place in the selection.
+    pub game: u32,
+    /// The ply, shifted left once; the low bit is set when gote is to move.
+    pub ply: u32,
+    /// The move played from the position ([`crate::shogi::Move::to_u16`]).
+    pub next: u16,
+    /// The move played after it, 0 at the end of the game.
+    pub reply: u16,
+    /// 0 unknown, 1 sente won, 2 gote won, 3 draw.
+    pub result: u8,
+    /// The position's move number, as its SFEN gives it.
+    pub number: u32,
+}
+
+impl Row {
+    pub(super) fn encode(&self) -> [u8; TAIL] {
+        let mut b = [0u8; TAIL];
+        b[0..4].copy_from_slice(&self.game.to_be_bytes());
+        b[4..8].copy_from_slice(&self.ply.to_be_bytes());
+        b[8..10].copy_from_slice(&self.next.to_le_bytes());
+        b[10..12].copy_from_slice(&self.reply.to_le_bytes());
+        b[12] = self.result;
+        b[13..17].copy_from_slice(&self.number.to_le_bytes());
+        b
+    }
+
+    pub(super) fn decode(b: &[u8]) -> Row {
+        Row {
+            game: u32::from_be_bytes([b[0], b[1], b[2], b[3]]),
+            ply: u32::from_be_bytes([b[4], b[5], b[6], b[7]]),
+            next: u16::from_le_bytes([b[8], b[9]]),
+            reply: u16::from_le_bytes([b[10], b[11]]),
+            result: b[12],
+            number: u32::from_le_bytes([b[13], b[14], b[15], b[16]]),
+        }
+    }
+}
+
+/// A Bloom filter of position hashes, filled from every core: each hash sets four bits of
+/// one 512-bit block (one cache line).
+pub(super) struct Seen {
+    words: Vec<AtomicU64>,
+    blocks: u64,
+}
+
+impl Seen {
+    /// A filter of about `bytes` bytes (at least one block).
+    pub(super) fn with_bytes(bytes: usize) -> Seen {
+        let blocks = (bytes / 64).max(1);
+        Seen {
+            words: (0..blocks * 8).map(|_| AtomicU64::new(0)).collect(),
+            blocks: blocks as u64,
+        }
+    }
+
+    /// The four bits of `hash`: word and bit.
+    fn bits(&self, hash: u64) -> [(usize, u64); 4] {
+        // The hash is a Zobrist key: its bits are already well mixed. The block comes from
+        // the high bits, the four bits within it from the low 36.
+        let block = ((u128::from(hash) * u128::from(self.blocks)) >> 64) as usize;
+        std::array::from_fn(|i| {
+            let bit = (hash >> (9 * i)) & 511;
+            (block * 8 + (bit >> 6) as usize, 1u64 << (bit & 63))
+        })
+    }
+
+    pub(super) fn insert(&self, hash: u64) {
+        for (w, bit) in self.bits(hash) {
+            if self.words[w].load(Ordering::Relaxed) & bit == 0 {
+                self.words[w].fetch_or(bit, Ordering::Relaxed);
+            }
+        }
+    }
+
+    pub(super) fn may_hold(&self, hash: u64) -> bool {
+        self.bits(hash)
+            .iter()
+            .all(|&(w, bit)| self.words[w].load(Ordering::Relaxed) & bit != 0)
+    }
+}
+
+/// The game `id` from the store, with its result as a row holds it.
+fn line_of(store: &Store, id: i64) -> Result<(GameLine, u8), ExportError> {
+    let line = store.game_line(id)?.ok_or(ExportError::Missing(id))?;
+    let result = match line.winner.as_deref() {
+        Some("sente") => 1,
+        Some("gote") => 2,
+        Some("draw") => 3,
+        _ => 0,
+    };
+    Ok((line, result))
+}
+
+/// Whether the options keep positions with `side` to move.
+fn side_kept(opts: &BookOptions, side: Color) -> bool {
+    opts.side.is_none_or(|s| s == side)
+}
+
+/// The row of `line`'s position `pos` before its move `ply`.
+fn row_at(line: &GameLine, game: u32, ply: usize, pos: &Position, result: u8) -> Row {
+    Row {
+        game,
+        ply: (ply as u32) << 1 | u32::from(pos.side_to_move() == Color::White),
+        next: line.moves[ply].to_u16(),
+        reply: line.moves.get(ply + 1).map_or(0, |m| m.to_u16()),
+        result,
+        number: pos.move_number(),
+    }
+}
+
+fn play(pos: &mut Position, line: &GameLine, id: i64, ply: usize) -> Result<(), ExportError> {
+    pos.play_quietly(line.moves[ply])
+        .map_err(|e| ExportError::BadMove(id, ply + 1, e.to_string()))
+}
+
+/// The keys of the early rows of the games `ids` (a sample, for the splitters), with their
+/// repeats.
+pub(super) fn sample_keys(
+    store: &Store,
+    ids: &[i64],
+    opts: &BookOptions,
+) -> Result<Vec<Vec<u8>>, ExportError> {
+    let mut keys = Vec::new();
+    for &id in ids {
+        let (line, _) = line_of(store, id)?;
+        let mut pos = line.start.clone();
+        for ply in 0..line.moves.len().min(opts.max_ply as usize) {
+            if side_kept(opts, pos.side_to_move()) {
+                let mut key = Vec::with_capacity(96);
+                pos.push_sfen_key(&mut key);
+                keys.push(key);
+            }
+            play(&mut pos, &line, id, ply)?;
+        }
+    }
+    Ok(keys)
+}
+
+/// The rows of the positions the games `chunk` (the first of which is the selection's
+/// `first`) reach within `max_ply` moves; their hashes go into `seen`.
+pub(super) fn early_rows(
+    store: &Store,
+    first: usize,
+    chunk: &[i64],
+    opts: &BookOptions,
+    splitters: &Splitters,
+    seen: &Seen,
+) -> Result<(usize, RangeBatch), ExportError> {
+    let mut batch = BatchBuilder::new(splitters);
+    let mut key = Vec::with_capacity(256);
+    for (i, &id) in chunk.iter().enumerate() {
+        let (line, result) = line_of(store, id)?;
+        let mut pos = line.start.clone();
+        for ply in 0..line.moves.len().min(opts.max_ply as usize) {
+            if side_kept(opts, pos.side_to_move()) {
+                key.clear();
+                pos.push_sfen_key(&mut key);
+                let row = row_at(&line, (first + i) as u32, ply, &pos, result);
+                batch.push(&key, &row.encode());
+                seen.insert(pos.hash());
+            }
+            play(&mut pos, &line, id, ply)?;
+        }
+    }
+    Ok((chunk.len(), batch.finish()))
+}
+
+/// The rows of the positions the games `chunk` reach after `max_ply` moves that `seen` may
+/// hold (every move of these games is played: one that cannot be is an error, as in the
+/// first `max_ply`).
+pub(super) fn late_rows(
+    store: &Store,
+    first: usize,
+    chunk: &[i64],
+    opts: &BookOptions,
+    splitters: &Splitters,
+    seen: &Seen,
+) -> Result<RangeBatch, ExportError> {
+    let mut batch = BatchBuilder::new(splitters);
+    let mut key = Vec::with_capacity(256);
+    let max_ply = opts.max_ply as usize;
+    for (i, &id) in chunk.iter().enumerate() {
+        let (line, result) = line_of(store, id)?;
+        if line.moves.len() <= max_ply {
+            continue;
+        }
+        let mut pos = line.start.clone();
+        for ply in 0..line.moves.len() {
+            if ply >= max_ply && side_kept(opts, pos.side_to_move()) && seen.may_hold(pos.hash()) {
+                key.clear();
+                pos.push_sfen_key(&mut key);
+                let row = row_at(&line, (first + i) as u32, ply, &pos, result);
+                batch.push(&key, &row.encode());
+            }
+            play(&mut pos, &line, id, ply)?;
+        }
+    }
+    Ok(batch.finish())
+}
