@@ -7,11 +7,12 @@
 //! time, sorted and handed, key by key, to a [`GroupSink`] on every core; the sinks come back
 //! in key order. A bucket too big for memory is sorted through [`RunSort`] instead.
 
+use std::cell::RefCell;
 use std::cmp::Ordering;
 use std::fs::File;
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use rayon::iter::{IntoParallelIterator, ParallelIterator};
 use rayon::slice::ParallelSliceMut;
@@ -70,6 +71,53 @@ impl Splitters {
     }
 }
 
+/// Buffers handed back for reuse, up to a number of bytes: memory freed goes back to the
+/// system at once (see `main.rs`), and taking it again costs a page fault and a cleared page
+/// for every 4 KB.
+pub(crate) struct Buffers {
+    free: Mutex<(Vec<Vec<u8>>, usize)>,
+    limit: usize,
+}
+
+impl Buffers {
+    pub(crate) fn new(limit: usize) -> Buffers {
+        Buffers {
+            free: Mutex::new((Vec::new(), 0)),
+            limit,
+        }
+    }
+
+    /// An empty buffer (with the room of one handed back, if any).
+    pub(crate) fn get(&self) -> Vec<u8> {
+        let Ok(mut free) = self.free.lock() else {
+            return Vec::new();
+        };
+        match free.0.pop() {
+            Some(b) => {
+                free.1 -= b.capacity();
+                b
+            }
+            None => Vec::new(),
+        }
+    }
+
+    pub(crate) fn put(&self, mut b: Vec<u8>) {
+        b.clear();
+        if let Ok(mut free) = self.free.lock()
+            && free.1 + b.capacity() <= self.limit
+        {
+            free.1 += b.capacity();
+            free.0.push(b);
+        }
+    }
+
+    pub(crate) fn clear(&self) {
+        if let Ok(mut free) = self.free.lock() {
+            *free = (Vec::new(), 0);
+        }
+    }
+}
+
 /// Records of some games, laid out by bucket: what a worker hands to [`KeyRanges::push`].
 pub(crate) struct RangeBatch {
     bytes: Vec<u8>,
@@ -77,20 +125,29 @@ pub(crate) struct RangeBatch {
     starts: Vec<usize>,
 }
 
+thread_local! {
+    /// A worker's records before they are laid out by bucket, and each one's bucket and start.
+    static SCRATCH: RefCell<(Vec<u8>, Vec<(u32, u32)>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+}
+
 /// Builds a [`RangeBatch`]: records in any order.
 pub(crate) struct BatchBuilder<'a> {
     splitters: &'a Splitters,
+    buffers: &'a Buffers,
     bytes: Vec<u8>,
     /// Each record's bucket and start.
     marks: Vec<(u32, u32)>,
 }
 
 impl<'a> BatchBuilder<'a> {
-    pub(crate) fn new(splitters: &'a Splitters) -> BatchBuilder<'a> {
+    /// Records cut by `splitters`, laid out in a buffer of `buffers`.
+    pub(crate) fn new(splitters: &'a Splitters, buffers: &'a Buffers) -> BatchBuilder<'a> {
+        let (bytes, marks) = SCRATCH.with_borrow_mut(std::mem::take);
         BatchBuilder {
             splitters,
-            bytes: Vec::new(),
-            marks: Vec::new(),
+            buffers,
+            bytes,
+            marks,
         }
     }
 
@@ -107,34 +164,36 @@ impl<'a> BatchBuilder<'a> {
     }
 
     /// The records, bucket after bucket.
-    pub(crate) fn finish(self) -> RangeBatch {
+    pub(crate) fn finish(mut self) -> RangeBatch {
         let buckets = self.splitters.buckets();
-        let ends = self
-            .marks
-            .iter()
-            .skip(1)
-            .map(|m| m.1 as usize)
-            .chain([self.bytes.len()]);
-        let spans: Vec<(usize, usize, usize)> = self
-            .marks
-            .iter()
-            .zip(ends)
-            .map(|(&(b, at), end)| (b as usize, at as usize, end))
-            .collect();
+        let end_of = |i: usize| {
+            self.marks
+                .get(i + 1)
+                .map_or(self.bytes.len(), |m| m.1 as usize)
+        };
         let mut starts = vec![0usize; buckets + 1];
-        for &(b, at, end) in &spans {
-            starts[b + 1] += end - at;
+        for (i, &(b, at)) in self.marks.iter().enumerate() {
+            starts[b as usize + 1] += end_of(i) - at as usize;
         }
         for b in 0..buckets {
             starts[b + 1] += starts[b];
         }
         let mut fill = starts.clone();
-        let mut bytes = vec![0u8; self.bytes.len()];
-        for (b, at, end) in spans {
-            let to = fill[b];
+        let mut bytes = self.buffers.get();
+        bytes.resize(self.bytes.len(), 0);
+        for (i, &(b, at)) in self.marks.iter().enumerate() {
+            let (at, end) = (at as usize, end_of(i));
+            let to = fill[b as usize];
             bytes[to..to + end - at].copy_from_slice(&self.bytes[at..end]);
-            fill[b] += end - at;
+            fill[b as usize] += end - at;
         }
+        self.bytes.clear();
+        self.marks.clear();
+        let scratch = (
+            std::mem::take(&mut self.bytes),
+            std::mem::take(&mut self.marks),
+        );
+        SCRATCH.set(scratch);
         RangeBatch { bytes, starts }
     }
 }
@@ -149,6 +208,10 @@ struct Part {
 /// Records being gathered, to be read back in key order.
 pub(crate) struct KeyRanges {
     splitters: Arc<Splitters>,
+    /// The batches' buffers, handed back once written.
+    buffers: Arc<Buffers>,
+    /// Buffers of the buckets read back.
+    bucket_buffers: Arc<Buffers>,
     tail: usize,
     dir: PathBuf,
     budget: usize,
@@ -159,16 +222,20 @@ pub(crate) struct KeyRanges {
 
 impl KeyRanges {
     /// Records whose tails are `tail` bytes (the first [`ORDER`] of which order records of a
-    /// key), cut by `splitters`; part files, when needed, go into `dir` (created then, removed
-    /// at the end); a part is written each time the records held reach `budget` bytes.
+    /// key), cut by `splitters`, in buffers of `buffers`; part files, when needed, go into
+    /// `dir` (created then, removed at the end); a part is written each time the records
+    /// held reach `budget` bytes.
     pub(crate) fn new(
         splitters: Arc<Splitters>,
+        buffers: Arc<Buffers>,
         tail: usize,
         dir: &Path,
         budget: usize,
     ) -> KeyRanges {
         KeyRanges {
             splitters,
+            buffers,
+            bucket_buffers: Arc::new(Buffers::new(budget / 2)),
             tail,
             dir: dir.to_path_buf(),
             budget: budget.max(1),
@@ -216,7 +283,9 @@ impl KeyRanges {
         }
         let file = w.into_inner().map_err(|e| e.into_error())?;
         self.parts.push(Part { file, extents });
-        self.held.clear();
+        for batch in self.held.drain(..) {
+            self.buffers.put(batch.bytes);
+        }
         self.held_bytes = 0;
         Ok(())
     }
@@ -232,92 +301,122 @@ impl KeyRanges {
         on_disk + held
     }
 
-    /// The records of `bucket`, one piece (a part's or those held) at a time.
-    fn each_piece(
-        &mut self,
-        bucket: usize,
-        mut f: impl FnMut(&[u8]) -> std::io::Result<()>,
-    ) -> std::io::Result<()> {
-        let mut buf = Vec::new();
+    /// Appends the records of `bucket` to `out`.
+    fn read_bucket(&mut self, bucket: usize, out: &mut Vec<u8>) -> std::io::Result<()> {
         for part in &mut self.parts {
             let (at, len) = part.extents[bucket];
             if len == 0 {
                 continue;
             }
-            buf.resize(len, 0);
+            let start = out.len();
+            out.resize(start + len, 0);
             part.file.seek(SeekFrom::Start(at))?;
-            part.file.read_exact(&mut buf)?;
-            f(&buf)?;
+            part.file.read_exact(&mut out[start..])?;
         }
         for batch in &self.held {
-            let slice = &batch.bytes[batch.starts[bucket]..batch.starts[bucket + 1]];
-            if !slice.is_empty() {
-                f(slice)?;
-            }
+            out.extend_from_slice(&batch.bytes[batch.starts[bucket]..batch.starts[bucket + 1]]);
         }
         Ok(())
     }
 
-    /// Feeds every record to sinks made by `make`, key after key in order (the records of a
-    /// key in the order of their tails), on every core, and hands the sinks to `take` in key
-    /// order; the sort's own I/O errors become `E` through `io`. Removes the part files.
-    pub(crate) fn sorted<S: GroupSink, E>(
+    /// The buckets from `from` on that are read and sorted in memory together: as many as
+    /// fit in `limit` bytes (at least one).
+    fn chunk_end(&self, from: usize, limit: usize) -> usize {
+        let mut end = from;
+        let mut bytes = 0;
+        while end < self.splitters.buckets() {
+            bytes += self.bucket_bytes(end);
+            if bytes > limit && end > from {
+                break;
+            }
+            end += 1;
+        }
+        end
+    }
+
+    /// Reads the buckets `from..to` into buffers.
+    fn read_chunk(&mut self, from: usize, to: usize) -> std::io::Result<Vec<(usize, Vec<u8>)>> {
+        let mut chunk = Vec::with_capacity(to - from);
+        for b in from..to {
+            let mut data = self.bucket_buffers.get();
+            data.reserve_exact(self.bucket_bytes(b));
+            self.read_bucket(b, &mut data)?;
+            chunk.push((b, data));
+        }
+        Ok(chunk)
+    }
+
+    /// Feeds every record to sinks made by `make` (given the bytes of records a sink is to
+    /// take, about), key after key in order (the records of a key in the order of their
+    /// tails), on every core, and hands the sinks to `take` in key order; the sort's own I/O
+    /// errors become `E` through `io`. Removes the part files.
+    pub(crate) fn sorted<S: GroupSink, E: Send>(
         mut self,
-        io: impl Fn(std::io::Error) -> E,
-        make: impl Fn() -> S + Sync,
+        io: impl Fn(std::io::Error) -> E + Sync,
+        make: impl Fn(usize) -> S + Sync,
         mut take: impl FnMut(S) -> Result<(), E>,
     ) -> Result<(), E> {
         if !self.parts.is_empty() {
             self.write_part().map_err(&io)?;
         }
+        self.buffers.clear();
         let result = self.drain(&io, &make, &mut take);
-        for part in std::mem::take(&mut self.parts) {
-            drop(part.file);
-        }
+        self.parts.clear();
         let _ = std::fs::remove_dir_all(&self.dir);
         result
     }
 
-    fn drain<S: GroupSink, E>(
+    fn drain<S: GroupSink, E: Send>(
         &mut self,
-        io: &impl Fn(std::io::Error) -> E,
-        make: &(impl Fn() -> S + Sync),
+        io: &(impl Fn(std::io::Error) -> E + Sync),
+        make: &(impl Fn(usize) -> S + Sync),
         take: &mut impl FnMut(S) -> Result<(), E>,
     ) -> Result<(), E> {
-        // Buckets are sorted in memory a few at a time, as many as fit in half the budget
-        // (their records, their index and the sinks' output take about twice that).
-        let limit = self.budget / 2;
+        // Buckets are sorted in memory a few at a time, as many as fit in a quarter of the
+        // budget (their records, their index and the sinks' output take about twice that,
+        // and the next few are read meanwhile); a bucket bigger than half the budget is
+        // sorted on disk.
+        let limit = self.budget / 4;
         let buckets = self.splitters.buckets();
-        let mut b = 0;
-        while b < buckets {
-            if self.bucket_bytes(b) > limit {
-                self.sort_on_disk(b, io, make, take)?;
-                b += 1;
-                continue;
-            }
-            let mut chunk: Vec<(usize, Vec<u8>)> = Vec::new();
-            let mut bytes = 0;
-            while b < buckets && bytes + self.bucket_bytes(b) <= limit.max(1) {
-                let mut data = Vec::with_capacity(self.bucket_bytes(b));
-                self.each_piece(b, |piece| {
-                    data.extend_from_slice(piece);
-                    Ok(())
-                })
-                .map_err(io)?;
-                bytes += data.len();
-                chunk.push((b, data));
-                b += 1;
-            }
-            let splitters = &self.splitters;
-            let tail = self.tail;
-            let done: Vec<S> = chunk
+        let splitters = Arc::clone(&self.splitters);
+        let buffers = Arc::clone(&self.bucket_buffers);
+        let tail = self.tail;
+        let sort_chunk = |chunk: Vec<(usize, Vec<u8>)>| -> Vec<S> {
+            chunk
                 .into_par_iter()
                 .map(|(b, data)| {
-                    let mut sink = make();
+                    let mut sink = make(data.len());
                     sort_bucket(&data, splitters.shared(b), tail, &mut sink);
+                    buffers.put(data);
                     sink
                 })
-                .collect();
+                .collect()
+        };
+        let mut b = 0;
+        let mut ready: Option<Vec<(usize, Vec<u8>)>> = None;
+        while b < buckets || ready.is_some() {
+            let Some(chunk) = ready.take() else {
+                if self.bucket_bytes(b) > 2 * limit {
+                    self.sort_on_disk(b, io, make, take)?;
+                    b += 1;
+                } else {
+                    let end = self.chunk_end(b, limit);
+                    ready = Some(self.read_chunk(b, end).map_err(io)?);
+                    b = end;
+                }
+                continue;
+            };
+            // The next chunk is read while this one is sorted.
+            let next = (b < buckets && self.bucket_bytes(b) <= 2 * limit)
+                .then(|| self.chunk_end(b, limit));
+            let (done, read) = rayon::join(
+                || sort_chunk(chunk),
+                || next.map(|end| self.read_chunk(b, end)),
+            );
+            if let Some(end) = next {
+                ready = Some(read.transpose().map_err(io)?.unwrap_or_default());
+                b = end;
+            }
             for sink in done {
                 take(sink)?;
             }
@@ -332,24 +431,44 @@ impl KeyRanges {
         &mut self,
         bucket: usize,
         io: &impl Fn(std::io::Error) -> E,
-        make: &(impl Fn() -> S + Sync),
+        make: &(impl Fn(usize) -> S + Sync),
         take: &mut impl FnMut(S) -> Result<(), E>,
     ) -> Result<(), E> {
         let tail = self.tail;
         let mut runs = RunSort::new(&self.dir.join(format!("bucket-{bucket}")), self.budget);
         let mut key = Vec::new();
-        self.each_piece(bucket, |piece| {
-            for (k, t) in Records::new(piece, tail) {
+        let mut piece = Vec::new();
+        for p in 0..self.parts.len() + 1 {
+            // One part's records at a time (the last piece: those held).
+            piece.clear();
+            match self.parts.get_mut(p) {
+                Some(part) => {
+                    let (at, len) = part.extents[bucket];
+                    piece.resize(len, 0);
+                    part.file
+                        .seek(SeekFrom::Start(at))
+                        .and_then(|_| part.file.read_exact(&mut piece))
+                        .map_err(io)?;
+                }
+                None => {
+                    for batch in &self.held {
+                        piece.extend_from_slice(
+                            &batch.bytes[batch.starts[bucket]..batch.starts[bucket + 1]],
+                        );
+                    }
+                }
+            }
+            for (k, t) in Records::new(&piece, tail) {
                 key.clear();
                 key.extend_from_slice(k);
                 key.push(0);
                 key.extend_from_slice(&t[..ORDER]);
-                runs.push(&key, &t[ORDER..])?;
+                runs.push(&key, &t[ORDER..]).map_err(io)?;
             }
-            Ok(())
-        })
-        .map_err(io)?;
-        let mut sink = make();
+        }
+        drop(piece);
+        const PIECE: usize = 1 << 20;
+        let mut sink = make(PIECE);
         let mut current: Option<Vec<u8>> = None;
         let mut row = vec![0u8; tail];
         runs.sorted(io, |k, payload| {
@@ -357,8 +476,8 @@ impl KeyRanges {
             if current.as_deref() != Some(k_only) {
                 if current.is_some() {
                     sink.end();
-                    if sink.size() >= 1 << 20 {
-                        take(std::mem::replace(&mut sink, make()))?;
+                    if sink.size() >= PIECE {
+                        take(std::mem::replace(&mut sink, make(PIECE)))?;
                     }
                 }
                 sink.begin(k_only);
@@ -378,6 +497,8 @@ impl KeyRanges {
 
 impl Drop for KeyRanges {
     fn drop(&mut self) {
+        self.buffers.clear();
+        self.bucket_buffers.clear();
         if !self.parts.is_empty() {
             self.parts.clear();
             let _ = std::fs::remove_dir_all(&self.dir);
@@ -424,7 +545,11 @@ struct Item {
 /// Sorts one bucket's records (keys sharing their first `shared` bytes) and feeds them to
 /// `sink`.
 fn sort_bucket(data: &[u8], shared: usize, tail: usize, sink: &mut impl GroupSink) {
-    let mut items = Vec::new();
+    thread_local! {
+        static ITEMS: RefCell<Vec<Item>> = const { RefCell::new(Vec::new()) };
+    }
+    let mut items = ITEMS.with_borrow_mut(std::mem::take);
+    items.clear();
     let mut at = 0usize;
     for (key, t) in Records::new(data, tail) {
         let mut prefix = [0u8; 8];
@@ -474,4 +599,5 @@ fn sort_bucket(data: &[u8], shared: usize, tail: usize, sink: &mut impl GroupSin
     if current.is_some() {
         sink.end();
     }
+    ITEMS.set(items);
 }

@@ -8,11 +8,9 @@
 //! are replayed to the end, and a later position gives a row when the filter may hold it (a
 //! false positive costs a row whose position the tally leaves out).
 
-use std::sync::atomic::{AtomicU64, Ordering};
-
 use super::BookOptions;
 use crate::export::ExportError;
-use crate::export::ranges::{BatchBuilder, RangeBatch, Splitters};
+use crate::export::ranges::{BatchBuilder, Buffers, RangeBatch, Splitters};
 use crate::shogi::{Color, Position};
 use crate::store::{GameLine, Store};
 
@@ -61,10 +59,10 @@ impl Row {
     }
 }
 
-/// A Bloom filter of position hashes, filled from every core: each hash sets four bits of
-/// one 512-bit block (one cache line).
+/// A Bloom filter of position hashes: each hash sets four bits of one 512-bit block (one
+/// cache line).
 pub(super) struct Seen {
-    words: Vec<AtomicU64>,
+    words: Vec<u64>,
     blocks: u64,
 }
 
@@ -73,12 +71,13 @@ impl Seen {
     pub(super) fn with_bytes(bytes: usize) -> Seen {
         let blocks = (bytes / 64).max(1);
         Seen {
-            words: (0..blocks * 8).map(|_| AtomicU64::new(0)).collect(),
+            words: vec![0; blocks * 8],
             blocks: blocks as u64,
         }
     }
 
     /// The four bits of `hash`: word and bit.
+    #[inline]
     fn bits(&self, hash: u64) -> [(usize, u64); 4] {
         // The hash is a Zobrist key: its bits are already well mixed. The block comes from
         // the high bits, the four bits within it from the low 36.
@@ -89,18 +88,19 @@ impl Seen {
         })
     }
 
-    pub(super) fn insert(&self, hash: u64) {
+    pub(super) fn insert(&mut self, hash: u64) {
         for (w, bit) in self.bits(hash) {
-            if self.words[w].load(Ordering::Relaxed) & bit == 0 {
-                self.words[w].fetch_or(bit, Ordering::Relaxed);
-            }
+            self.words[w] |= bit;
         }
     }
 
+    /// Whether `hash` may have been inserted (without branches: many such tests, each a
+    /// cache miss, overlap).
+    #[inline]
     pub(super) fn may_hold(&self, hash: u64) -> bool {
         self.bits(hash)
             .iter()
-            .all(|&(w, bit)| self.words[w].load(Ordering::Relaxed) & bit != 0)
+            .fold(true, |all, &(w, bit)| all & (self.words[w] & bit != 0))
     }
 }
 
@@ -161,17 +161,21 @@ pub(super) fn sample_keys(
     Ok(keys)
 }
 
+/// What [`early_rows`] gives for a batch of games: their number, their rows, and the hashes
+/// of the positions of those rows.
+pub(super) type Early = (usize, RangeBatch, Vec<u64>);
+
 /// The rows of the positions the games `chunk` (the first of which is the selection's
-/// `first`) reach within `max_ply` moves; their hashes go into `seen`.
+/// `first`) reach within `max_ply` moves.
 pub(super) fn early_rows(
     store: &Store,
     first: usize,
     chunk: &[i64],
     opts: &BookOptions,
-    splitters: &Splitters,
-    seen: &Seen,
-) -> Result<(usize, RangeBatch), ExportError> {
-    let mut batch = BatchBuilder::new(splitters);
+    (splitters, buffers): (&Splitters, &Buffers),
+) -> Result<Early, ExportError> {
+    let mut batch = BatchBuilder::new(splitters, buffers);
+    let mut hashes = Vec::with_capacity(chunk.len() * opts.max_ply.min(256) as usize);
     let mut key = Vec::with_capacity(256);
     for (i, &id) in chunk.iter().enumerate() {
         let (line, result) = line_of(store, id)?;
@@ -182,12 +186,12 @@ pub(super) fn early_rows(
                 pos.push_sfen_key(&mut key);
                 let row = row_at(&line, (first + i) as u32, ply, &pos, result);
                 batch.push(&key, &row.encode());
-                seen.insert(pos.hash());
+                hashes.push(pos.hash());
             }
             play(&mut pos, &line, id, ply)?;
         }
     }
-    Ok((chunk.len(), batch.finish()))
+    Ok((chunk.len(), batch.finish(), hashes))
 }
 
 /// The rows of the positions the games `chunk` reach after `max_ply` moves that `seen` may
@@ -198,26 +202,50 @@ pub(super) fn late_rows(
     first: usize,
     chunk: &[i64],
     opts: &BookOptions,
-    splitters: &Splitters,
+    (splitters, buffers): (&Splitters, &Buffers),
     seen: &Seen,
 ) -> Result<RangeBatch, ExportError> {
-    let mut batch = BatchBuilder::new(splitters);
+    let mut batch = BatchBuilder::new(splitters, buffers);
     let mut key = Vec::with_capacity(256);
     let max_ply = opts.max_ply as usize;
+    let mut hashes: Vec<(usize, u64)> = Vec::new();
+    let mut hits: Vec<usize> = Vec::new();
     for (i, &id) in chunk.iter().enumerate() {
         let (line, result) = line_of(store, id)?;
         if line.moves.len() <= max_ply {
             continue;
         }
+        // The game's hashes first, then the filter's tests all at once (their cache misses
+        // overlap), then the positions it may hold again for their SFENs.
+        hashes.clear();
         let mut pos = line.start.clone();
         for ply in 0..line.moves.len() {
-            if ply >= max_ply && side_kept(opts, pos.side_to_move()) && seen.may_hold(pos.hash()) {
-                key.clear();
-                pos.push_sfen_key(&mut key);
-                let row = row_at(&line, (first + i) as u32, ply, &pos, result);
-                batch.push(&key, &row.encode());
+            if ply >= max_ply && side_kept(opts, pos.side_to_move()) {
+                hashes.push((ply, pos.hash()));
             }
             play(&mut pos, &line, id, ply)?;
+        }
+        hits.clear();
+        hits.extend(
+            hashes
+                .iter()
+                .filter(|&&(_, h)| seen.may_hold(h))
+                .map(|&(ply, _)| ply),
+        );
+        if hits.is_empty() {
+            continue;
+        }
+        let mut pos = line.start.clone();
+        let mut ply = 0;
+        for &hit in &hits {
+            while ply < hit {
+                play(&mut pos, &line, id, ply)?;
+                ply += 1;
+            }
+            key.clear();
+            pos.push_sfen_key(&mut key);
+            let row = row_at(&line, (first + i) as u32, ply, &pos, result);
+            batch.push(&key, &row.encode());
         }
     }
     Ok(batch.finish())

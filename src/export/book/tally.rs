@@ -65,10 +65,12 @@ pub(super) struct BookText<'a> {
 }
 
 impl<'a> BookText<'a> {
-    pub(super) fn new(opts: &'a BookOptions) -> BookText<'a> {
+    /// Text written into `text` (emptied).
+    pub(super) fn new(opts: &'a BookOptions, mut text: Vec<u8>) -> BookText<'a> {
+        text.clear();
         BookText {
             opts,
-            text: Vec::new(),
+            text,
             positions: 0,
             moves: 0,
             key: (0, 0),
