@@ -25,7 +25,7 @@ use std::sync::Arc;
 use self::rows::Seen;
 use self::tally::BookText;
 use super::pool::with_workers;
-use super::ranges::{KeyRanges, RangeBatch, Splitters};
+use super::ranges::{Buffers, KeyRanges, RangeBatch, Splitters};
 use super::{ExportError, Pending};
 use crate::shogi::{Color, Move};
 use crate::store::Store;
@@ -169,8 +169,11 @@ fn build(
     let buckets = (bytes / (memory / 16).max(1)).clamp(1, MAX_BUCKETS);
     let splitters = Splitters::from_sample(keys, buckets);
     let splitters = Arc::new(splitters);
+    let buffers = Arc::new(Buffers::new(memory));
+    let cuts = (&*splitters, &*buffers);
     let mut sorted = KeyRanges::new(
         Arc::clone(&splitters),
+        Arc::clone(&buffers),
         rows::TAIL,
         &work.join("rows"),
         memory,
@@ -178,16 +181,17 @@ fn build(
     // 2. The rows of the positions every game reaches within max_ply moves, the games
     // replayed by one worker a core; then those of the positions reached later that may be
     // among them.
-    let seen = Seen::with_bytes((early_rows * 2).min(memory / 4));
+    let mut seen = Seen::with_bytes((early_rows * 2).min(memory / 4));
     let mut done = 0;
     with_workers(
         store,
-        |store, (first, chunk): (usize, &[i64])| {
-            rows::early_rows(store, first, chunk, opts, &splitters, &seen)
-        },
+        |store, (first, chunk): (usize, &[i64])| rows::early_rows(store, first, chunk, opts, cuts),
         |feed| {
-            let mut take = |batches: Vec<(usize, RangeBatch)>| -> Result<(), ExportError> {
-                for (games, batch) in batches {
+            let mut take = |batches: Vec<rows::Early>| -> Result<(), ExportError> {
+                for (games, batch, hashes) in batches {
+                    for h in hashes {
+                        seen.insert(h);
+                    }
                     sorted.push(batch).map_err(io)?;
                     done += games;
                     progress(done);
@@ -203,7 +207,7 @@ fn build(
     with_workers(
         store,
         |store, (first, chunk): (usize, &[i64])| {
-            rows::late_rows(store, first, chunk, opts, &splitters, &seen)
+            rows::late_rows(store, first, chunk, opts, cuts, &seen)
         },
         |feed| {
             let mut take = |batches: Vec<RangeBatch>| -> Result<(), ExportError> {
@@ -227,16 +231,23 @@ fn build(
     let mut file = Pending::create(out)?;
     file.write_all(b"#YANEURAOU-DB2016 1.00\n")?;
     let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<u8>>(4);
+    let texts = Buffers::new(memory / 2);
     let file = std::thread::scope(|s| {
+        let texts = &texts;
         let writer = s.spawn(move || -> Result<Pending, ExportError> {
             for text in rx {
                 file.writer().write_all(&text).map_err(io)?;
+                texts.put(text);
             }
             Ok(file)
         });
         let counted = sorted.sorted(
             io,
-            || BookText::new(opts),
+            |bytes| {
+                let mut text = texts.get();
+                text.reserve_exact(bytes + bytes / 8);
+                BookText::new(opts, text)
+            },
             |text: BookText| {
                 report.positions += text.positions;
                 report.moves += text.moves;
