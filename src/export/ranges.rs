@@ -151,10 +151,9 @@ impl<'a> BatchBuilder<'a> {
         }
     }
 
-    /// Adds a record: `key` (at most 65,535 bytes, no zero byte) and `tail` (the spill's
-    /// tail size).
+    /// Adds a record: `key` (at most 65,535 bytes) and `tail` (the spill's tail size).
     pub(crate) fn push(&mut self, key: &[u8], tail: &[u8]) {
-        debug_assert!(key.len() <= usize::from(u16::MAX) && !key.contains(&0));
+        debug_assert!(key.len() <= usize::from(u16::MAX));
         let bucket = self.splitters.bucket(key) as u32;
         self.marks.push((bucket, self.bytes.len() as u32));
         self.bytes
@@ -424,9 +423,9 @@ impl KeyRanges {
         Ok(())
     }
 
-    /// A bucket bigger than memory: its records through a [`RunSort`] keyed by the key, a
-    /// zero byte (below any byte of a key, so that a key sorts before the keys it starts)
-    /// and the tail's order bytes.
+    /// A bucket bigger than memory: its records through a [`RunSort`] keyed by the key
+    /// [`escape`]d, a zero byte (below any escaped key's bytes, so that a key sorts before
+    /// the keys it starts) and the tail's order bytes.
     fn sort_on_disk<S: GroupSink, E>(
         &mut self,
         bucket: usize,
@@ -460,7 +459,7 @@ impl KeyRanges {
             }
             for (k, t) in Records::new(&piece, tail) {
                 key.clear();
-                key.extend_from_slice(k);
+                escape(k, &mut key);
                 key.push(0);
                 key.extend_from_slice(&t[..ORDER]);
                 runs.push(&key, &t[ORDER..]).map_err(io)?;
@@ -471,17 +470,20 @@ impl KeyRanges {
         let mut sink = make(PIECE);
         let mut current: Option<Vec<u8>> = None;
         let mut row = vec![0u8; tail];
+        let mut unescaped = Vec::new();
         runs.sorted(io, |k, payload| {
-            let k_only = &k[..k.len() - ORDER - 1];
-            if current.as_deref() != Some(k_only) {
+            let escaped = &k[..k.len() - ORDER - 1];
+            if current.as_deref() != Some(escaped) {
                 if current.is_some() {
                     sink.end();
                     if sink.size() >= PIECE {
                         take(std::mem::replace(&mut sink, make(PIECE)))?;
                     }
                 }
-                sink.begin(k_only);
-                current = Some(k_only.to_vec());
+                unescaped.clear();
+                unescape(escaped, &mut unescaped);
+                sink.begin(&unescaped);
+                current = Some(escaped.to_vec());
             }
             row[..ORDER].copy_from_slice(&k[k.len() - ORDER..]);
             row[ORDER..].copy_from_slice(payload);
@@ -502,6 +504,28 @@ impl Drop for KeyRanges {
         if !self.parts.is_empty() {
             self.parts.clear();
             let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+}
+
+/// Appends `key` to `out` with its bytes 0 and 1 written as two bytes (1 0, 1 1): escaped
+/// keys hold no zero byte and sort as the keys do.
+fn escape(key: &[u8], out: &mut Vec<u8>) {
+    for &b in key {
+        if b <= 1 {
+            out.push(1);
+        }
+        out.push(b);
+    }
+}
+
+/// The key [`escape`] wrote.
+fn unescape(escaped: &[u8], out: &mut Vec<u8>) {
+    let mut bytes = escaped.iter();
+    while let Some(&b) = bytes.next() {
+        match b {
+            1 => out.push(bytes.next().copied().unwrap_or(1)),
+            b => out.push(b),
         }
     }
 }

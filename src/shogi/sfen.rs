@@ -122,10 +122,15 @@ impl Position {
     /// Appends the position's SFEN without its move number (board, side to move, hands: what
     /// tells positions apart) to `out`, as bytes: the text [`Position::to_sfen`] starts with.
     pub fn push_sfen_key(&self, out: &mut Vec<u8>) {
+        // The board into a buffer on the stack (at most 81 two-byte pieces, 8 slashes and
+        // the side), then copied once: a book writes tens of millions of these.
+        let mut buf = [0u8; 192];
+        let mut n = 0;
         let board = self.board();
         for rank in 0..9 {
             if rank > 0 {
-                out.push(b'/');
+                buf[n] = b'/';
+                n += 1;
             }
             let mut empty = 0u8;
             for file in (0..9).rev() {
@@ -133,23 +138,31 @@ impl Position {
                     None => empty += 1,
                     Some(p) => {
                         if empty > 0 {
-                            out.push(b'0' + empty);
+                            buf[n] = b'0' + empty;
+                            n += 1;
                             empty = 0;
                         }
-                        out.extend_from_slice(p.sfen_text().as_bytes());
+                        let text = p.sfen_text().as_bytes();
+                        buf[n] = text[0];
+                        if let Some(&c) = text.get(1) {
+                            buf[n + 1] = c;
+                        }
+                        n += text.len();
                     }
                 }
             }
             if empty > 0 {
-                out.push(b'0' + empty);
+                buf[n] = b'0' + empty;
+                n += 1;
             }
         }
-        out.push(b' ');
-        out.push(match self.side_to_move() {
+        buf[n] = b' ';
+        buf[n + 1] = match self.side_to_move() {
             Color::Black => b'b',
             Color::White => b'w',
-        });
-        out.push(b' ');
+        };
+        buf[n + 2] = b' ';
+        out.extend_from_slice(&buf[..n + 3]);
         push_hands(out, self.hand(Color::Black), self.hand(Color::White));
     }
 }

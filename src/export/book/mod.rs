@@ -15,6 +15,7 @@
 //! whatever ply it reaches the position at. The book holds the positions a game reaches
 //! within its first `max_ply` moves, each with its moves played `min_count` times or more.
 
+mod key;
 mod rows;
 mod tally;
 

@@ -8,7 +8,7 @@
 //! are replayed to the end, and a later position gives a row when the filter may hold it (a
 //! false positive costs a row whose position the tally leaves out).
 
-use super::BookOptions;
+use super::{BookOptions, key};
 use crate::export::ExportError;
 use crate::export::ranges::{BatchBuilder, Buffers, RangeBatch, Splitters};
 use crate::shogi::{Color, Position};
@@ -138,6 +138,24 @@ fn play(pos: &mut Position, line: &GameLine, id: i64, ply: usize) -> Result<(), 
         .map_err(|e| ExportError::BadMove(id, ply + 1, e.to_string()))
 }
 
+/// Scratch space for keys: the SFEN text and its packed form.
+#[derive(Default)]
+struct KeyText {
+    text: Vec<u8>,
+    key: Vec<u8>,
+}
+
+impl KeyText {
+    /// The key of `pos` in the book's order ([`key::pack`]ed SFEN).
+    fn of(&mut self, pos: &Position) -> &[u8] {
+        self.text.clear();
+        pos.push_sfen_key(&mut self.text);
+        self.key.clear();
+        key::pack(&self.text, &mut self.key);
+        &self.key
+    }
+}
+
 /// The keys of the early rows of the games `ids` (a sample, for the splitters), with their
 /// repeats.
 pub(super) fn sample_keys(
@@ -151,9 +169,7 @@ pub(super) fn sample_keys(
         let mut pos = line.start.clone();
         for ply in 0..line.moves.len().min(opts.max_ply as usize) {
             if side_kept(opts, pos.side_to_move()) {
-                let mut key = Vec::with_capacity(96);
-                pos.push_sfen_key(&mut key);
-                keys.push(key);
+                keys.push(KeyText::default().of(&pos).to_vec());
             }
             play(&mut pos, &line, id, ply)?;
         }
@@ -176,16 +192,15 @@ pub(super) fn early_rows(
 ) -> Result<Early, ExportError> {
     let mut batch = BatchBuilder::new(splitters, buffers);
     let mut hashes = Vec::with_capacity(chunk.len() * opts.max_ply.min(256) as usize);
-    let mut key = Vec::with_capacity(256);
+    let mut scratch = KeyText::default();
     for (i, &id) in chunk.iter().enumerate() {
         let (line, result) = line_of(store, id)?;
         let mut pos = line.start.clone();
         for ply in 0..line.moves.len().min(opts.max_ply as usize) {
             if side_kept(opts, pos.side_to_move()) {
-                key.clear();
-                pos.push_sfen_key(&mut key);
+                let key = scratch.of(&pos);
                 let row = row_at(&line, (first + i) as u32, ply, &pos, result);
-                batch.push(&key, &row.encode());
+                batch.push(key, &row.encode());
                 hashes.push(pos.hash());
             }
             play(&mut pos, &line, id, ply)?;
@@ -206,7 +221,7 @@ pub(super) fn late_rows(
     seen: &Seen,
 ) -> Result<RangeBatch, ExportError> {
     let mut batch = BatchBuilder::new(splitters, buffers);
-    let mut key = Vec::with_capacity(256);
+    let mut scratch = KeyText::default();
     let max_ply = opts.max_ply as usize;
     let mut hashes: Vec<(usize, u64)> = Vec::new();
     let mut hits: Vec<usize> = Vec::new();
@@ -242,10 +257,9 @@ pub(super) fn late_rows(
                 play(&mut pos, &line, id, ply)?;
                 ply += 1;
             }
-            key.clear();
-            pos.push_sfen_key(&mut key);
+            let key = scratch.of(&pos);
             let row = row_at(&line, (first + i) as u32, ply, &pos, result);
-            batch.push(&key, &row.encode());
+            batch.push(key, &row.encode());
         }
     }
     Ok(batch.finish())

@@ -86,7 +86,7 @@ impl GroupSink for BookText<'_> {
     fn begin(&mut self, key: &[u8]) {
         let start = self.text.len();
         self.text.extend_from_slice(b"sfen ");
-        self.text.extend_from_slice(key);
+        super::key::unpack(key, &mut self.text);
         self.key = (start, self.text.len());
         self.first = None;
         self.tallies.clear();
