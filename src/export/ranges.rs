@@ -625,3 +625,148 @@ fn sort_bucket(data: &[u8], shared: usize, tail: usize, sink: &mut impl GroupSin
     }
     ITEMS.set(items);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Collects what it is fed: each key with its tails.
+    #[derive(Default)]
+    struct Collect {
+        groups: Vec<(Vec<u8>, Vec<Vec<u8>>)>,
+        open: bool,
+    }
+
+    impl GroupSink for Collect {
+        fn begin(&mut self, key: &[u8]) {
+            assert!(!self.open);
+            self.open = true;
+            self.groups.push((key.to_vec(), Vec::new()));
+        }
+
+        fn row(&mut self, tail: &[u8]) {
+            assert!(self.open);
+            if let Some(g) = self.groups.last_mut() {
+                g.1.push(tail.to_vec());
+            }
+        }
+
+        fn end(&mut self) {
+            assert!(self.open);
+            self.open = false;
+        }
+
+        fn size(&self) -> usize {
+            self.groups.len() * 16
+        }
+    }
+
+    /// Keys of many lengths (zero bytes, keys that start others, one key repeated far more
+    /// than a bucket holds), sorted in memory, through part files and through the on-disk
+    /// fallback, come out grouped by key in order, each key's tails in order.
+    #[test]
+    fn ranges_give_the_plain_sort_grouped() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        const TAIL: usize = ORDER + 3;
+        let mut records: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+        for i in 0..6_000u64 {
+            let key: Vec<u8> = if i % 5 == 0 {
+                b"hot".to_vec()
+            } else {
+                let len = (next() % 12) as usize;
+                (0..len)
+                    .map(|_| b"\0\x01ab\xff"[(next() % 5) as usize])
+                    .collect()
+            };
+            // Order bytes unique within a key, as the book's (game, ply) are.
+            let mut tail = ((next() % 1000) << 16 | i).to_be_bytes().to_vec();
+            tail.extend_from_slice(&(i as u32).to_le_bytes()[..3]);
+            records.push((key, tail));
+        }
+        let mut want: Vec<(Vec<u8>, Vec<Vec<u8>>)> = Vec::new();
+        let mut sorted = records.clone();
+        sorted.sort();
+        for (k, t) in sorted {
+            match want.last_mut() {
+                Some(g) if g.0 == k => g.1.push(t),
+                _ => want.push((k, vec![t])),
+            }
+        }
+        for (budget, buckets) in [(1 << 30, 1), (1 << 30, 50), (20_000, 50), (2_000, 200)] {
+            let dir = std::env::temp_dir().join(format!(
+                "kifudex-ranges-test-{}-{budget}-{buckets}",
+                std::process::id()
+            ));
+            let sample: Vec<Vec<u8>> = records.iter().step_by(7).map(|r| r.0.clone()).collect();
+            let splitters = Arc::new(Splitters::from_sample(sample, buckets));
+            let buffers = Arc::new(Buffers::new(budget));
+            let mut ranges = KeyRanges::new(
+                Arc::clone(&splitters),
+                Arc::clone(&buffers),
+                TAIL,
+                &dir,
+                budget,
+            );
+            for batch in records.chunks(333) {
+                let mut b = BatchBuilder::new(&splitters, &buffers);
+                for (k, t) in batch {
+                    b.push(k, t);
+                }
+                ranges.push(b.finish()).unwrap();
+            }
+            let mut got: Vec<(Vec<u8>, Vec<Vec<u8>>)> = Vec::new();
+            ranges
+                .sorted(
+                    |e| e,
+                    |_| Collect::default(),
+                    |c: Collect| {
+                        assert!(!c.open);
+                        got.extend(c.groups);
+                        Ok(())
+                    },
+                )
+                .unwrap();
+            assert_eq!(got, want, "budget {budget}, {buckets} buckets");
+            assert!(!dir.exists(), "parts removed");
+        }
+    }
+
+    #[test]
+    fn escaped_keys_sort_as_the_keys() {
+        let keys: Vec<Vec<u8>> = vec![
+            vec![],
+            vec![0],
+            vec![0, 0],
+            vec![0, 1],
+            vec![1],
+            vec![1, 0],
+            vec![2],
+            vec![255, 0],
+        ];
+        for a in &keys {
+            let mut ea = escape_for_test(a);
+            let mut back = Vec::new();
+            unescape(&ea[..ea.len() - 1], &mut back);
+            assert_eq!(&back, a);
+            for b in &keys {
+                let eb = escape_for_test(b);
+                assert_eq!(ea.cmp(&eb), a.cmp(b), "{a:?} {b:?}");
+            }
+            ea.clear();
+        }
+    }
+
+    /// A key escaped and ended as the fallback ends it.
+    fn escape_for_test(key: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        escape(key, &mut out);
+        out.push(0);
+        out
+    }
+}
