@@ -122,15 +122,17 @@ impl Position {
     /// Appends the position's SFEN without its move number (board, side to move, hands: what
     /// tells positions apart) to `out`, as bytes: the text [`Position::to_sfen`] starts with.
     pub fn push_sfen_key(&self, out: &mut Vec<u8>) {
-        // The board into a buffer on the stack (at most 81 two-byte pieces, 8 slashes and
-        // the side), then copied once: a book writes tens of millions of these.
-        let mut buf = [0u8; 192];
-        let mut n = 0;
+        self.sfen_key_bytes(|b| out.push(b));
+    }
+
+    /// Calls `f` with each byte of [`Position::push_sfen_key`]'s text in turn: for writers
+    /// that turn it into something else on the way (a book packs tens of millions of them).
+    #[inline]
+    pub fn sfen_key_bytes(&self, mut f: impl FnMut(u8)) {
         let board = self.board();
         for rank in 0..9 {
             if rank > 0 {
-                buf[n] = b'/';
-                n += 1;
+                f(b'/');
             }
             let mut empty = 0u8;
             for file in (0..9).rev() {
@@ -138,37 +140,54 @@ impl Position {
                     None => empty += 1,
                     Some(p) => {
                         if empty > 0 {
-                            buf[n] = b'0' + empty;
-                            n += 1;
+                            f(b'0' + empty);
                             empty = 0;
                         }
-                        let text = p.sfen_text().as_bytes();
-                        buf[n] = text[0];
-                        if let Some(&c) = text.get(1) {
-                            buf[n + 1] = c;
+                        for &b in p.sfen_text().as_bytes() {
+                            f(b);
                         }
-                        n += text.len();
                     }
                 }
             }
             if empty > 0 {
-                buf[n] = b'0' + empty;
-                n += 1;
+                f(b'0' + empty);
             }
         }
-        buf[n] = b' ';
-        buf[n + 1] = match self.side_to_move() {
+        f(b' ');
+        f(match self.side_to_move() {
             Color::Black => b'b',
             Color::White => b'w',
-        };
-        buf[n + 2] = b' ';
-        out.extend_from_slice(&buf[..n + 3]);
-        push_hands(out, self.hand(Color::Black), self.hand(Color::White));
+        });
+        f(b' ');
+        let mut none = true;
+        for (color, hand) in [
+            (Color::Black, self.hand(Color::Black)),
+            (Color::White, self.hand(Color::White)),
+        ] {
+            for kind in PieceKind::HAND_BY_VALUE {
+                let n = hand.count(kind);
+                if n > 1 {
+                    if n >= 10 {
+                        f(b'0' + n / 10 % 10);
+                    }
+                    f(b'0' + n % 10);
+                }
+                if n > 0 {
+                    none = false;
+                    for &b in Piece::new(color, kind).sfen_text().as_bytes() {
+                        f(b);
+                    }
+                }
+            }
+        }
+        if none {
+            f(b'-');
+        }
     }
 }
 
 /// Appends `n` in decimal.
-pub(crate) fn push_number(out: &mut Vec<u8>, n: u32) {
+fn push_number(out: &mut Vec<u8>, n: u32) {
     let mut digits = [0u8; 10];
     let mut i = digits.len();
     let mut n = n;

@@ -18,48 +18,114 @@ const CODES: [u8; 256] = {
     codes
 };
 
-/// Appends the packed form of the SFEN text `sfen` (written by
-/// [`crate::shogi::Position::push_sfen_key`]: only the characters above) to `out`.
-pub(super) fn pack(sfen: &[u8], out: &mut Vec<u8>) {
-    let mut bits = 0u64;
-    let mut held = 0u32;
-    for &c in sfen {
-        let code = CODES[c as usize];
-        debug_assert!(code != 0, "{c} in an SFEN");
-        bits = bits << 5 | u64::from(code);
-        held += 5;
-        if held >= 8 {
-            held -= 8;
-            out.push((bits >> held) as u8);
+/// Bytes enough for any SFEN key's text: at most 81 two-byte pieces, 8 slashes, the side
+/// and 38 pieces in hand with their counts, under 240 characters (a multiple of eight here).
+const MOST: usize = 256;
+
+/// Appends the key of `pos` to `out`: its SFEN without the move number, packed.
+pub(super) fn position_key(pos: &crate::shogi::Position, out: &mut Vec<u8>) {
+    let mut text = [0u8; MOST];
+    let mut n = 0;
+    pos.sfen_key_bytes(|c| {
+        if let Some(t) = text.get_mut(n) {
+            *t = c;
+            n += 1;
         }
+    });
+    pack(&text[..n], out);
+}
+
+/// Appends the packed form of the SFEN text `sfen` (at most [`MOST`] characters of those
+/// above) to `out`.
+pub(super) fn pack(sfen: &[u8], out: &mut Vec<u8>) {
+    debug_assert!(sfen.iter().all(|&c| CODES[c as usize] != 0), "not an SFEN");
+    // Eight characters (forty bits, five bytes) at a time; the last group padded with
+    // code 0, then cut to the bytes its characters take.
+    let mut packed = [0u8; MOST / 8 * 5];
+    let mut at = 0;
+    for group in sfen.chunks(8) {
+        let mut bits = 0u64;
+        for i in 0..8 {
+            bits = bits << 5 | u64::from(CODES[*group.get(i).unwrap_or(&0) as usize]);
+        }
+        if let Some(p) = packed.get_mut(at..at + 5) {
+            p.copy_from_slice(&bits.to_be_bytes()[3..]);
+        }
+        at += 5;
     }
-    if held > 0 {
-        out.push((bits << (8 - held)) as u8);
-    }
+    out.extend_from_slice(&packed[..(sfen.len() * 5).div_ceil(8).min(packed.len())]);
 }
 
 /// Appends the SFEN text a packed key stands for to `out`.
 pub(super) fn unpack(packed: &[u8], out: &mut Vec<u8>) {
-    let mut bits = 0u64;
-    let mut held = 0u32;
-    for &b in packed {
-        bits = bits << 8 | u64::from(b);
-        held += 8;
-        while held >= 5 {
-            held -= 5;
-            let code = (bits >> held) & 31;
-            if code == 0 {
-                // The padding.
-                return;
-            }
-            out.push(CHARS[code as usize - 1]);
+    // Five bytes (eight characters) at a time, through a copy padded with zeros.
+    let mut padded = [0u8; MOST / 8 * 5];
+    let len = packed.len().min(padded.len());
+    padded[..len].copy_from_slice(&packed[..len]);
+    let mut text = [0u8; MOST];
+    for (group, chars) in padded.chunks_exact(5).zip(text.chunks_exact_mut(8)) {
+        let mut bits = [0u8; 8];
+        bits[3..].copy_from_slice(group);
+        let bits = u64::from_be_bytes(bits);
+        for (i, c) in chars.iter_mut().enumerate() {
+            *c = TEXT[(bits >> (35 - 5 * i)) as usize & 31];
+        }
+        if bits & 31 == 0 {
+            break;
         }
     }
+    // Every code the bytes hold, the last of which may be padding.
+    let mut n = len * 8 / 5;
+    if n > 0 && text[n - 1] == 0 {
+        n -= 1;
+    }
+    out.extend_from_slice(&text[..n]);
 }
+
+/// Code → character (0 for code 0).
+const TEXT: [u8; 32] = {
+    let mut text = [0u8; 32];
+    let mut i = 0;
+    while i < CHARS.len() {
+        text[i + 1] = CHARS[i];
+        i += 1;
+    }
+    text
+};
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::shogi::{Move, Position};
+
+    /// A position's key is its SFEN text packed, along a game with captures, drops and
+    /// promotions.
+    #[test]
+    fn position_keys_are_packed_sfens() {
+        let mut pos = Position::startpos();
+        let moves = [
+            "7g7f", "3c3d", "8h2b+", "3a2b", "B*4e", "8b3b", "4e2c+", "2b2c", "P*2d", "B*5e",
+            "2d2c+", "5e1i+", "2c3b",
+        ];
+        for mv in moves {
+            let (mut packed, mut text, mut direct) = (Vec::new(), Vec::new(), Vec::new());
+            pos.push_sfen_key(&mut text);
+            pack(&text, &mut packed);
+            position_key(&pos, &mut direct);
+            assert_eq!(direct, packed, "{}", pos.to_sfen());
+            assert!(
+                pos.to_sfen()
+                    .starts_with(std::str::from_utf8(&text).unwrap())
+            );
+            pos.play(Move::from_usi(mv).unwrap()).unwrap();
+        }
+        let hands = Position::from_sfen("8k/9/9/9/9/9/9/9/K8 b 2R2B4G4S4N4L17Pp 1").unwrap();
+        let mut direct = Vec::new();
+        position_key(&hands, &mut direct);
+        let mut text = Vec::new();
+        unpack(&direct, &mut text);
+        assert_eq!(text, b"8k/9/9/9/9/9/9/9/K8 b 2R2B4G4S4N4L17Pp");
+    }
 
     /// Packed keys round-trip and sort as their texts do, keys that start others included.
     #[test]

@@ -138,20 +138,17 @@ fn play(pos: &mut Position, line: &GameLine, id: i64, ply: usize) -> Result<(), 
         .map_err(|e| ExportError::BadMove(id, ply + 1, e.to_string()))
 }
 
-/// Scratch space for keys: the SFEN text and its packed form.
+/// Scratch space for a key.
 #[derive(Default)]
 struct KeyText {
-    text: Vec<u8>,
     key: Vec<u8>,
 }
 
 impl KeyText {
-    /// The key of `pos` in the book's order ([`key::pack`]ed SFEN).
+    /// The key of `pos` in the book's order ([`key::position_key`]).
     fn of(&mut self, pos: &Position) -> &[u8] {
-        self.text.clear();
-        pos.push_sfen_key(&mut self.text);
         self.key.clear();
-        key::pack(&self.text, &mut self.key);
+        key::position_key(pos, &mut self.key);
         &self.key
     }
 }
