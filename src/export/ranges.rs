@@ -8,7 +8,6 @@
 //! in key order. A bucket too big for memory is sorted through [`RunSort`] instead.
 
 use std::cell::RefCell;
-use std::cmp::Ordering;
 use std::fs::File;
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -337,8 +336,9 @@ impl KeyRanges {
     fn read_chunk(&mut self, from: usize, to: usize) -> std::io::Result<Vec<(usize, Vec<u8>)>> {
         let mut chunk = Vec::with_capacity(to - from);
         for b in from..to {
+            // Buffers of a few sizes (powers of two), so that one handed back fits again.
             let mut data = self.bucket_buffers.get();
-            data.reserve_exact(self.bucket_bytes(b));
+            data.reserve_exact(self.bucket_bytes(b).next_power_of_two());
             self.read_bucket(b, &mut data)?;
             chunk.push((b, data));
         }
@@ -555,15 +555,71 @@ impl<'a> Iterator for Records<'a> {
     }
 }
 
-/// A record's place in a bucket being sorted, with the bytes that decide most comparisons.
+/// Bytes of a key an [`Item`] holds at a time.
+const WINDOW: usize = 16;
+
+/// A record's place in a bucket being sorted, with the bytes of its key being compared.
+#[derive(Clone, Copy)]
 struct Item {
-    /// Eight bytes of the key after those every key of the bucket shares (zeros past its end).
-    prefix: u64,
+    /// [`WINDOW`] bytes of the key (zeros past its end), big-endian.
+    window: u128,
+    /// How many of them the key has.
+    filled: u8,
     /// The tail's order bytes.
     order: u64,
     /// Where the key starts in the bucket, and its length.
     at: u32,
     len: u16,
+}
+
+impl Item {
+    /// The key's window at byte `from`.
+    #[inline]
+    fn fill(&mut self, data: &[u8], from: usize) {
+        let key = &data[self.at as usize..self.at as usize + self.len as usize];
+        let rest = key.get(from..).unwrap_or_default();
+        let n = rest.len().min(WINDOW);
+        let mut window = [0u8; WINDOW];
+        window[..n].copy_from_slice(&rest[..n]);
+        self.window = u128::from_be_bytes(window);
+        self.filled = n as u8;
+    }
+
+    /// The order within a window: its bytes, then how many the key has (a key that ends
+    /// sorts before the keys it starts), then the order bytes (what decides between equal
+    /// keys, and is put right again where the windows go on).
+    #[inline]
+    fn rank(&self) -> (u128, u8, u64) {
+        (self.window, self.filled, self.order)
+    }
+}
+
+/// Sorts `items` (whose keys agree before byte `from`, windows filled there) by key then
+/// order: by window, then the runs of items whose full windows agree by the next window.
+/// Only integers are compared.
+fn sort_items(items: &mut [Item], data: &[u8], from: usize) {
+    if items.len() > 1 << 16 {
+        items.par_sort_unstable_by_key(Item::rank);
+    } else {
+        items.sort_unstable_by_key(Item::rank);
+    }
+    let mut start = 0;
+    while start < items.len() {
+        let first = items[start];
+        let end = start
+            + items[start..]
+                .iter()
+                .take_while(|it| it.window == first.window && it.filled == first.filled)
+                .count();
+        if end - start > 1 && usize::from(first.filled) == WINDOW {
+            let run = &mut items[start..end];
+            for it in run.iter_mut() {
+                it.fill(data, from + WINDOW);
+            }
+            sort_items(run, data, from + WINDOW);
+        }
+        start = end;
+    }
 }
 
 /// Sorts one bucket's records (keys sharing their first `shared` bytes) and feeds them to
@@ -576,41 +632,25 @@ fn sort_bucket(data: &[u8], shared: usize, tail: usize, sink: &mut impl GroupSin
     items.clear();
     let mut at = 0usize;
     for (key, t) in Records::new(data, tail) {
-        let mut prefix = [0u8; 8];
-        let rest = key.get(shared..).unwrap_or_default();
-        let n = rest.len().min(8);
-        prefix[..n].copy_from_slice(&rest[..n]);
         let mut order = [0u8; 8];
         order.copy_from_slice(&t[..ORDER]);
-        items.push(Item {
-            prefix: u64::from_be_bytes(prefix),
+        let mut item = Item {
+            window: 0,
+            filled: 0,
             order: u64::from_be_bytes(order),
             at: (at + 2) as u32,
             len: key.len() as u16,
-        });
+        };
+        item.fill(data, shared);
+        items.push(item);
         at += 2 + key.len() + tail;
     }
+    sort_items(&mut items, data, shared);
     let key_of = |it: &Item| &data[it.at as usize..it.at as usize + it.len as usize];
-    let compare = |a: &Item, b: &Item| {
-        a.prefix
-            .cmp(&b.prefix)
-            .then_with(|| {
-                let (ka, kb) = (key_of(a), key_of(b));
-                ka.get(shared..)
-                    .unwrap_or_default()
-                    .cmp(kb.get(shared..).unwrap_or_default())
-            })
-            .then(a.order.cmp(&b.order))
-    };
-    if items.len() > 1 << 16 {
-        items.par_sort_unstable_by(compare);
-    } else {
-        items.sort_unstable_by(compare);
-    }
     let mut current: Option<&[u8]> = None;
     for it in &items {
         let key = key_of(it);
-        if current.is_none_or(|c| c.cmp(key) != Ordering::Equal) {
+        if current != Some(key) {
             if current.is_some() {
                 sink.end();
             }

@@ -129,36 +129,55 @@ impl Position {
     /// that turn it into something else on the way (a book packs tens of millions of them).
     #[inline]
     pub fn sfen_key_bytes(&self, mut f: impl FnMut(u8)) {
-        let board = self.board();
         for rank in 0..9 {
             if rank > 0 {
                 f(b'/');
             }
-            let mut empty = 0u8;
-            for file in (0..9).rev() {
-                match board[file * 9 + rank] {
-                    None => empty += 1,
-                    Some(p) => {
-                        if empty > 0 {
-                            f(b'0' + empty);
-                            empty = 0;
-                        }
-                        for &b in p.sfen_text().as_bytes() {
-                            f(b);
-                        }
+            self.sfen_rank_bytes(rank, &mut f);
+        }
+        f(b' ');
+        f(self.sfen_side_byte());
+        f(b' ');
+        self.sfen_hands_bytes(f);
+    }
+
+    /// The bytes of one rank of the SFEN board (`rank` 0 the first, gote's back rank), to
+    /// `f`: at most 18.
+    #[inline]
+    pub fn sfen_rank_bytes(&self, rank: usize, mut f: impl FnMut(u8)) {
+        let board = self.board();
+        let mut empty = 0u8;
+        for file in (0..9).rev() {
+            match board.get(file * 9 + rank).copied().flatten() {
+                None => empty += 1,
+                Some(p) => {
+                    if empty > 0 {
+                        f(b'0' + empty);
+                        empty = 0;
+                    }
+                    for &b in p.sfen_text().as_bytes() {
+                        f(b);
                     }
                 }
             }
-            if empty > 0 {
-                f(b'0' + empty);
-            }
         }
-        f(b' ');
-        f(match self.side_to_move() {
+        if empty > 0 {
+            f(b'0' + empty);
+        }
+    }
+
+    /// The SFEN side to move: `b` or `w`.
+    #[inline]
+    pub fn sfen_side_byte(&self) -> u8 {
+        match self.side_to_move() {
             Color::Black => b'b',
             Color::White => b'w',
-        });
-        f(b' ');
+        }
+    }
+
+    /// The bytes of the SFEN hands field, to `f`.
+    #[inline]
+    pub fn sfen_hands_bytes(&self, mut f: impl FnMut(u8)) {
         let mut none = true;
         for (color, hand) in [
             (Color::Black, self.hand(Color::Black)),

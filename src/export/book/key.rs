@@ -4,6 +4,8 @@
 //! compare as bytes (a shorter key first when one starts the other) exactly as their SFENs
 //! do: the book's order, in two thirds of the bytes.
 
+use crate::shogi::{Color, Move, Position, Square};
+
 /// Every character of an SFEN, in byte order: code `i + 1` each.
 const CHARS: &[u8; 31] = b" +-/0123456789BGKLNPRSbgklnprsw";
 
@@ -23,7 +25,7 @@ const CODES: [u8; 256] = {
 const MOST: usize = 256;
 
 /// Appends the key of `pos` to `out`: its SFEN without the move number, packed.
-pub(super) fn position_key(pos: &crate::shogi::Position, out: &mut Vec<u8>) {
+pub(super) fn position_key(pos: &Position, out: &mut Vec<u8>) {
     let mut text = [0u8; MOST];
     let mut n = 0;
     pos.sfen_key_bytes(|c| {
@@ -33,6 +35,154 @@ pub(super) fn position_key(pos: &crate::shogi::Position, out: &mut Vec<u8>) {
         }
     });
     pack(&text[..n], out);
+}
+
+/// The codes of up to 48 characters, twelve (60 bits) to a word.
+#[derive(Clone, Copy, Default)]
+struct Codes {
+    words: [u64; 4],
+    /// Characters in each word.
+    lens: [u8; 4],
+    /// The word being filled.
+    at: usize,
+}
+
+impl Codes {
+    fn clear(&mut self) {
+        *self = Codes::default();
+    }
+
+    #[inline]
+    fn push(&mut self, c: u8) {
+        let code = u64::from(CODES[c as usize]);
+        debug_assert!(code != 0, "{c} in an SFEN");
+        if self.lens[self.at] == 12 && self.at < 3 {
+            self.at += 1;
+        }
+        self.words[self.at] = self.words[self.at] << 5 | code;
+        self.lens[self.at] += 1;
+    }
+}
+
+/// Packed bits being written: whole bytes into a buffer, the rest held.
+struct Bits {
+    held: u128,
+    /// Bits in `held` (under 64 between pushes).
+    count: u32,
+    bytes: [u8; MOST / 8 * 5],
+    len: usize,
+}
+
+impl Bits {
+    fn new() -> Bits {
+        Bits {
+            held: 0,
+            count: 0,
+            bytes: [0; MOST / 8 * 5],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, codes: &Codes) {
+        for (&word, &chars) in codes.words.iter().zip(&codes.lens).take(codes.at + 1) {
+            let n = 5 * u32::from(chars);
+            self.held = self.held << n | u128::from(word);
+            self.count += n;
+            if self.count >= 64 {
+                self.count -= 64;
+                let word = (self.held >> self.count) as u64;
+                if let Some(b) = self.bytes.get_mut(self.len..self.len + 8) {
+                    b.copy_from_slice(&word.to_be_bytes());
+                    self.len += 8;
+                }
+            }
+        }
+    }
+
+    /// Appends the bytes written, the last padded with zeros.
+    fn finish(mut self, out: &mut Vec<u8>) {
+        let tail = (self.held << (64 - self.count)) as u64;
+        let n = self.count.div_ceil(8) as usize;
+        if let Some(b) = self.bytes.get_mut(self.len..self.len + n) {
+            b.copy_from_slice(&tail.to_be_bytes()[..n]);
+            self.len += n;
+        }
+        out.extend_from_slice(&self.bytes[..self.len]);
+    }
+}
+
+/// Writes the keys of the positions of a game, one after the other: the codes of each rank
+/// of the board (with the slash before it) and of the hands are kept, and written again only
+/// when a move changed them.
+pub(super) struct KeyWriter {
+    ranks: [Codes; 9],
+    /// The ranks to write again (bit `r` for rank `r`).
+    stale: u16,
+    hands: Option<([crate::shogi::Hand; 2], Codes)>,
+    /// ` b ` and ` w `.
+    sides: [Codes; 2],
+}
+
+impl Default for KeyWriter {
+    fn default() -> KeyWriter {
+        let side = |c: u8| {
+            let mut codes = Codes::default();
+            b" ".iter().chain(&[c, b' ']).for_each(|&b| codes.push(b));
+            codes
+        };
+        KeyWriter {
+            ranks: [Codes::default(); 9],
+            stale: ALL_RANKS,
+            hands: None,
+            sides: [side(b'b'), side(b'w')],
+        }
+    }
+}
+
+const ALL_RANKS: u16 = (1 << 9) - 1;
+
+impl KeyWriter {
+    /// The next key is of a position unrelated to the last.
+    pub(super) fn restart(&mut self) {
+        self.stale = ALL_RANKS;
+        self.hands = None;
+    }
+
+    /// The position of the last key was left by `mv`.
+    pub(super) fn moved(&mut self, mv: Move) {
+        let rank = |sq: Square| 1u16 << (sq.rank() - 1);
+        self.stale |= rank(mv.to()) | mv.from().map_or(0, rank);
+    }
+
+    /// Appends the key of `pos` (the position of the last key, left by the moves given to
+    /// [`KeyWriter::moved`] since) to `out`, as [`position_key`] writes it.
+    pub(super) fn key(&mut self, pos: &Position, out: &mut Vec<u8>) {
+        let mut bits = Bits::new();
+        for (r, codes) in self.ranks.iter_mut().enumerate() {
+            if self.stale & 1 << r != 0 {
+                codes.clear();
+                if r > 0 {
+                    codes.push(b'/');
+                }
+                pos.sfen_rank_bytes(r, |b| codes.push(b));
+            }
+            bits.push(codes);
+        }
+        self.stale = 0;
+        bits.push(&self.sides[pos.side_to_move().index()]);
+        let hands = [*pos.hand(Color::Black), *pos.hand(Color::White)];
+        let codes = match &mut self.hands {
+            Some((kept, codes)) if *kept == hands => codes,
+            kept => {
+                let mut codes = Codes::default();
+                pos.sfen_hands_bytes(|b| codes.push(b));
+                &kept.insert((hands, codes)).1
+            }
+        };
+        bits.push(codes);
+        bits.finish(out);
+    }
 }
 
 /// Appends the packed form of the SFEN text `sfen` (at most [`MOST`] characters of those
@@ -96,13 +246,13 @@ const TEXT: [u8; 32] = {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shogi::{Move, Position};
 
     /// A position's key is its SFEN text packed, along a game with captures, drops and
     /// promotions.
     #[test]
     fn position_keys_are_packed_sfens() {
         let mut pos = Position::startpos();
+        let mut writer = KeyWriter::default();
         let moves = [
             "7g7f", "3c3d", "8h2b+", "3a2b", "B*4e", "8b3b", "4e2c+", "2b2c", "P*2d", "B*5e",
             "2d2c+", "5e1i+", "2c3b",
@@ -113,11 +263,16 @@ mod tests {
             pack(&text, &mut packed);
             position_key(&pos, &mut direct);
             assert_eq!(direct, packed, "{}", pos.to_sfen());
+            let mut kept = Vec::new();
+            writer.key(&pos, &mut kept);
+            assert_eq!(kept, packed, "{}", pos.to_sfen());
             assert!(
                 pos.to_sfen()
                     .starts_with(std::str::from_utf8(&text).unwrap())
             );
-            pos.play(Move::from_usi(mv).unwrap()).unwrap();
+            let mv = Move::from_usi(mv).unwrap();
+            pos.play(mv).unwrap();
+            writer.moved(mv);
         }
         let hands = Position::from_sfen("8k/9/9/9/9/9/9/9/K8 b 2R2B4G4S4N4L17Pp 1").unwrap();
         let mut direct = Vec::new();

@@ -23,7 +23,7 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 
-use self::rows::Seen;
+use self::rows::{Seen, SpareHashes};
 use self::tally::BookText;
 use super::pool::with_workers;
 use super::ranges::{Buffers, KeyRanges, RangeBatch, Splitters};
@@ -183,16 +183,20 @@ fn build(
     // replayed by one worker a core; then those of the positions reached later that may be
     // among them.
     let mut seen = Seen::with_bytes((early_rows * 2).min(memory / 4));
+    let spare = SpareHashes::default();
     let mut done = 0;
     with_workers(
         store,
-        |store, (first, chunk): (usize, &[i64])| rows::early_rows(store, first, chunk, opts, cuts),
+        |store, (first, chunk): (usize, &[i64])| {
+            rows::early_rows(store, first, chunk, opts, cuts, &spare)
+        },
         |feed| {
             let mut take = |batches: Vec<rows::Early>| -> Result<(), ExportError> {
                 for (games, batch, hashes) in batches {
-                    for h in hashes {
+                    for &h in &hashes {
                         seen.insert(h);
                     }
+                    spare.put(hashes);
                     sorted.push(batch).map_err(io)?;
                     done += games;
                     progress(done);
@@ -245,8 +249,9 @@ fn build(
         let counted = sorted.sorted(
             io,
             |bytes| {
+                // Buffers of a few sizes (powers of two), so that one handed back fits again.
                 let mut text = texts.get();
-                text.reserve_exact(bytes + bytes / 8);
+                text.reserve_exact((bytes + bytes / 8).next_power_of_two());
                 BookText::new(opts, text)
             },
             |text: BookText| {

@@ -8,6 +8,8 @@
 //! are replayed to the end, and a later position gives a row when the filter may hold it (a
 //! false positive costs a row whose position the tally leaves out).
 
+use std::sync::Mutex;
+
 use super::{BookOptions, key};
 use crate::export::ExportError;
 use crate::export::ranges::{BatchBuilder, Buffers, RangeBatch, Splitters};
@@ -174,6 +176,30 @@ pub(super) fn sample_keys(
     Ok(keys)
 }
 
+/// Hash buffers handed back by the driver for the workers' next batches (memory freed goes
+/// back to the system at once: taking it again costs page faults).
+#[derive(Default)]
+pub(super) struct SpareHashes(Mutex<Vec<Vec<u64>>>);
+
+impl SpareHashes {
+    fn get(&self) -> Vec<u64> {
+        self.0
+            .lock()
+            .ok()
+            .and_then(|mut s| s.pop())
+            .unwrap_or_default()
+    }
+
+    pub(super) fn put(&self, mut hashes: Vec<u64>) {
+        hashes.clear();
+        if let Ok(mut s) = self.0.lock()
+            && s.len() < 64
+        {
+            s.push(hashes);
+        }
+    }
+}
+
 /// What [`early_rows`] gives for a batch of games: their number, their rows, and the hashes
 /// of the positions of those rows.
 pub(super) type Early = (usize, RangeBatch, Vec<u64>);
@@ -186,21 +212,26 @@ pub(super) fn early_rows(
     chunk: &[i64],
     opts: &BookOptions,
     (splitters, buffers): (&Splitters, &Buffers),
+    spare: &SpareHashes,
 ) -> Result<Early, ExportError> {
     let mut batch = BatchBuilder::new(splitters, buffers);
-    let mut hashes = Vec::with_capacity(chunk.len() * opts.max_ply.min(256) as usize);
-    let mut scratch = KeyText::default();
+    let mut hashes = spare.get();
+    let mut writer = key::KeyWriter::default();
+    let mut key = Vec::with_capacity(160);
     for (i, &id) in chunk.iter().enumerate() {
         let (line, result) = line_of(store, id)?;
         let mut pos = line.start.clone();
+        writer.restart();
         for ply in 0..line.moves.len().min(opts.max_ply as usize) {
             if side_kept(opts, pos.side_to_move()) {
-                let key = scratch.of(&pos);
+                key.clear();
+                writer.key(&pos, &mut key);
                 let row = row_at(&line, (first + i) as u32, ply, &pos, result);
-                batch.push(key, &row.encode());
+                batch.push(&key, &row.encode());
                 hashes.push(pos.hash());
             }
             play(&mut pos, &line, id, ply)?;
+            writer.moved(line.moves[ply]);
         }
     }
     Ok((chunk.len(), batch.finish(), hashes))
