@@ -55,7 +55,8 @@ impl Splitters {
 
     /// The bucket of `key`.
     pub(crate) fn bucket(&self, key: &[u8]) -> usize {
-        self.0.partition_point(|s| s.as_slice() <= key)
+        self.0
+            .partition_point(|s| compare_bytes(s, key) != std::cmp::Ordering::Greater)
     }
 
     /// The bytes every key of `bucket` starts with: those its two splitters share.
@@ -115,6 +116,22 @@ impl Buffers {
             *free = (Vec::new(), 0);
         }
     }
+}
+
+/// `a` and `b` compared as byte strings, eight bytes at a time (keys share long prefixes).
+#[inline]
+fn compare_bytes(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
+    let mut a8 = a.chunks_exact(8);
+    let mut b8 = b.chunks_exact(8);
+    for (x, y) in (&mut a8).zip(&mut b8) {
+        let word = |w: &[u8]| u64::from_be_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
+        let (x, y) = (word(x), word(y));
+        if x != y {
+            return x.cmp(&y);
+        }
+    }
+    let done = a.len().min(b.len()) / 8 * 8;
+    a[done..].cmp(&b[done..])
 }
 
 /// Records of some games, laid out by bucket: what a worker hands to [`KeyRanges::push`].
@@ -561,8 +578,9 @@ const WINDOW: usize = 16;
 /// A record's place in a bucket being sorted, with the bytes of its key being compared.
 #[derive(Clone, Copy)]
 struct Item {
-    /// [`WINDOW`] bytes of the key (zeros past its end), big-endian.
-    window: u128,
+    /// [`WINDOW`] bytes of the key (zeros past its end), big-endian, in two words (an
+    /// item of 32 bytes, not the 48 a `u128` would align it to).
+    window: [u64; 2],
     /// How many of them the key has.
     filled: u8,
     /// The tail's order bytes.
@@ -570,6 +588,8 @@ struct Item {
     /// Where the key starts in the bucket, and its length.
     at: u32,
     len: u16,
+    /// Once sorted: the key is the one before's.
+    same: bool,
 }
 
 impl Item {
@@ -580,28 +600,43 @@ impl Item {
         let rest = key.get(from..).unwrap_or_default();
         let n = rest.len().min(WINDOW);
         let mut window = [0u8; WINDOW];
-        window[..n].copy_from_slice(&rest[..n]);
-        self.window = u128::from_be_bytes(window);
+        match rest.first_chunk::<WINDOW>() {
+            Some(full) => window = *full,
+            None => {
+                for (w, &b) in window.iter_mut().zip(rest) {
+                    *w = b;
+                }
+            }
+        }
+        let word = |i: usize| {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&window[i * 8..i * 8 + 8]);
+            u64::from_be_bytes(w)
+        };
+        self.window = [word(0), word(1)];
         self.filled = n as u8;
-    }
-
-    /// The order within a window: its bytes, then how many the key has (a key that ends
-    /// sorts before the keys it starts), then the order bytes (what decides between equal
-    /// keys, and is put right again where the windows go on).
-    #[inline]
-    fn rank(&self) -> (u128, u8, u64) {
-        (self.window, self.filled, self.order)
     }
 }
 
 /// Sorts `items` (whose keys agree before byte `from`, windows filled there) by key then
 /// order: by window, then the runs of items whose full windows agree by the next window.
-/// Only integers are compared.
+/// Only integers are compared. Marks the items whose key is the one before's.
 fn sort_items(items: &mut [Item], data: &[u8], from: usize) {
+    // The window's bytes, then how many the key has (a key that ends sorts before the keys
+    // it starts), then the order bytes (what decides between equal keys, and is put right
+    // again where the windows go on).
+    let compare = |a: &Item, b: &Item| {
+        (a.window[0], a.window[1], a.filled, a.order).cmp(&(
+            b.window[0],
+            b.window[1],
+            b.filled,
+            b.order,
+        ))
+    };
     if items.len() > 1 << 16 {
-        items.par_sort_unstable_by_key(Item::rank);
+        items.par_sort_unstable_by(compare);
     } else {
-        items.sort_unstable_by_key(Item::rank);
+        items.sort_unstable_by(compare);
     }
     let mut start = 0;
     while start < items.len() {
@@ -611,12 +646,19 @@ fn sort_items(items: &mut [Item], data: &[u8], from: usize) {
                 .iter()
                 .take_while(|it| it.window == first.window && it.filled == first.filled)
                 .count();
-        if end - start > 1 && usize::from(first.filled) == WINDOW {
+        if end - start > 1 {
             let run = &mut items[start..end];
-            for it in run.iter_mut() {
-                it.fill(data, from + WINDOW);
+            if usize::from(first.filled) == WINDOW {
+                for it in run.iter_mut() {
+                    it.fill(data, from + WINDOW);
+                }
+                sort_items(run, data, from + WINDOW);
+            } else {
+                // The keys end in this window: all equal.
+                for it in &mut run[1..] {
+                    it.same = true;
+                }
             }
-            sort_items(run, data, from + WINDOW);
         }
         start = end;
     }
@@ -635,11 +677,12 @@ fn sort_bucket(data: &[u8], shared: usize, tail: usize, sink: &mut impl GroupSin
         let mut order = [0u8; 8];
         order.copy_from_slice(&t[..ORDER]);
         let mut item = Item {
-            window: 0,
+            window: [0; 2],
             filled: 0,
             order: u64::from_be_bytes(order),
             at: (at + 2) as u32,
             len: key.len() as u16,
+            same: false,
         };
         item.fill(data, shared);
         items.push(item);
@@ -647,20 +690,19 @@ fn sort_bucket(data: &[u8], shared: usize, tail: usize, sink: &mut impl GroupSin
     }
     sort_items(&mut items, data, shared);
     let key_of = |it: &Item| &data[it.at as usize..it.at as usize + it.len as usize];
-    let mut current: Option<&[u8]> = None;
+    let mut open = false;
     for it in &items {
-        let key = key_of(it);
-        if current != Some(key) {
-            if current.is_some() {
+        if !it.same {
+            if open {
                 sink.end();
             }
-            sink.begin(key);
-            current = Some(key);
+            sink.begin(key_of(it));
+            open = true;
         }
         let t = it.at as usize + it.len as usize;
         sink.row(&data[t..t + tail]);
     }
-    if current.is_some() {
+    if open {
         sink.end();
     }
     ITEMS.set(items);

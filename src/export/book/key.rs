@@ -208,28 +208,31 @@ pub(super) fn pack(sfen: &[u8], out: &mut Vec<u8>) {
 
 /// Appends the SFEN text a packed key stands for to `out`.
 pub(super) fn unpack(packed: &[u8], out: &mut Vec<u8>) {
-    // Five bytes (eight characters) at a time, through a copy padded with zeros.
-    let mut padded = [0u8; MOST / 8 * 5];
-    let len = packed.len().min(padded.len());
-    padded[..len].copy_from_slice(&packed[..len]);
-    let mut text = [0u8; MOST];
-    for (group, chars) in padded.chunks_exact(5).zip(text.chunks_exact_mut(8)) {
-        let mut bits = [0u8; 8];
-        bits[3..].copy_from_slice(group);
-        let bits = u64::from_be_bytes(bits);
-        for (i, c) in chars.iter_mut().enumerate() {
-            *c = TEXT[(bits >> (35 - 5 * i)) as usize & 31];
+    // Five bytes (eight characters) at a time.
+    let start = out.len();
+    let mut groups = packed.chunks_exact(5);
+    let mut put = |group: [u8; 5]| {
+        let bits = u64::from_be_bytes([0, 0, 0, group[0], group[1], group[2], group[3], group[4]]);
+        let chars: [u8; 8] = std::array::from_fn(|i| TEXT[(bits >> (35 - 5 * i)) as usize & 31]);
+        out.extend_from_slice(&chars);
+    };
+    for group in &mut groups {
+        put([group[0], group[1], group[2], group[3], group[4]]);
+    }
+    let rest = groups.remainder();
+    if !rest.is_empty() {
+        let mut last = [0u8; 5];
+        for (l, &b) in last.iter_mut().zip(rest) {
+            *l = b;
         }
-        if bits & 31 == 0 {
-            break;
-        }
+        put(last);
     }
     // Every code the bytes hold, the last of which may be padding.
-    let mut n = len * 8 / 5;
-    if n > 0 && text[n - 1] == 0 {
+    let mut n = packed.len() * 8 / 5;
+    if n > 0 && out.get(start + n - 1) == Some(&0) {
         n -= 1;
     }
-    out.extend_from_slice(&text[..n]);
+    out.truncate(start + n);
 }
 
 /// Code → character (0 for code 0).

@@ -157,7 +157,8 @@ fn build(
     let io = |e| ExportError::Io(out.to_path_buf(), e);
     let memory = opts.memory.unwrap_or(SORT_BUDGET).max(1);
     // 1. The splitters of the SFEN order, from a sample of games spread over the selection;
-    // buckets of about a sixteenth of the memory each.
+    // buckets of about BUCKET_BYTES each (a bucket is sorted, then read in key order all
+    // over: it should fit in a core's cache), up to MAX_BUCKETS.
     let sample: Vec<i64> = ids
         .iter()
         .step_by(ids.len().div_ceil(SAMPLE_GAMES))
@@ -167,7 +168,7 @@ fn build(
     let scale = |n: usize| n.saturating_mul(ids.len()) / sample.len();
     let early_rows = scale(keys.len());
     let bytes = scale(keys.iter().map(|k| 2 + k.len() + rows::TAIL).sum());
-    let buckets = (bytes / (memory / 16).max(1)).clamp(1, MAX_BUCKETS);
+    let buckets = (bytes / BUCKET_BYTES.min(memory / 16).max(1)).clamp(1, MAX_BUCKETS);
     let splitters = Splitters::from_sample(keys, buckets);
     let splitters = Arc::new(splitters);
     let buffers = Arc::new(Buffers::new(memory));
@@ -272,6 +273,8 @@ fn build(
 
 /// Games sampled for the splitters of the SFEN order.
 const SAMPLE_GAMES: usize = 2048;
+/// Bytes of rows a bucket of the SFEN order is meant to hold.
+const BUCKET_BYTES: usize = 1 << 20;
 /// The most buckets the SFEN order is cut into.
 const MAX_BUCKETS: usize = 4096;
 /// Games a worker replays at a time.

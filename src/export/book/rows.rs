@@ -96,8 +96,17 @@ impl Seen {
         }
     }
 
-    /// Whether `hash` may have been inserted (without branches: many such tests, each a
-    /// cache miss, overlap).
+    /// Reads the block of each hash, so that their cache misses overlap (the loads do not
+    /// wait on one another), before [`Seen::may_hold`] tests them one by one.
+    pub(super) fn touch(&self, hashes: impl Iterator<Item = u64>) {
+        let mut any = 0;
+        for h in hashes {
+            any ^= self.words[self.bits(h)[0].0];
+        }
+        std::hint::black_box(any);
+    }
+
+    /// Whether `hash` may have been inserted.
     #[inline]
     pub(super) fn may_hold(&self, hash: u64) -> bool {
         self.bits(hash)
@@ -268,6 +277,7 @@ pub(super) fn late_rows(
             }
             play(&mut pos, &line, id, ply)?;
         }
+        seen.touch(hashes.iter().map(|&(_, h)| h));
         hits.clear();
         hits.extend(
             hashes
