@@ -208,14 +208,18 @@ pub(super) fn pack(sfen: &[u8], out: &mut Vec<u8>) {
 
 /// Appends the SFEN text a packed key stands for to `out`.
 pub(super) fn unpack(packed: &[u8], out: &mut Vec<u8>) {
-    // Five bytes (eight characters) at a time.
-    let start = out.len();
-    let mut groups = packed.chunks_exact(5);
+    // Five bytes (eight characters) at a time, into a buffer on the stack.
+    let mut text = [0u8; MOST];
+    let mut n = 0;
     let mut put = |group: [u8; 5]| {
         let bits = u64::from_be_bytes([0, 0, 0, group[0], group[1], group[2], group[3], group[4]]);
         let chars: [u8; 8] = std::array::from_fn(|i| TEXT[(bits >> (35 - 5 * i)) as usize & 31]);
-        out.extend_from_slice(&chars);
+        if let Some(t) = text.get_mut(n..n + 8) {
+            t.copy_from_slice(&chars);
+            n += 8;
+        }
     };
+    let mut groups = packed.chunks_exact(5);
     for group in &mut groups {
         put([group[0], group[1], group[2], group[3], group[4]]);
     }
@@ -228,11 +232,11 @@ pub(super) fn unpack(packed: &[u8], out: &mut Vec<u8>) {
         put(last);
     }
     // Every code the bytes hold, the last of which may be padding.
-    let mut n = packed.len() * 8 / 5;
-    if n > 0 && out.get(start + n - 1) == Some(&0) {
+    let mut n = (packed.len() * 8 / 5).min(n);
+    if n > 0 && text[n - 1] == 0 {
         n -= 1;
     }
-    out.truncate(start + n);
+    out.extend_from_slice(&text[..n]);
 }
 
 /// Code → character (0 for code 0).

@@ -13,7 +13,7 @@ use std::sync::Mutex;
 use super::{BookOptions, key};
 use crate::export::ExportError;
 use crate::export::ranges::{BatchBuilder, Buffers, RangeBatch, Splitters};
-use crate::shogi::{Color, Position};
+use crate::shogi::{Color, HashWalk, Position};
 use crate::store::{GameLine, Store};
 
 /// Bytes of a row after its key: game and ply (big-endian, the order of a key's rows), the
@@ -270,12 +270,13 @@ pub(super) fn late_rows(
         // The game's hashes first, then the filter's tests all at once (their cache misses
         // overlap), then the positions it may hold again for their SFENs.
         hashes.clear();
-        let mut pos = line.start.clone();
-        for ply in 0..line.moves.len() {
-            if ply >= max_ply && side_kept(opts, pos.side_to_move()) {
-                hashes.push((ply, pos.hash()));
+        let mut walk = HashWalk::of(&line.start);
+        for (ply, &mv) in line.moves.iter().enumerate() {
+            if ply >= max_ply && side_kept(opts, walk.side_to_move()) {
+                hashes.push((ply, walk.hash()));
             }
-            play(&mut pos, &line, id, ply)?;
+            walk.play_quietly(mv)
+                .map_err(|e| ExportError::BadMove(id, ply + 1, e.to_string()))?;
         }
         seen.touch(hashes.iter().map(|&(_, h)| h));
         hits.clear();
