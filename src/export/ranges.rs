@@ -169,9 +169,14 @@ impl<'a> BatchBuilder<'a> {
 
     /// Adds a record: `key` (at most 65,535 bytes) and `tail` (the spill's tail size).
     pub(crate) fn push(&mut self, key: &[u8], tail: &[u8]) {
+        self.push_to(self.splitters.bucket(key), key, tail);
+    }
+
+    /// Adds a record whose key's bucket ([`Splitters::bucket`]) is known.
+    pub(crate) fn push_to(&mut self, bucket: usize, key: &[u8], tail: &[u8]) {
         debug_assert!(key.len() <= usize::from(u16::MAX));
-        let bucket = self.splitters.bucket(key) as u32;
-        self.marks.push((bucket, self.bytes.len() as u32));
+        debug_assert_eq!(bucket, self.splitters.bucket(key));
+        self.marks.push((bucket as u32, self.bytes.len() as u32));
         self.bytes
             .extend_from_slice(&(key.len() as u16).to_le_bytes());
         self.bytes.extend_from_slice(key);

@@ -194,6 +194,7 @@ fn build(
         |feed| {
             let mut take = |batches: Vec<rows::Early>| -> Result<(), ExportError> {
                 for (games, batch, hashes) in batches {
+                    seen.touch(hashes.iter().copied());
                     for &h in &hashes {
                         seen.insert(h);
                     }

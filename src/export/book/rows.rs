@@ -209,6 +209,37 @@ impl SpareHashes {
     }
 }
 
+/// The key and bucket of a position met lately (the first plies of the games of a
+/// collection are much the same): a worker's table of them, one slot a hash's top bits.
+#[derive(Clone, Copy)]
+struct Recent {
+    hash: u64,
+    bucket: usize,
+    len: u8,
+    key: [u8; 48],
+}
+
+impl Default for Recent {
+    fn default() -> Recent {
+        Recent {
+            hash: 0,
+            bucket: 0,
+            len: 0,
+            key: [0; 48],
+        }
+    }
+}
+
+/// Slots of a worker's [`Recent`] table: 2^RECENT_BITS.
+const RECENT_BITS: u32 = 14;
+/// Positions this early in a game go through the [`Recent`] table (later ones are mostly
+/// met once).
+const RECENT_PLIES: usize = 16;
+
+thread_local! {
+    static RECENT: std::cell::RefCell<Vec<Recent>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// What [`early_rows`] gives for a batch of games: their number, their rows, and the hashes
 /// of the positions of those rows.
 pub(super) type Early = (usize, RangeBatch, Vec<u64>);
@@ -227,22 +258,40 @@ pub(super) fn early_rows(
     let mut hashes = spare.get();
     let mut writer = key::KeyWriter::default();
     let mut key = Vec::with_capacity(160);
+    let mut recent = RECENT.with_borrow_mut(std::mem::take);
+    if recent.is_empty() {
+        recent = vec![Recent::default(); 1 << RECENT_BITS];
+    }
     for (i, &id) in chunk.iter().enumerate() {
         let (line, result) = line_of(store, id)?;
         let mut pos = line.start.clone();
         writer.restart();
         for ply in 0..line.moves.len().min(opts.max_ply as usize) {
             if side_kept(opts, pos.side_to_move()) {
-                key.clear();
-                writer.key(&pos, &mut key);
                 let row = row_at(&line, (first + i) as u32, ply, &pos, result);
-                batch.push(&key, &row.encode());
-                hashes.push(pos.hash());
+                let hash = pos.hash();
+                let slot = &mut recent[(hash >> (64 - RECENT_BITS)) as usize];
+                if ply < RECENT_PLIES && slot.hash == hash && slot.len > 0 {
+                    batch.push_to(slot.bucket, &slot.key[..slot.len as usize], &row.encode());
+                } else {
+                    key.clear();
+                    writer.key(&pos, &mut key);
+                    let bucket = splitters.bucket(&key);
+                    batch.push_to(bucket, &key, &row.encode());
+                    if ply < RECENT_PLIES && key.len() <= slot.key.len() {
+                        slot.hash = hash;
+                        slot.bucket = bucket;
+                        slot.len = key.len() as u8;
+                        slot.key[..key.len()].copy_from_slice(&key);
+                    }
+                }
+                hashes.push(hash);
             }
             play(&mut pos, &line, id, ply)?;
             writer.moved(line.moves[ply]);
         }
     }
+    RECENT.set(recent);
     Ok((chunk.len(), batch.finish(), hashes))
 }
 
