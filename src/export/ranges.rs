@@ -33,8 +33,12 @@ pub(crate) trait GroupSink: Send {
     fn size(&self) -> usize;
 }
 
-/// The splitters that cut keys into buckets.
-pub(crate) struct Splitters(Vec<Vec<u8>>);
+/// The splitters that cut keys into buckets, and the bytes every key of each bucket starts
+/// with (those its two splitters share: a record leaves them out).
+pub(crate) struct Splitters {
+    cuts: Vec<Vec<u8>>,
+    shared: Vec<usize>,
+}
 
 impl Splitters {
     /// Splitters for about `buckets` buckets of even size, from a sample of the keys (with
@@ -46,27 +50,34 @@ impl Splitters {
             .map(|i| sample[i * sample.len() / buckets].clone())
             .collect();
         cuts.dedup();
-        Splitters(cuts)
+        // Keys from one splitter (included) to the next (excluded) start with the bytes the
+        // two share; the first and last buckets are open.
+        let shared = (0..=cuts.len())
+            .map(
+                |b| match (b.checked_sub(1).and_then(|i| cuts.get(i)), cuts.get(b)) {
+                    (Some(lo), Some(hi)) => lo.iter().zip(hi).take_while(|(a, b)| a == b).count(),
+                    _ => 0,
+                },
+            )
+            .collect();
+        Splitters { cuts, shared }
     }
 
     pub(crate) fn buckets(&self) -> usize {
-        self.0.len() + 1
+        self.cuts.len() + 1
     }
 
     /// The bucket of `key`.
     pub(crate) fn bucket(&self, key: &[u8]) -> usize {
-        self.0
+        self.cuts
             .partition_point(|s| compare_bytes(s, key) != std::cmp::Ordering::Greater)
     }
 
-    /// The bytes every key of `bucket` starts with: those its two splitters share.
-    fn shared(&self, bucket: usize) -> usize {
-        match (
-            bucket.checked_sub(1).and_then(|i| self.0.get(i)),
-            self.0.get(bucket),
-        ) {
-            (Some(lo), Some(hi)) => lo.iter().zip(hi).take_while(|(a, b)| a == b).count(),
-            _ => 0,
+    /// The bytes every key of `bucket` starts with.
+    fn prefix(&self, bucket: usize) -> &[u8] {
+        match bucket.checked_sub(1).and_then(|i| self.cuts.get(i)) {
+            Some(lo) => &lo[..self.shared[bucket]],
+            None => &[],
         }
     }
 }
@@ -167,19 +178,20 @@ impl<'a> BatchBuilder<'a> {
         }
     }
 
-    /// Adds a record: `key` (at most 65,535 bytes) and `tail` (the spill's tail size).
+    /// Adds a record: `key` and `tail` (the spill's tail size). What follows the bytes the
+    /// keys of its bucket share is at most 255 bytes.
     pub(crate) fn push(&mut self, key: &[u8], tail: &[u8]) {
         self.push_to(self.splitters.bucket(key), key, tail);
     }
 
     /// Adds a record whose key's bucket ([`Splitters::bucket`]) is known.
     pub(crate) fn push_to(&mut self, bucket: usize, key: &[u8], tail: &[u8]) {
-        debug_assert!(key.len() <= usize::from(u16::MAX));
         debug_assert_eq!(bucket, self.splitters.bucket(key));
+        let rest = &key[self.splitters.shared[bucket]..];
+        debug_assert!(rest.len() <= usize::from(u8::MAX));
         self.marks.push((bucket as u32, self.bytes.len() as u32));
-        self.bytes
-            .extend_from_slice(&(key.len() as u16).to_le_bytes());
-        self.bytes.extend_from_slice(key);
+        self.bytes.push(rest.len() as u8);
+        self.bytes.extend_from_slice(rest);
         self.bytes.extend_from_slice(tail);
     }
 
@@ -407,7 +419,7 @@ impl KeyRanges {
                 .into_par_iter()
                 .map(|(b, data)| {
                     let mut sink = make(data.len());
-                    sort_bucket(&data, splitters.shared(b), tail, &mut sink);
+                    sort_bucket(&data, splitters.prefix(b), tail, &mut sink);
                     buffers.put(data);
                     sink
                 })
@@ -492,6 +504,7 @@ impl KeyRanges {
         let mut sink = make(PIECE);
         let mut current: Option<Vec<u8>> = None;
         let mut row = vec![0u8; tail];
+        let prefix = self.splitters.prefix(bucket);
         let mut unescaped = Vec::new();
         runs.sorted(io, |k, payload| {
             let escaped = &k[..k.len() - ORDER - 1];
@@ -503,6 +516,7 @@ impl KeyRanges {
                     }
                 }
                 unescaped.clear();
+                unescaped.extend_from_slice(prefix);
                 unescape(escaped, &mut unescaped);
                 sink.begin(&unescaped);
                 current = Some(escaped.to_vec());
@@ -568,8 +582,8 @@ impl<'a> Iterator for Records<'a> {
     type Item = (&'a [u8], &'a [u8]);
 
     fn next(&mut self) -> Option<Self::Item> {
-        let (len, rest) = self.bytes.split_first_chunk::<2>()?;
-        let len = u16::from_le_bytes(*len) as usize;
+        let (&len, rest) = self.bytes.split_first()?;
+        let len = usize::from(len);
         let (key, rest) = rest.split_at_checked(len)?;
         let (tail, rest) = rest.split_at_checked(self.tail)?;
         self.bytes = rest;
@@ -669,9 +683,9 @@ fn sort_items(items: &mut [Item], data: &[u8], from: usize) {
     }
 }
 
-/// Sorts one bucket's records (keys sharing their first `shared` bytes) and feeds them to
-/// `sink`.
-fn sort_bucket(data: &[u8], shared: usize, tail: usize, sink: &mut impl GroupSink) {
+/// Sorts one bucket's records (the rest of keys that all start with `prefix`) and feeds them
+/// to `sink`.
+fn sort_bucket(data: &[u8], prefix: &[u8], tail: usize, sink: &mut impl GroupSink) {
     thread_local! {
         static ITEMS: RefCell<Vec<Item>> = const { RefCell::new(Vec::new()) };
     }
@@ -685,23 +699,26 @@ fn sort_bucket(data: &[u8], shared: usize, tail: usize, sink: &mut impl GroupSin
             window: [0; 2],
             filled: 0,
             order: u64::from_be_bytes(order),
-            at: (at + 2) as u32,
+            at: (at + 1) as u32,
             len: key.len() as u16,
             same: false,
         };
-        item.fill(data, shared);
+        item.fill(data, 0);
         items.push(item);
-        at += 2 + key.len() + tail;
+        at += 1 + key.len() + tail;
     }
-    sort_items(&mut items, data, shared);
+    sort_items(&mut items, data, 0);
     let key_of = |it: &Item| &data[it.at as usize..it.at as usize + it.len as usize];
     let mut open = false;
+    let mut key = prefix.to_vec();
     for it in &items {
         if !it.same {
             if open {
                 sink.end();
             }
-            sink.begin(key_of(it));
+            key.truncate(prefix.len());
+            key.extend_from_slice(key_of(it));
+            sink.begin(&key);
             open = true;
         }
         let t = it.at as usize + it.len as usize;
