@@ -44,8 +44,8 @@ pub struct BookOptions {
     pub side: Option<Color>,
     /// Write over a file that exists.
     pub force: bool,
-    /// Bytes each of the book's sorts holds in memory before it sorts on disk (the memory a
-    /// book takes is about three times this); `None`: [`SORT_BUDGET`].
+    /// Bytes of rows the book's sort holds in memory before it writes them out (the memory
+    /// a book takes is about three times this); `None`: [`SORT_BUDGET`].
     pub memory: Option<usize>,
 }
 
@@ -106,16 +106,18 @@ impl BookMove {
     }
 }
 
-/// Bytes each of the book's sorts holds in memory before it sorts on disk, by default.
+/// Bytes of rows the book's sort holds in memory before it writes them out, by default.
 pub const SORT_BUDGET: usize = 192 << 20;
 
 /// Writes a book of the games `ids` to `out`.
 ///
-/// Memory stays bounded whatever the number of games: every position of every game goes
-/// through a spill sorted by hash (a position's count takes in the games that reach it late
-/// too); the positions kept go, with their move lines, through a sort by the game and ply
-/// that first reach them, so that each game is replayed once more for their SFENs; and the
-/// positions then go through a sort by SFEN, the order the file is written in.
+/// One sort, in the order the file is written in, with memory bounded whatever the number
+/// of games: each position a game reaches within `max_ply` moves gives a row keyed by its
+/// SFEN (packed, [`key`]), and so does each position a game reaches later that may be one of
+/// those (a Bloom filter of their hashes: a position's count takes in the games that reach
+/// it late too). The rows are cut into ranges of keys by splitters sampled from the games,
+/// written out past the memory budget, and read back a range at a time: each range sorted,
+/// counted and written as text on every core ([`super::ranges`]).
 pub fn write_book(
     store: &Store,
     ids: &[i64],

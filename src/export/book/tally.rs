@@ -61,7 +61,12 @@ pub(super) struct BookText<'a> {
     side: Color,
     first: Option<(u32, u32)>,
     number: u32,
+    /// The moves of the position: the first `used` (the others' buffers kept for the next
+    /// positions: tens of millions of them go through one sink).
     tallies: Vec<Tally>,
+    used: usize,
+    /// The moves kept, sorted: a buffer reused.
+    kept: Vec<(BookMove, Usi, Option<Usi>, i32)>,
 }
 
 impl<'a> BookText<'a> {
@@ -78,6 +83,8 @@ impl<'a> BookText<'a> {
             first: None,
             number: 0,
             tallies: Vec::new(),
+            used: 0,
+            kept: Vec::new(),
         }
     }
 }
@@ -89,7 +96,7 @@ impl GroupSink for BookText<'_> {
         super::key::unpack(key, &mut self.text);
         self.key = (start, self.text.len());
         self.first = None;
-        self.tallies.clear();
+        self.used = 0;
     }
 
     fn row(&mut self, tail: &[u8]) {
@@ -117,10 +124,13 @@ impl GroupSink for BookText<'_> {
         let Some(mv) = Move::from_u16(r.next) else {
             return;
         };
-        let i = match self.tallies.iter().position(|m| m.next == r.next) {
+        let i = match self.tallies[..self.used]
+            .iter()
+            .position(|m| m.next == r.next)
+        {
             Some(i) => i,
             None => {
-                self.tallies.push(Tally {
+                let fresh = |replies: Vec<(u16, u64)>| Tally {
                     next: r.next,
                     usi: Usi::of(mv),
                     mv: BookMove {
@@ -130,9 +140,18 @@ impl GroupSink for BookText<'_> {
                         ponder: None,
                     },
                     last_game: None,
-                    replies: Vec::new(),
-                });
-                self.tallies.len() - 1
+                    replies,
+                };
+                match self.tallies.get_mut(self.used) {
+                    Some(t) => {
+                        let mut replies = std::mem::take(&mut t.replies);
+                        replies.clear();
+                        *t = fresh(replies);
+                    }
+                    None => self.tallies.push(fresh(Vec::new())),
+                }
+                self.used += 1;
+                self.used - 1
             }
         };
         let t = &mut self.tallies[i];
@@ -158,32 +177,34 @@ impl GroupSink for BookText<'_> {
         let kept = self.first.is_some_and(|(_, ply)| ply < self.opts.max_ply)
             && self.opts.side.is_none_or(|s| s == self.side);
         let side = self.side;
-        let mut moves: Vec<(BookMove, Usi, Option<Usi>, i32)> = if kept {
-            self.tallies
-                .iter()
-                .filter(|t| t.mv.count >= self.opts.min_count)
-                .map(|t| {
-                    let ponder = t
-                        .replies
-                        .iter()
-                        .filter_map(|&(m, n)| Move::from_u16(m).map(|m| (Usi::of(m), m, n)))
-                        .max_by(|a, b| {
-                            a.2.cmp(&b.2)
-                                .then_with(|| b.0.as_bytes().cmp(a.0.as_bytes()))
-                        });
-                    let mv = BookMove {
-                        ponder: ponder.map(|p| p.1),
-                        ..t.mv.clone()
-                    };
-                    let value = mv.value(side);
-                    (mv, t.usi, ponder.map(|p| p.0), value)
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
+        let mut moves = std::mem::take(&mut self.kept);
+        moves.clear();
+        if kept {
+            moves.extend(
+                self.tallies[..self.used]
+                    .iter()
+                    .filter(|t| t.mv.count >= self.opts.min_count)
+                    .map(|t| {
+                        let ponder = t
+                            .replies
+                            .iter()
+                            .filter_map(|&(m, n)| Move::from_u16(m).map(|m| (Usi::of(m), m, n)))
+                            .max_by(|a, b| {
+                                a.2.cmp(&b.2)
+                                    .then_with(|| b.0.as_bytes().cmp(a.0.as_bytes()))
+                            });
+                        let mv = BookMove {
+                            ponder: ponder.map(|p| p.1),
+                            ..t.mv.clone()
+                        };
+                        let value = mv.value(side);
+                        (mv, t.usi, ponder.map(|p| p.0), value)
+                    }),
+            );
+        }
         if moves.is_empty() {
             self.text.truncate(start);
+            self.kept = moves;
             return;
         }
         moves.sort_by(|a, b| {
@@ -215,6 +236,7 @@ impl GroupSink for BookText<'_> {
         }
         self.positions += 1;
         self.moves += moves.len();
+        self.kept = moves;
     }
 
     fn size(&self) -> usize {
