@@ -157,9 +157,11 @@ pub(crate) struct RangeBatch {
     starts: Vec<usize>,
 }
 
+/// A worker's records before they are laid out by bucket, and each one's bucket and start.
+type Scratch = (Vec<u8>, Vec<(u32, u32)>);
+
 thread_local! {
-    /// A worker's records before they are laid out by bucket, and each one's bucket and start.
-    static SCRATCH: RefCell<(Vec<u8>, Vec<(u32, u32)>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+    static SCRATCH: RefCell<Scratch> = const { RefCell::new((Vec::new(), Vec::new())) };
 }
 
 /// Builds a [`RangeBatch`]: records in any order.
