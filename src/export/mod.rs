@@ -9,6 +9,7 @@ pub mod book;
 pub mod files;
 pub mod parquet;
 mod pool;
+mod ranges;
 mod runs;
 mod spill;
 

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::slice::ParallelSliceMut;
 
-/// One position of one game: what `positions.parquet` and a book are made of.
+/// One position of one game: what `positions.parquet` is made of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct PosRow {
     /// The position's hash: board, hands and side to move.

@@ -21,5 +21,5 @@ pub use position::{Position, PositionError, Strictness, hand_from_counts};
 pub use rules::{History, MoveError, Repetition, Rule, Violations};
 pub use sfen::{STARTPOS_SFEN, SfenError, hands_sfen};
 pub use types::{Color, Hand, Piece, PieceKind, Square};
-pub use walk::BoardWalk;
+pub use walk::{BoardWalk, HashWalk};
 pub use zobrist::HASH_VERSION;

@@ -1,7 +1,5 @@
 //! SFEN: reading (strict, with errors that say what is wrong) and writing.
 
-use std::fmt::Write;
-
 use super::position::{Position, PositionError, Strictness, hand_from_counts};
 use super::types::{Color, Hand, Piece, PieceKind, Square};
 
@@ -113,96 +111,124 @@ impl Position {
 
     /// The position as SFEN, with its move number.
     pub fn to_sfen(&self) -> String {
-        // Written as bytes into a buffer (every piece's text is ASCII), then copied once.
-        let mut out = SfenBuf::default();
-        let board = self.board();
+        let mut out = Vec::with_capacity(96);
+        self.push_sfen_key(&mut out);
+        out.push(b' ');
+        push_number(&mut out, self.move_number());
+        // Only ASCII is ever written.
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    /// Appends the position's SFEN without its move number (board, side to move, hands: what
+    /// tells positions apart) to `out`, as bytes: the text [`Position::to_sfen`] starts with.
+    pub fn push_sfen_key(&self, out: &mut Vec<u8>) {
+        self.sfen_key_bytes(|b| out.push(b));
+    }
+
+    /// Calls `f` with each byte of [`Position::push_sfen_key`]'s text in turn: for writers
+    /// that turn it into something else on the way (a book packs tens of millions of them).
+    #[inline]
+    pub fn sfen_key_bytes(&self, mut f: impl FnMut(u8)) {
         for rank in 0..9 {
             if rank > 0 {
-                out.push(b'/');
+                f(b'/');
             }
-            let mut empty = 0u8;
-            for file in (0..9).rev() {
-                match board[file * 9 + rank] {
-                    None => empty += 1,
-                    Some(p) => {
-                        if empty > 0 {
-                            out.push(b'0' + empty);
-                            empty = 0;
-                        }
-                        out.extend(p.sfen_text().as_bytes());
+            self.sfen_rank_bytes(rank, &mut f);
+        }
+        f(b' ');
+        f(self.sfen_side_byte());
+        f(b' ');
+        self.sfen_hands_bytes(f);
+    }
+
+    /// The bytes of one rank of the SFEN board (`rank` 0 the first, gote's back rank), to
+    /// `f`: at most 18.
+    #[inline]
+    pub fn sfen_rank_bytes(&self, rank: usize, mut f: impl FnMut(u8)) {
+        let board = self.board();
+        let mut empty = 0u8;
+        for file in (0..9).rev() {
+            match board.get(file * 9 + rank).copied().flatten() {
+                None => empty += 1,
+                Some(p) => {
+                    if empty > 0 {
+                        f(b'0' + empty);
+                        empty = 0;
+                    }
+                    for &b in p.sfen_text().as_bytes() {
+                        f(b);
                     }
                 }
             }
-            if empty > 0 {
-                out.push(b'0' + empty);
-            }
         }
-        out.push(b' ');
-        out.push(match self.side_to_move() {
+        if empty > 0 {
+            f(b'0' + empty);
+        }
+    }
+
+    /// The SFEN side to move: `b` or `w`.
+    #[inline]
+    pub fn sfen_side_byte(&self) -> u8 {
+        match self.side_to_move() {
             Color::Black => b'b',
             Color::White => b'w',
-        });
-        out.push(b' ');
-        let mut text = String::with_capacity(out.len + 48);
-        text.push_str(out.as_str());
-        push_hands(&mut text, self.hand(Color::Black), self.hand(Color::White));
-        text.push(' ');
-        push_number(&mut text, self.move_number());
-        text
-    }
-}
-
-/// The board part of a SFEN being written: at most 81 two-byte pieces and 8 slashes, then
-/// the side to move.
-struct SfenBuf {
-    bytes: [u8; 192],
-    len: usize,
-}
-
-impl Default for SfenBuf {
-    fn default() -> SfenBuf {
-        SfenBuf {
-            bytes: [0; 192],
-            len: 0,
         }
     }
-}
 
-impl SfenBuf {
+    /// The bytes of the SFEN hands field, to `f`.
     #[inline]
-    fn push(&mut self, b: u8) {
-        if let Some(slot) = self.bytes.get_mut(self.len) {
-            *slot = b;
-            self.len += 1;
+    pub fn sfen_hands_bytes(&self, mut f: impl FnMut(u8)) {
+        let mut none = true;
+        for (color, hand) in [
+            (Color::Black, self.hand(Color::Black)),
+            (Color::White, self.hand(Color::White)),
+        ] {
+            for kind in PieceKind::HAND_BY_VALUE {
+                let n = hand.count(kind);
+                if n > 1 {
+                    if n >= 10 {
+                        f(b'0' + n / 10 % 10);
+                    }
+                    f(b'0' + n % 10);
+                }
+                if n > 0 {
+                    none = false;
+                    for &b in Piece::new(color, kind).sfen_text().as_bytes() {
+                        f(b);
+                    }
+                }
+            }
         }
-    }
-
-    #[inline]
-    fn extend(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.push(b);
+        if none {
+            f(b'-');
         }
-    }
-
-    /// The text written (only ASCII is ever pushed).
-    fn as_str(&self) -> &str {
-        std::str::from_utf8(&self.bytes[..self.len]).unwrap_or_default()
     }
 }
 
 /// Appends `n` in decimal.
-fn push_number(out: &mut String, n: u32) {
-    let _ = write!(out, "{n}");
+fn push_number(out: &mut Vec<u8>, n: u32) {
+    let mut digits = [0u8; 10];
+    let mut i = digits.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[i..]);
 }
 
 /// The SFEN hands field: Black's pieces then White's, each rook first, `-` when both are empty.
 pub fn hands_sfen(black: &Hand, white: &Hand) -> String {
-    let mut out = String::new();
+    let mut out = Vec::new();
     push_hands(&mut out, black, white);
-    out
+    String::from_utf8(out).unwrap_or_default()
 }
 
-fn push_hands(out: &mut String, black: &Hand, white: &Hand) {
+fn push_hands(out: &mut Vec<u8>, black: &Hand, white: &Hand) {
     let before = out.len();
     for (color, hand) in [(Color::Black, black), (Color::White, white)] {
         for kind in PieceKind::HAND_BY_VALUE {
@@ -211,12 +237,12 @@ fn push_hands(out: &mut String, black: &Hand, white: &Hand) {
                 push_number(out, u32::from(n));
             }
             if n > 0 {
-                Piece::new(color, kind).push_sfen(out);
+                out.extend_from_slice(Piece::new(color, kind).sfen_text().as_bytes());
             }
         }
     }
     if out.len() == before {
-        out.push('-');
+        out.push(b'-');
     }
 }
 

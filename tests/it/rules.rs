@@ -1,7 +1,7 @@
 //! Playing moves: every broken rule reported, impossible moves refused, mate and repetition.
 
 use kifudex::shogi::{
-    BoardWalk, Color, History, Move, MoveError, Position, Repetition, Rule, Strictness,
+    BoardWalk, Color, HashWalk, History, Move, MoveError, Position, Repetition, Rule, Strictness,
 };
 
 use crate::util::pos;
@@ -250,7 +250,7 @@ fn perpetual_check_loses_for_the_checking_side() {
 /// and pieces stand where no legal game puts them. After every move both check flags equal a
 /// full scan; in every position `is_legal` agrees with `play` on every move code, and
 /// `play_quietly` leaves the position `play` does (or refuses the move with the same error),
-/// and so does a `BoardWalk` on its board, hands and side.
+/// and so does a `BoardWalk` on its board, hands and side, and a `HashWalk` on its hash.
 #[test]
 fn check_flags_and_is_legal_agree_with_play_in_wild_games() {
     let starts = [
@@ -283,6 +283,10 @@ fn check_flags_and_is_legal_agree_with_play_in_wild_games() {
                     let mut walk = BoardWalk::of(&p);
                     assert_eq!(walk.play_quietly(m), played.clone().map(|_| ()));
                     assert_eq!(walk, BoardWalk::of(&after), "{m} at {}", p.to_sfen());
+                    let mut hashed = HashWalk::of(&p);
+                    assert_eq!(hashed.play_quietly(m), played.clone().map(|_| ()));
+                    assert_eq!(hashed, HashWalk::of(&after), "{m} at {}", p.to_sfen());
+                    assert_eq!(hashed.hash(), after.hash());
                     assert_eq!(
                         (quiet.hash(), quiet.in_check()),
                         (after.hash(), after.in_check())
