@@ -106,15 +106,16 @@ impl Lists {
             let Some(&first) = games.first() else {
                 continue;
             };
-            let mut json = String::with_capacity(games.len() * 8 + 2);
-            json.push('[');
+            let mut json = Vec::with_capacity(games.len() * 8 + 2);
+            json.push(b'[');
             for (i, &g) in games.iter().enumerate() {
                 if i > 0 {
-                    json.push(',');
+                    json.push(b',');
                 }
                 push_int(&mut json, g);
             }
-            json.push(']');
+            json.push(b']');
+            let json = String::from_utf8(json).unwrap_or_default();
             stmt.execute(params![name, side, first, json])?;
             games.clear();
         }
@@ -123,7 +124,7 @@ impl Lists {
 }
 
 /// Appends `n` in decimal (without the formatting machinery: this runs for every game).
-fn push_int(out: &mut String, n: i64) {
+fn push_int(out: &mut Vec<u8>, n: i64) {
     let mut digits = [0u8; 20];
     let mut at = digits.len();
     let mut v = n.unsigned_abs();
@@ -136,11 +137,9 @@ fn push_int(out: &mut String, n: i64) {
         }
     }
     if n < 0 {
-        out.push('-');
+        out.push(b'-');
     }
-    for &d in &digits[at..] {
-        out.push(char::from(d));
-    }
+    out.extend_from_slice(&digits[at..]);
 }
 
 /// A game's recognised names as [`encode`] gives them: the JSON of `games.recognised`, and
@@ -155,25 +154,26 @@ pub(super) fn encode(
     names: &mut NameIds,
     r: &Recognised,
 ) -> Result<Encoded, StoreError> {
-    let mut json = String::new();
+    let mut json = Vec::new();
     let mut keys = Vec::new();
     for item in r.stored() {
         let name = names.id(conn, item.name, item.kind)?;
         let side = item.side.index() as i64;
-        json.push_str(if json.is_empty() { "[[" } else { ",[" });
+        json.extend_from_slice(if json.is_empty() { b"[[" } else { b",[" });
         push_int(&mut json, side);
-        json.push(',');
+        json.push(b',');
         push_int(&mut json, name);
-        json.push(',');
+        json.push(b',');
         push_int(&mut json, i64::from(item.ply));
-        json.push(']');
+        json.push(b']');
         keys.push((name, side));
     }
     if json.is_empty() {
         return Ok((None, keys));
     }
-    json.push(']');
-    Ok((Some(json), keys))
+    json.push(b']');
+    // Only ASCII was written.
+    Ok((String::from_utf8(json).ok(), keys))
 }
 
 /// The meta key of the recognition epoch: how many times the stored recognitions were
@@ -458,9 +458,9 @@ mod tests {
             i64::MAX,
             i64::MIN,
         ] {
-            let mut s = String::from("[");
+            let mut s = b"[".to_vec();
             push_int(&mut s, n);
-            assert_eq!(s, format!("[{n}"));
+            assert_eq!(String::from_utf8(s).unwrap(), format!("[{n}"));
         }
     }
 }
