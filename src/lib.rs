@@ -3,6 +3,7 @@
 //! The library holds every stage of the pipeline (see the project README); the `kifudex`
 //! binary is a thin command-line front end over it.
 
+pub mod ascii;
 pub mod classify;
 pub mod export;
 pub mod ingest;

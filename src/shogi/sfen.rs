@@ -114,7 +114,7 @@ impl Position {
         let mut out = Vec::with_capacity(96);
         self.push_sfen_key(&mut out);
         out.push(b' ');
-        push_number(&mut out, self.move_number());
+        crate::ascii::push_decimal(&mut out, u64::from(self.move_number()));
         // Only ASCII is ever written.
         String::from_utf8(out).unwrap_or_default()
     }
@@ -205,22 +205,6 @@ impl Position {
     }
 }
 
-/// Appends `n` in decimal.
-fn push_number(out: &mut Vec<u8>, n: u32) {
-    let mut digits = [0u8; 10];
-    let mut i = digits.len();
-    let mut n = n;
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[i..]);
-}
-
 /// The SFEN hands field: Black's pieces then White's, each rook first, `-` when both are empty.
 pub fn hands_sfen(black: &Hand, white: &Hand) -> String {
     let mut out = Vec::new();
@@ -234,7 +218,7 @@ fn push_hands(out: &mut Vec<u8>, black: &Hand, white: &Hand) {
         for kind in PieceKind::HAND_BY_VALUE {
             let n = hand.count(kind);
             if n > 1 {
-                push_number(out, u32::from(n));
+                crate::ascii::push_decimal(out, u64::from(n));
             }
             if n > 0 {
                 out.extend_from_slice(Piece::new(color, kind).sfen_text().as_bytes());

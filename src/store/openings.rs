@@ -112,7 +112,7 @@ impl Lists {
                 if i > 0 {
                     json.push(b',');
                 }
-                push_int(&mut json, g);
+                crate::ascii::push_signed(&mut json, g);
             }
             json.push(b']');
             let json = String::from_utf8(json).unwrap_or_default();
@@ -121,25 +121,6 @@ impl Lists {
         }
         Ok(())
     }
-}
-
-/// Appends `n` in decimal (without the formatting machinery: this runs for every game).
-fn push_int(out: &mut Vec<u8>, n: i64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut v = n.unsigned_abs();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    if n < 0 {
-        out.push(b'-');
-    }
-    out.extend_from_slice(&digits[at..]);
 }
 
 /// A game's recognised names as [`encode`] gives them: the JSON of `games.recognised`, and
@@ -160,11 +141,11 @@ pub(super) fn encode(
         let name = names.id(conn, item.name, item.kind)?;
         let side = item.side.index() as i64;
         json.extend_from_slice(if json.is_empty() { b"[[" } else { b",[" });
-        push_int(&mut json, side);
+        crate::ascii::push_signed(&mut json, side);
         json.push(b',');
-        push_int(&mut json, name);
+        crate::ascii::push_signed(&mut json, name);
         json.push(b',');
-        push_int(&mut json, i64::from(item.ply));
+        crate::ascii::push_signed(&mut json, i64::from(item.ply));
         json.push(b']');
         keys.push((name, side));
     }
@@ -436,31 +417,5 @@ impl Store {
             }
         }
         Ok(out)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::push_int;
-
-    #[test]
-    fn integers_are_written_as_display_writes_them() {
-        for n in [
-            0,
-            7,
-            10,
-            99,
-            100,
-            8191,
-            -1,
-            -10,
-            1_234_567,
-            i64::MAX,
-            i64::MIN,
-        ] {
-            let mut s = b"[".to_vec();
-            push_int(&mut s, n);
-            assert_eq!(String::from_utf8(s).unwrap(), format!("[{n}"));
-        }
     }
 }

@@ -216,7 +216,7 @@ impl GroupSink for BookText<'_> {
         debug_assert_eq!(self.text.len(), key_end);
         let out = &mut self.text;
         out.push(b' ');
-        push_number(out, u64::from(self.number));
+        crate::ascii::push_decimal(out, u64::from(self.number));
         out.push(b'\n');
         for (mv, usi, ponder, value) in &moves {
             out.extend_from_slice(usi.as_bytes());
@@ -229,9 +229,9 @@ impl GroupSink for BookText<'_> {
             if *value < 0 {
                 out.push(b'-');
             }
-            push_number(out, u64::from(value.unsigned_abs()));
+            crate::ascii::push_decimal(out, u64::from(value.unsigned_abs()));
             out.extend_from_slice(b" 0 ");
-            push_number(out, mv.count);
+            crate::ascii::push_decimal(out, mv.count);
             out.push(b'\n');
         }
         self.positions += 1;
@@ -242,19 +242,4 @@ impl GroupSink for BookText<'_> {
     fn size(&self) -> usize {
         self.text.len()
     }
-}
-
-/// Appends `n` in decimal.
-fn push_number(out: &mut Vec<u8>, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[i..]);
 }

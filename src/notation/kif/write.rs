@@ -282,27 +282,6 @@ fn push_line(out: &mut Vec<u8>, mark: &[u8], text: &str) {
     out.push(b'\n');
 }
 
-/// `n` in decimal, after as many `fill`s as make it at least `width` characters (`{n:>4}`,
-/// `{n:02}`). The move lines' numbers went through the formatting machinery, which took
-/// most of an export's time.
-fn push_number(out: &mut Vec<u8>, n: u64, width: usize, fill: u8) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut rest = n;
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
-    for _ in digits.len() - at..width {
-        out.push(fill);
-    }
-    out.extend_from_slice(&digits[at..]);
-}
-
 /// The move number that starts a move line, `{n:>4} `.
 fn push_move_number(out: &mut Vec<u8>, n: usize) {
     if n < 10_000 {
@@ -318,7 +297,7 @@ fn push_move_number(out: &mut Vec<u8>, n: usize) {
         ]);
         return;
     }
-    push_number(out, n as u64, 4, b' ');
+    crate::ascii::push_padded(out, n as u64, 4, b' ');
     out.push(b' ');
 }
 
@@ -359,9 +338,9 @@ fn push_time(out: &mut Vec<u8>, width: usize, time: Option<MoveTime>) {
             out.extend_from_slice(&[b'(', m1, m2, b':', s1, s2, b'/']);
         } else {
             out.push(b'(');
-            push_number(out, spent / 60, 2, b' ');
+            crate::ascii::push_padded(out, spent / 60, 2, b' ');
             out.push(b':');
-            push_number(out, spent % 60, 2, b'0');
+            crate::ascii::push_padded(out, spent % 60, 2, b'0');
             out.push(b'/');
         }
         match t.total.map(|total| total.round() as u64) {
@@ -373,11 +352,11 @@ fn push_time(out: &mut Vec<u8>, width: usize, time: Option<MoveTime>) {
                 out.extend_from_slice(&[h1, h2, b':', m1, m2, b':', s1, s2, b')']);
             }
             Some(total) => {
-                push_number(out, total / 3600, 2, b'0');
+                crate::ascii::push_padded(out, total / 3600, 2, b'0');
                 out.push(b':');
-                push_number(out, total / 60 % 60, 2, b'0');
+                crate::ascii::push_padded(out, total / 60 % 60, 2, b'0');
                 out.push(b':');
-                push_number(out, total % 60, 2, b'0');
+                crate::ascii::push_padded(out, total % 60, 2, b'0');
                 out.push(b')');
             }
             None => out.push(b')'),
