@@ -50,6 +50,39 @@ fn imported(name: &str, n: usize) -> (TempDb, PathBuf, Vec<Record>) {
     (dir, db, records)
 }
 
+/// The games a command lists with `--json` (ids sorted, each once), and what it wrote to
+/// stderr; the command must succeed.
+fn listed_ids(db: &Path, args: &[&str]) -> (Vec<i64>, String) {
+    let out = Kifudex::new().db(db).args(args).output();
+    assert!(out.status.success(), "{args:?}: {}", out.stderr);
+    let mut ids: Vec<i64> = out
+        .json_lines()
+        .iter()
+        .map(|v| v["id"].as_i64().unwrap())
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    (ids, out.stderr)
+}
+
+/// The games `search` finds with `args`.
+fn search_ids(db: &Path, args: &[&str]) -> Vec<i64> {
+    let mut a = vec!["search", "--json", "--limit", "100000"];
+    a.extend_from_slice(args);
+    listed_ids(db, &a).0
+}
+
+/// The `recognised_items` view: `(game, side, name, ply)` by game, side and name.
+fn recognised_items(conn: &rusqlite::Connection) -> Vec<(i64, String, String, i64)> {
+    let mut stmt = conn
+        .prepare("SELECT game_id, side, name, ply FROM recognised_items ORDER BY 1, 2, 3")
+        .unwrap();
+    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
 type Counts = (u64, u64, u64, u64);
 
 fn add(c: &mut Counts, winner: Option<&str>) {
@@ -113,20 +146,7 @@ fn openings_counts_equal_a_brute_force_count() {
 #[test]
 fn search_by_opening_castle_and_strategy_equals_a_brute_force_count() {
     let (_dir, db, records) = imported("openings-search", 200);
-    let count = |args: &[&str]| {
-        let mut a = vec!["search", "--json", "--limit", "100000"];
-        a.extend_from_slice(args);
-        let mut ids: Vec<i64> = Kifudex::new()
-            .db(&db)
-            .args(&a)
-            .output()
-            .json_lines()
-            .iter()
-            .map(|v| v["id"].as_i64().unwrap())
-            .collect();
-        ids.sort();
-        ids
-    };
+    let count = |args: &[&str]| search_ids(&db, args);
     // Game ids follow the file order.
     let ids = |pred: &dyn Fn(&Record) -> bool| -> Vec<i64> {
         records
@@ -240,15 +260,8 @@ fn show_lists_what_was_recognised_with_the_plies() {
 #[test]
 fn a_database_of_the_previous_schema_is_recognised_when_opened() {
     let (_dir, db, _) = imported("openings-migrate", 40);
-    let rows = |db: &Path| -> Vec<(i64, String, String, i64)> {
-        let conn = rusqlite::Connection::open(db.join("kifudex.sqlite")).unwrap();
-        let mut stmt = conn
-            .prepare("SELECT game_id, side, name, ply FROM recognised_items ORDER BY 1, 2, 3")
-            .unwrap();
-        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
-            .unwrap()
-            .map(Result::unwrap)
-            .collect()
+    let rows = |db: &Path| {
+        recognised_items(&rusqlite::Connection::open(db.join("kifudex.sqlite")).unwrap())
     };
     let before = rows(&db);
     assert!(before.len() > 40);
@@ -294,19 +307,7 @@ fn a_database_of_the_previous_schema_is_recognised_when_opened() {
 #[test]
 fn a_database_of_schema_10_gets_its_lists_by_name_from_its_rows() {
     let (_dir, db, _) = imported("openings-schema-10", 80);
-    let search = |args: &[&str]| -> Vec<i64> {
-        let mut a = vec!["search", "--json", "--limit", "100000"];
-        a.extend_from_slice(args);
-        let out = Kifudex::new().db(&db).args(&a).output();
-        assert!(out.status.success(), "{}", out.stderr);
-        let mut ids: Vec<i64> = out
-            .json_lines()
-            .iter()
-            .map(|v| v["id"].as_i64().unwrap())
-            .collect();
-        ids.sort();
-        ids
-    };
+    let search = |args: &[&str]| search_ids(&db, args);
     let queries: [&[&str]; 4] = [
         &["--opening", "振り飛車"],
         &["--castle", "居玉", "--as", "gote"],
@@ -322,15 +323,7 @@ fn a_database_of_schema_10_gets_its_lists_by_name_from_its_rows() {
     const EPOCH: &str = "SELECT CAST(coalesce((SELECT value FROM meta
                           WHERE key = 'recognised_epoch'), '0') AS INTEGER)";
     let epoch = one(EPOCH);
-    let items = || -> Vec<(i64, String, String, i64)> {
-        let mut stmt = conn
-            .prepare("SELECT game_id, side, name, ply FROM recognised_items ORDER BY 1, 2, 3")
-            .unwrap();
-        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
-            .unwrap()
-            .map(Result::unwrap)
-            .collect()
-    };
+    let items = || recognised_items(&conn);
     let rows_before = items();
     // As schema 10 left it.
     let at = kifudex::store::MIGRATIONS
@@ -385,21 +378,8 @@ fn text_finds_the_recognised_names() {
             .map(|(i, _)| i as i64 + 1)
             .collect()
     };
-    let got = |db: &Path, query: &str| -> (Vec<i64>, String) {
-        let out = Kifudex::new()
-            .db(db)
-            .args(&["text", query, "--json", "--limit", "1000"])
-            .output();
-        assert!(out.status.success(), "{}", out.stderr);
-        let mut ids: Vec<i64> = out
-            .json_lines()
-            .iter()
-            .map(|h| h["id"].as_i64().unwrap())
-            .collect();
-        ids.sort_unstable();
-        ids.dedup();
-        (ids, out.stderr)
-    };
+    let got =
+        |db: &Path, query: &str| listed_ids(db, &["text", query, "--json", "--limit", "1000"]);
     let needles = ["美濃", "振り飛車", "居飛車", "矢倉", "穴熊", "四間飛車"];
     let mut seen = 0;
     for needle in needles {
