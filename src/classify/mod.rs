@@ -104,7 +104,7 @@ pub fn recognise_record(record: &Record) -> Recognised {
 
 /// Recognises a game from its start position and main line.
 pub fn recognise(start: &Position, moves: impl IntoIterator<Item = Move>) -> Recognised {
-    let startpos = is_startpos(start);
+    let startpos = start.is_startpos();
     let handicap = if startpos {
         Handicap::Even
     } else {
@@ -159,13 +159,6 @@ pub fn recognise(start: &Position, moves: impl IntoIterator<Item = Move>) -> Rec
         opening: Some(opening),
         items,
     }
-}
-
-/// Whether `start` is the even start position (most games: its hash is compared first).
-fn is_startpos(start: &Position) -> bool {
-    static START: std::sync::OnceLock<Position> = std::sync::OnceLock::new();
-    let even = START.get_or_init(Position::startpos);
-    start.hash() == even.hash() && start == even
 }
 
 /// The ranging rook families, by the rook's file.

@@ -147,7 +147,7 @@ pub fn openings(
     };
     let mut ids: Vec<i64> = games.iter().map(|g| g.id).collect();
     ids.sort_unstable();
-    let all = store.all_recognised(Some(&ids))?;
+    let all = store.recognised_of(&ids)?;
     let mut by_game: HashMap<i64, Vec<(u8, &str, &str)>> = HashMap::new();
     for (id, side, kind, name) in &all {
         by_game

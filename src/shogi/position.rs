@@ -84,9 +84,20 @@ impl Position {
 
     /// The even-game (平手) start position.
     pub fn startpos() -> Position {
-        // Built once: every game read starts from it (and every record is made with it).
+        Position::start_ref().clone()
+    }
+
+    /// Whether this is the even-game start position (the hash is compared first).
+    pub fn is_startpos(&self) -> bool {
+        let start = Position::start_ref();
+        self.hash() == start.hash() && self == start
+    }
+
+    /// The start position, built once: every game read starts from it (and every record is
+    /// made with it).
+    fn start_ref() -> &'static Position {
         static START: OnceLock<Position> = OnceLock::new();
-        START.get_or_init(Position::build_startpos).clone()
+        START.get_or_init(Position::build_startpos)
     }
 
     fn build_startpos() -> Position {

@@ -97,7 +97,7 @@ impl Lists {
     /// Writes the lists gathered (before the transaction commits).
     pub(super) fn finish(&mut self, conn: &Connection) -> Result<(), StoreError> {
         let mut stmt = conn.prepare_cached(
-            "INSERT OR REPLACE INTO recognised_names (name_id, side, first_game, games)
+            "INSERT INTO recognised_names (name_id, side, first_game, games)
              VALUES (?1, ?2, ?3, ?4)",
         )?;
         for (&(name, side), games) in self.0.iter_mut() {
@@ -380,11 +380,11 @@ impl Store {
 }
 
 impl Store {
-    /// The recognised items of the games `only` (ids in ascending order; every game with
-    /// None), with what they imply: `(game, side 0/1, kind, name)`, by game.
-    pub fn all_recognised(
+    /// The recognised items of the games `games` (ids in ascending order), with what they
+    /// imply: `(game, side 0/1, kind, name)`, by game.
+    pub fn recognised_of(
         &self,
-        only: Option<&[i64]>,
+        games: &[i64],
     ) -> Result<Vec<(i64, u8, String, String)>, StoreError> {
         let names: HashMap<i64, (String, String)> = self
             .conn
@@ -398,7 +398,7 @@ impl Store {
         let mut out = Vec::new();
         while let Some(row) = rows.next()? {
             let id: i64 = row.get(0)?;
-            if only.is_some_and(|o| o.binary_search(&id).is_err()) {
+            if games.binary_search(&id).is_err() {
                 continue;
             }
             let json: String = row.get(1)?;
