@@ -14,7 +14,7 @@ pub mod names;
 pub mod patterns;
 mod recognise;
 
-pub use names::{canonical, descendants, family, fold, lineage, split_header};
+pub use names::{canonical, canonical_names, descendants, family, fold, lineage, split_header};
 pub use patterns::{DEFS, Def, Kind, PATTERNS};
 
 use crate::notation::Record;

@@ -127,7 +127,8 @@ pub fn fold(name: &str) -> String {
 }
 
 /// Every canonical name: the strategies and castles, then the game labels.
-fn canonical_names() -> impl Iterator<Item = &'static str> {
+/// Every name kifudex can recognise: the strategies and castles, then the game labels.
+pub fn canonical_names() -> impl Iterator<Item = &'static str> {
     DEFS.iter()
         .map(|d| d.name)
         .chain(LABELS.iter().map(|l| l.0))

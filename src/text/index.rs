@@ -28,10 +28,10 @@ use tantivy::{
 };
 
 use super::tokenizer::{self, JapaneseTokenizer, Mode, TOKENIZER_VERSION};
-use super::{GameText, TextDoc, TextError, TextField, TextSource, each_document};
+use super::{GameText, TextDoc, TextError, TextField, TextSource, each_indexed_document, names};
 
 /// Bump when the fields or what goes into them change: the index is then rebuilt.
-pub const SCHEMA_VERSION: u32 = 4;
+pub const SCHEMA_VERSION: u32 = 5;
 
 /// A document's game and ply share one column ([`doc_key`]): the ply takes the low bits.
 const PLY_BITS: u32 = 24;
@@ -213,6 +213,8 @@ pub struct TextIndex {
     /// The sente and gote player ids (indexed, not stored).
     players: [Field; 2],
     fields: [Field; 9],
+    /// The recognised names, each a term.
+    names: Field,
     writer: Option<IndexWriter>,
     /// The reader searches use, opened on the first and dropped by each commit.
     reader: std::sync::Mutex<Option<IndexReader>>,
@@ -240,6 +242,14 @@ fn schema() -> Schema {
     for f in TextField::ALL {
         b.add_text_field(f.name(), options.clone());
     }
+    // Each recognised name whole, on the game's own document (see `text::names`).
+    let whole = TextFieldIndexing::default()
+        .set_tokenizer("raw")
+        .set_index_option(IndexRecordOption::Basic);
+    b.add_text_field(
+        names::FIELD,
+        TextOptions::default().set_indexing_options(whole),
+    );
     b.build()
 }
 
@@ -344,6 +354,7 @@ impl TextIndex {
             doc: field("doc"),
             players: PLAYER_FIELDS.map(field),
             fields: TextField::ALL.map(|f| field(f.name())),
+            names: field(names::FIELD),
             index,
             writer: None,
             reader: std::sync::Mutex::new(None),
@@ -368,12 +379,12 @@ impl TextIndex {
     }
 
     fn add_game(&mut self, game: &GameText) -> Result<(), TextError> {
-        let (doc, fields, players) = (self.doc, self.fields, self.players);
+        let (doc, fields, players, names) = (self.doc, self.fields, self.players, self.names);
         let writer = self.writer()?;
         // One message to the indexing thread per game rather than per document: a full
         // channel made the sender spin and wake once per document.
         let mut docs = Vec::new();
-        each_document(game, |doc_ply, texts| {
+        each_indexed_document(game, |doc_ply, texts| {
             // Room for what the document holds (the default, 1 KB, is several times more:
             // fresh memory for every document, since the indexing thread frees them).
             let bytes = 32 + texts.iter().map(|(_, t)| t.len() + 16).sum::<usize>();
@@ -386,6 +397,11 @@ impl TextIndex {
             }
             for &(f, text) in texts {
                 d.add_text(fields[f as usize], text);
+            }
+            if doc_ply.is_none() {
+                for n in game.recognised.iter().filter(|n| names::is_known(n)) {
+                    d.add_text(names, n);
+                }
             }
             docs.push(UserOperation::Add(d));
         });
@@ -579,8 +595,13 @@ impl TextIndex {
             .collect();
         let mut parser = QueryParser::new(self.index.schema(), defaults, query_tokenizers);
         parser.set_conjunction_by_default();
+        let ast = tantivy::query_grammar::parse_query(text).map_err(|_| {
+            TextError::Query(
+                tantivy::query::QueryParserError::SyntaxError(text.to_string()).to_string(),
+            )
+        })?;
         parser
-            .parse_query(text)
+            .build_query_from_user_input_ast(names::expand(ast)?)
             .map_err(|e| TextError::Query(e.to_string()))
     }
 

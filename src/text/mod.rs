@@ -9,6 +9,7 @@
 //! store hands out ([`TextSource`]); this module knows nothing of SQLite.
 
 pub mod index;
+pub mod names;
 pub mod tokenizer;
 
 pub use index::{Highlighter, Hit, SearchOptions, Snippet, SyncReport, TextIndex};
@@ -155,8 +156,25 @@ pub fn documents(game: &GameText) -> Vec<TextDoc> {
 }
 
 /// Calls `f` with each document of a game, as [`documents`] makes them (its ply and its
-/// fields), without a string of its own for each field: what indexing needs.
-pub fn each_document(game: &GameText, mut f: impl FnMut(Option<i64>, &[(TextField, &str)])) {
+/// fields), without a string of its own for each field.
+pub fn each_document(game: &GameText, f: impl FnMut(Option<i64>, &[(TextField, &str)])) {
+    each_document_as(game, false, f)
+}
+
+/// The documents as the index takes them: the recognised names kifudex knows are not in the
+/// opening field's text, since the index holds each of them whole ([`names`]).
+pub(crate) fn each_indexed_document(
+    game: &GameText,
+    f: impl FnMut(Option<i64>, &[(TextField, &str)]),
+) {
+    each_document_as(game, true, f)
+}
+
+fn each_document_as(
+    game: &GameText,
+    names_apart: bool,
+    mut f: impl FnMut(Option<i64>, &[(TextField, &str)]),
+) {
     let mut doc = DocBuf::default();
     doc.put(
         TextField::Players,
@@ -176,7 +194,7 @@ pub fn each_document(game: &GameText, mut f: impl FnMut(Option<i64>, &[(TextFiel
         .recognised
         .iter()
         .map(String::as_str)
-        .filter(|n| Some(*n) != header_opening);
+        .filter(|n| Some(*n) != header_opening && !(names_apart && names::is_known(n)));
     doc.put(
         TextField::Opening,
         header_opening.into_iter().chain(recognised),

@@ -390,6 +390,41 @@ fn text_finds_the_recognised_names() {
     }
     assert!(seen > 30, "the collection recognises too little: {seen}");
 
+    // The names are indexed whole (a field of their own): the opening's words combine as
+    // sets do, and a word searched in every field finds at least those games.
+    let (naka, igyoku) = (want("中飛車"), want("居玉"));
+    let both: Vec<i64> = naka
+        .iter()
+        .copied()
+        .filter(|id| igyoku.contains(id))
+        .collect();
+    let mut either: Vec<i64> = naka.iter().chain(&igyoku).copied().collect();
+    either.sort_unstable();
+    either.dedup();
+    let not_naka: Vec<i64> = igyoku
+        .iter()
+        .copied()
+        .filter(|id| !naka.contains(id))
+        .collect();
+    assert!(
+        !both.is_empty() && !not_naka.is_empty(),
+        "{naka:?} {igyoku:?}"
+    );
+    assert_eq!(got(&db, "opening:中飛車 AND opening:居玉").0, both);
+    assert_eq!(got(&db, "opening:中飛車 OR opening:居玉").0, either);
+    assert_eq!(got(&db, "opening:居玉 -opening:中飛車").0, not_naka);
+    let anywhere = got(&db, "中飛車").0;
+    assert!(naka.iter().all(|id| anywhere.contains(id)));
+
+    // An index of the schema before (the names cut into the opening's text) is rebuilt.
+    let meta = db.join("text").join("meta.json");
+    let text = std::fs::read_to_string(&meta).unwrap();
+    assert!(text.contains("schema 5"), "{text}");
+    std::fs::write(&meta, text.replace("schema 5", "schema 4")).unwrap();
+    let (ids, err) = got(&db, "opening:中飛車");
+    assert_eq!(ids, naka);
+    assert!(err.contains("was built with schema 4"), "{err}");
+
     // Other definitions made the stored rows: they are computed again, and the index with them.
     {
         let conn = rusqlite::Connection::open(db.join("kifudex.sqlite")).unwrap();
