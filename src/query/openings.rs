@@ -1,15 +1,14 @@
 //! `openings`: games, results and score per recognised opening (the game label), strategy
 //! and castle, or per pairing of the two sides' strategies, over the games a filter selects.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 use crate::classify;
 use crate::normalize::name_key;
 
+use super::QueryError;
 use super::filter::GameFilter;
-use super::search::search;
-use super::{GameRowSummary, QueryError};
-use crate::store::Store;
+use crate::store::{OpeningGame, Store};
 
 /// One line of the table.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -43,9 +42,9 @@ struct Tally {
 
 impl Tally {
     /// Adds a game; `side` is the side whose score counts (0 sente, 1 gote).
-    fn add(&mut self, g: &GameRowSummary, side: u8) {
+    fn add(&mut self, g: &OpeningGame<'_>, side: u8) {
         self.games += 1;
-        match g.winner.as_deref() {
+        match g.winner {
             Some("sente") => {
                 self.sente += 1;
                 self.scored += 1;
@@ -63,12 +62,12 @@ impl Tally {
             }
             _ => {}
         }
-        if let Some(d) = &g.date {
-            if self.first.as_ref().is_none_or(|f| d < f) {
-                self.first = Some(d.clone());
+        if let Some(d) = g.date {
+            if self.first.as_deref().is_none_or(|f| d < f) {
+                self.first = Some(d.to_string());
             }
-            if self.last.as_ref().is_none_or(|l| d > l) {
-                self.last = Some(d.clone());
+            if self.last.as_deref().is_none_or(|l| d > l) {
+                self.last = Some(d.to_string());
             }
         }
     }
@@ -128,74 +127,70 @@ pub fn openings(
     filter: &GameFilter,
     pairs: bool,
 ) -> Result<Vec<OpeningRow>, QueryError> {
-    let games = search(store, filter, None)?.rows;
-    let player = filter.player.as_deref();
-    let key = player.map(name_key);
-    let player_side = |g: &GameRowSummary| -> Option<u8> {
-        let k = key.as_ref()?;
-        let plays = |n: &Option<String>| {
-            n.as_deref()
-                .is_some_and(|n| name_key(n).contains(k.as_str()))
+    let sel = filter.selection(store)?;
+    let key = filter.player.as_deref().map(name_key);
+    // Whether a name is the filter's player's, worked out once per name.
+    let mut theirs: HashMap<String, bool> = HashMap::new();
+    let mut plays = |n: Option<&str>| -> bool {
+        let (Some(k), Some(n)) = (key.as_deref(), n) else {
+            return false;
         };
-        if plays(&g.sente) {
+        if let Some(&b) = theirs.get(n) {
+            return b;
+        }
+        let b = name_key(n).contains(k);
+        theirs.insert(n.to_string(), b);
+        b
+    };
+    // Per kind (opening, strategy, castle, pair), per name.
+    let mut tallies: [HashMap<String, Tally>; 4] = Default::default();
+    let mut tally = |kind: usize, name: &str, g: &OpeningGame<'_>, side: u8| {
+        // Looked up by reference: most names are met again and again.
+        match tallies[kind].get_mut(name) {
+            Some(t) => t.add(g, side),
+            None => tallies[kind]
+                .entry(name.to_string())
+                .or_default()
+                .add(g, side),
+        }
+    };
+    store.each_opening_game(&sel, |g| {
+        let me = if plays(g.sente) {
             Some(0)
-        } else if plays(&g.gote) {
+        } else if plays(g.gote) {
             Some(1)
         } else {
             None
-        }
-    };
-    let mut ids: Vec<i64> = games.iter().map(|g| g.id).collect();
-    ids.sort_unstable();
-    let all = store.recognised_of(&ids)?;
-    let mut by_game: HashMap<i64, Vec<(u8, &str, &str)>> = HashMap::new();
-    for (id, side, kind, name) in &all {
-        by_game
-            .entry(*id)
-            .or_default()
-            .push((*side, kind.as_str(), name.as_str()));
-    }
-    let empty = Vec::new();
-    let mut tallies: BTreeMap<(u8, String), Tally> = BTreeMap::new();
-    for g in &games {
-        let items = by_game.get(&g.id).unwrap_or(&empty);
-        let me = player_side(g);
+        };
+        let items: Vec<(u8, &str, &str)> = g
+            .items
+            .iter()
+            .map(|i| (u8::from(i.side == "gote"), i.kind.as_str(), i.name.as_str()))
+            .collect();
         if pairs {
             let ranges = |s: u8| items.iter().any(|i| i.0 == s && RANGING.contains(&i.2));
             let name = format!(
                 "{} vs {}",
-                pairing_name(items, 0, ranges(1)),
-                pairing_name(items, 1, ranges(0))
+                pairing_name(&items, 0, ranges(1)),
+                pairing_name(&items, 1, ranges(0))
             );
-            tallies
-                .entry((3, name))
-                .or_default()
-                .add(g, me.unwrap_or(0));
-            continue;
+            tally(3, &name, g, me.unwrap_or(0));
+            return;
         }
-        if let Some(label) = &g.recognised {
-            tallies
-                .entry((0, label.clone()))
-                .or_default()
-                .add(g, me.unwrap_or(0));
+        if let Some(label) = g.label {
+            tally(0, label, g, me.unwrap_or(0));
         }
-        for (side, kind, name) in items {
-            if me.is_some_and(|m| m != *side) {
+        for &(side, kind, name) in &items {
+            if me.is_some_and(|m| m != side) {
                 continue;
             }
-            let k = if *kind == "strategy" { 1 } else { 2 };
-            tallies
-                .entry((k, name.to_string()))
-                .or_default()
-                .add(g, *side);
+            tally(if kind == "strategy" { 1 } else { 2 }, name, g, side);
         }
-    }
+    })?;
     let mut rows: Vec<OpeningRow> = tallies
         .into_iter()
-        .map(|((k, name), t)| {
-            let kind = ["opening", "strategy", "castle", "pair"][k as usize];
-            t.row(kind, name)
-        })
+        .zip(["opening", "strategy", "castle", "pair"])
+        .flat_map(|(names, kind)| names.into_iter().map(move |(name, t)| t.row(kind, name)))
         .collect();
     // By kind, then most played first, then by name.
     let order = |k: &str| {

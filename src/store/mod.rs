@@ -19,7 +19,7 @@ mod write;
 pub use checkpoint::LOG_LIMIT;
 pub use codec::{GameRow, HeaderColumns, fingerprint, read_back, read_columns};
 pub use migrate::{MIGRATIONS, SCHEMA_VERSION};
-pub use openings::{CLASSIFY_META, StoredItem};
+pub use openings::{CLASSIFY_META, OpeningGame, StoredItem};
 pub use players::{PlayerTotals, SideTotals};
 pub use read::{GameLine, GameToWrite, ReadTransaction, StoredGame};
 pub use remove::{Removal, Removed, StoredSource};

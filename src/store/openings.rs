@@ -379,43 +379,76 @@ impl Store {
     }
 }
 
+/// One game as `openings` counts it: what decides its result and date, its players' names,
+/// its label and what was recognised (as [`Store::recognised`] lists it).
+#[derive(Debug)]
+pub struct OpeningGame<'a> {
+    pub id: i64,
+    pub date: Option<&'a str>,
+    pub winner: Option<&'a str>,
+    pub label: Option<&'a str>,
+    pub sente: Option<&'a str>,
+    pub gote: Option<&'a str>,
+    pub items: &'a [StoredItem],
+}
+
 impl Store {
-    /// The recognised items of the games `games` (ids in ascending order), with what they
-    /// imply: `(game, side 0/1, kind, name)`, by game.
-    pub fn recognised_of(
+    /// Hands `f` each game a selection picks, in id order, one at a time: a count over a
+    /// million games holds one game's rows, not all of them.
+    pub fn each_opening_game(
         &self,
-        games: &[i64],
-    ) -> Result<Vec<(i64, u8, String, String)>, StoreError> {
+        sel: &super::Selection,
+        mut f: impl FnMut(&OpeningGame<'_>),
+    ) -> Result<(), StoreError> {
         let names: HashMap<i64, (String, String)> = self
             .conn
             .prepare("SELECT id, kind, name FROM opening_names")?
             .query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?))))?
             .collect::<Result<_, _>>()?;
-        let mut stmt = self
-            .conn
-            .prepare("SELECT id, recognised FROM games WHERE recognised IS NOT NULL ORDER BY id")?;
-        let mut rows = stmt.query([])?;
-        let mut out = Vec::new();
+        let mut params = Vec::new();
+        let where_sql = sel.where_sql(&mut params);
+        let mut stmt = self.conn.prepare(&format!(
+            "SELECT g.id, g.date, g.winner, g.label, ps.name, pg.name, g.recognised
+             FROM games g
+             LEFT JOIN players ps ON ps.id = g.sente_id LEFT JOIN players pg ON pg.id = g.gote_id
+             {where_sql} ORDER BY g.id"
+        ))?;
+        let mut rows = stmt.query(rusqlite::params_from_iter(params.iter()))?;
         while let Some(row) = rows.next()? {
             let id: i64 = row.get(0)?;
-            if games.binary_search(&id).is_err() {
-                continue;
-            }
-            let json: String = row.get(1)?;
-            // `[[side, name id, ply], ...]`, as `encode` and the migration wrote it.
-            let stored: Vec<[i64; 3]> = serde_json::from_str(&json)
-                .map_err(|e| StoreError::Corrupt(id, format!("its recognised openings: {e}")))?;
-            let items: Vec<(i64, &str, &str, u32)> = stored
-                .iter()
-                .filter_map(|&[side, name, ply]| {
-                    let (kind, name) = names.get(&name)?;
-                    Some((side, kind.as_str(), name.as_str(), u32::try_from(ply).ok()?))
-                })
-                .collect();
-            for item in with_ancestors(&items) {
-                out.push((id, item.side_index(), item.kind, item.name));
-            }
+            let text = |i: usize| -> Result<Option<&str>, StoreError> {
+                let value = row.get_ref(i)?;
+                Ok(value.as_str_or_null().map_err(|e| {
+                    rusqlite::Error::FromSqlConversionFailure(i, value.data_type(), Box::new(e))
+                })?)
+            };
+            let items = match text(6)? {
+                None => Vec::new(),
+                Some(json) => {
+                    // `[[side, name id, ply], ...]`, as `encode` and the migration wrote it.
+                    let stored: Vec<[i64; 3]> = serde_json::from_str(json).map_err(|e| {
+                        StoreError::Corrupt(id, format!("its recognised openings: {e}"))
+                    })?;
+                    let items: Vec<(i64, &str, &str, u32)> = stored
+                        .iter()
+                        .filter_map(|&[side, name, ply]| {
+                            let (kind, name) = names.get(&name)?;
+                            Some((side, kind.as_str(), name.as_str(), u32::try_from(ply).ok()?))
+                        })
+                        .collect();
+                    with_ancestors(&items)
+                }
+            };
+            f(&OpeningGame {
+                id,
+                date: text(1)?,
+                winner: text(2)?,
+                label: text(3)?,
+                sente: text(4)?,
+                gote: text(5)?,
+                items: &items,
+            });
         }
-        Ok(out)
+        Ok(())
     }
 }

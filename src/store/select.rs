@@ -228,7 +228,7 @@ impl Selection {
         self.conds.is_empty()
     }
 
-    fn where_sql(&self, params: &mut Vec<Value>) -> String {
+    pub(super) fn where_sql(&self, params: &mut Vec<Value>) -> String {
         if self.conds.is_empty() {
             return String::new();
         }
