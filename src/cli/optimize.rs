@@ -33,10 +33,12 @@ pub fn run(db: &Path, _args: &OptimizeArgs) -> Result<bool> {
         "already merged".to_string()
     };
     outln!(
-        "position index: {merged}, {} postings, {:.1} MB; text index: {text_before} segment{} -> {text_after}; database {:.1} MB -> {:.1} MB",
+        "position index: {merged}, {} postings, {:.1} MB; text index: {text_before} segment{} -> {text_after}; lists by opening name: {} -> {}; database {:.1} MB -> {:.1} MB",
         after.positions,
         after.position_bytes as f64 / 1e6,
         if text_before == 1 { "" } else { "s" },
+        report.lists.0,
+        report.lists.1,
         before.bytes as f64 / 1e6,
         after.bytes as f64 / 1e6
     );

@@ -427,6 +427,8 @@ pub struct OptimizeReport {
     pub segments_after: u64,
     /// Whether segments were merged (or removed games dropped).
     pub merged: bool,
+    /// The lists of games by recognised name, before and after.
+    pub lists: (u64, u64),
 }
 
 impl Store {
@@ -451,6 +453,9 @@ impl Store {
             tx.execute("DELETE FROM removed_games", [])?;
             tx.commit()?;
         }
+        let tx = self.conn.transaction()?;
+        let lists = openings::merge_lists(&tx)?;
+        tx.commit()?;
         give_back_free_pages(&self.conn)?;
         self.conn.execute_batch("PRAGMA optimize")?;
         self.conn
@@ -459,6 +464,7 @@ impl Store {
             segments_before: before,
             segments_after: postings::size(&self.conn)?.segments,
             merged,
+            lists,
         })
     }
 }

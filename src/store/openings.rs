@@ -123,6 +123,29 @@ impl Lists {
     }
 }
 
+/// Rewrites the lists by name from the games rows, one list per name, side and range of
+/// 8,192 ids (as the migration to schema 11 made them): imports write one per transaction,
+/// so many small lists, and a removed game's id stays in its lists. Returns the number of
+/// lists before and after.
+pub(super) fn merge_lists(conn: &Connection) -> Result<(u64, u64), StoreError> {
+    let count = |conn: &Connection| -> Result<u64, StoreError> {
+        Ok(
+            conn.query_row("SELECT count(*) FROM recognised_names", [], |r| {
+                r.get::<_, i64>(0)
+            })? as u64,
+        )
+    };
+    let before = count(conn)?;
+    conn.execute_batch(
+        "DELETE FROM recognised_names;
+         INSERT INTO recognised_names (name_id, side, first_game, games)
+             SELECT name_id, side, min(game_id), json_group_array(game_id ORDER BY game_id)
+             FROM recognised
+             GROUP BY name_id, side, game_id >> 13;",
+    )?;
+    Ok((before, count(conn)?))
+}
+
 /// A game's recognised names as [`encode`] gives them: the JSON of `games.recognised`, and
 /// the `(name id, side)` of each.
 pub(super) type Encoded = (Option<String>, Vec<(i64, i64)>);

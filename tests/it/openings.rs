@@ -355,6 +355,100 @@ fn a_database_of_schema_10_gets_its_lists_by_name_from_its_rows() {
     assert_eq!(one(EPOCH), epoch);
 }
 
+/// Imports write a list of games per name and side for each transaction, and a removed
+/// game's id stays in its lists; `optimize` rewrites them from the games rows: one list per
+/// name, side and range of ids, in ascending order, holding exactly the games' recognised rows,
+/// and every search by a name answers as before.
+#[test]
+fn optimize_merges_the_lists_of_games_by_name() {
+    let dir = TempDb::new("openings-lists");
+    let (files, _) = collection(&dir, 60);
+    let db = dir.join("db");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&files)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    paths.sort();
+    // Four imports: four transactions, four lists for most names.
+    for part in paths.chunks(15) {
+        let mut args = vec!["import".to_string()];
+        args.extend(part.iter().map(|p| p.to_str().unwrap().to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = Kifudex::new().db(&db).args(&args).output();
+        assert!(out.status.success(), "{}", out.stderr);
+    }
+    let queries: [&[&str]; 3] = [
+        &["--opening", "振り飛車"],
+        &["--castle", "居玉", "--as", "gote"],
+        &["--strategy", "中飛車"],
+    ];
+    let search = |args: &[&str]| search_ids(&db, args);
+    let before: Vec<Vec<i64>> = queries.iter().map(|q| search(q)).collect();
+    assert!(before.iter().all(|ids| !ids.is_empty()));
+    let gone = before[1][0];
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["remove", "--game", &gone.to_string()])
+        .output();
+    assert!(out.status.success(), "{}", out.stderr);
+    let want: Vec<Vec<i64>> = before
+        .iter()
+        .map(|ids| ids.iter().copied().filter(|&id| id != gone).collect())
+        .collect();
+
+    let conn = rusqlite::Connection::open(db.join("kifudex.sqlite")).unwrap();
+    let one = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
+    let lists_before = one("SELECT count(*) FROM recognised_names");
+    let groups = one("SELECT count(*) FROM (SELECT 1 FROM recognised GROUP BY name_id, side)");
+    assert!(
+        lists_before > groups,
+        "{lists_before} lists, {groups} names"
+    );
+    let listed_gone =
+        "SELECT count(*) FROM recognised_names rn, json_each(rn.games) j WHERE j.value = ";
+    assert!(one(&format!("{listed_gone}{gone}")) > 0);
+
+    let out = Kifudex::new().db(&db).args(&["optimize"]).output();
+    assert!(out.status.success(), "{}", out.stderr);
+    assert!(
+        out.stdout.contains(&format!(
+            "lists by opening name: {lists_before} -> {groups};"
+        )),
+        "{}",
+        out.stdout
+    );
+    // All 59 games' ids are below 8,192: one list per name and side.
+    assert_eq!(one("SELECT count(*) FROM recognised_names"), groups);
+    assert_eq!(one(&format!("{listed_gone}{gone}")), 0);
+    // The lists hold exactly the rows, each list in ascending order from its first game.
+    let rows = one("SELECT count(*) FROM recognised");
+    assert_eq!(
+        one("SELECT sum(json_array_length(games)) FROM recognised_names"),
+        rows
+    );
+    assert_eq!(
+        one(
+            "SELECT count(*) FROM recognised r WHERE NOT EXISTS (SELECT 1 FROM recognised_names rn, json_each(rn.games) j WHERE rn.name_id = r.name_id AND rn.side = r.side AND j.value = r.game_id)"
+        ),
+        0
+    );
+    let mut stmt = conn
+        .prepare("SELECT first_game, games FROM recognised_names")
+        .unwrap();
+    let lists: Vec<(i64, String)> = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    for (first, games) in lists {
+        let ids: Vec<i64> = serde_json::from_str(&games).unwrap();
+        assert_eq!(ids.first(), Some(&first));
+        assert!(ids.windows(2).all(|w| w[0] < w[1]), "{games}");
+    }
+    let after: Vec<Vec<i64>> = queries.iter().map(|q| search(q)).collect();
+    assert_eq!(after, want);
+}
+
 /// The recognised label, strategies and castles are in the text index's opening field:
 /// `text opening:X` finds exactly the games whose header opening or recognised names hold X
 /// (as a substring, as every text query does), after an import, after the definitions
