@@ -177,11 +177,26 @@ fn own_key(key: &str, style: KeyStyle) -> Cow<'_, str> {
         KeyStyle::Csa if key.starts_with('$') => Cow::Borrowed(key),
         KeyStyle::Csa => Cow::Owned(format!("${key}")),
         KeyStyle::Jkf => Cow::Borrowed(key),
+        // The `$` goes only where the rest still reads back as a key: `$  5 投了：…` without
+        // it would be a move line.
         KeyStyle::Kif | KeyStyle::Psn => Cow::Borrowed(match key.strip_prefix('$') {
-            Some(k) if !k.is_empty() => k,
+            Some(k) if stands_as_key(k) => k,
             _ => key,
         }),
     }
+}
+
+/// Whether `k` written as a KIF header line's key reads back as that key: not blank, no
+/// space at its ends or colon in it, and not the start of another kind of line (a move's
+/// number, a comment, a board row, the move list's head, a variation).
+fn stands_as_key(k: &str) -> bool {
+    const OTHER_LINES: [&str; 9] = ["*", "&", "#", "+", "|", "｜", "手数＝", "手数----", "変化"];
+    !k.is_empty()
+        && k.trim() == k
+        && !k.contains([':', '：'])
+        && !k.starts_with(|c: char| c.is_ascii_digit() || ('０'..='９').contains(&c))
+        && !(k.starts_with("手数") && k.contains("指手"))
+        && !OTHER_LINES.iter().any(|p| k.starts_with(p))
 }
 
 /// The keys of `headers` in `style`, one per header ([`key_for`]), never the same fact's key

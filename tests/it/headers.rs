@@ -369,3 +369,46 @@ fn jkf_keeps_an_unknown_csa_key_whole() {
         [("先手", "sente"), ("終了日時", "2024/01/02"), ("MEMO", "m")]
     );
 }
+
+/// A `$` key loses its `$` in KIF only where the rest still reads back as a key: the fuzzer's
+/// `$  5 投了     18p ( 0` without it would be a move line, `$6六歩` a move, `$*x` a comment.
+#[test]
+fn a_key_that_would_read_as_another_line_keeps_its_dollar_in_kif() {
+    let odd = [
+        "$  5 投了     18p ( 0",
+        "$6六歩",
+        "$７六歩",
+        "$*x",
+        "$#x",
+        "$|x",
+        "$変化",
+        "$手数----指手",
+        "$ FOO",
+        "$",
+    ];
+    for key in odd {
+        assert_eq!(key_for(key, KeyStyle::Kif, false).as_deref(), Some(key));
+    }
+    // CSA's keys and others lose it as before.
+    for (key, kif_key) in [("$MEMO", "MEMO"), ("$備考", "備考"), ("$手数", "手数")] {
+        assert_eq!(key_for(key, KeyStyle::Kif, false).as_deref(), Some(kif_key));
+    }
+    let text = "$  5 投了     18p ( 0：a\n$6六歩：b\n$備考：c\n手数----指手---------消費時間--\n   1 ７六歩(77)   ( 0:00/00:00:00)\n";
+    let r = kif(text);
+    let want = vec![
+        ("$  5 投了     18p ( 0", "a"),
+        ("$6六歩", "b"),
+        ("$備考", "c"),
+    ];
+    assert_eq!(keys(&r), want);
+    let back = kif(&write_kif(&r));
+    assert_eq!(back.main, r.main);
+    assert_eq!(
+        keys(&back),
+        vec![
+            ("$  5 投了     18p ( 0", "a"),
+            ("$6六歩", "b"),
+            ("備考", "c")
+        ]
+    );
+}
