@@ -195,7 +195,7 @@ fn stands_as_key(k: &str) -> bool {
         && k.trim() == k
         && !k.contains([':', '：'])
         && !k.starts_with(|c: char| c.is_ascii_digit() || ('０'..='９').contains(&c))
-        && !(k.starts_with("手数") && k.contains("指手"))
+        && (!k.starts_with("手数") || !k.contains("指手"))
         && !OTHER_LINES.iter().any(|p| k.starts_with(p))
 }
 
