@@ -300,6 +300,22 @@ fn a_database_of_the_previous_schema_is_recognised_when_opened() {
     assert!(!out.json_lines().is_empty());
 }
 
+/// Every recognised row (game, side, name) is in exactly one list of games by name, and the
+/// lists hold nothing else.
+fn assert_each_row_in_one_list(conn: &rusqlite::Connection) {
+    let one = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
+    assert_eq!(
+        one("SELECT sum(json_array_length(games)) FROM recognised_names"),
+        one("SELECT count(*) FROM recognised")
+    );
+    assert_eq!(
+        one(
+            "SELECT count(*) FROM recognised r WHERE NOT EXISTS (SELECT 1 FROM recognised_names rn, json_each(rn.games) j WHERE rn.name_id = r.name_id AND rn.side = r.side AND j.value = r.game_id)"
+        ),
+        0
+    );
+}
+
 /// A database of schema 10 (a table of recognised rows, indexed by name) has its rows moved
 /// into the games rows and its lists of games by name made from them when opened, without
 /// recognising the games again: every search by a name answers as before, and the rows read
@@ -336,18 +352,8 @@ fn a_database_of_schema_10_gets_its_lists_by_name_from_its_rows() {
     assert_eq!(after, before);
     assert_eq!(items(), rows_before);
     // Every row is in one list, the index is gone, and nothing was recognised again.
-    let rows = one("SELECT count(*) FROM recognised");
-    assert!(rows > 80, "{rows}");
-    assert_eq!(
-        one("SELECT sum(json_array_length(games)) FROM recognised_names"),
-        rows
-    );
-    assert_eq!(
-        one(
-            "SELECT count(*) FROM recognised r WHERE NOT EXISTS (SELECT 1 FROM recognised_names rn, json_each(rn.games) j WHERE rn.name_id = r.name_id AND rn.side = r.side AND j.value = r.game_id)"
-        ),
-        0
-    );
+    assert!(one("SELECT count(*) FROM recognised") > 80);
+    assert_each_row_in_one_list(&conn);
     assert_eq!(
         one("SELECT count(*) FROM sqlite_master WHERE name = 'recognised_name'"),
         0
@@ -421,17 +427,7 @@ fn optimize_merges_the_lists_of_games_by_name() {
     assert_eq!(one("SELECT count(*) FROM recognised_names"), groups);
     assert_eq!(one(&format!("{listed_gone}{gone}")), 0);
     // The lists hold exactly the rows, each list in ascending order from its first game.
-    let rows = one("SELECT count(*) FROM recognised");
-    assert_eq!(
-        one("SELECT sum(json_array_length(games)) FROM recognised_names"),
-        rows
-    );
-    assert_eq!(
-        one(
-            "SELECT count(*) FROM recognised r WHERE NOT EXISTS (SELECT 1 FROM recognised_names rn, json_each(rn.games) j WHERE rn.name_id = r.name_id AND rn.side = r.side AND j.value = r.game_id)"
-        ),
-        0
-    );
+    assert_each_row_in_one_list(&conn);
     let mut stmt = conn
         .prepare("SELECT first_game, games FROM recognised_names")
         .unwrap();
