@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
+use super::stage::Stage;
 use super::{ExportError, Pending, prepare_dir};
 use crate::notation::csa::CsaVersion;
 use crate::notation::write::{Dropped, Target, messages, write};
@@ -110,10 +111,10 @@ pub fn export_files(
     if ids.is_empty() {
         return Err(ExportError::NothingSelected);
     }
-    prepare_dir(&opts.out, opts.force)?;
     let mut report = FileReport::default();
     let mut lost: BTreeMap<String, usize> = BTreeMap::new();
     if opts.one_file {
+        prepare_dir(&opts.out, opts.force)?;
         let path = opts.out.join(format!("games.{}", opts.to.extension()));
         let mut file = Pending::create(&path)?;
         // A CSA file separates its games with `/` lines; PSN with a blank line.
@@ -135,7 +136,9 @@ pub fn export_files(
         file.finish()?;
         report.files = 1;
     } else {
-        report.games = write_each(store, ids, opts, &mut lost, &mut progress)?;
+        let stage = Stage::prepare(&opts.out, opts.force)?;
+        report.games = write_each(store, ids, opts, &stage, &mut lost, &mut progress)?;
+        stage.finish()?;
         report.files = report.games;
     }
     report.dropped = lost.into_iter().collect();
@@ -149,6 +152,7 @@ fn write_each(
     store: &Store,
     ids: &[i64],
     opts: &FileOptions,
+    stage: &Stage,
     lost: &mut BTreeMap<String, usize>,
     progress: &mut impl FnMut(usize),
 ) -> Result<usize, ExportError> {
@@ -198,7 +202,7 @@ fn write_each(
                         g.id,
                         opts.to.extension(),
                     );
-                    Pending::write_file(&opts.out.join(name), &written.bytes)?;
+                    stage.write(&name, &written.bytes)?;
                     done.fetch_add(1, Ordering::Relaxed);
                 }
                 drop(read);
