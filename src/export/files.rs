@@ -188,11 +188,11 @@ fn write_each(
                 }
                 // One read transaction a chunk: SQLite locks once for its games.
                 let read = own.read_transaction()?;
-                for &id in chunk {
+                let written = own.games_to_write(chunk, |id, g| -> Result<(), ExportError> {
                     if stop.load(Ordering::Relaxed) {
-                        return Ok(lost);
+                        return Err(ExportError::Stopped);
                     }
-                    let g = own.game_to_write(id)?.ok_or(ExportError::Missing(id))?;
+                    let g = g.ok_or(ExportError::Missing(id))?;
                     let written = write(std::slice::from_ref(&g.record), opts.to, opts.csa_version);
                     note(&mut lost, &written.dropped, opts.to);
                     let name = file_name(
@@ -204,6 +204,12 @@ fn write_each(
                     );
                     stage.write(&name, &written.bytes)?;
                     done.fetch_add(1, Ordering::Relaxed);
+                    Ok(())
+                });
+                match written {
+                    // Another thread failed: its error is the one reported.
+                    Err(ExportError::Stopped) if stop.load(Ordering::Relaxed) => return Ok(lost),
+                    w => w?,
                 }
                 drop(read);
                 // The reporting thread has gone only when it stopped waiting: nothing to tell.
