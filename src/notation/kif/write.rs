@@ -24,9 +24,11 @@ pub fn write_kif(rec: &Record) -> String {
 
 /// [`write_kif`]'s text as its UTF-8 bytes (a `.kifu` file), without checking them again.
 pub fn write_kif_bytes(rec: &Record) -> Vec<u8> {
-    let mut out = header_block(rec).into_bytes();
-    // A move line with its time is about 40 bytes: one allocation for most records.
-    out.reserve(64 + 40 * rec.main.moves.len());
+    let header = header_block(rec);
+    // A move line with its time is about 40 bytes, and is added 61 at a time: one allocation
+    // for most records.
+    let mut out = Vec::with_capacity(header.len() + 128 + 48 * rec.main.moves.len());
+    out.extend_from_slice(header.as_bytes());
     out.extend_from_slice("手数----指手---------消費時間--\n".as_bytes());
     write_line_bytes(&mut out, &rec.main, &rec.start, None, 1);
     let mut variations = String::new();
@@ -56,10 +58,12 @@ fn one_line(s: &str) -> std::borrow::Cow<'_, str> {
 /// Whether the record is a handicap game, whose sides KIF calls 下手 and 上手: its start is a
 /// named handicap, or its headers say so (players under 下手/上手, a 手合割 other than 平手).
 pub fn is_handicap_game(rec: &Record) -> bool {
-    let named = !matches!(
-        Handicap::detect(&rec.start),
-        Handicap::Even | Handicap::Other
-    );
+    handicap_game_of(rec, Handicap::detect(&rec.start))
+}
+
+/// [`is_handicap_game`] for a record whose start is `handicap` ([`Handicap::detect`]).
+fn handicap_game_of(rec: &Record, handicap: Handicap) -> bool {
+    let named = !matches!(handicap, Handicap::Even | Handicap::Other);
     named
         || rec.headers.iter().any(|(k, v)| match k.as_str() {
             "下手" | "上手" => true,
@@ -68,11 +72,18 @@ pub fn is_handicap_game(rec: &Record) -> bool {
         })
 }
 
+/// `mark`, `text` and a line break, added to a `String`.
+fn push_str_line(out: &mut String, mark: &str, text: &str) {
+    out.push_str(mark);
+    out.push_str(text);
+    out.push('\n');
+}
+
 /// Headers, the start (手合割 or a board diagram), and comments and bookmarks on it.
 fn header_block(rec: &Record) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(256);
     let handicap = Handicap::detect(&rec.start);
-    let handicap_game = is_handicap_game(rec);
+    let handicap_game = handicap_game_of(rec, handicap);
     let mut wrote_handicap = false;
     // Other formats' keys (N+, $EVENT, Sente, Date) under their KIF names.
     let keys = keys_for(&rec.headers, KeyStyle::Kif, handicap_game);
@@ -86,27 +97,28 @@ fn header_block(rec: &Record) -> String {
         if key == "手合割" {
             wrote_handicap = true;
             if handicap != Handicap::Other {
-                let _ = writeln!(out, "手合割：{}", handicap.kif_name());
+                push_str_line(&mut out, "手合割：", handicap.kif_name());
                 continue;
             }
         }
         // A KIF header is one line: a value read from JKF or PSN may hold line breaks.
-        let _ = writeln!(out, "{}：{}", one_line(key), one_line(value));
+        out.push_str(&one_line(key));
+        push_str_line(&mut out, "：", &one_line(value));
     }
     if handicap == Handicap::Other {
         out.push_str(&board_diagram_with(&rec.start, handicap_game));
     } else if !wrote_handicap && handicap != Handicap::Even {
         // An absent 手合割 means 平手; any other handicap is named.
-        let _ = writeln!(out, "手合割：{}", handicap.kif_name());
+        push_str_line(&mut out, "手合割：", handicap.kif_name());
     }
     for c in &rec.start_comments {
-        let _ = writeln!(out, "*{c}");
+        push_str_line(&mut out, "*", c);
     }
     for b in &rec.start_bookmarks {
-        let _ = writeln!(out, "&{b}");
+        push_str_line(&mut out, "&", b);
     }
     for e in &rec.start_engine {
-        let _ = writeln!(out, "**{e}");
+        push_str_line(&mut out, "**", e);
     }
     out
 }
