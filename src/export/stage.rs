@@ -40,12 +40,14 @@ impl Stage {
         };
         // A folder of its own (not a link to one, which a rename would replace) that is
         // empty, or no folder yet: staged beside it.
+        let mut exists = false;
         match std::fs::symlink_metadata(out) {
             Ok(meta) if meta.is_dir() => {
                 let empty = std::fs::read_dir(out).map_err(io)?.next().is_none();
                 if !empty {
                     return in_place(out);
                 }
+                exists = true;
             }
             Ok(_) => return in_place(out),
             Err(e) if e.kind() == ErrorKind::NotFound => {}
@@ -76,6 +78,8 @@ impl Stage {
                     });
                 }
                 Err(e) if e.kind() == ErrorKind::AlreadyExists && n < 100 => {}
+                // An empty folder in a folder the user may not write: into it, file by file.
+                Err(_) if exists => return in_place(out),
                 Err(e) => return Err(io(e)),
             }
         }
