@@ -2,11 +2,13 @@
 //! game in one file for the formats that hold many.
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
+use super::stage::Stage;
 use super::{ExportError, Pending, prepare_dir};
 use crate::notation::csa::CsaVersion;
 use crate::notation::write::{Dropped, Target, messages, write};
@@ -46,43 +48,53 @@ pub fn file_name(
     id: i64,
     ext: &str,
 ) -> String {
-    let part = |s: Option<&str>, max: usize| -> String {
-        let mut out = String::new();
-        for c in s.unwrap_or("").chars() {
-            let c = match c {
-                '/' | '\\' | ':' | '*' | '?' | '"' | '<' | '>' | '|' => '_',
-                c if c.is_control() || c.is_whitespace() => '_',
-                c => c,
-            };
-            if out.len() + c.len_utf8() > max {
-                break;
-            }
-            out.push(c);
-        }
-        // No run of underscores, none at the ends, no dots at the ends (Windows drops them).
-        let mut squeezed = String::with_capacity(out.len());
-        for c in out.chars() {
-            if !(c == '_' && squeezed.ends_with('_')) {
-                squeezed.push(c);
-            }
-        }
-        squeezed.trim_matches(|c| c == '_' || c == '.').to_string()
-    };
-    let date = part(date, 10);
+    let mut name = String::with_capacity(NAME_BYTES + 8);
+    if !push_part(&mut name, date.unwrap_or(""), 10) {
+        name.push_str("nodate");
+    }
     let each = (NAME_BYTES - 40) / 2;
-    let mut fields: Vec<String> = Vec::new();
-    fields.push(if date.is_empty() {
-        "nodate".into()
-    } else {
-        date
-    });
-    for p in [part(sente, each), part(gote, each)] {
-        if !p.is_empty() {
-            fields.push(p);
+    for p in [sente, gote] {
+        let before = name.len();
+        name.push('_');
+        if !push_part(&mut name, p.unwrap_or(""), each) {
+            name.truncate(before);
         }
     }
-    fields.push(id.to_string());
-    format!("{}.{ext}", fields.join("_"))
+    name.push('_');
+    let _ = write!(name, "{id}");
+    name.push('.');
+    name.push_str(ext);
+    name
+}
+
+/// Adds `s` to `name` as a part of a file name: separators, control, space and reserved
+/// characters as `_`, at most `max` bytes of them, no run of underscores, none at the ends and
+/// no dots at the ends (Windows drops them). Whether anything was added.
+fn push_part(name: &mut String, s: &str, max: usize) -> bool {
+    let start = name.len();
+    // The bytes taken from `s`, before runs of underscores are squeezed: what `max` limits.
+    let mut taken = 0;
+    for c in s.chars() {
+        let c = match c {
+            '/' | '\\' | ':' | '*' | '?' | '"' | '<' | '>' | '|' => '_',
+            c if c.is_control() || c.is_whitespace() => '_',
+            c => c,
+        };
+        if taken + c.len_utf8() > max {
+            break;
+        }
+        taken += c.len_utf8();
+        if c == '_' && name.len() > start && name.ends_with('_') {
+            continue;
+        }
+        name.push(c);
+    }
+    let ends = |c: char| c == '_' || c == '.';
+    let kept = name[start..].trim_end_matches(ends).len();
+    name.truncate(start + kept);
+    let lead = kept - name[start..].trim_start_matches(ends).len();
+    name.drain(start..start + lead);
+    name.len() > start
 }
 
 /// One sentence per kind of what a target could not hold, for each game that lost it:
@@ -110,10 +122,10 @@ pub fn export_files(
     if ids.is_empty() {
         return Err(ExportError::NothingSelected);
     }
-    prepare_dir(&opts.out, opts.force)?;
     let mut report = FileReport::default();
     let mut lost: BTreeMap<String, usize> = BTreeMap::new();
     if opts.one_file {
+        prepare_dir(&opts.out, opts.force)?;
         let path = opts.out.join(format!("games.{}", opts.to.extension()));
         let mut file = Pending::create(&path)?;
         // A CSA file separates its games with `/` lines; PSN with a blank line.
@@ -135,7 +147,9 @@ pub fn export_files(
         file.finish()?;
         report.files = 1;
     } else {
-        report.games = write_each(store, ids, opts, &mut lost, &mut progress)?;
+        let stage = Stage::prepare(&opts.out, opts.force)?;
+        report.games = write_each(store, ids, opts, &stage, &mut lost, &mut progress)?;
+        stage.finish()?;
         report.files = report.games;
     }
     report.dropped = lost.into_iter().collect();
@@ -149,6 +163,7 @@ fn write_each(
     store: &Store,
     ids: &[i64],
     opts: &FileOptions,
+    stage: &Stage,
     lost: &mut BTreeMap<String, usize>,
     progress: &mut impl FnMut(usize),
 ) -> Result<usize, ExportError> {
@@ -184,11 +199,11 @@ fn write_each(
                 }
                 // One read transaction a chunk: SQLite locks once for its games.
                 let read = own.read_transaction()?;
-                for &id in chunk {
+                let written = own.games_to_write(chunk, |id, g| -> Result<(), ExportError> {
                     if stop.load(Ordering::Relaxed) {
-                        return Ok(lost);
+                        return Err(ExportError::Stopped);
                     }
-                    let g = own.game_to_write(id)?.ok_or(ExportError::Missing(id))?;
+                    let g = g.ok_or(ExportError::Missing(id))?;
                     let written = write(std::slice::from_ref(&g.record), opts.to, opts.csa_version);
                     note(&mut lost, &written.dropped, opts.to);
                     let name = file_name(
@@ -198,8 +213,14 @@ fn write_each(
                         g.id,
                         opts.to.extension(),
                     );
-                    Pending::write_file(&opts.out.join(name), &written.bytes)?;
+                    stage.write(&name, &written.bytes)?;
                     done.fetch_add(1, Ordering::Relaxed);
+                    Ok(())
+                });
+                match written {
+                    // Another thread failed: its error is the one reported.
+                    Err(ExportError::Stopped) if stop.load(Ordering::Relaxed) => return Ok(lost),
+                    w => w?,
                 }
                 drop(read);
                 // The reporting thread has gone only when it stopped waiting: nothing to tell.
@@ -240,4 +261,93 @@ fn write_each(
             }
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`file_name`] as it was written first, with a `String` a part and a join.
+    fn reference(
+        date: Option<&str>,
+        sente: Option<&str>,
+        gote: Option<&str>,
+        id: i64,
+        ext: &str,
+    ) -> String {
+        let part = |s: Option<&str>, max: usize| -> String {
+            let mut out = String::new();
+            for c in s.unwrap_or("").chars() {
+                let c = match c {
+                    '/' | '\\' | ':' | '*' | '?' | '"' | '<' | '>' | '|' => '_',
+                    c if c.is_control() || c.is_whitespace() => '_',
+                    c => c,
+                };
+                if out.len() + c.len_utf8() > max {
+                    break;
+                }
+                out.push(c);
+            }
+            let mut squeezed = String::with_capacity(out.len());
+            for c in out.chars() {
+                if !(c == '_' && squeezed.ends_with('_')) {
+                    squeezed.push(c);
+                }
+            }
+            squeezed.trim_matches(|c| c == '_' || c == '.').to_string()
+        };
+        let date = part(date, 10);
+        let each = (NAME_BYTES - 40) / 2;
+        let mut fields: Vec<String> = Vec::new();
+        fields.push(if date.is_empty() {
+            "nodate".into()
+        } else {
+            date
+        });
+        for p in [part(sente, each), part(gote, each)] {
+            if !p.is_empty() {
+                fields.push(p);
+            }
+        }
+        fields.push(id.to_string());
+        format!("{}.{ext}", fields.join("_"))
+    }
+
+    #[test]
+    fn file_names_are_what_the_first_writer_made() {
+        let texts = [
+            None,
+            Some(""),
+            Some("2019-04-08"),
+            Some("2019/04/08 10:00"),
+            Some("羽生善治"),
+            Some("羽生 善治 九段"),
+            Some("  羽生\t\n善治  "),
+            Some("._a_b_."),
+            Some("..."),
+            Some("___"),
+            Some("_._._"),
+            Some("a//b\\\\c::d**e??f\"g<h>i|j"),
+            Some("CON"),
+            Some("\u{0}\u{1f}x\u{7f}\u{85}y\u{3000}z"),
+            Some("藤井聡太竜王・名人・王位・叡王・王将・棋聖・棋王・王座"),
+            Some("abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz"),
+            Some("a_______________________________________________________b"),
+            Some("ＡＢＣ　ＤＥＦ"),
+            Some("é̃👍🏽x"),
+        ];
+        for date in texts {
+            for sente in texts {
+                for gote in [texts[0], texts[5], texts[9], texts[14], texts[18]] {
+                    for id in [0, 7, -3, i64::MAX] {
+                        assert_eq!(
+                            file_name(date, sente, gote, id, "kifu"),
+                            reference(date, sente, gote, id, "kifu"),
+                            "{date:?} {sente:?} {gote:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 }

@@ -2,8 +2,10 @@
 //! ([`parquet`]) and as a YaneuraOu book ([`book`]). Games come from the database (asked of
 //! `store`, never through SQL here) or straight from record files ([`ExportGame::from_record`]).
 //!
-//! Every file is written under a temporary name in its folder and renamed when complete, so
-//! that a failed or killed export leaves no half-written file under a final name.
+//! Every file is written under a temporary name in its folder and renamed when complete (the
+//! files of a one-file-a-game export into a hidden folder renamed when all are complete:
+//! [`stage`]), so that a failed or killed export leaves no half-written file under a final
+//! name.
 
 pub mod book;
 pub mod files;
@@ -12,6 +14,7 @@ mod pool;
 mod ranges;
 mod runs;
 mod spill;
+pub mod stage;
 
 use std::fs::File;
 use std::io::{BufWriter, Write};

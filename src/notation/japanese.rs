@@ -46,7 +46,7 @@ pub fn kanji_number(s: &str) -> Option<u32> {
 }
 
 /// The KIF name of a piece kind: 歩 香 桂 銀 金 角 飛 玉 と 成香 成桂 成銀 馬 龍.
-pub fn kind_name(kind: PieceKind) -> &'static str {
+pub const fn kind_name(kind: PieceKind) -> &'static str {
     use PieceKind::*;
     match kind {
         Pawn => "歩",

@@ -641,4 +641,6 @@ fn could_promote(us: Color, kind: PieceKind, from: Square, to: Square) -> bool {
     kind.can_promote() && (from.in_zone(us) || to.in_zone(us))
 }
 
-pub use write::{hodges, hosking, japanese, kif_move_text, push_kif_move, push_kif_move_text};
+pub use write::{
+    KifMove, hodges, hosking, japanese, kif_move_text, push_kif_move, push_kif_move_text,
+};

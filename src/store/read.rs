@@ -87,6 +87,62 @@ pub struct ReadTransaction<'a> {
     _tx: rusqlite::Transaction<'a>,
 }
 
+/// The columns a record file is written from ([`to_write`] reads them), for a `WHERE`.
+const TO_WRITE: &str = "SELECT g.id, g.date, ps.name, pg.name, g.event, g.opening, g.title,
+        g.handicap, g.headers, g.start_sfen, g.moves, g.times, g.terminal, g.tree,
+        g.comments, g.incomplete
+    FROM games g
+    LEFT JOIN players ps ON ps.id = g.sente_id
+    LEFT JOIN players pg ON pg.id = g.gote_id";
+
+/// A game as a record file is written from it, from a row of [`TO_WRITE`]: the record
+/// [`Store::game`] gives (its main line replayed quietly).
+fn to_write(r: &rusqlite::Row<'_>) -> Result<GameToWrite, StoreError> {
+    let id: i64 = r.get(0)?;
+    let sente: Option<String> = r.get(2)?;
+    let gote: Option<String> = r.get(3)?;
+    let event: Option<String> = r.get(4)?;
+    let opening: Option<String> = r.get(5)?;
+    let title: Option<String> = r.get(6)?;
+    let handicap: String = r.get(7)?;
+    let headers = match r.get::<_, Option<String>>(8)? {
+        Some(h) => decode_headers(
+            &h,
+            HeaderColumns {
+                sente: sente.as_deref(),
+                gote: gote.as_deref(),
+                event: event.as_deref(),
+                opening: opening.as_deref(),
+                title: title.as_deref(),
+                handicap: Some(&handicap),
+            },
+        ),
+        None => Vec::new(),
+    };
+    let comments: Option<String> = r.get(14)?;
+    let comments = decode_comments(id, comments.as_deref())?;
+    let cols = StoredColumns {
+        id,
+        start_sfen: r.get(9)?,
+        handicap,
+        moves: r.get(10)?,
+        times: r.get(11)?,
+        terminal: r.get(12)?,
+        tree: stored_tree(id, r.get_ref(13)?)?,
+        headers,
+        comments,
+    };
+    let mut record = record_from(cols, Replay::Quiet)?;
+    record.incomplete = r.get(15)?;
+    Ok(GameToWrite {
+        id,
+        date: r.get(1)?,
+        sente,
+        gote,
+        record,
+    })
+}
+
 impl Store {
     /// Starts a [`ReadTransaction`] on this store's connection.
     pub fn read_transaction(&self) -> Result<ReadTransaction<'_>, StoreError> {
@@ -120,15 +176,58 @@ impl Store {
     /// without working out the rules each broke (their `violations` are empty: no writer
     /// reads them). A move that cannot be played is the same error.
     pub fn game_to_write(&self, id: i64) -> Result<Option<GameToWrite>, StoreError> {
-        Ok(self
-            .game_without_sources(id, Replay::Quiet)?
-            .map(|(g, _)| GameToWrite {
-                id,
-                date: g.date,
-                sente: g.sente,
-                gote: g.gote,
-                record: g.record,
-            }))
+        let mut stmt = self
+            .conn
+            .prepare_cached(&format!("{TO_WRITE} WHERE g.id = ?1"))?;
+        let mut rows = stmt.query([id])?;
+        match rows.next()? {
+            Some(r) => Ok(Some(to_write(r)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// [`Store::game_to_write`] of each of `ids`, in their order, given to `each` with its id
+    /// (`None`: no such game). Ascending ids that make up most of their range are read in one
+    /// pass over the range, in the table's order, instead of one look-up each.
+    pub fn games_to_write<E: From<StoreError>>(
+        &self,
+        ids: &[i64],
+        mut each: impl FnMut(i64, Option<GameToWrite>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let (Some(&first), Some(&last)) = (ids.first(), ids.last()) else {
+            return Ok(());
+        };
+        let ascending = ids.windows(2).all(|w| w[0] < w[1]);
+        // How many games of the range are not asked for, and read for nothing.
+        let unwanted = i128::from(last) - i128::from(first) + 1 - ids.len() as i128;
+        if !ascending || unwanted > ids.len() as i128 {
+            for &id in ids {
+                each(id, self.game_to_write(id)?)?;
+            }
+            return Ok(());
+        }
+        let mut stmt = self
+            .conn
+            .prepare_cached(&format!(
+                "{TO_WRITE} WHERE g.id BETWEEN ?1 AND ?2 ORDER BY g.id"
+            ))
+            .map_err(StoreError::from)?;
+        let mut rows = stmt.query([first, last]).map_err(StoreError::from)?;
+        let mut wanted = ids.iter().copied().peekable();
+        while let Some(r) = rows.next().map_err(StoreError::from)? {
+            let id: i64 = r.get(0).map_err(StoreError::from)?;
+            // Asked for and passed over: not in the database.
+            while let Some(w) = wanted.next_if(|&w| w < id) {
+                each(w, None)?;
+            }
+            if wanted.next_if_eq(&id).is_some() {
+                each(id, Some(to_write(r)?))?;
+            }
+        }
+        for w in wanted {
+            each(w, None)?;
+        }
+        Ok(())
     }
 
     /// [`Store::game`] with `sources` left empty, and the id of the game's own source.

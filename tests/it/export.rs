@@ -261,6 +261,162 @@ fn games_read_for_writing_write_as_the_checked_ones() {
     assert!(illegal_games > 0);
 }
 
+/// Every name in `dir`, sorted.
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// No export leaves a half-written file under a final name: a failed one (a selected game
+/// missing from the database, met after hundreds of files were written) leaves no output
+/// folder and no hidden folder when the folder was new, the folder as it was when it was
+/// empty, and only complete files beside the old ones with `--force`; a killed one (its
+/// stage never finished) leaves its files in the hidden folder only.
+#[test]
+fn no_export_leaves_a_half_written_file_under_a_final_name() {
+    use kifudex::export::ExportError;
+    use kifudex::export::files::{FileOptions, export_files};
+    use kifudex::export::stage::Stage;
+    use kifudex::notation::csa::CsaVersion;
+    use kifudex::notation::write::Target;
+    let (dir, db) = sample_db("export-half");
+    let store = Store::open_read_only(&db).unwrap();
+    let mut ids = all_ids(&db);
+    assert!(ids.len() > 200);
+    let opts = |out: &Path, force: bool| FileOptions {
+        to: Target::Kifu,
+        out: out.to_path_buf(),
+        one_file: false,
+        force,
+        csa_version: CsaVersion::V2_2,
+    };
+    let outs = dir.join("outs");
+    std::fs::create_dir_all(&outs).unwrap();
+    // The whole export, to compare with.
+    let whole = outs.join("whole");
+    let report = export_files(&store, &ids, &opts(&whole, false), |_| {}).unwrap();
+    assert_eq!(report.files, ids.len());
+    assert_eq!(names_in(&outs), ["whole"]);
+    ids.push(1_000_000);
+    // A new folder: nothing at all.
+    let new = outs.join("new");
+    let e = export_files(&store, &ids, &opts(&new, false), |_| {}).unwrap_err();
+    assert!(matches!(e, ExportError::Missing(1_000_000)), "{e}");
+    assert_eq!(names_in(&outs), ["whole"]);
+    // An empty folder: still empty.
+    let empty = outs.join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    export_files(&store, &ids, &opts(&empty, false), |_| {}).unwrap_err();
+    assert_eq!(names_in(&outs), ["empty", "whole"]);
+    assert!(names_in(&empty).is_empty());
+    // Into a folder that holds a file: what was written is complete.
+    let full = outs.join("full");
+    std::fs::create_dir(&full).unwrap();
+    std::fs::write(full.join("keep.txt"), "mine").unwrap();
+    export_files(&store, &ids, &opts(&full, true), |_| {}).unwrap_err();
+    let names = names_in(&full);
+    assert!(names.len() > 200, "{}", names.len());
+    for name in names {
+        assert!(!name.starts_with('.'), "{name}");
+        if name != "keep.txt" {
+            let written = std::fs::read(full.join(&name)).unwrap();
+            assert_eq!(written, std::fs::read(whole.join(&name)).unwrap(), "{name}");
+        }
+    }
+    assert_eq!(names_in(&outs), ["empty", "full", "whole"]);
+    // Killed before the end: the files are in the hidden folder only.
+    let killed = outs.join("killed");
+    let stage = Stage::prepare(&killed, false).unwrap();
+    stage.write("a.kifu", b"complete").unwrap();
+    std::mem::forget(stage);
+    assert!(!killed.exists());
+    let hidden: Vec<String> = names_in(&outs)
+        .into_iter()
+        .filter(|n| n.starts_with(".killed"))
+        .collect();
+    assert_eq!(hidden.len(), 1, "{hidden:?}");
+    assert_eq!(names_in(&outs.join(&hidden[0])), ["a.kifu"]);
+    // And an export that ends well into the empty folder fills it.
+    ids.pop();
+    export_files(&store, &ids, &opts(&empty, false), |_| {}).unwrap();
+    assert_eq!(names_in(&empty), names_in(&whole));
+}
+
+/// A target that cannot be written fails with the path and the reason, and writes nothing.
+#[test]
+fn an_unwritable_target_fails_clearly() {
+    let (dir, db) = sample_db("export-unwritable");
+    let file = dir.join("a-file");
+    std::fs::write(&file, "not a folder").unwrap();
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&[
+            "export",
+            "--to",
+            "kifu",
+            "--out",
+            file.join("out").to_str().unwrap(),
+        ])
+        .output();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        out.stderr.starts_with(&format!(
+            "kifudex: cannot write {}: ",
+            file.join("out").display()
+        )),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(names_in(&dir), ["a-file", "db"]);
+}
+
+/// Reading games a range at a time gives what reading each gives, in the order asked, and
+/// says which are missing, whatever the order and gaps of the ids.
+#[test]
+fn games_read_a_range_at_a_time_are_the_games_read_one_by_one() {
+    let (_dir, db) = sample_db("export-ranges");
+    let store = Store::open_read_only(&db).unwrap();
+    let mut all = all_ids(&db);
+    all.sort();
+    let n = all.len() as i64;
+    let sparse: Vec<i64> = all.iter().copied().filter(|id| id % 7 == 0).collect();
+    let mut gaps: Vec<i64> = (0..=n + 3).filter(|id| id % 5 != 1).collect();
+    gaps.insert(0, -4);
+    let backwards: Vec<i64> = all.iter().rev().copied().collect();
+    for ids in [
+        all.clone(),
+        sparse,
+        gaps,
+        backwards,
+        vec![],
+        vec![3],
+        vec![n + 10],
+    ] {
+        let mut seen = Vec::new();
+        store
+            .games_to_write(&ids, |id, g| -> Result<(), kifudex::store::StoreError> {
+                let one = store.game_to_write(id)?;
+                assert_eq!(g.is_some(), one.is_some(), "game {id}");
+                if let (Some(g), Some(one)) = (g, one) {
+                    assert_eq!(g.id, id);
+                    assert_eq!(
+                        (&g.date, &g.sente, &g.gote),
+                        (&one.date, &one.sente, &one.gote)
+                    );
+                    assert_eq!(format!("{:?}", g.record), format!("{:?}", one.record));
+                }
+                seen.push(id);
+                Ok(())
+            })
+            .unwrap();
+        assert_eq!(seen, ids);
+    }
+}
+
 #[test]
 fn file_names_are_safe_everywhere() {
     use kifudex::export::files::file_name;

@@ -7,7 +7,7 @@ use crate::shogi::{BoardWalk, Color, Handicap, Move, PieceKind, Position, Square
 
 use crate::notation::headers::{KeyStyle, keys_for};
 use crate::notation::japanese::{RANK_KANJI, kanji_count, kind_char, kind_name};
-use crate::notation::movetext::{japanese, parse_japanese_move, push_kif_move, resolve};
+use crate::notation::movetext::{KifMove, japanese, parse_japanese_move, resolve};
 use crate::notation::record::{Line, MoveTime, Record};
 
 use super::results::{summary_text, terminal_text};
@@ -24,9 +24,11 @@ pub fn write_kif(rec: &Record) -> String {
 
 /// [`write_kif`]'s text as its UTF-8 bytes (a `.kifu` file), without checking them again.
 pub fn write_kif_bytes(rec: &Record) -> Vec<u8> {
-    let mut out = header_block(rec).into_bytes();
-    // A move line with its time is about 40 bytes: one allocation for most records.
-    out.reserve(64 + 40 * rec.main.moves.len());
+    let header = header_block(rec);
+    // A move line with its time is about 40 bytes, and is added 61 at a time: one allocation
+    // for most records.
+    let mut out = Vec::with_capacity(header.len() + 128 + 48 * rec.main.moves.len());
+    out.extend_from_slice(header.as_bytes());
     out.extend_from_slice("手数----指手---------消費時間--\n".as_bytes());
     write_line_bytes(&mut out, &rec.main, &rec.start, None, 1);
     let mut variations = String::new();
@@ -56,10 +58,12 @@ fn one_line(s: &str) -> std::borrow::Cow<'_, str> {
 /// Whether the record is a handicap game, whose sides KIF calls 下手 and 上手: its start is a
 /// named handicap, or its headers say so (players under 下手/上手, a 手合割 other than 平手).
 pub fn is_handicap_game(rec: &Record) -> bool {
-    let named = !matches!(
-        Handicap::detect(&rec.start),
-        Handicap::Even | Handicap::Other
-    );
+    handicap_game_of(rec, Handicap::detect(&rec.start))
+}
+
+/// [`is_handicap_game`] for a record whose start is `handicap` ([`Handicap::detect`]).
+fn handicap_game_of(rec: &Record, handicap: Handicap) -> bool {
+    let named = !matches!(handicap, Handicap::Even | Handicap::Other);
     named
         || rec.headers.iter().any(|(k, v)| match k.as_str() {
             "下手" | "上手" => true,
@@ -68,11 +72,18 @@ pub fn is_handicap_game(rec: &Record) -> bool {
         })
 }
 
+/// `mark`, `text` and a line break, added to a `String`.
+fn push_str_line(out: &mut String, mark: &str, text: &str) {
+    out.push_str(mark);
+    out.push_str(text);
+    out.push('\n');
+}
+
 /// Headers, the start (手合割 or a board diagram), and comments and bookmarks on it.
 fn header_block(rec: &Record) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(256);
     let handicap = Handicap::detect(&rec.start);
-    let handicap_game = is_handicap_game(rec);
+    let handicap_game = handicap_game_of(rec, handicap);
     let mut wrote_handicap = false;
     // Other formats' keys (N+, $EVENT, Sente, Date) under their KIF names.
     let keys = keys_for(&rec.headers, KeyStyle::Kif, handicap_game);
@@ -86,27 +97,28 @@ fn header_block(rec: &Record) -> String {
         if key == "手合割" {
             wrote_handicap = true;
             if handicap != Handicap::Other {
-                let _ = writeln!(out, "手合割：{}", handicap.kif_name());
+                push_str_line(&mut out, "手合割：", handicap.kif_name());
                 continue;
             }
         }
         // A KIF header is one line: a value read from JKF or PSN may hold line breaks.
-        let _ = writeln!(out, "{}：{}", one_line(key), one_line(value));
+        out.push_str(&one_line(key));
+        push_str_line(&mut out, "：", &one_line(value));
     }
     if handicap == Handicap::Other {
         out.push_str(&board_diagram_with(&rec.start, handicap_game));
     } else if !wrote_handicap && handicap != Handicap::Even {
         // An absent 手合割 means 平手; any other handicap is named.
-        let _ = writeln!(out, "手合割：{}", handicap.kif_name());
+        push_str_line(&mut out, "手合割：", handicap.kif_name());
     }
     for c in &rec.start_comments {
-        let _ = writeln!(out, "*{c}");
+        push_str_line(&mut out, "*", c);
     }
     for b in &rec.start_bookmarks {
-        let _ = writeln!(out, "&{b}");
+        push_str_line(&mut out, "&", b);
     }
     for e in &rec.start_engine {
-        let _ = writeln!(out, "**{e}");
+        push_str_line(&mut out, "**", e);
     }
     out
 }
@@ -213,13 +225,9 @@ fn write_line_bytes(
     let mut pos = BoardWalk::of(pos);
     let mut last_to = last_to;
     for (i, node) in line.moves.iter().enumerate() {
-        // The move's text straight into the line, its width measured there.
-        push_move_number(bytes, first_ply + i);
-        let text_at = bytes.len();
         let moved = node.mv.from().and_then(|from| pos.piece_at(from));
-        push_kif_move(bytes, moved, pos.side_to_move(), node.mv, last_to);
-        let width = display_width(bytes.get(text_at..).unwrap_or_default());
-        push_time(bytes, width, node.time);
+        let text = KifMove::new(moved, pos.side_to_move(), node.mv, last_to);
+        push_move_line(bytes, first_ply + i, &text, node.time);
         for c in &node.comments {
             push_line(bytes, b"*", c);
         }
@@ -282,35 +290,50 @@ fn push_line(out: &mut Vec<u8>, mark: &[u8], text: &str) {
     out.push(b'\n');
 }
 
+/// The move numbers below 1,000 as a move line starts with them, `{n:>4} `.
+const MOVE_NUMBERS: [[u8; 5]; 1000] = {
+    let mut numbers = [[b' '; 5]; 1000];
+    let mut n = 0;
+    while n < 1000 {
+        numbers[n][3] = b'0' + (n % 10) as u8;
+        if n >= 10 {
+            numbers[n][2] = b'0' + (n / 10 % 10) as u8;
+        }
+        if n >= 100 {
+            numbers[n][1] = b'0' + (n / 100) as u8;
+        }
+        n += 1;
+    }
+    numbers
+};
+
 /// The move number that starts a move line, `{n:>4} `.
 fn push_move_number(out: &mut Vec<u8>, n: usize) {
-    if n < 10_000 {
-        // Nearly every line: five bytes at once.
-        let digit = |d: usize| b'0' + (d % 10) as u8;
-        let lead = |d: usize, below: usize| if n < below { b' ' } else { digit(d) };
-        out.extend_from_slice(&[
-            lead(n / 1000, 1000),
-            lead(n / 100, 100),
-            lead(n / 10, 10),
-            digit(n),
-            b' ',
-        ]);
+    if let Some(number) = MOVE_NUMBERS.get(n) {
+        // Nearly every line: five bytes from the table.
+        out.extend_from_slice(number);
         return;
     }
     crate::ascii::push_padded(out, n as u64, 4, b' ');
     out.push(b' ');
 }
 
+/// The numbers 0 to 99 as two digits.
+const PAIRS: [[u8; 2]; 100] = {
+    let mut pairs = [[0u8; 2]; 100];
+    let mut n = 0;
+    while n < 100 {
+        pairs[n] = [b'0' + (n / 10) as u8, b'0' + (n % 10) as u8];
+        n += 1;
+    }
+    pairs
+};
+
 /// Two digits of `n` (below 100), the first `fill` when `n` has one.
+#[inline]
 fn two_digits(n: u64, fill: u8) -> [u8; 2] {
-    [
-        if n < 10 {
-            fill
-        } else {
-            b'0' + (n / 10 % 10) as u8
-        },
-        b'0' + (n % 10) as u8,
-    ]
+    let [tens, units] = PAIRS[(n % 100) as usize];
+    [if n < 10 { fill } else { tens }, units]
 }
 
 /// How many columns the UTF-8 `text` takes: one an ASCII character, two any other (as
@@ -325,42 +348,122 @@ fn display_width(text: &[u8]) -> usize {
         .sum()
 }
 
+/// `seconds` rounded half away from zero as a whole number of seconds, as `f64::round` and
+/// a saturating `as u64` give it (0 for a negative number or NaN), without the library call
+/// for the usual times.
+fn whole_seconds(seconds: f64) -> u64 {
+    // Below 2^52 the fraction is exact and the truncation is the integer part (through i64:
+    // one instruction each way, where u64 takes a dozen).
+    if (0.0..4_503_599_627_370_496.0).contains(&seconds) {
+        let whole = seconds as i64;
+        (whole + i64::from(seconds - whole as f64 >= 0.5)) as u64
+    } else {
+        seconds.round() as u64
+    }
+}
+
+/// The usual time of a move line (below 100 minutes spent, 100 hours in all) after a
+/// move's text of `width` columns: `{pad}( M:SS/HH:MM:SS)` and the line break, padded, and
+/// its length; `None` for any other time.
+#[inline]
+fn usual_time(width: usize, t: MoveTime) -> Option<([u8; 32], usize)> {
+    let spent = whole_seconds(t.spent);
+    let total = t.total.map(whole_seconds);
+    if spent >= 6000 || total.is_some_and(|total| total >= 360_000) {
+        return None;
+    }
+    // The padding is already there.
+    let mut line = [b' '; 32];
+    let mut at = 14usize.saturating_sub(width);
+    let [m1, m2] = two_digits(spent / 60, b' ');
+    let [s1, s2] = two_digits(spent % 60, b'0');
+    line[at..at + 7].copy_from_slice(&[b'(', m1, m2, b':', s1, s2, b'/']);
+    at += 7;
+    if let Some(total) = total {
+        let [h1, h2] = two_digits(total / 3600, b'0');
+        let [m1, m2] = two_digits(total / 60 % 60, b'0');
+        let [s1, s2] = two_digits(total % 60, b'0');
+        line[at..at + 8].copy_from_slice(&[h1, h2, b':', m1, m2, b':', s1, s2]);
+        at += 8;
+    }
+    line[at..at + 2].copy_from_slice(b")\n");
+    Some((line, at + 2))
+}
+
+/// A move line: the move number `n`, the move's text and its time. The usual line is put
+/// together on the stack and added with one copy of fixed length.
+fn push_move_line(out: &mut Vec<u8>, n: usize, text: &KifMove, time: Option<MoveTime>) {
+    let usual = match time {
+        None => Some(None),
+        Some(t) => usual_time(text.width(), t).map(Some),
+    };
+    if let (Some(number), Some(time)) = (MOVE_NUMBERS.get(n), usual) {
+        let mut line = [0u8; 5 + 24 + 32];
+        line[..5].copy_from_slice(number);
+        line[5..29].copy_from_slice(text.padded());
+        let mut at = 5 + text.as_bytes().len();
+        match time {
+            Some((bytes, len)) => {
+                line[at..at + 32].copy_from_slice(&bytes);
+                at += len;
+            }
+            None => {
+                line[at] = b'\n';
+                at += 1;
+            }
+        }
+        // The whole array and a cut: no call to copy a length known only here.
+        let end = out.len() + at;
+        out.extend_from_slice(&line);
+        out.truncate(end);
+        return;
+    }
+    push_move_number(out, n);
+    out.extend_from_slice(text.as_bytes());
+    push_time(out, text.width(), time);
+}
+
 /// The rest of a move line after the move's text (`width` columns): its time, padded to its
 /// column, and the line break.
 fn push_time(out: &mut Vec<u8>, width: usize, time: Option<MoveTime>) {
-    if let Some(t) = time {
-        out.extend_from_slice(&[b' '; 14][..14usize.saturating_sub(width)]);
-        let spent = t.spent.round() as u64;
-        if spent < 6000 {
-            // ( M:SS/ in one go.
-            let [m1, m2] = two_digits(spent / 60, b' ');
-            let [s1, s2] = two_digits(spent % 60, b'0');
-            out.extend_from_slice(&[b'(', m1, m2, b':', s1, s2, b'/']);
-        } else {
-            out.push(b'(');
-            crate::ascii::push_padded(out, spent / 60, 2, b' ');
+    let Some(t) = time else {
+        out.push(b'\n');
+        return;
+    };
+    if let Some((line, len)) = usual_time(width, t) {
+        out.extend_from_slice(&line[..len]);
+        return;
+    }
+    let spent = whole_seconds(t.spent);
+    let total = t.total.map(whole_seconds);
+    out.extend_from_slice(&[b' '; 14][..14usize.saturating_sub(width)]);
+    if spent < 6000 {
+        let [m1, m2] = two_digits(spent / 60, b' ');
+        let [s1, s2] = two_digits(spent % 60, b'0');
+        out.extend_from_slice(&[b'(', m1, m2, b':', s1, s2, b'/']);
+    } else {
+        out.push(b'(');
+        crate::ascii::push_padded(out, spent / 60, 2, b' ');
+        out.push(b':');
+        crate::ascii::push_padded(out, spent % 60, 2, b'0');
+        out.push(b'/');
+    }
+    match total {
+        Some(total) if total < 360_000 => {
+            let [h1, h2] = two_digits(total / 3600, b'0');
+            let [m1, m2] = two_digits(total / 60 % 60, b'0');
+            let [s1, s2] = two_digits(total % 60, b'0');
+            out.extend_from_slice(&[h1, h2, b':', m1, m2, b':', s1, s2, b')']);
+        }
+        Some(total) => {
+            crate::ascii::push_padded(out, total / 3600, 2, b'0');
             out.push(b':');
-            crate::ascii::push_padded(out, spent % 60, 2, b'0');
-            out.push(b'/');
+            crate::ascii::push_padded(out, total / 60 % 60, 2, b'0');
+            out.push(b':');
+            crate::ascii::push_padded(out, total % 60, 2, b'0');
+            out.push(b')');
         }
-        match t.total.map(|total| total.round() as u64) {
-            Some(total) if total < 360_000 => {
-                // HH:MM:SS) in one go.
-                let [h1, h2] = two_digits(total / 3600, b'0');
-                let [m1, m2] = two_digits(total / 60 % 60, b'0');
-                let [s1, s2] = two_digits(total % 60, b'0');
-                out.extend_from_slice(&[h1, h2, b':', m1, m2, b':', s1, s2, b')']);
-            }
-            Some(total) => {
-                crate::ascii::push_padded(out, total / 3600, 2, b'0');
-                out.push(b':');
-                crate::ascii::push_padded(out, total / 60 % 60, 2, b'0');
-                out.push(b':');
-                crate::ascii::push_padded(out, total % 60, 2, b'0');
-                out.push(b')');
-            }
-            None => out.push(b')'),
-        }
+        None => out.push(b')'),
     }
     out.push(b'\n');
 }
@@ -475,7 +578,9 @@ mod tests {
         let seconds = [
             0.0,
             0.4,
+            0.49999999999999994,
             0.5,
+            2.5,
             1.5,
             59.0,
             59.6,
@@ -489,6 +594,10 @@ mod tests {
             359_999.0,
             360_000.0,
             1e9,
+            4_503_599_627_370_495.5,
+            4_503_599_627_370_496.0,
+            9_007_199_254_740_993.0,
+            1.8446744073709552e19,
             1e30,
             -3.0,
             f64::NAN,

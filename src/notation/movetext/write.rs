@@ -86,46 +86,149 @@ pub fn push_kif_move_text(out: &mut String, pos: &Position, mv: Move, last_to: O
     out.push_str(&String::from_utf8_lossy(&bytes));
 }
 
+/// `c` in UTF-8, for a character of three bytes (U+0800 to U+FFFF: every full-width digit
+/// and kanji a move is written with).
+const fn utf8_of_three(c: char) -> [u8; 3] {
+    let c = c as u32;
+    [
+        0xE0 | (c >> 12) as u8,
+        0x80 | ((c >> 6) & 0x3F) as u8,
+        0x80 | (c & 0x3F) as u8,
+    ]
+}
+
+/// Each square's text (`７六`) in UTF-8, by [`Square::index`].
+const SQUARE_TEXTS: [[u8; 6]; Square::COUNT] = {
+    let mut texts = [[0u8; 6]; Square::COUNT];
+    let mut i = 0;
+    while i < Square::COUNT {
+        // The index is (file - 1) * 9 + (rank - 1).
+        let [a, b, c] = utf8_of_three(FILE_DIGITS[i / 9]);
+        let [d, e, f] = utf8_of_three(RANK_KANJI[i % 9]);
+        texts[i] = [a, b, c, d, e, f];
+        i += 1;
+    }
+    texts
+};
+
+/// Each kind's name ([`kind_name`]) in UTF-8, by [`PieceKind::index`]: the bytes, padded,
+/// and how many there are.
+const KIND_TEXTS: [([u8; 6], usize); 14] = {
+    let mut texts = [([0u8; 6], 0); 14];
+    let mut i = 0;
+    while i < PieceKind::ALL.len() {
+        let name = kind_name(PieceKind::ALL[i]).as_bytes();
+        let mut j = 0;
+        while j < name.len() {
+            texts[i].0[j] = name[j];
+            j += 1;
+        }
+        texts[i].1 = name.len();
+        i += 1;
+    }
+    texts
+};
+
+/// A move as a KIF move line writes it ([`kif_move_text`]), put together on the stack.
+#[derive(Clone, Copy, Debug)]
+pub struct KifMove {
+    /// The text, then padding: `同　` or the square (6 bytes), a kind of at most two
+    /// characters (6), `成`, `打` or `不成` (at most 6) and `(77)` or `?(77)` (at most 5).
+    bytes: [u8; 24],
+    len: usize,
+    width: usize,
+}
+
+impl KifMove {
+    /// The move's text from what it needs of the position: the piece on the move's origin
+    /// (`None` for a drop or an empty square) and the side to move.
+    pub fn new(moved: Option<Piece>, us: Color, mv: Move, last_to: Option<Square>) -> KifMove {
+        let mut bytes = [0u8; 24];
+        let to = mv.to();
+        if last_to == Some(to) {
+            bytes[..6].copy_from_slice("同　".as_bytes());
+        } else {
+            bytes[..6].copy_from_slice(&SQUARE_TEXTS[to.index()]);
+        }
+        let mut at = 6;
+        let put_kind = |bytes: &mut [u8; 24], at: &mut usize, kind: PieceKind| {
+            let (text, len) = KIND_TEXTS[kind.index()];
+            bytes[*at..*at + 6].copy_from_slice(&text);
+            *at += len;
+        };
+        // Every character but the ASCII origin `(77)` and `?` is full-width: three bytes,
+        // two columns.
+        let mut ascii = 0;
+        match mv {
+            Move::Drop { kind, .. } => {
+                put_kind(&mut bytes, &mut at, kind);
+                bytes[at..at + 3].copy_from_slice("打".as_bytes());
+                at += 3;
+            }
+            Move::Board { from, to, promote } => {
+                match moved {
+                    Some(p) => {
+                        put_kind(&mut bytes, &mut at, p.kind);
+                        if promote {
+                            bytes[at..at + 3].copy_from_slice("成".as_bytes());
+                            at += 3;
+                        } else if could_promote(us, p.kind, from, to) {
+                            bytes[at..at + 6].copy_from_slice("不成".as_bytes());
+                            at += 6;
+                        }
+                    }
+                    None => {
+                        bytes[at] = b'?';
+                        at += 1;
+                        ascii += 1;
+                    }
+                }
+                bytes[at..at + 4].copy_from_slice(&[
+                    b'(',
+                    b'0' + from.file(),
+                    b'0' + from.rank(),
+                    b')',
+                ]);
+                at += 4;
+                ascii += 4;
+            }
+        }
+        KifMove {
+            bytes,
+            len: at,
+            width: 2 * ((at - ascii) / 3) + ascii,
+        }
+    }
+
+    /// The text in UTF-8.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+
+    /// The text and the padding after it: a copy of fixed length.
+    pub fn padded(&self) -> &[u8; 24] {
+        &self.bytes
+    }
+
+    /// How many columns the text takes (two a full-width character, one an ASCII one).
+    pub fn width(&self) -> usize {
+        self.width
+    }
+}
+
 /// [`kif_move_text`] added to `out` as UTF-8, from what it needs of the position: the
 /// piece on the move's origin (`None` for a drop or an empty square) and the side to move.
+/// Returns the columns the text takes (two a full-width character, one an ASCII one).
 pub fn push_kif_move(
     out: &mut Vec<u8>,
     moved: Option<Piece>,
     us: Color,
     mv: Move,
     last_to: Option<Square>,
-) {
-    let mut utf8 = [0u8; 4];
-    let mut push = |out: &mut Vec<u8>, c: char| {
-        out.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes());
-    };
-    let to = mv.to();
-    if last_to == Some(to) {
-        out.extend_from_slice("同　".as_bytes());
-    } else {
-        push(out, FILE_DIGITS[to.file() as usize - 1]);
-        push(out, RANK_KANJI[to.rank() as usize - 1]);
-    }
-    match mv {
-        Move::Drop { kind, .. } => {
-            out.extend_from_slice(kind_name(kind).as_bytes());
-            push(out, '打');
-        }
-        Move::Board { from, to, promote } => {
-            match moved {
-                Some(p) => {
-                    out.extend_from_slice(kind_name(p.kind).as_bytes());
-                    if promote {
-                        push(out, '成');
-                    } else if could_promote(us, p.kind, from, to) {
-                        out.extend_from_slice("不成".as_bytes());
-                    }
-                }
-                None => out.push(b'?'),
-            }
-            out.extend_from_slice(&[b'(', b'0' + from.file(), b'0' + from.rank(), b')']);
-        }
-    }
+) -> usize {
+    let text = KifMove::new(moved, us, mv, last_to);
+    out.extend_from_slice(text.as_bytes());
+    text.width()
 }
 
 /// The Western letter of a kind: P L N S G B R K, with `+` for the promoted kinds.
@@ -177,4 +280,80 @@ pub fn hodges(pos: &Position, mv: Move) -> String {
 /// when another piece of the kind could also go there.
 pub fn hosking(pos: &Position, mv: Move) -> String {
     western(pos, mv, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The move text as it was put together character by character before the tables.
+    fn reference(moved: Option<Piece>, us: Color, mv: Move, last_to: Option<Square>) -> String {
+        let mut s = String::new();
+        let to = mv.to();
+        if last_to == Some(to) {
+            s.push_str("同　");
+        } else {
+            s.push(FILE_DIGITS[to.file() as usize - 1]);
+            s.push(RANK_KANJI[to.rank() as usize - 1]);
+        }
+        match mv {
+            Move::Drop { kind, .. } => {
+                s.push_str(kind_name(kind));
+                s.push('打');
+            }
+            Move::Board { from, to, promote } => {
+                match moved {
+                    Some(p) => {
+                        s.push_str(kind_name(p.kind));
+                        if promote {
+                            s.push('成');
+                        } else if could_promote(us, p.kind, from, to) {
+                            s.push_str("不成");
+                        }
+                    }
+                    None => s.push('?'),
+                }
+                s.push_str(&format!("({}{})", from.file(), from.rank()));
+            }
+        }
+        s
+    }
+
+    #[test]
+    fn kif_moves_and_their_widths_are_the_characters_written() {
+        let mut pieces: Vec<Option<Piece>> = vec![None];
+        for color in Color::ALL {
+            for kind in PieceKind::ALL {
+                pieces.push(Some(Piece::new(color, kind)));
+            }
+        }
+        let check = |moved: Option<Piece>, us: Color, mv: Move, last_to: Option<Square>| {
+            let mut out = b"before".to_vec();
+            let width = push_kif_move(&mut out, moved, us, mv, last_to);
+            let text = String::from_utf8(out).unwrap();
+            let expected = reference(moved, us, mv, last_to);
+            assert_eq!(text, format!("before{expected}"));
+            let columns: usize = expected
+                .chars()
+                .map(|c| if c.is_ascii() { 1 } else { 2 })
+                .sum();
+            assert_eq!(width, columns, "{expected}");
+        };
+        for to in Square::all() {
+            for us in Color::ALL {
+                for last_to in [None, Some(to)] {
+                    for kind in PieceKind::ALL {
+                        check(None, us, Move::Drop { kind, to }, last_to);
+                    }
+                    for from in Square::all() {
+                        for promote in [false, true] {
+                            for &moved in &pieces {
+                                check(moved, us, Move::Board { from, to, promote }, last_to);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
