@@ -3,9 +3,12 @@
 //! - `games.parquet`: one row a game, the columns of the database's games (see the README).
 //! - `positions.parquet`: one row per position of every game's main line (the start and the
 //!   position after each move): the 64-bit hash (board, hands, side to move, as
-//!   `kifudex hash` prints it), the board-only hash, game, ply, the move played from it in
-//!   USI, the result and the date. Sorted by hash, in row groups of [`POSITION_GROUP`] rows,
-//!   with min/max statistics: a query for one hash reads one or two row groups.
+//!   `kifudex hash` prints it), the hands' part of it (`hash XOR hand_hash` is the board-only
+//!   hash; a few thousand distinct values, where the board's hash would be as random as the
+//!   hash and take 8 bytes a row), game, ply, the move played from it in USI, the result and
+//!   the date. Sorted by hash (and by game within a hash), in row groups of
+//!   [`POSITION_GROUP`] rows, with min/max statistics: a query for one hash reads one or two
+//!   row groups.
 //! - `comments.parquet`: game, ply, kind (comment, engine, remark) and text.
 
 use std::fs::File;
@@ -63,7 +66,7 @@ const GAMES_SCHEMA: &str = "message games {
 
 const POSITIONS_SCHEMA: &str = "message positions {
     REQUIRED INT64 hash (INTEGER(64,false));
-    REQUIRED INT64 board_hash (INTEGER(64,false));
+    REQUIRED INT64 hand_hash (INTEGER(64,false));
     REQUIRED INT64 game;
     REQUIRED INT32 ply;
     OPTIONAL BYTE_ARRAY next_move (UTF8);
@@ -653,11 +656,10 @@ fn write_positions(out: &Path, spill: Spill) -> Result<(), ExportError> {
             Column::opt_str(),
             Column::opt_str(),
         ],
-        // Sorted hashes differ by little; the board hash is as random as it looks; games
-        // are numbers in no order; plies take a few hundred values.
+        // Sorted hashes differ by little; games are numbers in no order; plies take a few
+        // hundred values. The hands' hash (a few thousand values) is left to the dictionary.
         &[
             ("hash", Layout::Plain(Encoding::DELTA_BINARY_PACKED)),
-            ("board_hash", Layout::Plain(Encoding::PLAIN)),
             ("game", Layout::Plain(Encoding::DELTA_BINARY_PACKED)),
             ("ply", Layout::Dictionary),
         ],
@@ -756,7 +758,7 @@ impl PositionTexts {
 fn add_position(t: &mut Table, texts: &mut PositionTexts, row: &PosRow) {
     let [
         Column::I64(hash),
-        Column::I64(board),
+        Column::I64(hands),
         Column::I64(game),
         Column::I32(ply),
         Column::OptStr(next, next_defs),
@@ -767,7 +769,7 @@ fn add_position(t: &mut Table, texts: &mut PositionTexts, row: &PosRow) {
         unreachable!("the positions table's columns")
     };
     hash.push(row.hash as i64);
-    board.push(row.board_hash as i64);
+    hands.push(row.hand_hash as i64);
     game.push(row.game);
     ply.push(row.ply as i32);
     push_opt(next, next_defs, texts.next_move(row.next));
