@@ -27,8 +27,6 @@ use parquet::schema::parser::parse_message_type;
 use parquet::schema::types::{ColumnDescPtr, ColumnPath, SchemaDescPtr, SchemaDescriptor};
 use rayon::prelude::*;
 
-use std::fmt::Write as _;
-
 use super::pool::with_workers;
 use super::spill::{PosRow, Spill};
 use super::{ExportError, ExportGame, prepare_dir, temporary};
@@ -363,11 +361,15 @@ impl Prepared {
         let mut positions = Vec::with_capacity(game.record.main.moves.len() + 1);
         game.positions(|row| positions.push(row))?;
         let mut moves = String::with_capacity(game.record.main.moves.len() * 5);
+        let texts = move_texts();
         for (i, m) in game.record.main.moves.iter().enumerate() {
             if i > 0 {
                 moves.push(' ');
             }
-            let _ = write!(moves, "{}", m.mv);
+            match texts[m.mv.to_u16() as usize] {
+                Some(t) => moves.push_str(t),
+                None => moves.push_str(&m.mv.usi()),
+            }
         }
         let headers: serde_json::Map<String, serde_json::Value> = game
             .row
@@ -716,11 +718,38 @@ fn move_texts() -> &'static [Option<&'static str>] {
     })
 }
 
+/// Hashes a date code with one multiplication: the codes are a few thousand numbers, looked
+/// up once a row.
+#[derive(Default, Clone, Copy)]
+struct CodeHasher(u64);
+
+impl std::hash::Hasher for CodeHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u32(b as u32 ^ (self.0 as u32));
+        }
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        // Both halves mixed: the table takes its buckets from the low bits and its tags
+        // from the high ones.
+        self.0 = (n as u64 ^ self.0)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .rotate_left(32);
+    }
+}
+
+type CodeHash = std::hash::BuildHasherDefault<CodeHasher>;
+
 /// The text cells of positions, made once each: the move (by its 16-bit code), the result
 /// and the date (by its code).
 struct PositionTexts {
     moves: &'static [Option<&'static str>],
-    dates: std::collections::HashMap<u32, Option<ByteArray>>,
+    dates: std::collections::HashMap<u32, Option<ByteArray>, CodeHash>,
 }
 
 impl PositionTexts {
