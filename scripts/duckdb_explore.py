@@ -9,6 +9,11 @@ wrote; POSITION is anything `kifudex hash` reads (an SFEN, `startpos moves 7g7f`
 Prints JSON lines shaped as `kifudex tree --json` / `kifudex position --json` print them
 (tree: move, count, sente_wins, gote_wins, draws, score, last_date; position: id, date,
 sente, gote, plies, winner, ply), then a totals object.
+
+positions.parquet keys each row by `hash` (board, hands, side to move; sorted, with min/max
+statistics, so `WHERE hash = ?` reads a row group or two) and holds `hand_hash`, the hands'
+part of it: a search that ignores hands asks `WHERE xor(hash, hand_hash) = ?` with the
+`board_hash` that `kifudex hash` prints (a scan of both columns).
 """
 import argparse
 import json

@@ -12,6 +12,10 @@
         positions.parquet and games.parquet (DIR may be OUT/* of a shards run).
 
 POSITION is anything `kifudex hash` reads (an SFEN, `startpos moves 7g7f`, ...).
+
+Spark reads the UINT64 columns `hash` and `hand_hash` as DECIMAL(20,0), which has no XOR: a
+search that ignores hands takes the distinct `hand_hash` values (a few thousand), XORs each
+with the `board_hash` that `kifudex hash` prints, in Python, and asks `hash IN` them.
 """
 import argparse
 import decimal

@@ -315,6 +315,7 @@ pub fn run_hash(args: &HashArgs) -> Result<bool> {
             "sfen": pos.to_sfen(),
             "hash": pos.hash(),
             "board_hash": pos.board_hash(),
+            "hand_hash": pos.hash() ^ pos.board_hash(),
         })
     )?;
     Ok(true)

@@ -62,7 +62,8 @@ enum Command {
     Parquet(export::ParquetArgs),
     /// Write an opening book for engines (YaneuraOu's DB2016 text format) from the selected games.
     Book(export::BookArgs),
-    /// Print a position's SFEN and its hashes (the `hash` and `board_hash` of positions.parquet).
+    /// Print a position's SFEN and its hashes (`hash` and `hand_hash` of positions.parquet, and
+    /// `board_hash`, which is `hash XOR hand_hash`).
     Hash(export::HashArgs),
     /// Import record files, directories (recursively) and .zip archives into the database.
     Import(import::ImportArgs),

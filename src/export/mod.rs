@@ -109,7 +109,7 @@ impl ExportGame {
                 hash: pos.hash(),
                 game: self.id,
                 ply: ply as u32,
-                board_hash: pos.board_hash(),
+                hand_hash: pos.hash() ^ pos.board_hash(),
                 next: next.map_or(0, |m| m.to_u16()),
                 result,
                 date,

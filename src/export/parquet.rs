@@ -3,9 +3,12 @@
 //! - `games.parquet`: one row a game, the columns of the database's games (see the README).
 //! - `positions.parquet`: one row per position of every game's main line (the start and the
 //!   position after each move): the 64-bit hash (board, hands, side to move, as
-//!   `kifudex hash` prints it), the board-only hash, game, ply, the move played from it in
-//!   USI, the result and the date. Sorted by hash, in row groups of [`POSITION_GROUP`] rows,
-//!   with min/max statistics: a query for one hash reads one or two row groups.
+//!   `kifudex hash` prints it), the hands' part of it (`hash XOR hand_hash` is the board-only
+//!   hash; a few thousand distinct values, where the board's hash would be as random as the
+//!   hash and take 8 bytes a row), game, ply, the move played from it in USI, the result and
+//!   the date. Sorted by hash (and by game within a hash), in row groups of
+//!   [`POSITION_GROUP`] rows, with min/max statistics: a query for one hash reads one or two
+//!   row groups.
 //! - `comments.parquet`: game, ply, kind (comment, engine, remark) and text.
 
 use std::fs::File;
@@ -13,14 +16,16 @@ use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use bytes::Bytes;
 use parquet::basic::{Compression, Encoding};
-use parquet::data_type::{ByteArray, ByteArrayType, Int32Type, Int64Type};
-use parquet::file::properties::{EnabledStatistics, WriterProperties};
-use parquet::file::writer::SerializedFileWriter;
+use parquet::column::writer::{ColumnCloseResult, get_column_writer, get_typed_column_writer};
+use parquet::data_type::{ByteArray, ByteArrayType, DataType, Int32Type, Int64Type};
+use parquet::errors::ParquetError;
+use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterPropertiesPtr};
+use parquet::file::writer::{SerializedFileWriter, SerializedPageWriter, TrackedWrite};
 use parquet::schema::parser::parse_message_type;
-use parquet::schema::types::ColumnPath;
-
-use std::fmt::Write as _;
+use parquet::schema::types::{ColumnDescPtr, ColumnPath, SchemaDescPtr, SchemaDescriptor};
+use rayon::prelude::*;
 
 use super::pool::with_workers;
 use super::spill::{PosRow, Spill};
@@ -59,7 +64,7 @@ const GAMES_SCHEMA: &str = "message games {
 
 const POSITIONS_SCHEMA: &str = "message positions {
     REQUIRED INT64 hash (INTEGER(64,false));
-    REQUIRED INT64 board_hash (INTEGER(64,false));
+    REQUIRED INT64 hand_hash (INTEGER(64,false));
     REQUIRED INT64 game;
     REQUIRED INT32 ply;
     OPTIONAL BYTE_ARRAY next_move (UTF8);
@@ -74,24 +79,50 @@ const COMMENTS_SCHEMA: &str = "message comments {
     REQUIRED BYTE_ARRAY text (UTF8);
 }";
 
-/// One column of a row group being gathered.
+/// One column of a row group being gathered. Optional columns keep the values present and
+/// the definition levels apart, as the column writer takes them.
 enum Column {
     I64(Vec<i64>),
     I32(Vec<i32>),
-    OptI32(Vec<Option<i32>>),
+    OptI32(Vec<i32>, Vec<i16>),
     Str(Vec<ByteArray>),
-    OptStr(Vec<Option<ByteArray>>),
+    OptStr(Vec<ByteArray>, Vec<i16>),
 }
 
 impl Column {
+    fn opt_i32() -> Column {
+        Column::OptI32(Vec::new(), Vec::new())
+    }
+
+    fn opt_str() -> Column {
+        Column::OptStr(Vec::new(), Vec::new())
+    }
+
     fn clear(&mut self) {
         match self {
             Column::I64(v) => v.clear(),
             Column::I32(v) => v.clear(),
-            Column::OptI32(v) => v.clear(),
+            Column::OptI32(v, d) => {
+                v.clear();
+                d.clear();
+            }
             Column::Str(v) => v.clear(),
-            Column::OptStr(v) => v.clear(),
+            Column::OptStr(v, d) => {
+                v.clear();
+                d.clear();
+            }
         }
+    }
+}
+
+/// Pushes a value that may be missing onto an optional column's values and levels.
+fn push_opt<T>(values: &mut Vec<T>, defs: &mut Vec<i16>, v: Option<T>) {
+    match v {
+        Some(v) => {
+            values.push(v);
+            defs.push(1);
+        }
+        None => defs.push(0),
     }
 }
 
@@ -99,109 +130,192 @@ fn text(s: &str) -> ByteArray {
     ByteArray::from(s.as_bytes().to_vec())
 }
 
+/// A cell of text that lives as long as the program: copied into a row for nothing (no
+/// reference count to change).
+fn static_text(s: &'static str) -> ByteArray {
+    ByteArray::from(Bytes::from_static(s.as_bytes()))
+}
+
 fn opt_text(s: Option<&str>) -> Option<ByteArray> {
     s.map(text)
 }
 
-/// A Parquet file written a row group at a time, under a temporary name until closed.
+/// One column chunk encoded (and compressed) on its own, in memory: its bytes and what the
+/// row group needs to know of them.
+fn encode_column(
+    column: &Column,
+    descr: ColumnDescPtr,
+    props: WriterPropertiesPtr,
+) -> Result<(Bytes, ColumnCloseResult), ParquetError> {
+    fn write<T: DataType>(
+        w: parquet::column::writer::ColumnWriter<'_>,
+        values: &[T::T],
+        defs: Option<&[i16]>,
+    ) -> Result<ColumnCloseResult, ParquetError> {
+        let mut w = get_typed_column_writer::<T>(w);
+        w.write_batch(values, defs, None)?;
+        w.close()
+    }
+    let mut sink = TrackedWrite::new(Vec::new());
+    let close = {
+        let w = get_column_writer(descr, props, Box::new(SerializedPageWriter::new(&mut sink)));
+        match column {
+            Column::I64(v) => write::<Int64Type>(w, v, None)?,
+            Column::I32(v) => write::<Int32Type>(w, v, None)?,
+            Column::OptI32(v, d) => write::<Int32Type>(w, v, Some(d))?,
+            Column::Str(v) => write::<ByteArrayType>(w, v, None)?,
+            Column::OptStr(v, d) => write::<ByteArrayType>(w, v, Some(d))?,
+        }
+    };
+    Ok((Bytes::from(sink.into_inner()?), close))
+}
+
+/// How a column is written when not as the table's default (dictionary, Snappy).
+#[derive(Debug, Clone, Copy)]
+enum Layout {
+    /// No dictionary, this encoding, uncompressed: bit-packed or random values, in which
+    /// compression would find nothing to take out.
+    Plain(Encoding),
+    /// A dictionary, uncompressed: small numbers whose bit-packed indices Snappy cannot
+    /// shorten.
+    Dictionary,
+}
+
+/// The columns of a row group encoded, and the gathered columns handed back to be reused.
+type Encoded = (
+    Result<Vec<(Bytes, ColumnCloseResult)>, ParquetError>,
+    Vec<Column>,
+);
+
+/// A Parquet file written a row group at a time, under a temporary name until closed. The
+/// columns of a row group are encoded and compressed in parallel on rayon's threads, each
+/// into memory, while the next row group is gathered; then appended to the file in order.
+/// At most two row groups are held: the one being gathered and the one being encoded.
 struct Table {
     path: PathBuf,
     tmp: PathBuf,
     writer: Option<SerializedFileWriter<BufWriter<File>>>,
+    schema: SchemaDescPtr,
+    props: WriterPropertiesPtr,
     columns: Vec<Column>,
     rows: usize,
+    /// The row group being encoded, when one is.
+    encoding: Option<std::sync::mpsc::Receiver<Encoded>>,
+    /// Emptied columns to gather the next row group into.
+    spare: Option<Vec<Column>>,
 }
 
 impl Table {
-    /// A table of this schema; the columns named in `plain` are written with their own
-    /// encoding instead of a dictionary (columns of mostly distinct values).
+    /// A table of this schema; the columns named in `layouts` are written as said there,
+    /// the others dictionary-encoded (falling back to plain past the dictionary's size
+    /// limit) and Snappy-compressed.
     fn create(
         path: &Path,
         schema: &str,
         columns: Vec<Column>,
-        plain: &[(&str, Encoding)],
+        layouts: &[(&str, Layout)],
     ) -> Result<Table, ExportError> {
-        let bad = |e: parquet::errors::ParquetError| {
-            ExportError::Parquet(path.to_path_buf(), e.to_string())
-        };
+        let bad = |e: ParquetError| ExportError::Parquet(path.to_path_buf(), e.to_string());
         let schema = Arc::new(parse_message_type(schema).map_err(bad)?);
         let mut props = WriterProperties::builder()
             .set_compression(Compression::SNAPPY)
             .set_statistics_enabled(EnabledStatistics::Chunk);
-        for &(name, encoding) in plain {
+        for &(name, layout) in layouts {
             let col = ColumnPath::from(name);
-            // Bit-packed or random values: compression would find nothing to take out.
-            props = props
-                .set_column_dictionary_enabled(col.clone(), false)
-                .set_column_encoding(col.clone(), encoding)
-                .set_column_compression(col, Compression::UNCOMPRESSED);
+            props = props.set_column_compression(col.clone(), Compression::UNCOMPRESSED);
+            if let Layout::Plain(encoding) = layout {
+                props = props
+                    .set_column_dictionary_enabled(col.clone(), false)
+                    .set_column_encoding(col, encoding);
+            }
         }
         let props = Arc::new(props.build());
+        let descr = Arc::new(SchemaDescriptor::new(schema.clone()));
         let tmp = temporary(path);
         let file = File::create(&tmp).map_err(|e| ExportError::Io(tmp.clone(), e))?;
-        let writer =
-            SerializedFileWriter::new(BufWriter::with_capacity(1 << 20, file), schema, props)
-                .map_err(bad)?;
+        let writer = SerializedFileWriter::new(
+            BufWriter::with_capacity(1 << 20, file),
+            schema,
+            props.clone(),
+        )
+        .map_err(bad)?;
         Ok(Table {
             path: path.to_path_buf(),
             tmp,
             writer: Some(writer),
+            schema: descr,
+            props,
             columns,
             rows: 0,
+            encoding: None,
+            spare: None,
         })
     }
 
-    fn bad(&self, e: parquet::errors::ParquetError) -> ExportError {
+    fn bad(&self, e: ParquetError) -> ExportError {
         ExportError::Parquet(self.path.clone(), e.to_string())
     }
 
-    /// Writes the gathered rows as one row group.
+    /// Hands the gathered rows over to be encoded as one row group, once the row group
+    /// before is in the file.
     fn flush(&mut self) -> Result<(), ExportError> {
         if self.rows == 0 {
             return Ok(());
         }
-        let writer = self.writer.as_mut().expect("open until closed");
-        let mut group = writer
-            .next_row_group()
-            .map_err(|e| ExportError::Parquet(self.path.clone(), e.to_string()))?;
-        for column in &self.columns {
-            let Some(mut col) = group
-                .next_column()
-                .map_err(|e| ExportError::Parquet(self.path.clone(), e.to_string()))?
-            else {
-                break;
-            };
-            let r = match column {
-                Column::I64(v) => col.typed::<Int64Type>().write_batch(v, None, None),
-                Column::I32(v) => col.typed::<Int32Type>().write_batch(v, None, None),
-                Column::OptI32(v) => {
-                    let (values, defs) = split(v);
-                    col.typed::<Int32Type>()
-                        .write_batch(&values, Some(&defs), None)
-                }
-                Column::Str(v) => col.typed::<ByteArrayType>().write_batch(v, None, None),
-                Column::OptStr(v) => {
-                    let (values, defs) = split(v);
-                    col.typed::<ByteArrayType>()
-                        .write_batch(&values, Some(&defs), None)
-                }
-            };
-            r.map_err(|e| ExportError::Parquet(self.path.clone(), e.to_string()))?;
-            col.close()
-                .map_err(|e| ExportError::Parquet(self.path.clone(), e.to_string()))?;
-        }
-        group
-            .close()
-            .map_err(|e| ExportError::Parquet(self.path.clone(), e.to_string()))?;
-        for c in &mut self.columns {
+        self.append_encoded()?;
+        let empty = self.spare.take().unwrap_or_else(|| {
+            self.columns
+                .iter()
+                .map(|c| match c {
+                    Column::I64(_) => Column::I64(Vec::new()),
+                    Column::I32(_) => Column::I32(Vec::new()),
+                    Column::OptI32(..) => Column::opt_i32(),
+                    Column::Str(_) => Column::Str(Vec::new()),
+                    Column::OptStr(..) => Column::opt_str(),
+                })
+                .collect()
+        });
+        let columns = std::mem::replace(&mut self.columns, empty);
+        self.rows = 0;
+        let (schema, props) = (self.schema.clone(), self.props.clone());
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        rayon::spawn(move || {
+            let chunks = columns
+                .par_iter()
+                .enumerate()
+                .map(|(i, column)| encode_column(column, schema.column(i), props.clone()))
+                .collect();
+            let _ = tx.send((chunks, columns));
+        });
+        self.encoding = Some(rx);
+        Ok(())
+    }
+
+    /// Waits for the row group being encoded, if any, and appends it to the file.
+    fn append_encoded(&mut self) -> Result<(), ExportError> {
+        let Some(rx) = self.encoding.take() else {
+            return Ok(());
+        };
+        let (chunks, mut columns) = rx.recv().map_err(|_| ExportError::Stopped)?;
+        for c in &mut columns {
             c.clear();
         }
-        self.rows = 0;
+        self.spare = Some(columns);
+        let chunks = chunks.map_err(|e| self.bad(e))?;
+        let path = &self.path;
+        let bad = |e: ParquetError| ExportError::Parquet(path.clone(), e.to_string());
+        let writer = self.writer.as_mut().expect("open until closed");
+        let mut group = writer.next_row_group().map_err(bad)?;
+        for (bytes, close) in chunks {
+            group.append_column(&bytes, close).map_err(bad)?;
+        }
+        group.close().map_err(bad)?;
         Ok(())
     }
 
     fn close(mut self) -> Result<(), ExportError> {
         self.flush()?;
+        self.append_encoded()?;
         let writer = self.writer.take().expect("open until closed");
         let inner = writer.into_inner().map_err(|e| self.bad(e))?;
         let file = inner
@@ -220,22 +334,6 @@ impl Drop for Table {
             let _ = std::fs::remove_file(&self.tmp);
         }
     }
-}
-
-/// The values present and the definition levels of an optional column.
-fn split<T: Clone>(v: &[Option<T>]) -> (Vec<T>, Vec<i16>) {
-    let mut values = Vec::with_capacity(v.len());
-    let defs = v
-        .iter()
-        .map(|x| match x {
-            Some(x) => {
-                values.push(x.clone());
-                1
-            }
-            None => 0,
-        })
-        .collect();
-    (values, defs)
 }
 
 /// What an export to Parquet wrote.
@@ -263,11 +361,15 @@ impl Prepared {
         let mut positions = Vec::with_capacity(game.record.main.moves.len() + 1);
         game.positions(|row| positions.push(row))?;
         let mut moves = String::with_capacity(game.record.main.moves.len() * 5);
+        let texts = move_texts();
         for (i, m) in game.record.main.moves.iter().enumerate() {
             if i > 0 {
                 moves.push(' ');
             }
-            let _ = write!(moves, "{}", m.mv);
+            match texts[m.mv.to_u16() as usize] {
+                Some(t) => moves.push_str(t),
+                None => moves.push_str(&m.mv.usi()),
+            }
         }
         let headers: serde_json::Map<String, serde_json::Value> = game
             .row
@@ -306,24 +408,24 @@ impl ParquetFiles {
                 Column::Str(vec![]),
                 Column::I32(vec![]),
                 Column::Str(vec![]),
-                Column::OptStr(vec![]),
-                Column::OptStr(vec![]),
-                Column::OptStr(vec![]),
-                Column::OptStr(vec![]),
-                Column::OptStr(vec![]),
-                Column::OptStr(vec![]),
+                Column::opt_str(),
+                Column::opt_str(),
+                Column::opt_str(),
+                Column::opt_str(),
+                Column::opt_str(),
+                Column::opt_str(),
                 Column::Str(vec![]),
                 Column::Str(vec![]),
                 Column::I32(vec![]),
                 Column::Str(vec![]),
-                Column::OptStr(vec![]),
-                Column::OptStr(vec![]),
-                Column::OptI32(vec![]),
-                Column::OptStr(vec![]),
+                Column::opt_str(),
+                Column::opt_str(),
+                Column::opt_i32(),
+                Column::opt_str(),
                 Column::Str(vec![]),
                 Column::Str(vec![]),
             ],
-            &[("id", Encoding::DELTA_BINARY_PACKED)],
+            &[("id", Layout::Plain(Encoding::DELTA_BINARY_PACKED))],
         )?;
         let comments = Table::create(
             &out.join("comments.parquet"),
@@ -334,7 +436,7 @@ impl ParquetFiles {
                 Column::Str(vec![]),
                 Column::Str(vec![]),
             ],
-            &[("game", Encoding::DELTA_BINARY_PACKED)],
+            &[("game", Layout::Plain(Encoding::DELTA_BINARY_PACKED))],
         )?;
         Ok(ParquetFiles {
             out: out.to_path_buf(),
@@ -484,9 +586,33 @@ fn add_game(t: &mut Table, p: Prepared) {
     let r = &g.row;
     let c = &mut t.columns;
     macro_rules! push {
-        ($i:expr, $variant:ident, $v:expr) => {
+        ($i:expr, I64, $v:expr) => {
             match &mut c[$i] {
-                Column::$variant(col) => col.push($v),
+                Column::I64(col) => col.push($v),
+                _ => unreachable!("column {} of games", $i),
+            }
+        };
+        ($i:expr, I32, $v:expr) => {
+            match &mut c[$i] {
+                Column::I32(col) => col.push($v),
+                _ => unreachable!("column {} of games", $i),
+            }
+        };
+        ($i:expr, Str, $v:expr) => {
+            match &mut c[$i] {
+                Column::Str(col) => col.push($v),
+                _ => unreachable!("column {} of games", $i),
+            }
+        };
+        ($i:expr, OptI32, $v:expr) => {
+            match &mut c[$i] {
+                Column::OptI32(col, defs) => push_opt(col, defs, $v),
+                _ => unreachable!("column {} of games", $i),
+            }
+        };
+        ($i:expr, OptStr, $v:expr) => {
+            match &mut c[$i] {
+                Column::OptStr(col, defs) => push_opt(col, defs, $v),
                 _ => unreachable!("column {} of games", $i),
             }
         };
@@ -494,21 +620,25 @@ fn add_game(t: &mut Table, p: Prepared) {
     push!(0, I64, g.id);
     push!(1, Str, text(&g.file));
     push!(2, I32, g.game_index as i32);
-    push!(3, Str, text(r.format.name()));
+    push!(3, Str, static_text(r.format.name()));
     push!(4, OptStr, r.date.map(|d| text(&d.to_string())));
     push!(5, OptStr, opt_text(r.sente.as_deref()));
     push!(6, OptStr, opt_text(r.gote.as_deref()));
     push!(7, OptStr, opt_text(r.event.as_deref()));
     push!(8, OptStr, opt_text(r.opening.as_deref()));
     push!(9, OptStr, opt_text(r.title.as_deref()));
-    push!(10, Str, text(r.handicap.kif_name()));
+    push!(10, Str, static_text(r.handicap.kif_name()));
     push!(11, Str, ByteArray::from(p.start.into_bytes()));
     push!(12, I32, r.plies as i32);
     push!(13, Str, ByteArray::from(p.moves.into_bytes()));
-    push!(14, OptStr, opt_text(r.terminal.map(|t| t.code())));
-    push!(15, OptStr, opt_text(r.result.code()));
+    push!(14, OptStr, r.terminal.map(|t| static_text(t.code())));
+    push!(15, OptStr, r.result.code().map(static_text));
     push!(16, OptI32, r.illegal.map(|(ply, _)| ply as i32));
-    push!(17, OptStr, opt_text(r.illegal.map(|(_, rule)| rule.code())));
+    push!(
+        17,
+        OptStr,
+        r.illegal.map(|(_, rule)| static_text(rule.code()))
+    );
     push!(18, Str, ByteArray::from(p.headers.into_bytes()));
     push!(19, Str, ByteArray::from(p.sources.into_bytes()));
     t.rows += 1;
@@ -524,17 +654,16 @@ fn write_positions(out: &Path, spill: Spill) -> Result<(), ExportError> {
             Column::I64(vec![]),
             Column::I64(vec![]),
             Column::I32(vec![]),
-            Column::OptStr(vec![]),
-            Column::OptStr(vec![]),
-            Column::OptStr(vec![]),
+            Column::opt_str(),
+            Column::opt_str(),
+            Column::opt_str(),
         ],
-        // Sorted hashes differ by little; games and plies are small numbers; the board hash
-        // is as random as it looks.
+        // Sorted hashes differ by little; games are numbers in no order; plies take a few
+        // hundred values. The hands' hash (a few thousand values) is left to the dictionary.
         &[
-            ("hash", Encoding::DELTA_BINARY_PACKED),
-            ("board_hash", Encoding::PLAIN),
-            ("game", Encoding::DELTA_BINARY_PACKED),
-            ("ply", Encoding::DELTA_BINARY_PACKED),
+            ("hash", Layout::Plain(Encoding::DELTA_BINARY_PACKED)),
+            ("game", Layout::Plain(Encoding::DELTA_BINARY_PACKED)),
+            ("ply", Layout::Dictionary),
         ],
     )?;
     let mut failed: Option<ExportError> = None;
@@ -558,37 +687,91 @@ fn write_positions(out: &Path, spill: Spill) -> Result<(), ExportError> {
     t.close()
 }
 
+/// The USI text of every move code ([`Move::to_u16`]), made once for the program: a cell of
+/// `next_move` is then copied for nothing.
+fn move_texts() -> &'static [Option<&'static str>] {
+    static TEXTS: std::sync::OnceLock<Vec<Option<&'static str>>> = std::sync::OnceLock::new();
+    TEXTS.get_or_init(|| {
+        let moves: Vec<Option<String>> = (0..=u16::MAX)
+            .map(|code| Move::from_u16(code).map(|m| m.usi()))
+            .collect();
+        // One block for all of them (about 300 KB), kept for the program's life.
+        let all: &'static str = Box::leak(
+            moves
+                .iter()
+                .flatten()
+                .cloned()
+                .collect::<String>()
+                .into_boxed_str(),
+        );
+        let mut at = 0;
+        moves
+            .iter()
+            .map(|m| {
+                m.as_ref().map(|m| {
+                    let t = &all[at..at + m.len()];
+                    at += m.len();
+                    t
+                })
+            })
+            .collect()
+    })
+}
+
+/// Hashes a date code with one multiplication: the codes are a few thousand numbers, looked
+/// up once a row.
+#[derive(Default, Clone, Copy)]
+struct CodeHasher(u64);
+
+impl std::hash::Hasher for CodeHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u32(b as u32 ^ (self.0 as u32));
+        }
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        // Both halves mixed: the table takes its buckets from the low bits and its tags
+        // from the high ones.
+        self.0 = (n as u64 ^ self.0)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .rotate_left(32);
+    }
+}
+
+type CodeHash = std::hash::BuildHasherDefault<CodeHasher>;
+
 /// The text cells of positions, made once each: the move (by its 16-bit code), the result
 /// and the date (by its code).
 struct PositionTexts {
-    moves: Vec<Option<ByteArray>>,
-    results: [ByteArray; 3],
-    dates: std::collections::HashMap<u32, Option<ByteArray>>,
+    moves: &'static [Option<&'static str>],
+    dates: std::collections::HashMap<u32, Option<ByteArray>, CodeHash>,
 }
 
 impl PositionTexts {
     fn new() -> PositionTexts {
         PositionTexts {
-            moves: vec![None; 1 << 16],
-            results: [text("sente"), text("gote"), text("draw")],
+            moves: move_texts(),
             dates: Default::default(),
         }
     }
 
-    fn next_move(&mut self, code: u16) -> Option<ByteArray> {
+    fn next_move(&self, code: u16) -> Option<ByteArray> {
         if code == 0 {
             return None;
         }
-        let slot = &mut self.moves[code as usize];
-        if slot.is_none() {
-            *slot = Move::from_u16(code).map(|m| text(&m.usi()));
-        }
-        slot.clone()
+        self.moves[code as usize].map(static_text)
     }
 
-    fn result(&self, code: u8) -> Option<ByteArray> {
+    fn result(code: u8) -> Option<ByteArray> {
         match code {
-            1..=3 => Some(self.results[code as usize - 1].clone()),
+            1 => Some(static_text("sente")),
+            2 => Some(static_text("gote")),
+            3 => Some(static_text("draw")),
             _ => None,
         }
     }
@@ -604,22 +787,22 @@ impl PositionTexts {
 fn add_position(t: &mut Table, texts: &mut PositionTexts, row: &PosRow) {
     let [
         Column::I64(hash),
-        Column::I64(board),
+        Column::I64(hands),
         Column::I64(game),
         Column::I32(ply),
-        Column::OptStr(next),
-        Column::OptStr(result),
-        Column::OptStr(date),
+        Column::OptStr(next, next_defs),
+        Column::OptStr(result, result_defs),
+        Column::OptStr(date, date_defs),
     ] = &mut t.columns[..]
     else {
         unreachable!("the positions table's columns")
     };
     hash.push(row.hash as i64);
-    board.push(row.board_hash as i64);
+    hands.push(row.hand_hash as i64);
     game.push(row.game);
     ply.push(row.ply as i32);
-    next.push(texts.next_move(row.next));
-    result.push(texts.result(row.result));
-    date.push(texts.date(row.date));
+    push_opt(next, next_defs, texts.next_move(row.next));
+    push_opt(result, result_defs, PositionTexts::result(row.result));
+    push_opt(date, date_defs, texts.date(row.date));
     t.rows += 1;
 }

@@ -16,8 +16,9 @@ pub struct PosRow {
     pub hash: u64,
     pub game: i64,
     pub ply: u32,
-    /// The board alone.
-    pub board_hash: u64,
+    /// The hands' part of `hash`: `hash ^ hand_hash` is the board's hash (board and side
+    /// to move), 0 when both hands are empty.
+    pub hand_hash: u64,
     /// The move played from it ([`crate::shogi::Move::to_u16`]), 0 at the end of the game.
     pub next: u16,
     /// 0 unknown, 1 sente won, 2 gote won, 3 draw.
@@ -48,7 +49,7 @@ impl SpillRow for PosRow {
         out[0..8].copy_from_slice(&self.hash.to_le_bytes());
         out[8..16].copy_from_slice(&self.game.to_le_bytes());
         out[16..20].copy_from_slice(&self.ply.to_le_bytes());
-        out[20..28].copy_from_slice(&self.board_hash.to_le_bytes());
+        out[20..28].copy_from_slice(&self.hand_hash.to_le_bytes());
         out[28..30].copy_from_slice(&self.next.to_le_bytes());
         out[30] = self.result;
         out[31..35].copy_from_slice(&self.date.to_le_bytes());
@@ -60,7 +61,7 @@ impl SpillRow for PosRow {
             hash: u64_at(0),
             game: u64_at(8) as i64,
             ply: u32::from_le_bytes(b[16..20].try_into().expect("4 bytes")),
-            board_hash: u64_at(20),
+            hand_hash: u64_at(20),
             next: u16::from_le_bytes([b[28], b[29]]),
             result: b[30],
             date: u32::from_le_bytes(b[31..35].try_into().expect("4 bytes")),
@@ -165,5 +166,69 @@ impl<R: SpillRow> Drop for Spill<R> {
             self.buckets.clear();
             let _ = std::fs::remove_dir_all(&self.dir);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rows of a few games, several sharing hashes (as openings do), in game order.
+    fn rows() -> Vec<PosRow> {
+        let mut out = Vec::new();
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for game in 1..=200i64 {
+            for ply in 0..60u32 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                // The first plies of every game are shared, later ones mostly not.
+                let hash = if ply < 4 { (ply as u64) << 58 | 7 } else { x };
+                out.push(PosRow {
+                    hash,
+                    game,
+                    ply,
+                    hand_hash: x & 0xff,
+                    next: ply as u16 + 1,
+                    result: (game % 4) as u8,
+                    date: 20_200_101 + game as u32,
+                });
+            }
+        }
+        out
+    }
+
+    fn sorted_by(limit: usize, name: &str) -> Vec<PosRow> {
+        let dir = std::env::temp_dir().join(format!("kifudex-spill-{}-{name}", std::process::id()));
+        let mut spill = Spill::with_limit(&dir, limit);
+        for r in rows() {
+            spill.push(r).unwrap();
+        }
+        let mut out = Vec::new();
+        spill
+            .sorted(|run| {
+                out.extend_from_slice(run);
+                Ok(())
+            })
+            .unwrap();
+        assert!(!dir.exists(), "the spill files are removed");
+        out
+    }
+
+    #[test]
+    fn rows_come_back_sorted_by_hash_then_game_then_ply() {
+        let mut expected = rows();
+        expected.sort_by_key(|r| (r.hash, r.game, r.ply));
+        // In memory, and through the bucket files (spilled every 100 rows).
+        assert_eq!(sorted_by(usize::MAX, "memory"), expected);
+        assert_eq!(sorted_by(100, "files"), expected);
+    }
+
+    #[test]
+    fn a_row_reads_back_as_written() {
+        let r = rows()[77];
+        let mut b = [0u8; PosRow::BYTES];
+        r.encode(&mut b);
+        assert_eq!(PosRow::decode(&b), r);
     }
 }

@@ -549,6 +549,138 @@ fn parquet_holds_every_game_position_and_comment() {
     );
 }
 
+/// Every row of `positions.parquet` read back: for each game of `games.parquet`, its main
+/// line replayed gives exactly its rows (hash, hands' hash, next move, result, date), and the
+/// file is sorted by hash, then game, then ply.
+#[test]
+fn parquet_positions_are_every_replayed_position_in_order() {
+    let (_dir, db) = sample_db("export-parquet-rows");
+    let dir = db.parent().unwrap().join("pq");
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["export", "--parquet", dir.to_str().unwrap()])
+        .output();
+    assert!(out.status.success(), "{}", out.stderr);
+    let positions = parquet_rows(&dir.join("positions.parquet"));
+    let key = |p: &Value| {
+        (
+            p["hash"].as_u64().unwrap(),
+            p["game"].as_i64().unwrap(),
+            p["ply"].as_i64().unwrap(),
+        )
+    };
+    assert!(positions.windows(2).all(|w| key(&w[0]) < key(&w[1])));
+    // Several games share a hash (the start, at least): the order within it is by game.
+    assert!(positions.windows(2).any(|w| w[0]["hash"] == w[1]["hash"]));
+    let mut by_game: BTreeMap<(i64, i64), &Value> = BTreeMap::new();
+    for p in &positions {
+        by_game.insert((p["game"].as_i64().unwrap(), p["ply"].as_i64().unwrap()), p);
+    }
+    assert_eq!(by_game.len(), positions.len());
+    let games = parquet_rows(&dir.join("games.parquet"));
+    let mut seen = 0;
+    let mut with_hands = 0;
+    for g in &games {
+        let id = g["id"].as_i64().unwrap();
+        let mut pos = Position::from_sfen_with(
+            g["start_sfen"].as_str().unwrap(),
+            kifudex::shogi::Strictness::PiecesOnly,
+        )
+        .unwrap();
+        let moves: Vec<&str> = g["moves"]
+            .as_str()
+            .unwrap()
+            .split(' ')
+            .filter(|m| !m.is_empty())
+            .collect();
+        for ply in 0..=moves.len() {
+            let p = by_game[&(id, ply as i64)];
+            assert_eq!(p["hash"].as_u64(), Some(pos.hash()), "game {id} ply {ply}");
+            let hands = p["hand_hash"].as_u64().unwrap();
+            assert_eq!(pos.hash() ^ hands, pos.board_hash(), "game {id} ply {ply}");
+            with_hands += usize::from(hands != 0);
+            assert_eq!(p["next_move"].as_str(), moves.get(ply).copied());
+            assert_eq!(p["result"], g["winner"], "game {id}");
+            assert_eq!(p["date"], g["date"], "game {id}");
+            if let Some(m) = moves.get(ply) {
+                pos.play(kifudex::shogi::Move::from_usi(m).unwrap())
+                    .unwrap();
+            }
+            seen += 1;
+        }
+    }
+    assert_eq!(seen, positions.len());
+    assert!(with_hands > 0 && with_hands < seen);
+}
+
+/// The encodings the export chooses, as a reader sees them in the files' metadata: sorted
+/// hashes delta bit-packed with min/max statistics on every row group, the hands' hash, the
+/// plies and the texts dictionary-encoded, row groups no larger than their size.
+#[test]
+fn parquet_encodings_are_as_chosen() {
+    use parquet::basic::{Compression, Encoding};
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    use parquet::file::statistics::Statistics;
+    let (_dir, db) = sample_db("export-parquet-encodings");
+    let dir = db.parent().unwrap().join("pq");
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["export", "--parquet", dir.to_str().unwrap()])
+        .output();
+    assert!(out.status.success(), "{}", out.stderr);
+    let file = std::fs::File::open(dir.join("positions.parquet")).unwrap();
+    let reader = SerializedFileReader::new(file).unwrap();
+    let meta = reader.metadata();
+    let names: Vec<&str> = meta
+        .file_metadata()
+        .schema_descr()
+        .columns()
+        .iter()
+        .map(|c| c.name())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "hash",
+            "hand_hash",
+            "game",
+            "ply",
+            "next_move",
+            "result",
+            "date"
+        ]
+    );
+    let mut last_max = 0u64;
+    for group in meta.row_groups() {
+        assert!(group.num_rows() as usize <= kifudex::export::parquet::POSITION_GROUP);
+        let col = |name: &str| {
+            group
+                .columns()
+                .iter()
+                .find(|c| c.column_path().string() == name)
+                .unwrap()
+        };
+        let encodings = |name: &str| col(name).encodings().collect::<Vec<Encoding>>();
+        assert!(encodings("hash").contains(&Encoding::DELTA_BINARY_PACKED));
+        assert!(encodings("game").contains(&Encoding::DELTA_BINARY_PACKED));
+        for name in ["hand_hash", "ply", "next_move", "result", "date"] {
+            assert!(
+                encodings(name).contains(&Encoding::RLE_DICTIONARY),
+                "{name}: {:?}",
+                encodings(name)
+            );
+        }
+        assert_eq!(col("hash").compression(), Compression::UNCOMPRESSED);
+        assert_eq!(col("next_move").compression(), Compression::SNAPPY);
+        let Some(Statistics::Int64(s)) = col("hash").statistics() else {
+            panic!("no statistics on hash");
+        };
+        let (min, max) = (*s.min_opt().unwrap() as u64, *s.max_opt().unwrap() as u64);
+        assert!(min <= max && last_max <= min);
+        last_max = max;
+    }
+}
+
 #[test]
 fn parquet_straight_from_files_equals_the_export() {
     let (_dir, db) = sample_db("export-parquet-files");
@@ -677,6 +809,7 @@ fn hash_prints_the_position_hashes() {
         .unwrap();
     assert_eq!(v["hash"].as_u64(), Some(pos.hash()));
     assert_eq!(v["board_hash"].as_u64(), Some(pos.board_hash()));
+    assert_eq!(v["hand_hash"].as_u64(), Some(pos.hash() ^ pos.board_hash()));
     assert_eq!(v["sfen"], pos.to_sfen());
 }
 
