@@ -549,18 +549,24 @@ fn parquet_holds_every_game_position_and_comment() {
     );
 }
 
+/// The sample collection imported and exported as Parquet: the folder of the files.
+fn sample_parquet(name: &str) -> (TempDb, PathBuf) {
+    let (dir, db) = sample_db(name);
+    let pq = db.parent().unwrap().join("pq");
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["export", "--parquet", pq.to_str().unwrap()])
+        .output();
+    assert!(out.status.success(), "{}", out.stderr);
+    (dir, pq)
+}
+
 /// Every row of `positions.parquet` read back: for each game of `games.parquet`, its main
 /// line replayed gives exactly its rows (hash, hands' hash, next move, result, date), and the
 /// file is sorted by hash, then game, then ply.
 #[test]
 fn parquet_positions_are_every_replayed_position_in_order() {
-    let (_dir, db) = sample_db("export-parquet-rows");
-    let dir = db.parent().unwrap().join("pq");
-    let out = Kifudex::new()
-        .db(&db)
-        .args(&["export", "--parquet", dir.to_str().unwrap()])
-        .output();
-    assert!(out.status.success(), "{}", out.stderr);
+    let (_dir, dir) = sample_parquet("export-parquet-rows");
     let positions = parquet_rows(&dir.join("positions.parquet"));
     let key = |p: &Value| {
         (
@@ -621,13 +627,7 @@ fn parquet_encodings_are_as_chosen() {
     use parquet::basic::{Compression, Encoding};
     use parquet::file::reader::{FileReader, SerializedFileReader};
     use parquet::file::statistics::Statistics;
-    let (_dir, db) = sample_db("export-parquet-encodings");
-    let dir = db.parent().unwrap().join("pq");
-    let out = Kifudex::new()
-        .db(&db)
-        .args(&["export", "--parquet", dir.to_str().unwrap()])
-        .output();
-    assert!(out.status.success(), "{}", out.stderr);
+    let (_dir, dir) = sample_parquet("export-parquet-encodings");
     let file = std::fs::File::open(dir.join("positions.parquet")).unwrap();
     let reader = SerializedFileReader::new(file).unwrap();
     let meta = reader.metadata();
