@@ -125,6 +125,9 @@ pub enum Dropped {
     Fractions,
     /// Characters with no Shift-JIS form, written as `&#NNNN;`.
     NotShiftJis,
+    /// Headers under a key another header already takes: a JKF header is a JSON object,
+    /// one value a key (two `$MEMO` lines of a CSA file); the first is written.
+    RepeatedHeaders(usize),
 }
 
 impl Dropped {
@@ -134,6 +137,7 @@ impl Dropped {
             Dropped::Remarks(_) => Dropped::Remarks(0),
             Dropped::Variations(_) => Dropped::Variations(0),
             Dropped::Bookmarks(_) => Dropped::Bookmarks(0),
+            Dropped::RepeatedHeaders(_) => Dropped::RepeatedHeaders(0),
             d => d.clone(),
         }
     }
@@ -182,6 +186,9 @@ pub fn messages(dropped: &[Dropped], to: Target) -> Vec<String> {
             }
             Dropped::Fractions => "CSA V2.2 times are whole seconds: fractions are cut off (--csa-version 3.0 keeps them)".into(),
             Dropped::NotShiftJis => "some characters have no Shift-JIS form and were written as &#NNNN; references".into(),
+            Dropped::RepeatedHeaders(n) => format!(
+                "JKF holds one header value a key; headers that repeat a key: {n} are not written"
+            ),
         });
     }
     if let Some(at) = group_at {
@@ -255,6 +262,10 @@ pub fn write(games: &[Record], to: Target, csa_version: CsaVersion) -> Written {
             }
             if jkf::has_nonstandard_special(game) {
                 dropped.push(Dropped::NonstandardSpecial);
+            }
+            let repeated = jkf::repeated_headers(game);
+            if repeated > 0 {
+                dropped.push(Dropped::RepeatedHeaders(repeated));
             }
             jkf::write_jkf(game)
         }

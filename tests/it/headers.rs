@@ -412,3 +412,33 @@ fn a_key_that_would_read_as_another_line_keeps_its_dollar_in_kif() {
         ]
     );
 }
+
+/// A JKF header is a JSON object, one value a key: of two headers under one key (two `$MEMO`
+/// lines of a CSA file), the first is written and the other is reported as not written.
+#[test]
+fn jkf_writes_the_first_of_two_headers_under_one_key_and_says_so() {
+    use kifudex::notation::csa::CsaVersion;
+    use kifudex::notation::write::{Dropped, Target, messages, write};
+    let r = csa("V2.2\nN+sente\n$MEMO:a\n$MEMO:b\n$MEMO:c\nPI\n+\n+7776FU\n%TORYO\n");
+    let written = write(std::slice::from_ref(&r), Target::Jkf, CsaVersion::V3_0);
+    assert!(written.dropped.contains(&Dropped::RepeatedHeaders(2)));
+    assert!(
+        messages(&written.dropped, Target::Jkf).contains(
+            &"JKF holds one header value a key; headers that repeat a key: 2 are not written"
+                .to_string()
+        ),
+        "{:?}",
+        written.dropped
+    );
+    let back = read_jkf(std::str::from_utf8(&written.bytes).unwrap()).unwrap();
+    assert_eq!(keys(&back), vec![("先手", "sente"), ("$MEMO", "a")]);
+    // A record with each key once loses nothing.
+    let one = csa("V2.2\nN+sente\n$MEMO:a\nPI\n+\n+7776FU\n%TORYO\n");
+    let written = write(std::slice::from_ref(&one), Target::Jkf, CsaVersion::V3_0);
+    assert!(
+        !written
+            .dropped
+            .iter()
+            .any(|d| matches!(d, Dropped::RepeatedHeaders(_)))
+    );
+}

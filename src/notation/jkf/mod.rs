@@ -24,7 +24,7 @@ use super::record::{MAX_VARIATION_DEPTH, MoveTime, ReadError, Record, TerminalKi
 use crate::shogi::{
     Color, Handicap, Move, Piece, PieceKind, Position, Square, Strictness, hand_from_counts,
 };
-pub use write::{has_nonstandard_special, write_jkf};
+pub use write::{has_nonstandard_special, repeated_headers, write_jkf};
 
 /// The JKF `preset` names, in the order of [`Handicap::ALL`].
 const PRESETS: [(&str, Handicap); 17] = [

@@ -201,11 +201,16 @@ fn initial_json(start: &Position) -> Value {
 pub fn write_jkf(rec: &Record) -> String {
     // JKF's header keys are KIF's: other formats' keys (N+, Sente) under their KIF names.
     let handicap = crate::notation::kif::is_handicap_game(rec);
-    let header: Map<String, Value> = keys_for(&rec.headers, KeyStyle::Jkf, handicap)
+    // One value a key: the first header under it (`repeated_headers` counts the others).
+    let mut header: Map<String, Value> = Map::new();
+    for (k, (_, v)) in keys_for(&rec.headers, KeyStyle::Jkf, handicap)
         .into_iter()
         .zip(&rec.headers)
-        .filter_map(|(k, (_, v))| Some((k?.into_owned(), json!(v))))
-        .collect();
+    {
+        if let Some(k) = k {
+            header.entry(k.into_owned()).or_insert_with(|| json!(v));
+        }
+    }
     let mut first = Map::new();
     if !rec.start_comments.is_empty() || !rec.start_engine.is_empty() {
         first.insert(
@@ -225,6 +230,17 @@ pub fn write_jkf(rec: &Record) -> String {
     }
     out.push_str("  ]\n}\n");
     out
+}
+
+/// How many headers [`write_jkf`] leaves out: those under a JKF key an earlier header takes.
+pub fn repeated_headers(rec: &Record) -> usize {
+    let handicap = crate::notation::kif::is_handicap_game(rec);
+    let mut seen = std::collections::HashSet::new();
+    keys_for(&rec.headers, KeyStyle::Jkf, handicap)
+        .into_iter()
+        .flatten()
+        .filter(|k| !seen.insert(k.clone()))
+        .count()
 }
 
 /// Whether a record uses an ending the JKF schema has no `special` for (see [`terminal_special`]).
