@@ -583,17 +583,12 @@ impl TextIndex {
 
     /// A query in tantivy's syntax, over every field (engine lines only when `engine`).
     fn parse(&self, text: &str, engine: bool) -> Result<Box<dyn tantivy::query::Query>, TextError> {
-        let query_tokenizers = TokenizerManager::default();
-        query_tokenizers.register(
-            tokenizer::NAME,
-            TextAnalyzer::from(JapaneseTokenizer::new(Mode::Query)),
-        );
         let defaults: Vec<Field> = TextField::ALL
             .into_iter()
             .filter(|f| engine || *f != TextField::Engine)
             .map(|f| self.fields[f as usize])
             .collect();
-        let mut parser = QueryParser::new(self.index.schema(), defaults, query_tokenizers);
+        let mut parser = QueryParser::new(self.index.schema(), defaults, query_tokenizers());
         parser.set_conjunction_by_default();
         let ast = tantivy::query_grammar::parse_query(text).map_err(|_| {
             TextError::Query(
@@ -692,7 +687,18 @@ impl TextIndex {
     }
 }
 
-fn index_tokenizers() -> TokenizerManager {
+/// The tokenizers queries are cut with ([`Mode::Query`]).
+pub(super) fn query_tokenizers() -> TokenizerManager {
+    let manager = TokenizerManager::default();
+    manager.register(
+        tokenizer::NAME,
+        TextAnalyzer::from(JapaneseTokenizer::new(Mode::Query)),
+    );
+    manager
+}
+
+/// The tokenizers documents are cut with ([`Mode::Index`]).
+pub(super) fn index_tokenizers() -> TokenizerManager {
     let manager = TokenizerManager::default();
     manager.register(
         tokenizer::NAME,

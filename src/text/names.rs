@@ -21,11 +21,11 @@ use tantivy::collector::DocSetCollector;
 use tantivy::query::QueryParser;
 use tantivy::query_grammar::{Occur, UserInputAst, UserInputLeaf};
 use tantivy::schema::{FAST, IndexRecordOption, Schema, TextFieldIndexing, TextOptions};
-use tantivy::tokenizer::{TextAnalyzer, TokenizerManager};
-use tantivy::{Index, TantivyDocument};
+use tantivy::{Index, Searcher, TantivyDocument};
 
 use super::TextError;
-use super::tokenizer::{self, JapaneseTokenizer, Mode};
+use super::index::{index_tokenizers, query_tokenizers};
+use super::tokenizer;
 
 /// The field of the text index that holds each recognised name as one term.
 pub const FIELD: &str = "names";
@@ -48,7 +48,8 @@ pub fn is_known(name: &str) -> bool {
 /// The known names, each once, and an index in memory with one document each.
 struct Vocabulary {
     names: Vec<&'static str>,
-    index: Index,
+    parser: QueryParser,
+    searcher: Searcher,
 }
 
 fn build() -> Result<Vocabulary, TextError> {
@@ -65,12 +66,7 @@ fn build() -> Result<Vocabulary, TextError> {
     let text = b.add_text_field(TEXT, TextOptions::default().set_indexing_options(indexing));
     let number = b.add_u64_field(NUMBER, FAST);
     let mut index = Index::create_in_ram(b.build());
-    let tokenizers = TokenizerManager::default();
-    tokenizers.register(
-        tokenizer::NAME,
-        TextAnalyzer::from(JapaneseTokenizer::new(Mode::Index)),
-    );
-    index.set_tokenizers(tokenizers);
+    index.set_tokenizers(index_tokenizers());
     let mut writer = index.writer_with_num_threads::<TantivyDocument>(1, 15 << 20)?;
     for (i, name) in names.iter().enumerate() {
         let mut d = TantivyDocument::default();
@@ -80,7 +76,13 @@ fn build() -> Result<Vocabulary, TextError> {
     }
     writer.commit()?;
     writer.wait_merging_threads()?;
-    Ok(Vocabulary { names, index })
+    let parser = QueryParser::new(index.schema(), vec![text], query_tokenizers());
+    let searcher = index.reader()?.searcher();
+    Ok(Vocabulary {
+        names,
+        parser,
+        searcher,
+    })
 }
 
 fn vocabulary() -> Result<&'static Vocabulary, TextError> {
@@ -115,29 +117,22 @@ pub fn names_matching(leaf: &UserInputLeaf) -> Result<Vec<&'static str>, TextErr
             return Ok(Vec::new());
         }
     };
-    let query_tokenizers = TokenizerManager::default();
-    query_tokenizers.register(
-        tokenizer::NAME,
-        TextAnalyzer::from(JapaneseTokenizer::new(Mode::Query)),
-    );
-    let text = v.index.schema().get_field(TEXT)?;
-    let parser = QueryParser::new(v.index.schema(), vec![text], query_tokenizers);
-    let query = parser
+    let query = v
+        .parser
         .build_query_from_user_input_ast(UserInputAst::Leaf(Box::new(leaf)))
         .map_err(|e| TextError::Query(e.to_string()))?;
-    let searcher = v.index.reader()?.searcher();
-    let docs = searcher.search(&query, &DocSetCollector)?;
-    let mut out = Vec::with_capacity(docs.len());
+    let docs = v.searcher.search(&query, &DocSetCollector)?;
+    let mut numbers = Vec::with_capacity(docs.len());
     for addr in docs {
-        let numbers = searcher
+        let column = v
+            .searcher
             .segment_reader(addr.segment_ord)
             .fast_fields()
             .u64(NUMBER)?;
-        if let Some(i) = numbers.first(addr.doc_id) {
-            out.push(v.names[i as usize]);
-        }
+        numbers.extend(column.first(addr.doc_id));
     }
-    out.sort_unstable_by_key(|n| v.names.iter().position(|m| m == n));
+    numbers.sort_unstable();
+    let out = numbers.into_iter().map(|i| v.names[i as usize]).collect();
     Ok(out)
 }
 
