@@ -454,7 +454,7 @@ impl Store {
             tx.commit()?;
         }
         let tx = self.conn.transaction()?;
-        let lists = openings::merge_lists(&tx)?;
+        let lists = openings::merge_lists(&tx, removed > 0)?;
         tx.commit()?;
         give_back_free_pages(&self.conn)?;
         self.conn.execute_batch("PRAGMA optimize")?;

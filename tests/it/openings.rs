@@ -443,6 +443,54 @@ fn optimize_merges_the_lists_of_games_by_name() {
     }
     let after: Vec<Vec<i64>> = queries.iter().map(|q| search(q)).collect();
     assert_eq!(after, want);
+
+    // Tidy lists and no game removed since: nothing to do.
+    let optimize = || {
+        let out = Kifudex::new().db(&db).args(&["optimize"]).output();
+        assert!(out.status.success(), "{}", out.stderr);
+        out.stdout
+    };
+    let lists = "SELECT group_concat(name_id || side || games, ';') FROM recognised_names";
+    let text = |sql: &str| -> String { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
+    let tidy = text(lists);
+    let out = optimize();
+    assert!(
+        out.contains(&format!("lists by opening name: {groups} -> {groups};")),
+        "{out}"
+    );
+    assert_eq!(text(lists), tidy);
+    // A list cut in two (as two imports write it), no game removed: merged again.
+    let (name, side, first, games): (i64, i64, i64, String) = conn
+        .query_row(
+            "SELECT name_id, side, first_game, games FROM recognised_names
+             WHERE json_array_length(games) > 1 LIMIT 1",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )
+        .unwrap();
+    let mut ids: Vec<i64> = serde_json::from_str(&games).unwrap();
+    let last = ids.pop().unwrap();
+    conn.execute(
+        "UPDATE recognised_names SET games = ?4 WHERE name_id = ?1 AND side = ?2 AND first_game = ?3",
+        rusqlite::params![name, side, first, serde_json::to_string(&ids).unwrap()],
+    )
+    .unwrap();
+    conn.execute(
+        "INSERT INTO recognised_names (name_id, side, first_game, games) VALUES (?1, ?2, ?3, ?4)",
+        rusqlite::params![name, side, last, format!("[{last}]")],
+    )
+    .unwrap();
+    assert_eq!(one("SELECT count(*) FROM recognised_names"), groups + 1);
+    let out = optimize();
+    assert!(
+        out.contains(&format!(
+            "lists by opening name: {} -> {groups};",
+            groups + 1
+        )),
+        "{out}"
+    );
+    assert_each_row_in_one_list(&conn);
+    assert_eq!(queries.iter().map(|q| search(q)).collect::<Vec<_>>(), want);
 }
 
 /// The recognised label, strategies and castles are in the text index's opening field:
