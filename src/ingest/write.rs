@@ -128,7 +128,12 @@ impl Sink<'_, '_> {
 /// What the text index takes of a game just written as `id`.
 fn game_text(id: i64, player_ids: [Option<i64>; 2], g: GameRow) -> GameText {
     let recognised = g.recognised.as_ref().map_or_else(Vec::new, |r| {
-        crate::text::unique_names(r.opening.into_iter().chain(r.items.iter().map(|i| i.name)))
+        crate::text::unique_names(
+            r.opening
+                .into_iter()
+                .chain(r.items.iter().map(|i| i.name))
+                .map(std::borrow::Cow::Borrowed),
+        )
     });
     GameText {
         recognised,

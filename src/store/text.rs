@@ -1,6 +1,8 @@
 //! The rows the text index is built from (see `text::TextSource`): games with their players,
 //! headers and comments, read by id range.
 
+use std::borrow::Cow;
+
 use rusqlite::Connection;
 
 use super::codec::{HeaderColumns, decode_comments, decode_headers};
@@ -43,13 +45,13 @@ pub(super) fn text_games(
             let names: Option<String> = r.get(9)?;
             // The label, then the names (one per line) with the ancestors they imply.
             let stored: Vec<&str> = names.as_deref().into_iter().flat_map(str::lines).collect();
-            let mut all: Vec<&str> = label.as_deref().into_iter().collect();
+            let mut all: Vec<Cow<'static, str>> = label.map(Cow::Owned).into_iter().collect();
             for name in stored {
                 let line = crate::classify::lineage(name);
                 if line.is_empty() {
-                    all.push(name);
+                    all.push(Cow::Owned(name.to_string()));
                 }
-                all.extend(line);
+                all.extend(line.into_iter().map(Cow::Borrowed));
             }
             game.recognised = crate::text::unique_names(all);
             let handicap: Option<String> = r.get(8)?;

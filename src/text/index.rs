@@ -31,7 +31,7 @@ use super::tokenizer::{self, JapaneseTokenizer, Mode, TOKENIZER_VERSION};
 use super::{GameText, TextDoc, TextError, TextField, TextSource, each_indexed_document, names};
 
 /// Bump when the fields or what goes into them change: the index is then rebuilt.
-pub const SCHEMA_VERSION: u32 = 5;
+pub const SCHEMA_VERSION: u32 = 6;
 
 /// A document's game and ply share one column ([`doc_key`]): the ply takes the low bits.
 const PLY_BITS: u32 = 24;
@@ -242,14 +242,8 @@ fn schema() -> Schema {
     for f in TextField::ALL {
         b.add_text_field(f.name(), options.clone());
     }
-    // Each recognised name whole, on the game's own document (see `text::names`).
-    let whole = TextFieldIndexing::default()
-        .set_tokenizer("raw")
-        .set_index_option(IndexRecordOption::Basic);
-    b.add_text_field(
-        names::FIELD,
-        TextOptions::default().set_indexing_options(whole),
-    );
+    // Each recognised name as its number, on the game's own document (see `text::names`).
+    b.add_u64_field(names::FIELD, INDEXED);
     b.build()
 }
 
@@ -387,7 +381,13 @@ impl TextIndex {
         each_indexed_document(game, |doc_ply, texts| {
             // Room for what the document holds (the default, 1 KB, is several times more:
             // fresh memory for every document, since the indexing thread frees them).
-            let bytes = 32 + texts.iter().map(|(_, t)| t.len() + 16).sum::<usize>();
+            let bytes = 32
+                + texts.iter().map(|(_, t)| t.len() + 16).sum::<usize>()
+                + if doc_ply.is_none() {
+                    16 * game.recognised.len()
+                } else {
+                    0
+                };
             let mut d = TantivyDocument::with_capacity(bytes);
             d.add_i64(doc, doc_key(game.id, doc_ply));
             for (field, id) in players.into_iter().zip(game.player_ids) {
@@ -399,8 +399,8 @@ impl TextIndex {
                 d.add_text(fields[f as usize], text);
             }
             if doc_ply.is_none() {
-                for n in game.recognised.iter().filter(|n| names::is_known(n)) {
-                    d.add_text(names, n);
+                for n in game.recognised.iter().filter_map(|n| names::number(n)) {
+                    d.add_u64(names, n);
                 }
             }
             docs.push(UserOperation::Add(d));

@@ -14,6 +14,8 @@ pub mod tokenizer;
 
 pub use index::{Highlighter, Hit, SearchOptions, Snippet, SyncReport, TextIndex};
 
+use std::borrow::Cow;
+
 /// The text of one game, as the index sees it.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GameText {
@@ -26,8 +28,9 @@ pub struct GameText {
     pub event: Option<String>,
     pub opening: Option<String>,
     /// The opening label, strategies and castles recognised from the moves, each once
-    /// (indexed in the opening field beside the header's).
-    pub recognised: Vec<String>,
+    /// (indexed in the opening field beside the header's). Borrowed when they are this
+    /// program's names (as an import gives them): no name is copied for the index.
+    pub recognised: Vec<Cow<'static, str>>,
     pub title: Option<String>,
     /// Every header `(key, value)` in file order.
     pub headers: Vec<(String, String)>,
@@ -36,11 +39,11 @@ pub struct GameText {
 }
 
 /// The recognised names as [`GameText::recognised`] holds them: each once, in order.
-pub fn unique_names<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
+pub fn unique_names(names: impl IntoIterator<Item = Cow<'static, str>>) -> Vec<Cow<'static, str>> {
+    let mut out: Vec<Cow<'static, str>> = Vec::new();
     for n in names {
-        if !out.iter().any(|o| o == n) {
-            out.push(n.to_string());
+        if !out.contains(&n) {
+            out.push(n);
         }
     }
     out
@@ -193,7 +196,7 @@ fn each_document_as(
     let recognised = game
         .recognised
         .iter()
-        .map(String::as_str)
+        .map(|n| &**n)
         .filter(|n| Some(*n) != header_opening && !(names_apart && names::is_known(n)));
     doc.put(
         TextField::Opening,

@@ -32,7 +32,11 @@ fn a_game_makes_one_document_and_one_per_commented_position() {
         player_ids: [Some(1), Some(2)],
         event: Some(s("第1期竜王戦")),
         opening: Some(s("四間飛車")),
-        recognised: vec![s("四間飛車"), s("振り飛車"), s("美濃囲い")],
+        recognised: vec![
+            s("四間飛車").into(),
+            s("振り飛車").into(),
+            s("美濃囲い").into(),
+        ],
         title: Some(s("  ")),
         headers: vec![
             (s("先手"), s("羽生善治")),
