@@ -66,27 +66,25 @@ struct Compiled {
     masks: [Vec<Mask>; 2],
     /// Per side, the tests of hands and names.
     rest: [Vec<Test>; 2],
-    /// Kinds of each side (own, opponent, seen from the side) whose squares it reads.
-    own: Kinds,
-    opp: Kinds,
+    /// Whether it reads a hand.
     hands: bool,
 }
 
 pub(super) struct Matcher {
     patterns: Vec<Compiled>,
-    /// Per side and trigger, the patterns to try: own kind k (0–13), opponent kind k (14–27),
-    /// a hand changed (28).
-    triggers: [[Set; 29]; 2],
+    /// Per side, the patterns to try when a hand changed (a capture or a drop).
+    on_hands: [Set; 2],
     /// Per name, the patterns to try when a side finds it: its own that ask for it (`Had`,
     /// `Just`; index 0), the opponent's that ask for it (`OppHad`; index 1).
     on_name: [Vec<Set>; 2],
-    /// Per side, piece (its board slot, 0–27) and square,
-    /// the patterns that a piece entering that square may complete (it stands in one of
-    /// their `All` or `Any` sets): a pattern can start to hold only when one of its tests
-    /// starts to hold, so a move tries only the patterns its changes may have completed.
-    on_enter: Vec<[Set; 81]>,
+    /// Per piece (its board slot, 0–27), square and side, the patterns of the side that a
+    /// piece entering that square may complete (it stands in one of their `All` or `Any`
+    /// sets): a pattern can start to hold only when one of its tests starts to hold, so a
+    /// move tries only the patterns its changes may have completed. Both sides' sets side by
+    /// side: a move reads one line of memory for both.
+    on_enter: Vec<[[Set; 2]; 81]>,
     /// The same for a piece leaving the square (it stands in one of their `None` sets).
-    on_leave: Vec<[Set; 81]>,
+    on_leave: Vec<[[Set; 2]; 81]>,
     /// What [`Matcher::impossible`] gives for the even start, per side (most games).
     even_impossible: [Set; 2],
     /// What [`Matcher::at_start`] gives for the even start, per side.
@@ -115,8 +113,6 @@ pub(super) struct Matcher {
 /// more are written (the build asserts it).
 type Set = u64;
 const ONE: Set = 1;
-
-const HANDS: usize = 28;
 
 /// The most names the definitions may hold (the size of [`Found`]).
 pub(super) const MAX_DEFS: usize = 128;
@@ -163,10 +159,10 @@ impl Matcher {
         );
         assert!(DEFS.len() <= MAX_DEFS, "classify: at most {MAX_DEFS} names");
         let mut patterns = Vec::new();
-        let mut triggers = [[0; 29]; 2];
+        let mut on_hands = [0; 2];
         let mut on_name = [vec![0; DEFS.len()], vec![0; DEFS.len()]];
-        let mut on_enter = vec![[0; 81]; 2 * 28];
-        let mut on_leave = vec![[0; 81]; 2 * 28];
+        let mut on_enter = vec![[[0; 2]; 81]; 28];
+        let mut on_leave = vec![[[0; 2]; 81]; 28];
         let mut last_ply = 0;
         for (i, p) in PATTERNS.iter().enumerate() {
             let def = def_of(p.name);
@@ -177,8 +173,6 @@ impl Matcher {
                 tests: [Vec::new(), Vec::new()],
                 masks: [Vec::new(), Vec::new()],
                 rest: [Vec::new(), Vec::new()],
-                own: 0,
-                opp: 0,
                 hands: false,
             };
             last_ply = last_ply.max(p.plies.1);
@@ -239,8 +233,8 @@ impl Matcher {
             }
             for cond in p.conds {
                 match *cond {
-                    Cond::Own(k, _) | Cond::OwnAny(k, _) | Cond::OwnNone(k, _) => c.own |= k,
-                    Cond::Opp(k, _) | Cond::OppAny(k, _) | Cond::OppNone(k, _) => c.opp |= k,
+                    Cond::Own(..) | Cond::OwnAny(..) | Cond::OwnNone(..) => {}
+                    Cond::Opp(..) | Cond::OppAny(..) | Cond::OppNone(..) => {}
                     Cond::OwnHand(_) | Cond::OppHand(_) => c.hands = true,
                     // A name found may complete a pattern that asks for it (not one that
                     // asks for its absence).
@@ -263,27 +257,19 @@ impl Matcher {
                             if kinds & (1 << k) == 0 {
                                 continue;
                             }
-                            let row = &mut table[side.index() * 28 + who.index() * 14 + k];
+                            let row = &mut table[who.index() * 14 + k];
                             let mut bits = squares;
                             while bits != 0 {
-                                row[bits.trailing_zeros() as usize] |= ONE << i;
+                                row[bits.trailing_zeros() as usize][side.index()] |= ONE << i;
                                 bits &= bits - 1;
                             }
                         }
                     }
                 }
             }
-            for t in &mut triggers {
-                for k in 0..14 {
-                    if c.own & (1 << k) != 0 {
-                        t[k] |= ONE << i;
-                    }
-                    if c.opp & (1 << k) != 0 {
-                        t[14 + k] |= ONE << i;
-                    }
-                }
-                if c.hands {
-                    t[HANDS] |= ONE << i;
+            if c.hands {
+                for h in &mut on_hands {
+                    *h |= ONE << i;
                 }
             }
             patterns.push(c);
@@ -348,7 +334,7 @@ impl Matcher {
         });
         let mut m = Matcher {
             patterns,
-            triggers,
+            on_hands,
             on_name,
             on_enter,
             on_leave,
@@ -462,34 +448,37 @@ impl Matcher {
             // that may still start to hold there at this ply: when none may, for either
             // side, the ply asks nothing more (late plies with the kings out of every castle).
             let at = [board.king(Color::Black), board.king(Color::White)];
-            let mut live = [0; 2];
-            for s in 0..2 {
-                live[s] = self.active[ply as usize] & self.king_ok[s][at[s]] & !done[s];
-            }
+            let open = self.active[ply as usize];
+            let live = [
+                open & self.king_ok[0][at[0]] & !done[0],
+                open & self.king_ok[1][at[1]] & !done[1],
+            ];
             if live[0] | live[1] == 0 {
                 continue;
             }
-            let mut candidates = [0; 2];
-            let hands: Set = if changed.hands { Set::MAX } else { 0 };
-            for side in Color::ALL {
-                if live[side.index()] == 0 {
-                    continue;
-                }
-                let mut set = if ply == 1 {
-                    at_start[side.index()]
-                } else {
-                    self.opening_at[ply as usize]
-                } | (self.triggers[side.index()][HANDS] & hands);
-                // The pieces that left or entered a square.
-                let rows = side.index() * 28;
-                if let Some((slot, square)) = changed.entered() {
-                    set |= self.on_enter[rows + slot as usize][square as usize];
-                }
-                for &(slot, square) in changed.left() {
-                    set |= self.on_leave[rows + slot as usize][square as usize];
-                }
-                candidates[side.index()] = set & live[side.index()] & !done[side.index()];
+            // The patterns each side's changes may have completed: those whose window opens
+            // now, those naming a square a piece entered or left, those reading a hand.
+            let mut candidates = if ply == 1 {
+                at_start
+            } else {
+                [self.opening_at[ply as usize]; 2]
+            };
+            if changed.hands {
+                candidates[0] |= self.on_hands[0];
+                candidates[1] |= self.on_hands[1];
             }
+            if let Some((slot, square)) = changed.entered() {
+                let sets = &self.on_enter[slot as usize][square as usize];
+                candidates[0] |= sets[0];
+                candidates[1] |= sets[1];
+            }
+            for &(slot, square) in changed.left() {
+                let sets = &self.on_leave[slot as usize][square as usize];
+                candidates[0] |= sets[0];
+                candidates[1] |= sets[1];
+            }
+            candidates[0] &= live[0];
+            candidates[1] &= live[1];
             if candidates[0] | candidates[1] == 0 {
                 continue;
             }
