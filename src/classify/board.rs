@@ -66,16 +66,30 @@ pub const fn kind(k: PieceKind) -> Kinds {
 }
 
 /// The board and hands of a game being replayed, by colour and kind.
+///
+/// Written so that a move takes few branches whose way depends on the game (a capture or
+/// not, a promotion or not): those are mispredicted often, and cost more than the
+/// instructions around them. An empty square holds [`EMPTY`], whose set (`pieces[EMPTY]`)
+/// and hand take what a move without a capture would otherwise have to branch around.
 #[derive(Clone)]
 pub struct Board {
-    /// `pieces[slot(colour, kind)]`: the squares holding that piece.
-    pieces: [Squares; 28],
-    /// What stands on each square: 0 for nothing, else 1 + its slot.
+    /// `pieces[slot(colour, kind)]`: the squares holding that piece; `pieces[EMPTY]` is
+    /// scratch.
+    pieces: [Squares; 29],
+    /// What stands on each square: its slot, or [`EMPTY`].
     mailbox: [u8; 81],
-    hands: [[u8; 7]; 2],
+    /// `hands[colour × 7 + kind]` for the seven kinds a hand holds; `hands[14]` is scratch
+    /// (where a capture of nothing, or of a king, counts).
+    hands: [u8; 15],
     /// Each side's king square, or 81 for a side without exactly one king.
     kings: [u8; 2],
 }
+
+/// The slot of an empty square (one past the 28 pieces).
+pub const EMPTY: u8 = 28;
+
+/// The scratch place in [`Board::hands`].
+const NO_HAND: u8 = 14;
 
 /// A colour and kind as one number, `colour × 14 + kind` (0–27): where [`Board`] keeps the
 /// piece's squares.
@@ -90,49 +104,84 @@ fn king_slot(color: usize) -> u8 {
     (color * 14 + PieceKind::King.index()) as u8
 }
 
-/// What one move changed: the pieces that left a square (the piece moved, as it was, and a
-/// piece taken) and the one that entered a square (the piece moved, as it is, or dropped),
-/// each `(slot, square index)`, and whether a hand changed.
-#[derive(Copy, Clone, Debug, Default)]
+/// Per slot, the slot of the piece promoted (itself for a piece that does not promote, and
+/// for [`EMPTY`]).
+const PROMOTED: [u8; 29] = {
+    let mut out = [0u8; 29];
+    let mut s = 0;
+    while s < 29 {
+        let k = s % 14;
+        // Pawn, lance, knight, silver (0–3) promote to 8–11; bishop and rook (5, 6) to 12, 13.
+        out[s] = if s == EMPTY as usize {
+            s as u8
+        } else if k <= 3 {
+            (s + 8) as u8
+        } else if k == 5 || k == 6 {
+            (s + 7) as u8
+        } else {
+            s as u8
+        };
+        s += 1;
+    }
+    out
+};
+
+/// Per capturing colour and captured slot, where in [`Board::hands`] the capture counts:
+/// the capturer's hand of the piece unpromoted, or [`NO_HAND`] for nothing or a king.
+const HAND_OF_CAPTURE: [[u8; 29]; 2] = {
+    let mut out = [[NO_HAND; 29]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut s = 0;
+        while s < 28 {
+            let k = s % 14;
+            let unpromoted = match k {
+                8..=11 => k - 8,
+                12 | 13 => k - 7,
+                _ => k,
+            };
+            if k != 7 {
+                out[c][s] = (c * 7 + unpromoted) as u8;
+            }
+            s += 1;
+        }
+        c += 1;
+    }
+    out
+};
+
+/// What one move changed: the pieces that left a square (the piece moved, as it was, and
+/// the piece taken), each `(slot, square index)` with [`EMPTY`] for none, the piece that
+/// entered a square (the piece moved, as it is, or dropped), and whether a hand changed.
+#[derive(Copy, Clone, Debug)]
 pub struct Changed {
-    left: [(u8, u8); 2],
-    n_left: u8,
-    entered: Option<(u8, u8)>,
+    pub left: [(u8, u8); 2],
+    pub entered: (u8, u8),
     /// Whether a hand changed (a capture or a drop).
     pub hands: bool,
 }
 
 impl Changed {
-    #[inline]
-    fn leave(&mut self, slot: u8, index: usize) {
-        self.left[self.n_left as usize] = (slot, index as u8);
-        self.n_left += 1;
-    }
-
-    /// `(slot, square index)` of each piece that left a square.
-    #[inline]
-    pub fn left(&self) -> &[(u8, u8)] {
-        &self.left[..self.n_left as usize]
-    }
-
-    /// `(slot, square index)` of the piece that entered a square.
-    #[inline]
-    pub fn entered(&self) -> Option<(u8, u8)> {
-        self.entered
-    }
+    const NOTHING: Changed = Changed {
+        left: [(EMPTY, 0); 2],
+        entered: (EMPTY, 0),
+        hands: false,
+    };
 }
 
 impl Board {
     pub fn new(position: &Position) -> Board {
         let mut board = Board {
-            pieces: [0; 28],
-            mailbox: [0; 81],
-            hands: [[0; 7]; 2],
+            pieces: [0; 29],
+            mailbox: [EMPTY; 81],
+            hands: [0; 15],
             kings: [81; 2],
         };
         for square in Square::all() {
             if let Some(piece) = position.piece_at(square) {
-                board.put(slot(piece.color, piece.kind), square.index());
+                let (s, i) = (slot(piece.color, piece.kind), square.index());
+                board.pieces[s as usize] |= BIT[i];
+                board.mailbox[i] = s;
             }
         }
         for color in Color::ALL {
@@ -141,78 +190,69 @@ impl Board {
                 board.kings[color.index()] = kings.trailing_zeros() as u8;
             }
             for (k, n) in position.hand(color).iter() {
-                board.hands[color.index()][k.index()] = n;
+                board.hands[color.index() * 7 + k.index()] = n;
             }
         }
         board
-    }
-
-    #[inline]
-    fn put(&mut self, slot: u8, index: usize) {
-        self.pieces[slot as usize] |= BIT[index];
-        self.mailbox[index] = 1 + slot;
-    }
-
-    /// Empties the square; the slot of what stood there.
-    #[inline]
-    fn take(&mut self, index: usize) -> Option<u8> {
-        let code = self.mailbox[index];
-        if code == 0 {
-            return None;
-        }
-        let slot = code - 1;
-        self.pieces[slot as usize] &= !BIT[index];
-        self.mailbox[index] = 0;
-        Some(slot)
     }
 
     /// Plays `mv` for `color`; what it changed. A move whose origin is empty changes nothing
     /// (the records' replay has refused it already).
     #[inline(always)]
     pub fn play(&mut self, color: Color, mv: Move) -> Changed {
-        let mut changed = Changed::default();
         match mv {
             Move::Board { from, to, promote } => {
-                let Some(moved) = self.take(from.index()) else {
-                    return changed;
-                };
-                let owner = (moved / 14) as usize;
-                changed.leave(moved, from.index());
-                if moved == king_slot(owner) && self.kings[owner] == from.index() as u8 {
-                    self.kings[owner] = to.index() as u8;
+                let (from, to) = (from.index(), to.index());
+                let moved = self.mailbox[from];
+                if moved == EMPTY {
+                    return Changed::NOTHING;
                 }
-                if let Some(taken) = self.take(to.index()) {
-                    let taken_owner = (taken / 14) as usize;
-                    changed.leave(taken, to.index());
-                    changed.hands = true;
-                    if taken == king_slot(taken_owner) {
-                        self.kings[taken_owner] = 81;
-                    } else if let Some(k) = PieceKind::from_index((taken % 14) as usize) {
-                        let h = &mut self.hands[owner][k.unpromoted().index()];
-                        *h = h.saturating_add(1);
-                    }
-                }
-                let now = match PieceKind::from_index((moved % 14) as usize) {
-                    Some(kind) if promote => kind
-                        .promoted()
-                        .map_or(moved, |p| slot(Color::ALL[owner], p)),
-                    _ => moved,
+                let owner = (moved >= 14) as usize;
+                let taken = self.mailbox[to];
+                self.pieces[moved as usize] &= !BIT[from];
+                self.pieces[taken as usize] &= !BIT[to];
+                self.mailbox[from] = EMPTY;
+                let now = if promote {
+                    PROMOTED[moved as usize]
+                } else {
+                    moved
                 };
-                self.put(now, to.index());
-                changed.entered = Some((now, to.index() as u8));
+                self.pieces[now as usize] |= BIT[to];
+                self.mailbox[to] = now;
+                let hand = &mut self.hands[HAND_OF_CAPTURE[owner][taken as usize] as usize];
+                *hand = hand.saturating_add(1);
+                // Kings move and are taken rarely: these branches are foreseen.
+                if moved == king_slot(owner) && self.kings[owner] == from as u8 {
+                    self.kings[owner] = to as u8;
+                }
+                if taken != EMPTY && taken % 14 == PieceKind::King as u8 {
+                    self.kings[(taken >= 14) as usize] = 81;
+                }
+                Changed {
+                    left: [(moved, from as u8), (taken, to as u8)],
+                    entered: (now, to as u8),
+                    hands: taken != EMPTY,
+                }
             }
             Move::Drop { kind, to } => {
+                let to = to.index();
                 if kind.index() < 7 {
-                    let h = &mut self.hands[color.index()][kind.index()];
+                    let h = &mut self.hands[color.index() * 7 + kind.index()];
                     *h = h.saturating_sub(1);
                 }
                 let now = slot(color, kind);
-                self.put(now, to.index());
-                changed.entered = Some((now, to.index() as u8));
-                changed.hands = true;
+                // A drop on an occupied square: the records' replay refused it already.
+                let was = self.mailbox[to];
+                self.pieces[was as usize] &= !BIT[to];
+                self.pieces[now as usize] |= BIT[to];
+                self.mailbox[to] = now;
+                Changed {
+                    left: [(EMPTY, 0), (was, to as u8)],
+                    entered: (now, to as u8),
+                    hands: true,
+                }
             }
         }
-        changed
     }
 
     /// The squares holding `color`'s pieces of any kind in `kinds`.
@@ -244,9 +284,36 @@ impl Board {
     /// How many pieces of `kind` `color` holds in hand.
     #[inline]
     pub fn in_hand(&self, color: Color, kind: PieceKind) -> u8 {
-        self.hands[color.index()]
-            .get(kind.index())
-            .copied()
-            .unwrap_or(0)
+        if kind.index() < 7 {
+            self.hands[color.index() * 7 + kind.index()]
+        } else {
+            0
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tables_promote_and_capture_as_the_pieces_do() {
+        for color in Color::ALL {
+            for k in PieceKind::ALL {
+                let s = slot(color, k) as usize;
+                let want = k.promoted().map_or(s as u8, |p| slot(color, p));
+                assert_eq!(PROMOTED[s], want, "{color:?} {k:?}");
+                for capturer in Color::ALL {
+                    let want = if k == PieceKind::King {
+                        NO_HAND
+                    } else {
+                        (capturer.index() * 7 + k.unpromoted().index()) as u8
+                    };
+                    assert_eq!(HAND_OF_CAPTURE[capturer.index()][s], want);
+                }
+            }
+        }
+        assert_eq!(PROMOTED[EMPTY as usize], EMPTY);
+        assert_eq!(HAND_OF_CAPTURE[0][EMPTY as usize], NO_HAND);
     }
 }

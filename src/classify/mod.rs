@@ -102,14 +102,29 @@ pub fn recognise_record(record: &Record) -> Recognised {
     recognise(&record.start, record.main.moves.iter().map(|m| m.mv))
 }
 
+/// [`recognise_record`] when the record's handicap ([`Record::handicap`]) is known already.
+pub fn recognise_record_as(record: &Record, handicap: Handicap) -> Recognised {
+    recognise_as(
+        &record.start,
+        handicap,
+        record.main.moves.iter().map(|m| m.mv),
+    )
+}
+
 /// Recognises a game from its start position and main line.
 pub fn recognise(start: &Position, moves: impl IntoIterator<Item = Move>) -> Recognised {
-    let startpos = start.is_startpos();
-    let handicap = if startpos {
-        Handicap::Even
-    } else {
-        Handicap::detect(start)
-    };
+    recognise_as(start, Handicap::detect(start), moves)
+}
+
+/// [`recognise`] when the start's handicap ([`Handicap::detect`]) is known already.
+fn recognise_as(
+    start: &Position,
+    handicap: Handicap,
+    moves: impl IntoIterator<Item = Move>,
+) -> Recognised {
+    debug_assert_eq!(handicap, Handicap::detect(start));
+    // detect() compares board and hands; the even start has sente to move.
+    let startpos = handicap == Handicap::Even && start.side_to_move() == Color::Black;
     if handicap == Handicap::Other {
         return Recognised::default();
     }

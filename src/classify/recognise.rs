@@ -82,9 +82,9 @@ pub(super) struct Matcher {
     /// sets): a pattern can start to hold only when one of its tests starts to hold, so a
     /// move tries only the patterns its changes may have completed. Both sides' sets side by
     /// side: a move reads one line of memory for both.
-    on_enter: Vec<[[Set; 2]; 81]>,
+    on_enter: Triggers,
     /// The same for a piece leaving the square (it stands in one of their `None` sets).
-    on_leave: Vec<[[Set; 2]; 81]>,
+    on_leave: Triggers,
     /// What [`Matcher::impossible`] gives for the even start, per side (most games).
     even_impossible: [Set; 2],
     /// What [`Matcher::at_start`] gives for the even start, per side.
@@ -106,6 +106,39 @@ pub(super) struct Matcher {
     /// hold with the king there (all the patterns at index 81, for a side without exactly
     /// one king): most castles name the king's square, so a move elsewhere tries few.
     king_ok: [[Set; 82]; 2],
+}
+
+/// Per piece (slot, 0–28 with `EMPTY`) and square, both sides' sets of patterns, kept small:
+/// a byte per piece and square names one of the few distinct pairs of sets. The full table
+/// (75 KB, mostly zeros) missed the first-level cache on about one move in five; this one
+/// (under 10 KB) stays in it.
+struct Triggers {
+    index: Vec<[u8; 81]>,
+    sets: Vec<[Set; 2]>,
+}
+
+impl Triggers {
+    fn new(full: &[[[Set; 2]; 81]]) -> Triggers {
+        let mut sets: Vec<[Set; 2]> = vec![[0; 2]];
+        let index = full
+            .iter()
+            .map(|row| {
+                row.map(|pair| {
+                    let i = sets.iter().position(|s| *s == pair).unwrap_or_else(|| {
+                        sets.push(pair);
+                        sets.len() - 1
+                    });
+                    u8::try_from(i).expect("classify: at most 256 distinct trigger sets")
+                })
+            })
+            .collect();
+        Triggers { index, sets }
+    }
+
+    #[inline]
+    fn get(&self, (slot, square): (u8, u8)) -> &[Set; 2] {
+        &self.sets[self.index[slot as usize][square as usize] as usize]
+    }
 }
 
 /// A set of patterns, bit `i` for `PATTERNS[i]`. 64 bits while there are at most 64
@@ -161,8 +194,9 @@ impl Matcher {
         let mut patterns = Vec::new();
         let mut on_hands = [0; 2];
         let mut on_name = [vec![0; DEFS.len()], vec![0; DEFS.len()]];
-        let mut on_enter = vec![[[0; 2]; 81]; 28];
-        let mut on_leave = vec![[[0; 2]; 81]; 28];
+        // A row more for `EMPTY`, which completes nothing.
+        let mut on_enter = vec![[[0; 2]; 81]; 29];
+        let mut on_leave = vec![[[0; 2]; 81]; 29];
         let mut last_ply = 0;
         for (i, p) in PATTERNS.iter().enumerate() {
             let def = def_of(p.name);
@@ -336,8 +370,8 @@ impl Matcher {
             patterns,
             on_hands,
             on_name,
-            on_enter,
-            on_leave,
+            on_enter: Triggers::new(&on_enter),
+            on_leave: Triggers::new(&on_leave),
             even_impossible: [0; 2],
             even_at_start: [0; 2],
             even_board: Board::new(&Position::startpos()),
@@ -463,19 +497,17 @@ impl Matcher {
             } else {
                 [self.opening_at[ply as usize]; 2]
             };
-            if changed.hands {
-                candidates[0] |= self.on_hands[0];
-                candidates[1] |= self.on_hands[1];
-            }
-            if let Some((slot, square)) = changed.entered() {
-                let sets = &self.on_enter[slot as usize][square as usize];
-                candidates[0] |= sets[0];
-                candidates[1] |= sets[1];
-            }
-            for &(slot, square) in changed.left() {
-                let sets = &self.on_leave[slot as usize][square as usize];
-                candidates[0] |= sets[0];
-                candidates[1] |= sets[1];
+            // Without a branch on what the move was (they are mispredicted often): a move
+            // without a capture leaves `EMPTY`, whose sets are empty.
+            let hands = Set::from(changed.hands).wrapping_neg();
+            let (entered, [left, taken]) = (changed.entered, changed.left);
+            let sets = [
+                self.on_enter.get(entered),
+                self.on_leave.get(left),
+                self.on_leave.get(taken),
+            ];
+            for s in 0..2 {
+                candidates[s] |= (self.on_hands[s] & hands) | sets[0][s] | sets[1][s] | sets[2][s];
             }
             candidates[0] &= live[0];
             candidates[1] &= live[1];

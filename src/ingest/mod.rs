@@ -565,11 +565,12 @@ impl Parts<'_, '_> {
             self.errors.push(p);
         }
         // In the parallel stage: the writer only stores what was found.
+        let handicap = rec.handicap();
         let recognised = self
             .options
             .recognise
-            .then(|| crate::classify::recognise_record(&rec));
-        let mut row = GameRow::from_record(rec, format, self.options.variations);
+            .then(|| crate::classify::recognise_record_as(&rec, handicap));
+        let mut row = GameRow::from_record_as(rec, format, self.options.variations, handicap);
         row.recognised = recognised;
         self.games.push(row);
         if self.games.len() == self.part {

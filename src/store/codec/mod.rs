@@ -88,13 +88,24 @@ impl GameRow {
 
     /// [`GameRow::with_positions`] of a record no longer needed: its headers and comments
     /// move into the row instead of being copied (what the importer does with every game).
-    pub fn from_record(mut rec: Record, format: Format, variations: bool) -> GameRow {
+    pub fn from_record(rec: Record, format: Format, variations: bool) -> GameRow {
+        let handicap = rec.handicap();
+        GameRow::from_record_as(rec, format, variations, handicap)
+    }
+
+    /// [`GameRow::from_record`] when the start's handicap ([`Record::handicap`]) is known
+    /// already: the importer works it out once for the row and for the recognition.
+    pub fn from_record_as(
+        mut rec: Record,
+        format: Format,
+        variations: bool,
+        handicap: Handicap,
+    ) -> GameRow {
         let date = rec.date();
         let plies = rec.main.moves.len() as u32;
         let own = |s: Option<&str>| s.map(str::to_string);
         // Each column's header is looked up once (a lookup trims every header it passes).
         let columns = HeaderColumns::of(&rec);
-        let handicap = rec.handicap();
         // detect() compares board, hands and side to move; the move number is the last
         // thing that could differ.
         let start_sfen = (handicap == Handicap::Other || rec.start.move_number() != 1)
