@@ -102,22 +102,13 @@ pub fn recognise_record(record: &Record) -> Recognised {
     recognise(&record.start, record.main.moves.iter().map(|m| m.mv))
 }
 
-/// [`recognise_record`] when the record's handicap ([`Record::handicap`]) is known already.
-pub fn recognise_record_as(record: &Record, handicap: Handicap) -> Recognised {
-    recognise_as(
-        &record.start,
-        handicap,
-        record.main.moves.iter().map(|m| m.mv),
-    )
-}
-
 /// Recognises a game from its start position and main line.
 pub fn recognise(start: &Position, moves: impl IntoIterator<Item = Move>) -> Recognised {
     recognise_as(start, Handicap::detect(start), moves)
 }
 
 /// [`recognise`] when the start's handicap ([`Handicap::detect`]) is known already.
-fn recognise_as(
+pub fn recognise_as(
     start: &Position,
     handicap: Handicap,
     moves: impl IntoIterator<Item = Move>,

@@ -364,7 +364,16 @@ fn read_batch(
 ) -> bool {
     let (mut part, mut parsed, mut bytes) = (0, Vec::new(), 0);
     let mut gone = false;
-    let send = |parsed: Vec<Parsed>, last: bool, part: &mut usize| {
+    let send = |mut parsed: Vec<Parsed>, last: bool, part: &mut usize| {
+        // The openings of all the games of the part, one after another: the matcher's tables
+        // stay in the cache from one game to the next (recognised as each game was read, they
+        // were pushed out by the reader's work in between), and it reads each game's moves
+        // from the row, two bytes a move.
+        if options.recognise {
+            for g in parsed.iter_mut().flat_map(|p| p.games.iter_mut()) {
+                g.recognise();
+            }
+        }
         let ok = tx
             .send(Part {
                 batch,
@@ -565,14 +574,9 @@ impl Parts<'_, '_> {
             self.errors.push(p);
         }
         // In the parallel stage: the writer only stores what was found.
-        let handicap = rec.handicap();
-        let recognised = self
-            .options
-            .recognise
-            .then(|| crate::classify::recognise_record_as(&rec, handicap));
-        let mut row = GameRow::from_record_as(rec, format, self.options.variations, handicap);
-        row.recognised = recognised;
-        self.games.push(row);
+        // Recognised later, with the other games of the batch (`read_batch`).
+        self.games
+            .push(GameRow::from_record(rec, format, self.options.variations));
         if self.games.len() == self.part {
             self.done += self.part;
             (self.emit)(Parsed {

@@ -223,10 +223,15 @@ impl Handicap {
     /// The start position: Black (下手) to move in an even game, White (上手) in a handicap
     /// game. `None` for [`Handicap::Other`].
     pub fn position(self) -> Option<Position> {
+        self.start().cloned()
+    }
+
+    /// [`Handicap::position`] without a copy.
+    pub fn start(self) -> Option<&'static Position> {
         Handicap::starts()
             .iter()
             .find(|(h, _)| *h == self)
-            .map(|(_, p)| p.clone())
+            .map(|(_, p)| p)
     }
 
     /// Every named handicap with its start position, built once: reading a game needs one.

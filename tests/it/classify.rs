@@ -755,3 +755,53 @@ fn the_matcher_equals_testing_every_pattern_after_every_ply() {
     }
     assert!(names > 1000, "{names} names in 400 games");
 }
+
+#[test]
+fn a_row_recognises_its_moves_as_the_record_does() {
+    // The importer recognises a batch of rows at a time from the moves the row holds: the
+    // same answer as from the record, for generated games, handicap games, a position set up
+    // by hand, and every game of the corpus.
+    use kifudex::notation::Format;
+    use kifudex::store::GameRow;
+    let mut records: Vec<kifudex::notation::Record> = Vec::new();
+    let mut synth = kifudex::synth::Synth::new(kifudex::synth::SynthOptions::default());
+    records.extend((0..300).map(|_| synth.game()));
+    for text in [
+        "手合割：飛車落ち\n1 ３四歩(33)\n2 ７六歩(77)\n3 ４二銀(31)\n4 ６八飛(28)\n",
+        "手合割：角落ち\n1 ３四歩(33)\n2 ２六歩(27)\n3 ４四歩(43)\n4 ４八銀(39)\n",
+        "手合割：平手\n1 ７六歩(77)\n2 ３四歩(33)\n3 ６六歩(67)\n4 ８四歩(83)\n5 ６八飛(28)\n",
+    ] {
+        records.extend(read_bytes(text.as_bytes(), None).games);
+    }
+    records.extend(
+        read_bytes(
+            b"position sfen 8k/9/9/9/9/9/9/9/K8 b G 1 moves 9i9h\n",
+            None,
+        )
+        .games,
+    );
+    if let Some(files) = corpus(&[]) {
+        for path in files {
+            let bytes = std::fs::read(&path).unwrap();
+            records.extend(read_bytes(&bytes, Some(&path)).games);
+        }
+    }
+    let (mut handicap, mut other, mut named) = (0, 0, 0);
+    for rec in &records {
+        let want = recognise_record(rec);
+        let mut row = GameRow::from_record(rec.clone(), Format::Kif, false);
+        assert_eq!(row.recognised, None);
+        row.recognise();
+        assert_eq!(row.recognised.as_ref(), Some(&want), "{:?}", rec.headers);
+        match rec.handicap() {
+            kifudex::shogi::Handicap::Even => {}
+            kifudex::shogi::Handicap::Other => other += 1,
+            _ => handicap += 1,
+        }
+        named += usize::from(!want.items.is_empty());
+    }
+    assert!(
+        handicap >= 2 && other >= 1 && named >= 250,
+        "{handicap} {other} {named}"
+    );
+}

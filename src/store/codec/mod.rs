@@ -86,26 +86,30 @@ impl GameRow {
         row
     }
 
-    /// [`GameRow::with_positions`] of a record no longer needed: its headers and comments
-    /// move into the row instead of being copied (what the importer does with every game).
-    pub fn from_record(rec: Record, format: Format, variations: bool) -> GameRow {
-        let handicap = rec.handicap();
-        GameRow::from_record_as(rec, format, variations, handicap)
+    /// Recognises the openings of the row's main line ([`GameRow::recognised`]) from its
+    /// moves as the row holds them, as [`crate::classify::recognise_record`] does from the
+    /// record: the importer recognises a batch of rows at a time, once they are read.
+    pub fn recognise(&mut self) {
+        let moves = self
+            .moves
+            .chunks_exact(2)
+            .map_while(|c| Move::from_u16(u16::from_le_bytes([c[0], c[1]])));
+        self.recognised = Some(match self.handicap.start() {
+            Some(start) => crate::classify::recognise_as(start, self.handicap, moves),
+            // Neither an even nor a handicap start: nothing is recognised.
+            None => Recognised::default(),
+        });
     }
 
-    /// [`GameRow::from_record`] when the start's handicap ([`Record::handicap`]) is known
-    /// already: the importer works it out once for the row and for the recognition.
-    pub fn from_record_as(
-        mut rec: Record,
-        format: Format,
-        variations: bool,
-        handicap: Handicap,
-    ) -> GameRow {
+    /// [`GameRow::with_positions`] of a record no longer needed: its headers and comments
+    /// move into the row instead of being copied (what the importer does with every game).
+    pub fn from_record(mut rec: Record, format: Format, variations: bool) -> GameRow {
         let date = rec.date();
         let plies = rec.main.moves.len() as u32;
         let own = |s: Option<&str>| s.map(str::to_string);
         // Each column's header is looked up once (a lookup trims every header it passes).
         let columns = HeaderColumns::of(&rec);
+        let handicap = rec.handicap();
         // detect() compares board, hands and side to move; the move number is the last
         // thing that could differ.
         let start_sfen = (handicap == Handicap::Other || rec.start.move_number() != 1)
