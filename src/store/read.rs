@@ -87,17 +87,50 @@ pub struct ReadTransaction<'a> {
     _tx: rusqlite::Transaction<'a>,
 }
 
+/// The columns a game's record is made from, in the order [`read_record`] reads them (first
+/// in a `SELECT`), and the players' table joined for them.
+macro_rules! record_columns {
+    () => {
+        "g.id, g.date, ps.name, pg.name, g.event, g.opening, g.title, g.handicap, g.headers,
+        g.start_sfen, g.moves, g.times, g.terminal, g.tree, g.comments, g.incomplete"
+    };
+}
+macro_rules! players_joined {
+    () => {
+        "LEFT JOIN players ps ON ps.id = g.sente_id LEFT JOIN players pg ON pg.id = g.gote_id"
+    };
+}
+
 /// The columns a record file is written from ([`to_write`] reads them), for a `WHERE`.
-const TO_WRITE: &str = "SELECT g.id, g.date, ps.name, pg.name, g.event, g.opening, g.title,
-        g.handicap, g.headers, g.start_sfen, g.moves, g.times, g.terminal, g.tree,
-        g.comments, g.incomplete
-    FROM games g
-    LEFT JOIN players ps ON ps.id = g.sente_id
-    LEFT JOIN players pg ON pg.id = g.gote_id";
+const TO_WRITE: &str = concat!(
+    "SELECT ",
+    record_columns!(),
+    " FROM games g ",
+    players_joined!()
+);
+
+/// A game as [`Store::game`] gives it, for a `WHERE`: the record's columns, then the
+/// game's own source, its place there, format, plies, winner and source id.
+const STORED: &str = concat!(
+    "SELECT ",
+    record_columns!(),
+    ", s.path, g.game_index, g.format, g.plies, g.winner, g.source_id
+     FROM games g JOIN sources s ON s.id = g.source_id ",
+    players_joined!()
+);
 
 /// A game as a record file is written from it, from a row of [`TO_WRITE`]: the record
 /// [`Store::game`] gives (its main line replayed quietly).
 fn to_write(r: &rusqlite::Row<'_>) -> Result<GameToWrite, StoreError> {
+    Ok(read_record(r, Replay::Quiet)?.0)
+}
+
+/// The game's record from a row that starts with [`record_columns`], its main line replayed
+/// as `replay` says, with the columns a file name is made of; and its event and opening.
+fn read_record(
+    r: &rusqlite::Row<'_>,
+    replay: Replay,
+) -> Result<(GameToWrite, Option<String>, Option<String>), StoreError> {
     let id: i64 = r.get(0)?;
     let sente: Option<String> = r.get(2)?;
     let gote: Option<String> = r.get(3)?;
@@ -132,15 +165,16 @@ fn to_write(r: &rusqlite::Row<'_>) -> Result<GameToWrite, StoreError> {
         headers,
         comments,
     };
-    let mut record = record_from(cols, Replay::Quiet)?;
+    let mut record = record_from(cols, replay)?;
     record.incomplete = r.get(15)?;
-    Ok(GameToWrite {
+    let game = GameToWrite {
         id,
         date: r.get(1)?,
         sente,
         gote,
         record,
-    })
+    };
+    Ok((game, event, opening))
 }
 
 impl Store {
@@ -230,85 +264,38 @@ impl Store {
         Ok(())
     }
 
-    /// [`Store::game`] with `sources` left empty, and the id of the game's own source.
+    /// The game with this id and its own source's id (the other sources not read), its main
+    /// line replayed as `replay` says.
     fn game_without_sources(
         &self,
         id: i64,
         replay: Replay,
     ) -> Result<Option<(StoredGame, i64)>, StoreError> {
-        let c = &self.conn;
-        let row = c
-            .prepare_cached(
-                "SELECT s.path, g.game_index, g.format, g.date, ps.name, pg.name, g.event,
-                        g.opening, g.plies, g.winner, g.start_sfen, g.moves, g.times,
-                        g.terminal, g.tree, g.handicap, g.headers, g.source_id, g.comments, g.title, g.incomplete
-                 FROM games g JOIN sources s ON s.id = g.source_id
-                 LEFT JOIN players ps ON ps.id = g.sente_id
-                 LEFT JOIN players pg ON pg.id = g.gote_id
-                 WHERE g.id = ?1",
-            )?
-            .query_row([id], |r| {
-                    Ok((
-                        StoredGame {
-                            id,
-                            file: r.get(0)?,
-                            game_index: r.get(1)?,
-                            format: r.get(2)?,
-                            date: r.get(3)?,
-                            sente: r.get(4)?,
-                            gote: r.get(5)?,
-                            event: r.get(6)?,
-                            opening: r.get(7)?,
-                            plies: r.get(8)?,
-                            winner: r.get(9)?,
-                            sources: Vec::new(),
-                            record: Record::default(),
-                            incomplete: r.get(20)?,
-                        },
-                        StoredColumns {
-                            id,
-                            start_sfen: r.get(10)?,
-                            handicap: r.get(15)?,
-                            moves: r.get(11)?,
-                            times: r.get(12)?,
-                            terminal: r.get(13)?,
-                            tree: None,
-                            headers: Vec::new(),
-                            comments: Vec::new(),
-                        },
-                        r.get::<_, i64>(17)?,
-                        // Decoded below, where a damaged value names the game.
-                        (
-                            r.get::<_, rusqlite::types::Value>(14)?,
-                            r.get::<_, Option<String>>(18)?,
-                        ),
-                        (
-                            r.get::<_, Option<String>>(16)?,
-                            r.get::<_, Option<String>>(19)?,
-                        ),
-                    ))
-                },
-            )
-            .optional()?;
-        let Some((mut game, mut cols, source, (tree, comments), (headers, title))) = row else {
+        let mut stmt = self
+            .conn
+            .prepare_cached(&format!("{STORED} WHERE g.id = ?1"))?;
+        let mut rows = stmt.query([id])?;
+        let Some(r) = rows.next()? else {
             return Ok(None);
         };
-        if let Some(h) = headers {
-            let columns = HeaderColumns {
-                sente: game.sente.as_deref(),
-                gote: game.gote.as_deref(),
-                event: game.event.as_deref(),
-                opening: game.opening.as_deref(),
-                title: title.as_deref(),
-                handicap: Some(&cols.handicap),
-            };
-            cols.headers = decode_headers(&h, columns);
-        }
-        cols.tree = stored_tree(id, (&tree).into())?;
-        cols.comments = decode_comments(id, comments.as_deref())?;
-        game.record = record_from(cols, replay)?;
-        game.record.incomplete = game.incomplete;
-        Ok(Some((game, source)))
+        let (w, event, opening) = read_record(r, replay)?;
+        let game = StoredGame {
+            id,
+            file: r.get(16)?,
+            game_index: r.get(17)?,
+            format: r.get(18)?,
+            date: w.date,
+            sente: w.sente,
+            gote: w.gote,
+            event,
+            opening,
+            plies: r.get(19)?,
+            winner: r.get(20)?,
+            sources: Vec::new(),
+            incomplete: w.record.incomplete,
+            record: w.record,
+        };
+        Ok(Some((game, r.get(21)?)))
     }
 
     /// [`Store::game_line`], kept for the next questions while the database does not change
