@@ -6,8 +6,8 @@
 //! of the whole.
 #![no_main]
 
-use kifudex::notation::csa::{CsaVersion, read_csa, write_csa, write_csa_games};
 use kifudex::notation::csa::pieces::{CsaPieces, can_read_in_pieces};
+use kifudex::notation::csa::{CsaVersion, read_csa, write_csa, write_csa_games};
 use kifudex::notation::decode::decode_cut;
 use kifudex::notation::{Format, read_bytes, read_bytes_each};
 use libfuzzer_sys::fuzz_target;
@@ -21,12 +21,9 @@ fuzz_target!(|data: &[u8]| {
     if file.format == Some(Format::Csa) && can_read_in_pieces(encoding, data) {
         let piece = 1 + data.first().map_or(0, |&b| b as usize % 97);
         let mut pieces = Vec::new();
-        let (read, stopped) = CsaPieces::new(encoding).read_from(
-            &mut &data[..],
-            piece,
-            u64::MAX,
-            &mut |r, _| pieces.push(r),
-        );
+        let (read, stopped) =
+            CsaPieces::new(encoding)
+                .read_from(&mut &data[..], piece, u64::MAX, &mut |r, _| pieces.push(r));
         assert!(stopped.is_none());
         assert_eq!(read.error, file.error);
         assert_eq!(pieces, whole, "in pieces of {piece}");
@@ -52,7 +49,9 @@ fuzz_target!(|data: &[u8]| {
         let v2 = read_csa(&write_csa(game, CsaVersion::V2_2));
         assert_eq!(v2.len(), 1);
         assert_eq!(v2[0].errors, []);
-        let moves = |g: &kifudex::notation::Record| -> Vec<_> { g.main.moves.iter().map(|m| m.mv).collect() };
+        let moves = |g: &kifudex::notation::Record| -> Vec<_> {
+            g.main.moves.iter().map(|m| m.mv).collect()
+        };
         assert_eq!(moves(&v2[0]), moves(game));
         assert_eq!(v2[0].terminal(), game.terminal());
         assert_eq!(v2[0].result(), game.result());

@@ -20,7 +20,9 @@ fuzz_target!(|data: &[u8]| {
         let again = read_move_list(&written);
         assert_eq!(again.errors, [], "{}:\n{written}", n.name());
         assert_eq!(again.start, game.start, "{}", n.name());
-        let moves = |r: &kifudex::notation::Record| -> Vec<_> { r.main.moves.iter().map(|m| m.mv).collect() };
+        let moves = |r: &kifudex::notation::Record| -> Vec<_> {
+            r.main.moves.iter().map(|m| m.mv).collect()
+        };
         assert_eq!(moves(&again), moves(&game), "{}:\n{written}", n.name());
     }
 });

@@ -20,7 +20,9 @@ fuzz_target!(|data: &[u8]| {
     }
     for q in tokenize(&text, Mode::Query) {
         assert!(
-            index.iter().any(|t| t.position == q.position && t.text == q.text),
+            index
+                .iter()
+                .any(|t| t.position == q.position && t.text == q.text),
             "query token {q:?} is no document token"
         );
     }

@@ -18,7 +18,10 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(again.main, game.main);
         let kif = read_kif(&write_kif(&game));
         assert_eq!(kif.errors, []);
-        assert_eq!(kif.start.to_sfen().rsplit_once(' ').map(|s| s.0), game.start.to_sfen().rsplit_once(' ').map(|s| s.0));
+        assert_eq!(
+            kif.start.to_sfen().rsplit_once(' ').map(|s| s.0),
+            game.start.to_sfen().rsplit_once(' ').map(|s| s.0)
+        );
         assert_eq!(kif.main, game.main);
     }
 });
