@@ -573,8 +573,8 @@ impl Parts<'_, '_> {
             p.severity = e.severity;
             self.errors.push(p);
         }
-        // In the parallel stage: the writer only stores what was found.
-        // Recognised later, with the other games of the batch (`read_batch`).
+        // Its openings are recognised later, still in the parallel stage, with the other games
+        // of the batch (`read_batch`): the writer only stores what was found.
         self.games
             .push(GameRow::from_record(rec, format, self.options.variations));
         if self.games.len() == self.part {
