@@ -340,7 +340,7 @@ impl TextIndex {
     }
 
     fn from_index(dir: &Path, mut index: Index, state: Payload) -> TextIndex {
-        index.set_tokenizers(index_tokenizers());
+        index.set_tokenizers(tokenizers(Mode::Index));
         let schema = index.schema();
         let field = |name: &str| schema.get_field(name).expect("field of our schema");
         TextIndex {
@@ -588,7 +588,7 @@ impl TextIndex {
             .filter(|f| engine || *f != TextField::Engine)
             .map(|f| self.fields[f as usize])
             .collect();
-        let mut parser = QueryParser::new(self.index.schema(), defaults, query_tokenizers());
+        let mut parser = QueryParser::new(self.index.schema(), defaults, tokenizers(Mode::Query));
         parser.set_conjunction_by_default();
         let ast = tantivy::query_grammar::parse_query(text).map_err(|_| {
             TextError::Query(
@@ -687,22 +687,12 @@ impl TextIndex {
     }
 }
 
-/// The tokenizers queries are cut with ([`Mode::Query`]).
-pub(super) fn query_tokenizers() -> TokenizerManager {
+/// The tokenizers text is cut with: documents in [`Mode::Index`], queries in [`Mode::Query`].
+pub(super) fn tokenizers(mode: Mode) -> TokenizerManager {
     let manager = TokenizerManager::default();
     manager.register(
         tokenizer::NAME,
-        TextAnalyzer::from(JapaneseTokenizer::new(Mode::Query)),
-    );
-    manager
-}
-
-/// The tokenizers documents are cut with ([`Mode::Index`]).
-pub(super) fn index_tokenizers() -> TokenizerManager {
-    let manager = TokenizerManager::default();
-    manager.register(
-        tokenizer::NAME,
-        TextAnalyzer::from(JapaneseTokenizer::new(Mode::Index)),
+        TextAnalyzer::from(JapaneseTokenizer::new(mode)),
     );
     manager
 }

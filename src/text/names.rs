@@ -25,8 +25,8 @@ use tantivy::schema::{FAST, IndexRecordOption, Schema, TextFieldIndexing, TextOp
 use tantivy::{Index, Searcher, TantivyDocument};
 
 use super::TextError;
-use super::index::{index_tokenizers, query_tokenizers};
-use super::tokenizer;
+use super::index::tokenizers;
+use super::tokenizer::{self, Mode};
 
 /// The field of the text index that holds each recognised name as one number ([`number`]).
 pub const FIELD: &str = "names";
@@ -112,7 +112,7 @@ fn build() -> Result<Vocabulary, TextError> {
     let text = b.add_text_field(TEXT, TextOptions::default().set_indexing_options(indexing));
     let number = b.add_u64_field(NUMBER, FAST);
     let mut index = Index::create_in_ram(b.build());
-    index.set_tokenizers(index_tokenizers());
+    index.set_tokenizers(tokenizers(Mode::Index));
     let mut writer = index.writer_with_num_threads::<TantivyDocument>(1, 15 << 20)?;
     for (i, name) in names.iter().enumerate() {
         let mut d = TantivyDocument::default();
@@ -122,7 +122,7 @@ fn build() -> Result<Vocabulary, TextError> {
     }
     writer.commit()?;
     writer.wait_merging_threads()?;
-    let parser = QueryParser::new(index.schema(), vec![text], query_tokenizers());
+    let parser = QueryParser::new(index.schema(), vec![text], tokenizers(Mode::Query));
     let searcher = index.reader()?.searcher();
     Ok(Vocabulary {
         names,
