@@ -9,6 +9,7 @@ pub mod export;
 pub mod ingest;
 pub mod normalize;
 pub mod notation;
+pub mod numhash;
 pub mod query;
 pub mod serve;
 pub mod shogi;

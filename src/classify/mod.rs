@@ -114,8 +114,8 @@ pub fn recognise_as(
     moves: impl IntoIterator<Item = Move>,
 ) -> Recognised {
     debug_assert_eq!(handicap, Handicap::detect(start));
-    // detect() compares board and hands; the even start has sente to move.
-    let startpos = handicap == Handicap::Even && start.side_to_move() == Color::Black;
+    // detect() compares board, hands and side to move (the move number may differ).
+    let startpos = handicap == Handicap::Even;
     if handicap == Handicap::Other {
         return Recognised::default();
     }

@@ -77,11 +77,11 @@ pub(super) struct Matcher {
     /// Per name, the patterns to try when a side finds it: its own that ask for it (`Had`,
     /// `Just`; index 0), the opponent's that ask for it (`OppHad`; index 1).
     on_name: [Vec<Set>; 2],
-    /// Per piece (its board slot, 0–27), square and side, the patterns of the side that a
-    /// piece entering that square may complete (it stands in one of their `All` or `Any`
-    /// sets): a pattern can start to hold only when one of its tests starts to hold, so a
-    /// move tries only the patterns its changes may have completed. Both sides' sets side by
-    /// side: a move reads one line of memory for both.
+    /// Per piece (its board slot, 0–27, or `EMPTY`), square and side, the patterns of the
+    /// side that a piece entering that square may complete (it stands in one of their `All`
+    /// or `Any` sets): a pattern can start to hold only when one of its tests starts to hold,
+    /// so a move tries only the patterns its changes may have completed. Both sides' sets
+    /// are read at once.
     on_enter: Triggers,
     /// The same for a piece leaving the square (it stands in one of their `None` sets).
     on_leave: Triggers,
@@ -267,8 +267,13 @@ impl Matcher {
             }
             for cond in p.conds {
                 match *cond {
-                    Cond::Own(..) | Cond::OwnAny(..) | Cond::OwnNone(..) => {}
-                    Cond::Opp(..) | Cond::OppAny(..) | Cond::OppNone(..) => {}
+                    // Squares: the trigger tables below.
+                    Cond::Own(..)
+                    | Cond::OwnAny(..)
+                    | Cond::OwnNone(..)
+                    | Cond::Opp(..)
+                    | Cond::OppAny(..)
+                    | Cond::OppNone(..) => {}
                     Cond::OwnHand(_) | Cond::OppHand(_) => c.hands = true,
                     // A name found may complete a pattern that asks for it (not one that
                     // asks for its absence).

@@ -6,7 +6,6 @@
 //! change (`classify_version` in meta).
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 use rayon::prelude::*;
 use rusqlite::{Connection, OptionalExtension, params};
@@ -14,6 +13,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::codec::main_line;
 use super::{Store, StoreError};
 use crate::classify::{self, CLASSIFY_VERSION, Kind, Recognised};
+use crate::numhash::NumberHash;
 use crate::shogi::Color;
 
 /// The meta key holding the version of the definitions the stored rows were made with.
@@ -34,35 +34,7 @@ pub struct StoredItem {
 /// Keyed by the name's address: every name given is one of the definitions' (`&'static`),
 /// and a name met again is found without hashing its text.
 #[derive(Default)]
-pub(super) struct NameIds(HashMap<usize, i64, BuildHasherDefault<AddressHasher>>);
-
-/// Hashes an address (or a few small numbers) by a multiplication each.
-#[derive(Default)]
-pub(super) struct AddressHasher(u64);
-
-impl Hasher for AddressHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.write_u64(n as u64);
-    }
-
-    fn write_i64(&mut self, n: i64) {
-        self.write_u64(n as u64);
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
+pub(super) struct NameIds(HashMap<usize, i64, NumberHash>);
 
 impl NameIds {
     fn id(&mut self, conn: &Connection, name: &'static str, kind: Kind) -> Result<i64, StoreError> {
@@ -84,7 +56,7 @@ impl NameIds {
 /// rows of `recognised_names` by [`Lists::finish`]: one row for all the games a transaction
 /// wrote with the name.
 #[derive(Default)]
-pub(super) struct Lists(HashMap<(i64, i64), Vec<i64>, BuildHasherDefault<AddressHasher>>);
+pub(super) struct Lists(HashMap<(i64, i64), Vec<i64>, NumberHash>);
 
 impl Lists {
     /// Notes game `id` under each of its names (as [`encode`] gave them).

@@ -15,7 +15,7 @@
 //! names it finds are added to the leaf as `names: IN [...]`. A phrase can no longer run from
 //! one name into the next, as it could when the names were one text joined by ` / `.
 
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use tantivy::collector::DocSetCollector;
@@ -27,6 +27,7 @@ use tantivy::{Index, Searcher, TantivyDocument};
 use super::TextError;
 use super::index::tokenizers;
 use super::tokenizer::{self, Mode};
+use crate::numhash::NumberHash;
 
 /// The field of the text index that holds each recognised name as one number ([`number`]).
 pub const FIELD: &str = "names";
@@ -48,20 +49,21 @@ pub fn is_known(name: &str) -> bool {
 /// the order of the definitions). The known names' numbers differ (checked when the list is
 /// made). A number term costs the index less than a text term: no tokenizer, no copy.
 pub fn number(name: &str) -> Option<u64> {
-    static KNOWN: OnceLock<std::collections::HashSet<u64, BuildHasherDefault<Identity>>> =
-        OnceLock::new();
+    static KNOWN: OnceLock<HashMap<u64, &'static str, NumberHash>> = OnceLock::new();
     let known = KNOWN.get_or_init(|| {
-        let mut set = std::collections::HashSet::default();
-        let mut names: Vec<&str> = crate::classify::canonical_names().collect();
-        names.sort_unstable();
-        names.dedup();
-        for n in &names {
-            assert!(set.insert(fnv(n)), "text: two names with one number ({n})");
+        let mut map = HashMap::default();
+        for n in crate::classify::canonical_names() {
+            let was = map.insert(fnv(n), n);
+            assert!(
+                was.is_none_or(|w| w == n),
+                "text: two names with one number ({n})"
+            );
         }
-        set
+        map
     });
     let n = fnv(name);
-    known.contains(&n).then_some(n)
+    // The name itself compared too: another text with the same hash is not known.
+    (known.get(&n) == Some(&name)).then_some(n)
 }
 
 /// 64-bit FNV-1a.
@@ -69,26 +71,6 @@ fn fnv(text: &str) -> u64 {
     text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     })
-}
-
-/// A hasher for keys that are hashes already.
-#[derive(Default)]
-struct Identity(u64);
-
-impl Hasher for Identity {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
 }
 
 /// The known names, each once, and an index in memory with one document each.

@@ -23,6 +23,7 @@ use table::{Column, Layout, Table, opt_text, push_opt, static_text, text};
 use super::pool::with_workers;
 use super::spill::{PosRow, Spill};
 use super::{ExportError, ExportGame, prepare_dir};
+use crate::numhash::NumberHash;
 use crate::shogi::Move;
 use crate::store::Store;
 use crate::store::postings::date_text;
@@ -454,38 +455,11 @@ fn move_texts() -> &'static [Option<&'static str>] {
     })
 }
 
-/// Hashes a date code with one multiplication: the codes are a few thousand numbers, looked
-/// up once a row.
-#[derive(Default, Clone, Copy)]
-struct CodeHasher(u64);
-
-impl std::hash::Hasher for CodeHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u32(b as u32 ^ (self.0 as u32));
-        }
-    }
-
-    fn write_u32(&mut self, n: u32) {
-        // Both halves mixed: the table takes its buckets from the low bits and its tags
-        // from the high ones.
-        self.0 = (n as u64 ^ self.0)
-            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
-            .rotate_left(32);
-    }
-}
-
-type CodeHash = std::hash::BuildHasherDefault<CodeHasher>;
-
 /// The text cells of positions, made once each: the move (by its 16-bit code), the result
 /// and the date (by its code).
 struct PositionTexts {
     moves: &'static [Option<&'static str>],
-    dates: std::collections::HashMap<u32, Option<ByteArray>, CodeHash>,
+    dates: std::collections::HashMap<u32, Option<ByteArray>, NumberHash>,
 }
 
 impl PositionTexts {
