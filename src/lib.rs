@@ -1,18 +1,16 @@
 //! kifudex: a shogi game-database indexer.
 //!
-//! The library holds every stage of the pipeline (see the project README); the `kifudex`
-//! binary is a thin command-line front end over it.
+//! The layers are crates of one workspace (see `docs/architecture.md`): the board
+//! (`kifudex-shogi`), records (`kifudex-notation`), recognition (`kifudex-classify`) and the
+//! database with its queries and exports (`kifudex-db`). This crate adds the explorer's
+//! server and re-exports the layers under one name for the binary, the tests and the
+//! benchmarks.
 
-pub mod ascii;
-pub mod classify;
-pub mod export;
-pub mod ingest;
-pub mod normalize;
-pub mod notation;
-pub mod numhash;
-pub mod query;
+pub use kifudex_classify as classify;
+pub use kifudex_db::{export, ingest, numhash, query, store, text};
+pub use kifudex_notation as notation;
+pub use kifudex_notation::{normalize, synth};
+pub use kifudex_shogi as shogi;
+pub use kifudex_shogi::ascii;
+
 pub mod serve;
-pub mod shogi;
-pub mod store;
-pub mod synth;
-pub mod text;

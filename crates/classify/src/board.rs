@@ -1,0 +1,319 @@
+//! The board as the patterns see it: one bit set per colour and piece kind, kept move by
+//! move, so that a condition is one mask test. Knows nothing of legality: the moves it is
+//! given were replayed already.
+
+use kifudex_shogi::{Color, Move, PieceKind, Position, Square};
+
+/// Squares as a set: bit `i` for the square of index `i` (see [`Square`]).
+pub type Squares = u128;
+
+/// The square `NM` (file N, rank M) as a set: `sq(28)` is 2八.
+pub const fn sq(digits: u8) -> Squares {
+    let file = digits / 10;
+    let rank = digits % 10;
+    assert!(file >= 1 && file <= 9 && rank >= 1 && rank <= 9);
+    1u128 << ((file - 1) * 9 + (rank - 1))
+}
+
+/// Several squares as one set: `sqs(&[26, 15])`.
+pub const fn sqs(list: &[u8]) -> Squares {
+    let mut set = 0;
+    let mut i = 0;
+    while i < list.len() {
+        set |= sq(list[i]);
+        i += 1;
+    }
+    set
+}
+
+/// Every square of files `from..=to`, ranks `top..=bottom`.
+pub const fn area(from: u8, to: u8, top: u8, bottom: u8) -> Squares {
+    let mut set = 0;
+    let mut f = from;
+    while f <= to {
+        let mut r = top;
+        while r <= bottom {
+            set |= sq(f * 10 + r);
+            r += 1;
+        }
+        f += 1;
+    }
+    set
+}
+
+/// The set seen from the other side of the board (1一 ↔ 9九): a pattern written for
+/// sente is read for gote through it.
+pub const fn rotate(set: Squares) -> Squares {
+    set.reverse_bits() >> (128 - 81)
+}
+
+/// Each square alone as a set (a load is quicker than a 128-bit shift).
+const BIT: [Squares; 81] = {
+    let mut bits = [0; 81];
+    let mut i = 0;
+    while i < 81 {
+        bits[i] = 1u128 << i;
+        i += 1;
+    }
+    bits
+};
+
+/// Piece kinds as a set: bit `k` for the kind of index `k`.
+pub type Kinds = u16;
+
+pub const fn kind(k: PieceKind) -> Kinds {
+    1 << (k as u16)
+}
+
+/// The board and hands of a game being replayed, by colour and kind.
+///
+/// Written so that a move takes few branches whose way depends on the game (a capture or
+/// not, a promotion or not): those are mispredicted often, and cost more than the
+/// instructions around them. An empty square holds [`EMPTY`], whose set (`pieces[EMPTY]`)
+/// and hand take what a move without a capture would otherwise have to branch around.
+#[derive(Clone)]
+pub struct Board {
+    /// `pieces[slot(colour, kind)]`: the squares holding that piece; `pieces[EMPTY]` is
+    /// scratch.
+    pieces: [Squares; 29],
+    /// What stands on each square: its slot, or [`EMPTY`].
+    mailbox: [u8; 81],
+    /// `hands[colour × 7 + kind]` for the seven kinds a hand holds; `hands[14]` is scratch
+    /// (where a capture of nothing, or of a king, counts).
+    hands: [u8; 15],
+    /// Each side's king square, or 81 for a side without exactly one king.
+    kings: [u8; 2],
+}
+
+/// The slot of an empty square (one past the 28 pieces).
+pub const EMPTY: u8 = 28;
+
+/// The scratch place in [`Board::hands`].
+const NO_HAND: u8 = 14;
+
+/// A colour and kind as one number, `colour × 14 + kind` (0–27): where [`Board`] keeps the
+/// piece's squares.
+#[inline]
+pub fn slot(color: Color, kind: PieceKind) -> u8 {
+    (color.index() * 14 + kind.index()) as u8
+}
+
+/// The slot of `color`'s king.
+#[inline]
+fn king_slot(color: usize) -> u8 {
+    (color * 14 + PieceKind::King.index()) as u8
+}
+
+/// Per slot, the slot of the piece promoted (itself for a piece that does not promote, and
+/// for [`EMPTY`]).
+const PROMOTED: [u8; 29] = {
+    let mut out = [0u8; 29];
+    let mut s = 0;
+    while s < 29 {
+        let k = s % 14;
+        // Pawn, lance, knight, silver (0–3) promote to 8–11; bishop and rook (5, 6) to 12, 13.
+        out[s] = if s == EMPTY as usize {
+            s as u8
+        } else if k <= 3 {
+            (s + 8) as u8
+        } else if k == 5 || k == 6 {
+            (s + 7) as u8
+        } else {
+            s as u8
+        };
+        s += 1;
+    }
+    out
+};
+
+/// Per capturing colour and captured slot, where in [`Board::hands`] the capture counts:
+/// the capturer's hand of the piece unpromoted, or [`NO_HAND`] for nothing or a king.
+const HAND_OF_CAPTURE: [[u8; 29]; 2] = {
+    let mut out = [[NO_HAND; 29]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut s = 0;
+        while s < 28 {
+            let k = s % 14;
+            let unpromoted = match k {
+                8..=11 => k - 8,
+                12 | 13 => k - 7,
+                _ => k,
+            };
+            if k != 7 {
+                out[c][s] = (c * 7 + unpromoted) as u8;
+            }
+            s += 1;
+        }
+        c += 1;
+    }
+    out
+};
+
+/// What one move changed: the pieces that left a square (the piece moved, as it was, and
+/// the piece taken), each `(slot, square index)` with [`EMPTY`] for none, the piece that
+/// entered a square (the piece moved, as it is, or dropped), and whether a hand changed.
+#[derive(Copy, Clone, Debug)]
+pub struct Changed {
+    pub left: [(u8, u8); 2],
+    pub entered: (u8, u8),
+    /// Whether a hand changed (a capture or a drop).
+    pub hands: bool,
+}
+
+impl Changed {
+    const NOTHING: Changed = Changed {
+        left: [(EMPTY, 0); 2],
+        entered: (EMPTY, 0),
+        hands: false,
+    };
+}
+
+impl Board {
+    pub fn new(position: &Position) -> Board {
+        let mut board = Board {
+            pieces: [0; 29],
+            mailbox: [EMPTY; 81],
+            hands: [0; 15],
+            kings: [81; 2],
+        };
+        for square in Square::all() {
+            if let Some(piece) = position.piece_at(square) {
+                let (s, i) = (slot(piece.color, piece.kind), square.index());
+                board.pieces[s as usize] |= BIT[i];
+                board.mailbox[i] = s;
+            }
+        }
+        for color in Color::ALL {
+            let kings = board.pieces[king_slot(color.index()) as usize];
+            if kings.count_ones() == 1 {
+                board.kings[color.index()] = kings.trailing_zeros() as u8;
+            }
+            for (k, n) in position.hand(color).iter() {
+                board.hands[color.index() * 7 + k.index()] = n;
+            }
+        }
+        board
+    }
+
+    /// Plays `mv` for `color`; what it changed. A move whose origin is empty changes nothing
+    /// (the records' replay has refused it already).
+    #[inline(always)]
+    pub fn play(&mut self, color: Color, mv: Move) -> Changed {
+        match mv {
+            Move::Board { from, to, promote } => {
+                let (from, to) = (from.index(), to.index());
+                let moved = self.mailbox[from];
+                if moved == EMPTY {
+                    return Changed::NOTHING;
+                }
+                let owner = (moved >= 14) as usize;
+                let taken = self.mailbox[to];
+                self.pieces[moved as usize] &= !BIT[from];
+                self.pieces[taken as usize] &= !BIT[to];
+                self.mailbox[from] = EMPTY;
+                let now = if promote {
+                    PROMOTED[moved as usize]
+                } else {
+                    moved
+                };
+                self.pieces[now as usize] |= BIT[to];
+                self.mailbox[to] = now;
+                let hand = &mut self.hands[HAND_OF_CAPTURE[owner][taken as usize] as usize];
+                *hand = hand.saturating_add(1);
+                // Kings move and are taken rarely: these branches are foreseen.
+                if moved == king_slot(owner) && self.kings[owner] == from as u8 {
+                    self.kings[owner] = to as u8;
+                }
+                if taken != EMPTY && taken % 14 == PieceKind::King as u8 {
+                    self.kings[(taken >= 14) as usize] = 81;
+                }
+                Changed {
+                    left: [(moved, from as u8), (taken, to as u8)],
+                    entered: (now, to as u8),
+                    hands: taken != EMPTY,
+                }
+            }
+            Move::Drop { kind, to } => {
+                let to = to.index();
+                if kind.index() < 7 {
+                    let h = &mut self.hands[color.index() * 7 + kind.index()];
+                    *h = h.saturating_sub(1);
+                }
+                let now = slot(color, kind);
+                // A drop on an occupied square: the records' replay refused it already.
+                let was = self.mailbox[to];
+                self.pieces[was as usize] &= !BIT[to];
+                self.pieces[now as usize] |= BIT[to];
+                self.mailbox[to] = now;
+                Changed {
+                    left: [(EMPTY, 0), (was, to as u8)],
+                    entered: (now, to as u8),
+                    hands: true,
+                }
+            }
+        }
+    }
+
+    /// The squares holding `color`'s pieces of any kind in `kinds`.
+    #[inline]
+    pub fn of(&self, color: Color, kinds: Kinds) -> Squares {
+        let mut set = 0;
+        let mut bits = kinds;
+        let pieces = &self.pieces[color.index() * 14..color.index() * 14 + 14];
+        while bits != 0 {
+            let k = bits.trailing_zeros() as usize;
+            set |= pieces[k];
+            bits &= bits - 1;
+        }
+        set
+    }
+
+    /// The square index of `color`'s king, or 81 when it has none or several.
+    #[inline]
+    pub fn king(&self, color: Color) -> usize {
+        self.kings[color.index()] as usize
+    }
+
+    /// The squares holding the pieces of one slot (see [`slot`]).
+    #[inline]
+    pub fn of_slot(&self, slot: u8) -> Squares {
+        self.pieces[slot as usize]
+    }
+
+    /// How many pieces of `kind` `color` holds in hand.
+    #[inline]
+    pub fn in_hand(&self, color: Color, kind: PieceKind) -> u8 {
+        if kind.index() < 7 {
+            self.hands[color.index() * 7 + kind.index()]
+        } else {
+            0
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tables_promote_and_capture_as_the_pieces_do() {
+        for color in Color::ALL {
+            for k in PieceKind::ALL {
+                let s = slot(color, k) as usize;
+                let want = k.promoted().map_or(s as u8, |p| slot(color, p));
+                assert_eq!(PROMOTED[s], want, "{color:?} {k:?}");
+                for capturer in Color::ALL {
+                    let want = if k == PieceKind::King {
+                        NO_HAND
+                    } else {
+                        (capturer.index() * 7 + k.unpromoted().index()) as u8
+                    };
+                    assert_eq!(HAND_OF_CAPTURE[capturer.index()][s], want);
+                }
+            }
+        }
+        assert_eq!(PROMOTED[EMPTY as usize], EMPTY);
+        assert_eq!(HAND_OF_CAPTURE[0][EMPTY as usize], NO_HAND);
+    }
+}

@@ -1,0 +1,202 @@
+//! Openings (戦型), strategies (戦法) and castles (囲い) recognised from a replayed game.
+//! Knows the board and the record model; nothing of files or storage.
+//!
+//! [`recognise`] walks the main line once, up to the last ply at which any pattern may
+//! appear, and reports per side every name that held with the first ply at which it held
+//! (its ancestors in the hierarchy with it), plus the game's one label: 相居飛車 games by
+//! their opening (横歩取り, 角換わり, 相掛かり, 矢倉, 雁木 in this order, else 力戦), 対抗形 by the ranging
+//! side's rook (四間飛車, 三間飛車, 中飛車, 向かい飛車), 相振り飛車 when both range, and
+//! その他の戦型 when nothing holds. Positions that are not an even or handicap start
+//! (problems, positions set up by hand) get nothing.
+
+mod board;
+pub mod names;
+pub mod patterns;
+mod recognise;
+
+pub use names::{canonical, canonical_names, descendants, family, fold, lineage, split_header};
+pub use patterns::{DEFS, Def, Kind, PATTERNS};
+
+use kifudex_notation::Record;
+use kifudex_shogi::{Color, Handicap, Move, PieceKind, Position};
+use recognise::Matcher;
+
+/// The version of the definitions: bump it with every change of a pattern or name, so
+/// that stored recognitions are computed again.
+pub const CLASSIFY_VERSION: u32 = 3;
+
+/// One name recognised for one side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Item {
+    pub side: Color,
+    pub kind: Kind,
+    pub name: &'static str,
+    /// The first ply (moves played from the start) at which it held.
+    pub ply: u32,
+    /// Whether a name below it in the hierarchy held for the side from the same ply
+    /// (振り飛車 beside 四間飛車): the database leaves it out, [`with_ancestors`] gives it back.
+    pub implied: bool,
+}
+
+/// What was recognised in a game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Recognised {
+    /// The game's label; None for a start position that is neither even nor a handicap.
+    pub opening: Option<&'static str>,
+    /// Sente's items, then gote's, each by ply (strategies before castles at one ply, and
+    /// a name before its ancestors).
+    pub items: Vec<Item>,
+}
+
+impl Recognised {
+    /// The items of one side.
+    pub fn side(&self, side: Color) -> impl Iterator<Item = &Item> {
+        self.items.iter().filter(move |i| i.side == side)
+    }
+
+    /// Whether `side` was recognised with `name`.
+    pub fn has(&self, side: Color, name: &str) -> bool {
+        self.side(side).any(|i| i.name == name)
+    }
+
+    /// The ply at which `side` was first recognised with `name`.
+    pub fn ply(&self, side: Color, name: &str) -> Option<u32> {
+        self.side(side).find(|i| i.name == name).map(|i| i.ply)
+    }
+
+    /// The items the others do not imply, as the database keeps them (see [`Item::implied`]).
+    pub fn stored(&self) -> impl Iterator<Item = &Item> {
+        self.items.iter().filter(|i| !i.implied)
+    }
+}
+
+/// The names of one side as [`Recognised::stored`] keeps them, `(name, ply)`, with every
+/// ancestor added at the first ply one of its descendants held: the side's whole list, by
+/// ply, a name before its ancestors at one ply. Names this program does not know are kept
+/// as they are.
+pub fn with_ancestors<'a>(stored: impl IntoIterator<Item = (&'a str, u32)>) -> Vec<(&'a str, u32)> {
+    let mut out: Vec<(&'a str, u32, usize)> = Vec::new();
+    for (name, ply) in stored {
+        let line = names::lineage(name);
+        if line.is_empty() {
+            out.push((name, ply, 0));
+        }
+        let depth = line.len();
+        for (up, n) in line.into_iter().enumerate() {
+            match out.iter_mut().find(|o| o.0 == n) {
+                Some(o) if o.1 <= ply => {}
+                Some(o) => {
+                    o.1 = ply;
+                    o.2 = depth - up;
+                }
+                None => out.push((n, ply, depth - up)),
+            }
+        }
+    }
+    out.sort_by_key(|o| (o.1, std::cmp::Reverse(o.2)));
+    out.into_iter().map(|(n, p, _)| (n, p)).collect()
+}
+
+/// Recognises the record's main line.
+pub fn recognise_record(record: &Record) -> Recognised {
+    recognise(&record.start, record.main.moves.iter().map(|m| m.mv))
+}
+
+/// Recognises a game from its start position and main line.
+pub fn recognise(start: &Position, moves: impl IntoIterator<Item = Move>) -> Recognised {
+    recognise_as(start, Handicap::detect(start), moves)
+}
+
+/// [`recognise`] when the start's handicap ([`Handicap::detect`]) is known already.
+pub fn recognise_as(
+    start: &Position,
+    handicap: Handicap,
+    moves: impl IntoIterator<Item = Move>,
+) -> Recognised {
+    debug_assert_eq!(handicap, Handicap::detect(start));
+    // detect() compares board, hands and side to move (the move number may differ).
+    let startpos = handicap == Handicap::Even;
+    if handicap == Handicap::Other {
+        return Recognised::default();
+    }
+    let matcher = Matcher::get();
+    let (found, names, played) = matcher.run(start, startpos, moves.into_iter());
+    let mut items = Vec::with_capacity(names[0].as_slice().len() + names[1].as_slice().len());
+    for side in Color::ALL {
+        let (found, names) = (&found[side.index()], names[side.index()].as_slice());
+        // By ply, strategies before castles, a name before its ancestors (deeper first);
+        // the name's number in the low byte.
+        let mut keys = [0u64; recognise::MAX_DEFS];
+        for (k, &d) in keys.iter_mut().zip(names) {
+            let depth = matcher.depth(d as usize).min(9) as u64;
+            *k = u64::from(found[d as usize]) << 32
+                | (DEFS[d as usize].kind as u64) << 16
+                | (10 - depth) << 8
+                | u64::from(d);
+        }
+        let keys = &mut keys[..names.len()];
+        keys.sort_unstable();
+        items.extend(keys.iter().map(|&k| {
+            let d = (k & 0xff) as u8;
+            Item {
+                side,
+                kind: DEFS[d as usize].kind,
+                name: DEFS[d as usize].name,
+                ply: u32::from(found[d as usize]),
+                implied: matcher.implied(found, names, d),
+            }
+        }));
+    }
+    let has_rook = |c: Color| {
+        start
+            .board()
+            .iter()
+            .flatten()
+            .any(|p| p.color == c && matches!(p.kind, PieceKind::Rook | PieceKind::Dragon))
+    };
+    let both_rooks = startpos || (has_rook(Color::Black) && has_rook(Color::White));
+    let opening = label(
+        &items,
+        both_rooks,
+        handicap == Handicap::Even,
+        played.into(),
+    );
+    Recognised {
+        opening: Some(opening),
+        items,
+    }
+}
+
+/// The ranging rook families, by the rook's file.
+const RANGING: [&str; 4] = ["中飛車", "四間飛車", "三間飛車", "向かい飛車"];
+
+/// The opening of 相居飛車 games, first match wins.
+const STATIC_OPENINGS: [&str; 5] = ["横歩取り", "角換わり", "相掛かり", "矢倉", "雁木"];
+
+fn label(items: &[Item], both_rooks: bool, even: bool, plies: u32) -> &'static str {
+    let ranging = |side: Color| {
+        items
+            .iter()
+            .filter(|i| i.side == side && RANGING.contains(&i.name))
+            .min_by_key(|i| i.ply)
+            .map(|i| i.name)
+    };
+    match (ranging(Color::Black), ranging(Color::White)) {
+        (Some(_), Some(_)) => return names::AI_FURIBISHA,
+        (Some(r), None) | (None, Some(r)) => return r,
+        (None, None) => {}
+    }
+    if !both_rooks {
+        return names::OTHER;
+    }
+    for name in STATIC_OPENINGS {
+        if items.iter().any(|i| i.name == name) {
+            return name;
+        }
+    }
+    if even && plies >= 20 {
+        names::RIKISEN
+    } else {
+        names::OTHER
+    }
+}

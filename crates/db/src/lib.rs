@@ -1,0 +1,10 @@
+//! The game database: the SQLite store and its position index, the tantivy text index, the
+//! import, the queries and the exports. Built on the board (`kifudex-shogi`), the records
+//! (`kifudex-notation`) and recognition (`kifudex-classify`).
+
+pub mod export;
+pub mod ingest;
+pub mod numhash;
+pub mod query;
+pub mod store;
+pub mod text;

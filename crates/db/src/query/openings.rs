@@ -1,0 +1,209 @@
+//! `openings`: games, results and score per recognised opening (the game label), strategy
+//! and castle, or per pairing of the two sides' strategies, over the games a filter selects.
+
+use std::collections::HashMap;
+
+use kifudex_classify as classify;
+use kifudex_notation::normalize::name_key;
+
+use super::QueryError;
+use super::filter::GameFilter;
+use crate::store::{OpeningGame, Store};
+
+/// One line of the table.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct OpeningRow {
+    /// "opening" (the game's recognised label), "strategy", "castle" or "pair".
+    pub kind: &'static str,
+    pub name: String,
+    /// Games (for strategies and castles: sides of games that played it).
+    pub games: u64,
+    pub sente_wins: u64,
+    pub gote_wins: u64,
+    pub draws: u64,
+    /// Points (a win 1, a draw ½) per decided or drawn game, of sente for openings and pairs,
+    /// of the side that played it for strategies and castles, of the player with `--player`.
+    pub score: Option<f64>,
+    pub first_date: Option<String>,
+    pub last_date: Option<String>,
+}
+
+#[derive(Default)]
+struct Tally {
+    games: u64,
+    sente: u64,
+    gote: u64,
+    draws: u64,
+    points2: u64,
+    scored: u64,
+    first: Option<String>,
+    last: Option<String>,
+}
+
+impl Tally {
+    /// Adds a game; `side` is the side whose score counts (0 sente, 1 gote).
+    fn add(&mut self, g: &OpeningGame<'_>, side: u8) {
+        self.games += 1;
+        match g.winner {
+            Some("sente") => {
+                self.sente += 1;
+                self.scored += 1;
+                self.points2 += if side == 0 { 2 } else { 0 };
+            }
+            Some("gote") => {
+                self.gote += 1;
+                self.scored += 1;
+                self.points2 += if side == 1 { 2 } else { 0 };
+            }
+            Some("draw") => {
+                self.draws += 1;
+                self.scored += 1;
+                self.points2 += 1;
+            }
+            _ => {}
+        }
+        if let Some(d) = g.date {
+            if self.first.as_deref().is_none_or(|f| d < f) {
+                self.first = Some(d.to_string());
+            }
+            if self.last.as_deref().is_none_or(|l| d > l) {
+                self.last = Some(d.to_string());
+            }
+        }
+    }
+
+    fn row(self, kind: &'static str, name: String) -> OpeningRow {
+        OpeningRow {
+            kind,
+            name,
+            games: self.games,
+            sente_wins: self.sente,
+            gote_wins: self.gote,
+            draws: self.draws,
+            score: (self.scored > 0).then(|| self.points2 as f64 / 2.0 / self.scored as f64),
+            first_date: self.first,
+            last_date: self.last,
+        }
+    }
+}
+
+/// The castles a static rook's side is named by in a pairing against a ranging rook.
+const PAIRING_CASTLES: [&str; 5] = [
+    "居飛車穴熊",
+    "ミレニアム囲い",
+    "左美濃",
+    "エルモ囲い",
+    "舟囲い",
+];
+const RANGING: [&str; 4] = ["中飛車", "四間飛車", "三間飛車", "向かい飛車"];
+
+/// The name a side goes by in a pairing: its ranging rook's file; against a ranging rook, a
+/// static rook's castle; else its first strategy's family; else 居飛車 (or その他 without
+/// anything recognised).
+fn pairing_name(items: &[(u8, &str, &str)], side: u8, opponent_ranges: bool) -> String {
+    let mine: Vec<&(u8, &str, &str)> = items.iter().filter(|i| i.0 == side).collect();
+    if let Some(r) = mine.iter().find(|i| RANGING.contains(&i.2)) {
+        return r.2.to_string();
+    }
+    if opponent_ranges
+        && let Some(c) = PAIRING_CASTLES
+            .iter()
+            .find(|c| mine.iter().any(|i| i.2 == **c))
+    {
+        return c.to_string();
+    }
+    match mine.iter().find(|i| i.1 == "strategy") {
+        Some(s) => classify::family(s.2).to_string(),
+        None if mine.is_empty() => "その他".to_string(),
+        None => "居飛車".to_string(),
+    }
+}
+
+/// The table over the games `filter` selects. With the filter's player, strategies and
+/// castles of the player's side only, scores the player's. With `pairs`, one row per pairing
+/// instead.
+pub fn openings(
+    store: &Store,
+    filter: &GameFilter,
+    pairs: bool,
+) -> Result<Vec<OpeningRow>, QueryError> {
+    let sel = filter.selection(store)?;
+    let key = filter.player.as_deref().map(name_key);
+    // Whether a name is the filter's player's, worked out once per name.
+    let mut theirs: HashMap<String, bool> = HashMap::new();
+    let mut plays = |n: Option<&str>| -> bool {
+        let (Some(k), Some(n)) = (key.as_deref(), n) else {
+            return false;
+        };
+        if let Some(&b) = theirs.get(n) {
+            return b;
+        }
+        let b = name_key(n).contains(k);
+        theirs.insert(n.to_string(), b);
+        b
+    };
+    // Per kind (opening, strategy, castle, pair), per name.
+    let mut tallies: [HashMap<String, Tally>; 4] = Default::default();
+    let mut tally = |kind: usize, name: &str, g: &OpeningGame<'_>, side: u8| {
+        // Looked up by reference: most names are met again and again.
+        match tallies[kind].get_mut(name) {
+            Some(t) => t.add(g, side),
+            None => tallies[kind]
+                .entry(name.to_string())
+                .or_default()
+                .add(g, side),
+        }
+    };
+    store.each_opening_game(&sel, |g| {
+        let me = if plays(g.sente) {
+            Some(0)
+        } else if plays(g.gote) {
+            Some(1)
+        } else {
+            None
+        };
+        let items: Vec<(u8, &str, &str)> = g
+            .items
+            .iter()
+            .map(|i| (u8::from(i.side == "gote"), i.kind.as_str(), i.name.as_str()))
+            .collect();
+        if pairs {
+            let ranges = |s: u8| items.iter().any(|i| i.0 == s && RANGING.contains(&i.2));
+            let name = format!(
+                "{} vs {}",
+                pairing_name(&items, 0, ranges(1)),
+                pairing_name(&items, 1, ranges(0))
+            );
+            tally(3, &name, g, me.unwrap_or(0));
+            return;
+        }
+        if let Some(label) = g.label {
+            tally(0, label, g, me.unwrap_or(0));
+        }
+        for &(side, kind, name) in &items {
+            if me.is_some_and(|m| m != side) {
+                continue;
+            }
+            tally(if kind == "strategy" { 1 } else { 2 }, name, g, side);
+        }
+    })?;
+    let mut rows: Vec<OpeningRow> = tallies
+        .into_iter()
+        .zip(["opening", "strategy", "castle", "pair"])
+        .flat_map(|(names, kind)| names.into_iter().map(move |(name, t)| t.row(kind, name)))
+        .collect();
+    // By kind, then most played first, then by name.
+    let order = |k: &str| {
+        ["opening", "strategy", "castle", "pair"]
+            .iter()
+            .position(|x| *x == k)
+    };
+    rows.sort_by(|a, b| {
+        (order(a.kind), std::cmp::Reverse(a.games), &a.name).cmp(&(
+            order(b.kind),
+            std::cmp::Reverse(b.games),
+            &b.name,
+        ))
+    });
+    Ok(rows)
+}

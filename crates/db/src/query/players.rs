@@ -1,0 +1,231 @@
+//! Players: each player's games and results per side, first and last date and most played
+//! openings, over the games a filter takes; a player's head-to-head record with another.
+//!
+//! Names are grouped as search matches them: the spellings of one name with and without
+//! titles, ranks or spaces (羽生善治, 羽生 善治竜王, 羽生善治王位) are one player, shown by the
+//! spelling most of their games use.
+
+use std::collections::HashMap;
+
+use crate::store::{Side, Store};
+use kifudex_notation::normalize::{name_key, strip_titles};
+
+use super::QueryError;
+use super::filter::GameFilter;
+
+/// Wins, draws and losses (games of unknown result are counted in `games` only).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Record {
+    pub games: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+}
+
+/// One player's line.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct PlayerRow {
+    pub name: String,
+    /// Other spellings of the name met in the games.
+    pub spellings: Vec<String>,
+    pub games: u64,
+    pub sente: Record,
+    pub gote: Record,
+    /// Points (a win 1, a draw ½) per game with a known result.
+    pub score: Option<f64>,
+    pub first_date: Option<String>,
+    pub last_date: Option<String>,
+    /// The openings of their games, most played first (at most five).
+    pub openings: Vec<(String, u64)>,
+}
+
+#[derive(Default)]
+struct Acc {
+    names: HashMap<i64, u64>,
+    sente: Record,
+    gote: Record,
+    first: Option<String>,
+    last: Option<String>,
+    openings: HashMap<String, u64>,
+}
+
+impl Acc {
+    fn date(&mut self, d: &str) {
+        if self.first.as_deref().is_none_or(|f| d < f) {
+            self.first = Some(d.to_string());
+        }
+        if self.last.as_deref().is_none_or(|l| d > l) {
+            self.last = Some(d.to_string());
+        }
+    }
+
+    fn opening(&mut self, o: String, n: u64) {
+        *self.openings.entry(o).or_default() += n;
+    }
+
+    /// One game of opening `o` (without a copy of the name when it was counted before).
+    fn opening_ref(&mut self, o: &str) {
+        match self.openings.get_mut(o) {
+            Some(n) => *n += 1,
+            None => {
+                self.openings.insert(o.to_string(), 1);
+            }
+        }
+    }
+}
+
+/// The players of the games `filter` takes (those matching `name` when given), most games
+/// first, then by name.
+pub fn players(
+    store: &Store,
+    filter: &GameFilter,
+    name: Option<&str>,
+) -> Result<Vec<PlayerRow>, QueryError> {
+    let mut filter = filter.clone();
+    if let Some(n) = name {
+        if filter.player.is_some() {
+            return Err(QueryError::BadArgument(
+                "give the player once: as NAME or as --player".to_string(),
+            ));
+        }
+        filter.player = Some(n.to_string());
+    }
+    let wanted: Option<std::collections::HashSet<i64>> = match &filter.player {
+        Some(q) => {
+            let key = name_key(q);
+            Some(
+                store
+                    .players_matching(&key, &strip_titles(&key))?
+                    .into_iter()
+                    .collect(),
+            )
+        }
+        None => None,
+    };
+    let names = store.players()?;
+    // Player id → the group of its spellings (by index), and each group's accumulator.
+    let mut group_of: HashMap<i64, usize> = HashMap::with_capacity(names.len());
+    let mut group_index: HashMap<String, usize> = HashMap::new();
+    let mut player_name: HashMap<i64, String> = HashMap::with_capacity(names.len());
+    let mut groups: Vec<Acc> = Vec::new();
+    for p in names {
+        let g = if p.bare.is_empty() { p.key } else { p.bare };
+        let next = group_index.len();
+        let i = *group_index.entry(g).or_insert(next);
+        if i == groups.len() {
+            groups.push(Acc::default());
+        }
+        group_of.insert(p.id, i);
+        player_name.insert(p.id, p.name);
+    }
+    // Over every game (a name and a side aside), the totals the writer keeps answer without
+    // reading the games.
+    let every_game = GameFilter {
+        player: None,
+        side: None,
+        ..filter.clone()
+    }
+    .is_empty();
+    if every_game {
+        for t in store.player_totals()? {
+            if wanted.as_ref().is_some_and(|w| !w.contains(&t.player)) {
+                continue;
+            }
+            let Some(&gi) = group_of.get(&t.player) else {
+                continue;
+            };
+            let a = &mut groups[gi];
+            for (si, s) in t.sides.iter().enumerate() {
+                let sente = si == 0;
+                if s.games == 0 || filter.side.is_some_and(|x| (x == Side::Sente) != sente) {
+                    continue;
+                }
+                *a.names.entry(t.player).or_default() += s.games;
+                let r = if sente { &mut a.sente } else { &mut a.gote };
+                r.games += s.games;
+                r.wins += s.wins;
+                r.draws += s.draws;
+                r.losses += s.losses;
+                for d in [&s.first_date, &s.last_date].into_iter().flatten() {
+                    a.date(d);
+                }
+            }
+            for (side, o, n) in t.openings {
+                if filter
+                    .side
+                    .is_some_and(|x| (x == Side::Sente) != (side == 0))
+                {
+                    continue;
+                }
+                a.opening(o, n);
+            }
+        }
+    } else {
+        let sel = filter.selection(store)?;
+        for g in store.player_games(&sel)? {
+            for (id, sente) in [(g.sente, true), (g.gote, false)] {
+                let Some(id) = id else { continue };
+                if wanted.as_ref().is_some_and(|w| !w.contains(&id)) {
+                    continue;
+                }
+                // `--as gote`: the player's games as gote only (a game against a namesake has
+                // both).
+                if filter.side.is_some_and(|s| (s == Side::Sente) != sente) {
+                    continue;
+                }
+                let Some(&gi) = group_of.get(&id) else {
+                    continue;
+                };
+                let a = &mut groups[gi];
+                *a.names.entry(id).or_default() += 1;
+                let r = if sente { &mut a.sente } else { &mut a.gote };
+                r.games += 1;
+                match (g.winner.as_deref(), sente) {
+                    (Some("sente"), true) | (Some("gote"), false) => r.wins += 1,
+                    (Some("sente"), false) | (Some("gote"), true) => r.losses += 1,
+                    (Some("draw"), _) => r.draws += 1,
+                    _ => {}
+                }
+                if let Some(d) = &g.date {
+                    a.date(d);
+                }
+                if let Some(o) = &g.opening {
+                    a.opening_ref(o);
+                }
+            }
+        }
+    }
+    let acc = groups.into_iter().filter(|a| !a.names.is_empty());
+    let mut rows: Vec<PlayerRow> = acc
+        .map(|a| {
+            let mut spellings: Vec<(u64, &String)> = a
+                .names
+                .iter()
+                .map(|(id, n)| (*n, &player_name[id]))
+                .collect();
+            spellings.sort_by(|x, y| y.0.cmp(&x.0).then_with(|| x.1.cmp(y.1)));
+            let mut openings: Vec<(String, u64)> = a.openings.into_iter().collect();
+            openings.sort_by(|x, y| y.1.cmp(&x.1).then_with(|| x.0.cmp(&y.0)));
+            openings.truncate(5);
+            let (w, d, l) = (
+                a.sente.wins + a.gote.wins,
+                a.sente.draws + a.gote.draws,
+                a.sente.losses + a.gote.losses,
+            );
+            let decided = w + d + l;
+            PlayerRow {
+                name: spellings[0].1.clone(),
+                spellings: spellings[1..].iter().map(|s| s.1.clone()).collect(),
+                games: a.sente.games + a.gote.games,
+                sente: a.sente,
+                gote: a.gote,
+                score: (decided > 0).then(|| (w as f64 + d as f64 / 2.0) / decided as f64),
+                first_date: a.first,
+                last_date: a.last,
+                openings,
+            }
+        })
+        .collect();
+    rows.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.name.cmp(&b.name)));
+    Ok(rows)
+}

@@ -1,0 +1,114 @@
+//! The rows the text index is built from (see `text::TextSource`): games with their players,
+//! headers and comments, read by id range.
+
+use std::borrow::Cow;
+
+use rusqlite::Connection;
+
+use super::codec::{HeaderColumns, decode_comments, decode_headers};
+use super::{Store, StoreError};
+use crate::text::{GameText, TextSource};
+
+/// Games with `after < id <= upto`, in id order, at most `limit`.
+pub(super) fn text_games(
+    conn: &Connection,
+    after: i64,
+    upto: i64,
+    limit: usize,
+) -> Result<Vec<GameText>, StoreError> {
+    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+    let rows: Vec<(GameText, Option<String>)> = conn
+        .prepare_cached(
+            "SELECT g.id, ps.name, pg.name, g.event, g.opening, g.title, g.headers, g.comments,
+                    g.handicap,
+                    (SELECT group_concat(name, char(10)) FROM
+                        (SELECT n.name AS name FROM recognised r
+                         JOIN opening_names n ON n.id = r.name_id
+                         WHERE r.game_id = g.id ORDER BY r.side, r.ply, n.kind DESC, n.id)),
+                    g.label, g.sente_id, g.gote_id
+             FROM games g
+             LEFT JOIN players ps ON ps.id = g.sente_id LEFT JOIN players pg ON pg.id = g.gote_id
+             WHERE g.id > ?1 AND g.id <= ?2 ORDER BY g.id LIMIT ?3",
+        )?
+        .query_map([after, upto, limit], |r| {
+            let mut game = GameText {
+                id: r.get(0)?,
+                sente: r.get(1)?,
+                gote: r.get(2)?,
+                player_ids: [r.get(11)?, r.get(12)?],
+                event: r.get(3)?,
+                opening: r.get(4)?,
+                title: r.get(5)?,
+                ..GameText::default()
+            };
+            let label: Option<String> = r.get(10)?;
+            let names: Option<String> = r.get(9)?;
+            // The label, then the names (one per line) with the ancestors they imply.
+            let stored: Vec<&str> = names.as_deref().into_iter().flat_map(str::lines).collect();
+            let mut all: Vec<Cow<'static, str>> = label.map(Cow::Owned).into_iter().collect();
+            for name in stored {
+                let line = kifudex_classify::lineage(name);
+                if line.is_empty() {
+                    all.push(Cow::Owned(name.to_string()));
+                }
+                all.extend(line.into_iter().map(Cow::Borrowed));
+            }
+            game.recognised = crate::text::unique_names(all);
+            let handicap: Option<String> = r.get(8)?;
+            if let Some(h) = r.get::<_, Option<String>>(6)? {
+                let columns = HeaderColumns {
+                    sente: game.sente.as_deref(),
+                    gote: game.gote.as_deref(),
+                    event: game.event.as_deref(),
+                    opening: game.opening.as_deref(),
+                    title: game.title.as_deref(),
+                    handicap: handicap.as_deref(),
+                };
+                game.headers = decode_headers(&h, columns);
+            }
+            Ok((game, r.get(7)?))
+        })?
+        .collect::<Result<_, _>>()?;
+    rows.into_iter()
+        .map(|(mut game, comments)| {
+            game.comments = decode_comments(game.id, comments.as_deref())?
+                .into_iter()
+                .map(|(ply, kind, text)| (ply as i64, kind, text))
+                .collect();
+            Ok(game)
+        })
+        .collect()
+}
+
+impl TextSource for Store {
+    fn text_epoch(&self) -> Result<i64, StoreError> {
+        super::openings::epoch(&self.conn)
+    }
+
+    type Error = StoreError;
+
+    /// The largest id ever given to a game (games removed since included: the index, which
+    /// saw them, is not thereby from another database), and the games stored.
+    fn text_span(&self) -> Result<(i64, u64), StoreError> {
+        Ok(self.conn.query_row(
+            "SELECT max(coalesce(max(id), 0),
+                        coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'games'), 0)),
+                    count(*)
+             FROM games",
+            [],
+            |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as u64)),
+        )?)
+    }
+
+    fn text_games(&self, after: i64, upto: i64, limit: usize) -> Result<Vec<GameText>, StoreError> {
+        text_games(&self.conn, after, upto, limit)
+    }
+
+    fn text_game_ids(&self) -> Result<Vec<i64>, StoreError> {
+        Ok(self
+            .conn
+            .prepare("SELECT id FROM games ORDER BY id")?
+            .query_map([], |r| r.get(0))?
+            .collect::<Result<_, _>>()?)
+    }
+}

@@ -1,0 +1,26 @@
+//! The board: squares, pieces, hands, positions, moves, the rules, move generation, SFEN,
+//! handicap start positions, Zobrist hashing and board transforms. Knows nothing of files,
+//! formats or storage.
+
+pub mod ascii;
+mod attacks;
+mod declaration;
+mod handicap;
+mod movegen;
+mod moves;
+mod position;
+mod rules;
+mod sfen;
+mod types;
+mod walk;
+mod zobrist;
+mod zobrist_tables;
+
+pub use handicap::Handicap;
+pub use moves::{Move, UsiMoveError};
+pub use position::{Position, PositionError, Strictness, hand_from_counts};
+pub use rules::{History, MoveError, Repetition, Rule, Violations};
+pub use sfen::{STARTPOS_SFEN, SfenError, hands_sfen};
+pub use types::{Color, Hand, Piece, PieceKind, Square};
+pub use walk::{BoardWalk, HashWalk};
+pub use zobrist::HASH_VERSION;
