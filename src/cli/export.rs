@@ -118,7 +118,7 @@ fn bar(len: usize, what: &str) -> Option<ProgressBar> {
 
 /// The games the filter selects, in id order.
 fn selected(store: &Store, filter: &FilterArgs) -> Result<Vec<i64>> {
-    let sel = filter.filter().selection(store)?;
+    let sel = filter.filter()?.selection(store)?;
     Ok(store.select_games(&sel, None)?.ids().collect())
 }
 

@@ -1,101 +1,74 @@
-//! The game filter's options, flattened into every command that selects games.
+//! The game filter's options, flattened into every command that selects games: made from the
+//! one declaration of the filter's fields (`kifudex::query::FIELDS`), read into their types
+//! when a command starts.
 
-use clap::{Args, ValueEnum};
-use kifudex::query::GameFilter;
-use kifudex::store::Side;
+use clap::{Arg, ArgMatches, Args, Command, FromArgMatches};
+use kifudex::query::{FIELDS, GameFilter, QueryError};
 
-/// The side a player had.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-pub enum SideArg {
-    Sente,
-    Gote,
-}
-
-#[derive(Args, Debug, Default, Clone)]
-#[command(next_help_heading = "Game filter")]
+/// What the user gave of the game filter, field by field, as typed.
+#[derive(Debug, Default, Clone)]
 pub struct FilterArgs {
-    /// A player on either side (part of the name; width, kana, 旧字体 and titles don't matter).
-    #[arg(long)]
-    pub player: Option<String>,
-    /// With --player: the side the player had; with --castle or --strategy, the side that
-    /// played it.
-    #[arg(long = "as", value_name = "SIDE")]
-    pub side: Option<SideArg>,
-    /// The player with the first move (先手, or 下手 in a handicap game).
-    #[arg(long)]
-    pub sente: Option<String>,
-    /// The other player (後手 / 上手).
-    #[arg(long)]
-    pub gote: Option<String>,
-    /// With --player: only the games between the player and this one.
-    #[arg(long, value_name = "PLAYER")]
-    pub vs: Option<String>,
-    /// Part of the event (棋戦) name.
-    #[arg(long)]
-    pub event: Option<String>,
-    /// The opening (戦型): a known name (any spelling) matches the header's or the recognised
-    /// opening at any level (振り飛車 finds 四間飛車 games); other text, part of the header's.
-    #[arg(long)]
-    pub opening: Option<String>,
-    /// A castle (囲い) recognised from the moves, at any level (美濃囲い finds 銀冠).
-    #[arg(long)]
-    pub castle: Option<String>,
-    /// A strategy (戦法) recognised from the moves, at any level (振り飛車 finds 石田流).
-    #[arg(long)]
-    pub strategy: Option<String>,
-    /// Games on or after this date: YYYY, YYYY-MM or YYYY-MM-DD.
-    #[arg(long, value_name = "DATE")]
-    pub since: Option<String>,
-    /// Games on or before this date (2020-06 takes all of June).
-    #[arg(long, value_name = "DATE")]
-    pub until: Option<String>,
-    /// sente, gote, draw (先手, 後手, 引き分け), or player: the --player won.
-    #[arg(long)]
-    pub winner: Option<String>,
-    /// A handicap: 平手, 香落ち, 角落ち, 二枚落ち ... (part of a name takes every match).
-    #[arg(long)]
-    pub handicap: Option<String>,
-    /// At least this many moves.
-    #[arg(long, value_name = "N")]
-    pub min_plies: Option<u32>,
-    /// At most this many moves.
-    #[arg(long, value_name = "N")]
-    pub max_plies: Option<u32>,
-    /// How the game ended: resign, repetition, impasse, time_up, abort ... (or 投了, 千日手 ...).
-    #[arg(long, value_name = "END")]
-    pub terminal: Option<String>,
-    /// The file it was read from, as given to import: a glob (`*`, `?`, `[...]`).
-    #[arg(long, value_name = "GLOB")]
-    pub source: Option<String>,
-    /// Games whose comments, headers or names match this text query (as `kifudex text`).
-    #[arg(long, value_name = "QUERY")]
-    pub text: Option<String>,
+    given: Vec<(kifudex::query::Field, String)>,
 }
 
 impl FilterArgs {
-    pub fn filter(&self) -> GameFilter {
-        GameFilter {
-            player: self.player.clone(),
-            side: self.side.map(|s| match s {
-                SideArg::Sente => Side::Sente,
-                SideArg::Gote => Side::Gote,
-            }),
-            sente: self.sente.clone(),
-            gote: self.gote.clone(),
-            vs: self.vs.clone(),
-            event: self.event.clone(),
-            opening: self.opening.clone(),
-            castle: self.castle.clone(),
-            strategy: self.strategy.clone(),
-            since: self.since.clone(),
-            until: self.until.clone(),
-            winner: self.winner.clone(),
-            handicap: self.handicap.clone(),
-            min_plies: self.min_plies,
-            max_plies: self.max_plies,
-            terminal: self.terminal.clone(),
-            source: self.source.clone(),
-            text: self.text.clone(),
+    /// The filter, every value read into its type and the whole checked; an error names the
+    /// flag and is a usage error.
+    pub fn filter(&self) -> Result<GameFilter, QueryError> {
+        let f = self.typed()?;
+        f.check()?;
+        Ok(f)
+    }
+
+    /// The filter with every value read into its type, not yet checked as a whole: for a
+    /// command that adds a field of its own first (`players NAME` sets the player).
+    pub fn typed(&self) -> Result<GameFilter, QueryError> {
+        let mut f = GameFilter::default();
+        for (field, value) in &self.given {
+            f.set(*field, value)?;
         }
+        Ok(f)
+    }
+}
+
+impl FromArgMatches for FilterArgs {
+    fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
+        let mut args = FilterArgs::default();
+        args.update_from_arg_matches(m)?;
+        Ok(args)
+    }
+
+    fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
+        for d in FIELDS {
+            if let Some(v) = m.get_one::<String>(d.param) {
+                self.given.retain(|(f, _)| *f != d.field);
+                self.given.push((d.field, v.clone()));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Args for FilterArgs {
+    fn augment_args(cmd: Command) -> Command {
+        // The command's own options that follow are under no heading, as before the filter
+        // (no command of kifudex puts its options under one).
+        let cmd = cmd.next_help_heading("Game filter");
+        FIELDS
+            .iter()
+            .fold(cmd, |cmd, d| {
+                cmd.arg(
+                    Arg::new(d.param)
+                        .long(d.flag)
+                        .value_name(d.value_name)
+                        .help(d.help)
+                        .num_args(1),
+                )
+            })
+            .next_help_heading(None::<&str>)
+    }
+
+    fn augment_args_for_update(cmd: Command) -> Command {
+        Self::augment_args(cmd)
     }
 }

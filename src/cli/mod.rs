@@ -151,7 +151,10 @@ pub fn run() -> ExitCode {
             eprintln!("kifudex: {}", output::terminal_safe(&format!("{e:#}")));
             // A question asked wrongly is bad usage, as clap's own errors are.
             match e.downcast_ref::<kifudex::query::QueryError>() {
-                Some(kifudex::query::QueryError::BadArgument(_)) => ExitCode::from(2),
+                Some(
+                    kifudex::query::QueryError::BadArgument(_)
+                    | kifudex::query::QueryError::Filter(_),
+                ) => ExitCode::from(2),
                 _ => ExitCode::from(1),
             }
         }

@@ -29,7 +29,7 @@ pub struct OpeningsArgs {
 
 pub fn run(db: &Path, args: &OpeningsArgs) -> Result<bool> {
     let store = Store::open_read_only(db)?;
-    let rows = openings(&store, &args.filter.filter(), args.pairs)?;
+    let rows = openings(&store, &args.filter.filter()?, args.pairs)?;
     let mut out = std::io::stdout().lock();
     if args.json {
         for r in &rows {

@@ -36,7 +36,7 @@ fn wdl(r: &kifudex::query::players::Record) -> String {
 
 pub fn run(db: &Path, args: &PlayersArgs) -> Result<bool> {
     let store = Store::open_read_only(db)?;
-    let mut filter = args.filter.filter();
+    let mut filter = args.filter.typed()?;
     let rows = players(&store, &filter, args.name.as_deref())?;
     let shown: &[PlayerRow] = &rows[..rows.len().min(args.limit)];
     let mut out = std::io::stdout().lock();

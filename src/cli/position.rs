@@ -133,11 +133,13 @@ fn open_indexed(db: &Path) -> Result<Store> {
 
 pub fn run_position(db: &Path, args: &PositionArgs) -> Result<bool> {
     let pos = args.pos.position()?;
+    let filter = args.filter.filter()?;
+    let with_handicap = filter.handicap.is_some();
     let store = open_indexed(db)?;
     let started = Instant::now();
     let q = PositionQuery {
         options: args.pos.options(),
-        filter: args.filter.filter(),
+        filter,
         sort: match args.sort {
             SortArg::Date => SortBy::Date,
             SortArg::Plies => SortBy::Plies,
@@ -158,7 +160,7 @@ pub fn run_position(db: &Path, args: &PositionArgs) -> Result<bool> {
         writeln!(out, "{}", serde_json::json!({ "total": found.total }))?;
         return Ok(true);
     }
-    let handicap = args.filter.handicap.is_some();
+    let handicap = with_handicap;
     let mut columns = vec![
         "id", "date", "sente", "gote", "winner", "ply", "plies", "event", "opening",
     ];
@@ -227,7 +229,7 @@ pub fn run_tree(db: &Path, args: &TreeArgs) -> Result<bool> {
     let pos = args.pos.position()?;
     let store = open_indexed(db)?;
     let started = Instant::now();
-    let t = tree_filtered(&store, &pos, args.pos.options(), &args.filter.filter())?;
+    let t = tree_filtered(&store, &pos, args.pos.options(), &args.filter.filter()?)?;
     if args.pos.timing {
         eprintln!("query: {:.3} ms", started.elapsed().as_secs_f64() * 1e3);
     }

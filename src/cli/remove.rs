@@ -54,7 +54,7 @@ fn bad(message: &str) -> anyhow::Error {
 
 pub fn run(db: &Path, args: &RemoveArgs) -> Result<bool> {
     let started = Instant::now();
-    let filter = args.filter.filter();
+    let filter = args.filter.filter()?;
     let by_place = !args.games.is_empty() || !args.sources.is_empty() || args.missing.is_some();
     if !filter.is_empty() && by_place {
         return Err(bad(

@@ -28,7 +28,8 @@ pub struct SearchArgs {
 
 pub fn run(db: &Path, args: &SearchArgs) -> Result<bool> {
     let store = Store::open_read_only(db)?;
-    let found = search(&store, &args.filter.filter(), Some(args.limit))?;
+    let filter = args.filter.filter()?;
+    let found = search(&store, &filter, Some(args.limit))?;
     let style = if args.json {
         Style::Json
     } else if args.csv {
@@ -37,7 +38,7 @@ pub fn run(db: &Path, args: &SearchArgs) -> Result<bool> {
         Style::Table
     };
     let mut out = std::io::stdout().lock();
-    print_games(&mut out, &found.rows, style, args.filter.handicap.is_some())?;
+    print_games(&mut out, &found.rows, style, filter.handicap.is_some())?;
     if style == Style::Table {
         writeln!(
             out,

@@ -20,7 +20,7 @@ pub struct StatsArgs {
 
 pub fn run(db: &Path, args: &StatsArgs) -> Result<bool> {
     let store = Store::open_read_only(db)?;
-    let filter = args.filter.filter();
+    let filter = args.filter.filter()?;
     if !filter.is_empty() {
         let s = store.selection_stats(&filter.selection(&store)?)?;
         if args.json {

@@ -33,7 +33,7 @@ pub struct TextArgs {
 
 pub fn run(db: &Path, args: &TextArgs) -> Result<bool> {
     let store = Store::open_read_only(db)?;
-    let mut filter = args.filter.filter();
+    let mut filter = args.filter.filter()?;
     let query = text_words(&args.query, &mut filter)?;
     let options = SearchOptions {
         query,

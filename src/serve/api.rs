@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use super::params::Params;
 use crate::notation::movetext::japanese;
-use crate::query::{self, GameFilter, PositionOptions, PositionQuery, QueryError};
+use crate::query::{self, FIELDS, GameFilter, PositionOptions, PositionQuery, QueryError, Words};
 use crate::shogi::{Color, Move, Position, Square};
 use crate::store::Store;
 
@@ -50,6 +50,7 @@ impl From<QueryError> for ApiError {
     fn from(e: QueryError) -> ApiError {
         match e {
             QueryError::BadArgument(m) => ApiError::BadRequest(m),
+            QueryError::Filter(e) => ApiError::BadRequest(e.describe(Words::Api)),
             e => ApiError::Internal(e.to_string()),
         }
     }
@@ -61,25 +62,10 @@ impl From<crate::store::StoreError> for ApiError {
     }
 }
 
-/// The parameters of the game filter, taken by every call that selects games.
-const FILTER: &[&str] = &[
-    "player",
-    "as",
-    "sente",
-    "gote",
-    "vs",
-    "event",
-    "opening",
-    "since",
-    "until",
-    "winner",
-    "handicap",
-    "min_plies",
-    "max_plies",
-    "terminal",
-    "source",
-    "text",
-];
+/// The parameters of the game filter, taken by every call that selects games: the API's
+/// names of [`FIELDS`].
+static FILTER: std::sync::LazyLock<Vec<&'static str>> =
+    std::sync::LazyLock::new(|| FIELDS.iter().map(|d| d.param).collect());
 const POSITION: &[&str] = &["sfen", "play", "at"];
 const WIDEN: &[&str] = &["ignore_hands", "either_side", "mirror", "flip"];
 
@@ -99,26 +85,18 @@ pub fn answer(store: &Store, path: &str, p: &Params) -> Result<String, ApiError>
     Ok(v.to_string())
 }
 
-/// The filter the parameters give (the CLI's options, `min_plies` spelt with `_`).
+/// The filter the parameters give (the fields' API names, `min_plies` spelt with `_`); an
+/// error names the parameter.
 fn filter(p: &Params) -> Result<GameFilter, ApiError> {
-    let plies = |name: &str| -> Result<Option<u32>, ApiError> {
-        p.number(name)?
-            .map(|n| {
-                u32::try_from(n)
-                    .map_err(|_| ApiError::BadRequest(format!("{name}={n} is too large")))
-            })
-            .transpose()
-    };
     let mut f = GameFilter::default();
-    for name in FILTER {
-        if let Some(v) = p.get(name)
-            && !name.ends_with("_plies")
-        {
-            f.set(name, v)?;
+    for d in FIELDS {
+        if let Some(v) = p.get(d.param) {
+            f.set(d.field, v)
+                .map_err(|e| ApiError::BadRequest(e.describe(Words::Api)))?;
         }
     }
-    f.min_plies = plies("min_plies")?;
-    f.max_plies = plies("max_plies")?;
+    f.check()
+        .map_err(|e| ApiError::BadRequest(e.describe(Words::Api)))?;
     Ok(f)
 }
 
@@ -211,7 +189,7 @@ fn side_name(c: Color) -> &'static str {
 /// `/api/tree`: the moves played from the position with their results, the games that reach
 /// it (newest first), and what the page needs to draw it (its SFEN, the legal moves).
 fn tree(store: &Store, p: &Params) -> Result<Value, ApiError> {
-    p.only(&[FILTER, POSITION, WIDEN, &["limit", "reached"]])?;
+    p.only(&[&FILTER, POSITION, WIDEN, &["limit", "reached"]])?;
     let f = filter(p)?;
     let limit = p.limit("limit", 20, MAX_LIMIT)?;
     let r = reached(p)?;
@@ -246,7 +224,7 @@ fn tree(store: &Store, p: &Params) -> Result<Value, ApiError> {
 
 /// `/api/position`: the games that reach the position, newest first, and how many.
 fn position(store: &Store, p: &Params) -> Result<Value, ApiError> {
-    p.only(&[FILTER, POSITION, WIDEN, &["limit"]])?;
+    p.only(&[&FILTER, POSITION, WIDEN, &["limit"]])?;
     let f = filter(p)?;
     let limit = p.limit("limit", 50, MAX_LIMIT)?;
     let r = reached(p)?;
@@ -267,7 +245,7 @@ fn position(store: &Store, p: &Params) -> Result<Value, ApiError> {
 
 /// `/api/search`: games by their headers, newest first.
 fn search(store: &Store, p: &Params) -> Result<Value, ApiError> {
-    p.only(&[FILTER, &["limit"]])?;
+    p.only(&[&FILTER, &["limit"]])?;
     let f = filter(p)?;
     let limit = p.limit("limit", 50, MAX_LIMIT)?;
     let found = query::search(store, &f, Some(limit))?;
@@ -278,7 +256,7 @@ fn search(store: &Store, p: &Params) -> Result<Value, ApiError> {
 /// takes (its fields may also stand in `q`, as `player:藤井`). Written from the hits
 /// themselves (not through a `Value`), so that scores print as the CLI prints them.
 fn text(store: &Store, p: &Params) -> Result<String, ApiError> {
-    p.only(&[FILTER, &["q", "limit", "engine"]])?;
+    p.only(&[&FILTER, &["q", "limit", "engine"]])?;
     let Some(q) = p.get("q") else {
         return Err(ApiError::BadRequest(
             "give q=, the words to look for".into(),
@@ -301,7 +279,7 @@ fn text(store: &Store, p: &Params) -> Result<String, ApiError> {
 /// most games first, with their results as sente and as gote, as `kifudex players --json`.
 /// Written from the rows themselves, so that scores print as the CLI prints them.
 fn players(store: &Store, p: &Params) -> Result<String, ApiError> {
-    p.only(&[FILTER, &["name", "limit"]])?;
+    p.only(&[&FILTER, &["name", "limit"]])?;
     let f = filter(p)?;
     let limit = p.limit("limit", 50, MAX_LIMIT)?;
     let rows = query::players(store, &f, p.get("name"))?;

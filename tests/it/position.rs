@@ -347,7 +347,7 @@ fn tree_and_games_together_equal_tree_and_position_apart() {
     let filters = [
         GameFilter::default(),
         GameFilter {
-            winner: Some("sente".into()),
+            winner: Some(kifudex::query::WinnerArg::Sente),
             ..GameFilter::default()
         },
         GameFilter {

@@ -257,7 +257,7 @@ fn bad_requests_get_a_json_error_and_the_right_status() {
         (
             "/api/search?min_plies=-3",
             400,
-            "min_plies=\"-3\" is not a whole number",
+            "min_plies=\"-3\" is no number of moves",
         ),
         (
             "/api/search?player=%E3",

@@ -9,7 +9,9 @@ pub mod search;
 pub mod text;
 pub mod tree;
 
-pub use filter::{GameFilter, WinnerArg, date_arg};
+pub use filter::{
+    FIELDS, Field, FieldDef, FilterError, GameFilter, OpeningFrom, WinnerArg, Words, date_value,
+};
 pub use openings::{OpeningRow, openings};
 pub use players::{PlayerRow, players};
 pub use position::{
@@ -31,6 +33,10 @@ pub enum QueryError {
     /// The question itself is wrong (a bad date, an unknown handicap …).
     #[error("{0}")]
     BadArgument(String),
+    /// The game filter asked wrongly (a bad date, an unknown handicap …), in the CLI's words;
+    /// [`FilterError::describe`] words it for another caller.
+    #[error(transparent)]
+    Filter(#[from] FilterError),
     /// An input the question names (a record file) cannot be read or holds no position.
     #[error("{0}")]
     Input(String),

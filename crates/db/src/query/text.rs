@@ -6,7 +6,7 @@ use crate::text::index::PlayerTerms;
 use crate::text::{SearchOptions, Snippet, SyncReport, TextIndex, TextSource, documents};
 
 use super::QueryError;
-use super::filter::{GameFilter, matching_players};
+use super::filter::{Field, GameFilter, Words, matching_players};
 
 /// One hit.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -35,26 +35,8 @@ pub fn open_text(store: &Store) -> Result<(TextIndex, SyncReport), QueryError> {
     Ok(TextIndex::open_synced(&store.db().text(), store)?)
 }
 
-/// The keys of the game filter a text query may hold (`player:藤井 comment:序盤`): taken out
-/// of the query into the filter; the other `field:` words are the text index's own.
-pub const FILTER_KEYS: &[&str] = &[
-    "player",
-    "as",
-    "sente",
-    "gote",
-    "vs",
-    "since",
-    "until",
-    "winner",
-    "handicap",
-    "min-plies",
-    "max-plies",
-    "terminal",
-    "source",
-];
-
 /// Splits a text query into its words for the text index and its game-filter fields
-/// ([`FILTER_KEYS`]), which are set in `filter`. A value may be quoted: `player:"藤井 聡太"`.
+/// (the fields [`FIELDS`](super::FIELDS) marks `in_text`), which are set in `filter`. A value may be quoted: `player:"藤井 聡太"`.
 pub fn split_query(query: &str, filter: &mut GameFilter) -> Result<String, QueryError> {
     let mut rest = String::new();
     let mut s = query.trim_start();
@@ -72,17 +54,23 @@ pub fn split_query(query: &str, filter: &mut GameFilter) -> Result<String, Query
         }
         let term = &s[..end];
         s = s[end..].trim_start();
-        let taken = match term.split_once(':') {
-            Some((key, value)) if FILTER_KEYS.contains(&key) => {
+        let field = term
+            .split_once(':')
+            .and_then(|(key, value)| Some((key, Field::from_text_key(key)?, value)));
+        let taken = match field {
+            Some((key, field, value)) => {
                 let value = value.trim_matches('"');
                 if value.is_empty() {
                     return Err(QueryError::BadArgument(format!(
                         "{key}: in the text query needs a value ({key}:VALUE)"
                     )));
                 }
-                filter.set(key, value)?
+                filter
+                    .set(field, value)
+                    .map_err(|e| QueryError::BadArgument(e.describe(Words::Text)))?;
+                true
             }
-            _ => false,
+            None => false,
         };
         if !taken {
             if !rest.is_empty() {
