@@ -17,6 +17,10 @@ impl FilterArgs {
     pub fn filter(&self) -> Result<GameFilter, QueryError> {
         let f = self.typed()?;
         f.check()?;
+        // How a field was read, when it was not read as a name (stderr: not in the answer's rows).
+        for note in f.notes(kifudex::query::Words::Cli) {
+            eprintln!("kifudex: note: {note}");
+        }
         Ok(f)
     }
 

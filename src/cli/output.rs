@@ -186,6 +186,27 @@ fn suffix(s: &str, width: usize) -> String {
 }
 
 /// `s` cut to `width` columns with an ellipsis at the end.
+/// A game's opening label as a table cell: the header's as it is, the one recognised from the
+/// moves marked `*` (see [`OPENING_LEGEND`]).
+pub fn opening_cell(g: &kifudex::store::GameSummary) -> String {
+    match (&g.opening, g.label_source) {
+        (Some(o), Some("moves")) => format!("{o}*"),
+        (Some(o), _) => o.clone(),
+        (None, _) => String::new(),
+    }
+}
+
+/// The line under a table whose opening cells are marked.
+pub const OPENING_LEGEND: &str =
+    "* opening recognised from the moves (the record has no 戦型 header)";
+
+/// Whether any of the games' opening cells is marked.
+pub fn any_recognised<'a>(
+    games: impl IntoIterator<Item = &'a kifudex::store::GameSummary>,
+) -> bool {
+    games.into_iter().any(|g| g.label_source == Some("moves"))
+}
+
 pub fn cut(s: &str, width: usize) -> String {
     if s.width() <= width {
         return s.to_string();

@@ -14,7 +14,7 @@ use kifudex::shogi::Position;
 use kifudex::store::Store;
 
 use super::filter::FilterArgs;
-use super::output::{Table, count};
+use super::output::{OPENING_LEGEND, Table, any_recognised, count, opening_cell};
 
 /// The position asked about, and how to widen it (shared by `position` and `tree`).
 #[derive(Args, Debug, Default)]
@@ -181,7 +181,11 @@ pub fn run_position(db: &Path, args: &PositionArgs) -> Result<bool> {
             r.ply.to_string(),
             g.plies.to_string(),
             text(&g.event),
-            text(&g.opening),
+            if args.csv {
+                text(&g.opening)
+            } else {
+                opening_cell(g)
+            },
         ];
         if handicap {
             row.push(g.handicap.clone());
@@ -196,6 +200,9 @@ pub fn run_position(db: &Path, args: &PositionArgs) -> Result<bool> {
     }
     if !found.rows.is_empty() {
         table.write(&mut out)?;
+        if any_recognised(found.rows.iter().map(|r| &r.game)) {
+            writeln!(out, "{OPENING_LEGEND}")?;
+        }
     }
     writeln!(
         out,

@@ -9,7 +9,7 @@ use kifudex::query::{GameRowSummary, search};
 use kifudex::store::Store;
 
 use super::filter::FilterArgs;
-use super::output::{Style, Table, count};
+use super::output::{OPENING_LEGEND, Style, Table, any_recognised, count, opening_cell};
 
 #[derive(Args, Debug, Default)]
 pub struct SearchArgs {
@@ -66,6 +66,9 @@ pub fn print_games(
     let mut columns = vec![
         "id", "date", "sente", "gote", "winner", "plies", "event", "opening",
     ];
+    if style == Style::Csv {
+        columns.push("label_source");
+    }
     if handicap {
         columns.push("handicap");
     }
@@ -86,14 +89,16 @@ pub fn print_games(
                 r.plies.to_string()
             },
             text(&r.event),
-            // The header's opening, else the recognised one, marked.
-            text(
-                &r.opening
-                    .clone()
-                    .or_else(|| r.recognised.as_ref().map(|o| format!("{o}*"))),
-            ),
+            if style == Style::Csv {
+                text(&r.opening)
+            } else {
+                opening_cell(r)
+            },
         ]);
         let row = table.rows.last_mut().expect("a row was pushed");
+        if style == Style::Csv {
+            row.push(r.label_source.unwrap_or_default().to_string());
+        }
         if handicap {
             row.push(r.handicap.clone());
         }
@@ -102,7 +107,12 @@ pub fn print_games(
     table.path_column = Some(table.columns.len() - 1);
     match style {
         Style::Csv => table.write_csv(out)?,
-        _ => table.write(out)?,
+        _ => {
+            table.write(out)?;
+            if any_recognised(rows) {
+                writeln!(out, "{OPENING_LEGEND}")?;
+            }
+        }
     }
     Ok(())
 }

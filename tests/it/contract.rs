@@ -256,6 +256,10 @@ fn the_readme_examples_print_what_the_readme_shows() {
 
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
     let lines: Vec<&str> = readme.lines().collect();
+    // KIFUDEX_BLESS_README=1 writes what the commands print into the README instead of
+    // comparing (to paste real output after a change; review the diff).
+    let bless = std::env::var_os("KIFUDEX_BLESS_README").is_some();
+    let mut blessed: Vec<(usize, usize, String)> = Vec::new();
     let mut checked = 0;
     let mut in_block = false;
     // A block that imports or removes something shows another database from then on.
@@ -295,6 +299,17 @@ fn the_readme_examples_print_what_the_readme_shows() {
         } else {
             format!("(exit status {})\n{}", run.code(), run.stderr.trim_end())
         };
+        if bless {
+            // Blank lines that end the shown output stay.
+            let blank = shown
+                .iter()
+                .rev()
+                .take_while(|l| l.trim().is_empty())
+                .count();
+            blessed.push((i - shown.len(), i - blank, got));
+            checked += 1;
+            continue;
+        }
         assert_eq!(
             got,
             shown.join("\n").trim_end(),
@@ -304,6 +319,13 @@ fn the_readme_examples_print_what_the_readme_shows() {
         checked += 1;
     }
     assert!(checked >= 15, "only {checked} README examples found");
+    if bless {
+        let mut out: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        for (from, to, got) in blessed.into_iter().rev() {
+            out.splice(from..to, got.lines().map(str::to_string));
+        }
+        std::fs::write(root().join("README.md"), out.join("\n") + "\n").unwrap();
+    }
 
     // `stats`, but for the database's name and its sizes on disk.
     let stats = Kifudex::new()

@@ -157,20 +157,54 @@ fn search_by_opening_castle_and_strategy_equals_a_brute_force_count() {
             .collect()
     };
     let ranging = descendants("振り飛車");
+    // The game's label: the header's when it has one, else the recognised; never "a side
+    // played a ranging rook at some ply".
+    let by_header = |rec: &Record| {
+        rec.opening().is_some_and(|h| {
+            split_header(h)
+                .iter()
+                .any(|n| ranging.contains(&n.as_str()))
+        })
+    };
+    let by_moves = |rec: &Record| {
+        recognise_record(rec)
+            .opening
+            .is_some_and(|o| ranging.contains(&o))
+    };
     let want = ids(&|rec| {
-        let r = recognise_record(rec);
-        r.opening.is_some_and(|o| ranging.contains(&o))
-            || r.items.iter().any(|i| ranging.contains(&i.name))
-            || rec.opening().is_some_and(|h| {
-                split_header(h)
-                    .iter()
-                    .any(|n| ranging.contains(&n.as_str()))
-            })
+        if rec.opening().is_some() {
+            by_header(rec)
+        } else {
+            by_moves(rec)
+        }
     });
     assert!(!want.is_empty());
     assert_eq!(count(&["--opening", "振り飛車"]), want);
-    // Another spelling of the same name.
+    // Another spelling of the same name, and the start of one.
     assert_eq!(count(&["--opening", "振飛車"]), want);
+    assert_eq!(count(&["--opening", "振り飛"]), want);
+    // A strategy that is no game's label (棒銀 is played in 角換わり, 矢倉, 相掛かり … games)
+    // takes the games so labelled, not those where a side played it at some ply.
+    let played_bogin = ids(&|rec| recognise_record(rec).items.iter().any(|i| i.name == "棒銀"));
+    assert!(!played_bogin.is_empty());
+    let under = descendants("棒銀");
+    let labelled_bogin = ids(&|rec| match rec.opening() {
+        Some(h) => split_header(h).iter().any(|n| under.contains(&n.as_str())),
+        None => recognise_record(rec)
+            .opening
+            .is_some_and(|o| under.contains(&o)),
+    });
+    assert_ne!(labelled_bogin, played_bogin);
+    assert_eq!(count(&["--opening", "棒銀"]), labelled_bogin);
+    // One source only.
+    assert_eq!(
+        count(&["--opening", "振り飛車", "--opening-from", "moves"]),
+        ids(&by_moves)
+    );
+    assert_eq!(
+        count(&["--opening", "振り飛車", "--opening-from", "header"]),
+        ids(&by_header)
+    );
     // The castle family gote reached most often (random moves after the opening lines
     // build few castles), asked by its family's name.
     let mut castles: BTreeMap<&str, usize> = BTreeMap::new();
@@ -603,4 +637,96 @@ fn text_finds_the_recognised_names() {
             "{needle}"
         );
     }
+}
+
+/// Short and everyday names resolve to the known name; a castle or strategy asked with a
+/// player is the player's own; text that names nothing known is matched in the header, and
+/// the answer says so.
+#[test]
+fn short_names_a_players_side_and_header_text() {
+    let (_dir, db, records) = imported("openings-names", 200);
+    let count = |args: &[&str]| search_ids(&db, args);
+    assert_eq!(
+        count(&["--opening", "四間"]),
+        count(&["--opening", "四間飛車"])
+    );
+    assert_eq!(
+        count(&["--castle", "美濃"]),
+        count(&["--castle", "美濃囲い"])
+    );
+    assert_eq!(
+        count(&["--castle", "矢倉"]),
+        count(&["--castle", "矢倉囲い"])
+    );
+    assert_eq!(
+        count(&["--castle", "片美"]),
+        count(&["--castle", "片美濃囲い"])
+    );
+    // The player's side: games in which that player (either side) played the strategy.
+    let name = |rec: &Record, side: Color| -> String {
+        let keys = if side == Color::Black {
+            kifudex::notation::SENTE_KEYS
+        } else {
+            kifudex::notation::GOTE_KEYS
+        };
+        rec.headers
+            .iter()
+            .find(|(k, _)| keys.contains(&k.as_str()))
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    };
+    // The player who played a static-rook strategy most often.
+    let mut played: BTreeMap<String, usize> = BTreeMap::new();
+    for rec in &records {
+        let r = recognise_record(rec);
+        for side in [Color::Black, Color::White] {
+            if r.side(side).any(|i| i.name == "棒銀") {
+                *played.entry(name(rec, side)).or_default() += 1;
+            }
+        }
+    }
+    let (player, _) = played
+        .iter()
+        .max_by_key(|(_, n)| **n)
+        .expect("棒銀 was played");
+    let want: Vec<i64> = records
+        .iter()
+        .enumerate()
+        .filter(|(_, rec)| {
+            let r = recognise_record(rec);
+            [Color::Black, Color::White].into_iter().any(|side| {
+                kifudex::normalize::name_matches(&name(rec, side), player)
+                    && r.side(side).any(|i| i.name == "棒銀")
+            })
+        })
+        .map(|(i, _)| i as i64 + 1)
+        .collect();
+    assert!(!want.is_empty());
+    assert_eq!(count(&["--player", player, "--strategy", "棒銀"]), want);
+    // Text no name matches: part of the header, said on stderr.
+    let (ids, stderr) = listed_ids(
+        &db,
+        &["search", "--json", "--limit", "1000", "--opening", "間飛"],
+    );
+    let want: Vec<i64> = records
+        .iter()
+        .enumerate()
+        .filter(|(_, rec)| rec.opening().is_some_and(|h| h.contains("間飛")))
+        .map(|(i, _)| i as i64 + 1)
+        .collect();
+    assert!(!want.is_empty());
+    assert_eq!(ids, want);
+    assert_eq!(
+        stderr,
+        "kifudex: note: --opening \"間飛\" names no opening kifudex knows: games whose 戦型 header holds it\n"
+    );
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["search", "--opening", "間飛", "--opening-from", "moves"])
+        .output();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        out.stderr,
+        "kifudex: --opening \"間飛\" names no opening kifudex recognises from the moves (`kifudex openings` lists them)\n"
+    );
 }

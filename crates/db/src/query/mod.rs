@@ -9,9 +9,7 @@ pub mod search;
 pub mod text;
 pub mod tree;
 
-pub use filter::{
-    FIELDS, Field, FieldDef, FilterError, GameFilter, OpeningFrom, WinnerArg, Words, date_value,
-};
+pub use filter::{FIELDS, Field, FieldDef, FilterError, GameFilter, WinnerArg, Words, date_value};
 pub use openings::{OpeningRow, openings};
 pub use players::{PlayerRow, players};
 pub use position::{

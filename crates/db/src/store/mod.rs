@@ -23,7 +23,9 @@ pub use openings::{CLASSIFY_META, OpeningGame, StoredItem};
 pub use players::{PlayerTotals, SideTotals};
 pub use read::{GameLine, GameToWrite, ReadTransaction, StoredGame};
 pub use remove::{Removal, Removed, StoredSource};
-pub use select::{Cond, GameSet, GameSummary, PlayerGame, PlayerName, Selection, Side, TextColumn};
+pub use select::{
+    Cond, GameSet, GameSummary, LabelSource, PlayerGame, PlayerName, Selection, Side, TextColumn,
+};
 pub use write::{Inserted, KnownSource, KnownSources, SourceRow, Writer};
 
 use std::path::{Path, PathBuf};

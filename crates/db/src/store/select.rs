@@ -61,6 +61,34 @@ impl TextColumn {
     }
 }
 
+/// Where a game's opening label comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LabelSource {
+    /// The record's 戦型 header.
+    Header,
+    /// Recognised from the moves (`classify`).
+    Moves,
+}
+
+impl LabelSource {
+    /// The word used in JSON and CSV: `header` or `moves`.
+    pub fn code(self) -> &'static str {
+        match self {
+            LabelSource::Header => "header",
+            LabelSource::Moves => "moves",
+        }
+    }
+
+    /// Reads `header` or `moves` (or 棋譜 / 指し手).
+    pub fn from_code(s: &str) -> Option<LabelSource> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "header" | "戦型" | "棋譜" => Some(LabelSource::Header),
+            "moves" | "指し手" | "recognised" | "recognized" => Some(LabelSource::Moves),
+            _ => None,
+        }
+    }
+}
+
 /// One condition on a game; a [`Selection`] holds all of them.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Cond {
@@ -95,16 +123,23 @@ pub enum Cond {
     MaxPlies(u32),
     /// A file the game was read from matches the glob (SQLite `GLOB`: `*`, `?`, `[...]`).
     Source(String),
-    /// The header's opening is one of `headers`, or the recognised label or a name recognised
-    /// for either side is one of `names` (see `classify`).
+    /// The game's opening label is one of these: the header's value one of `headers`, or
+    /// the label recognised from the moves one of `names` (see `classify`). From `from` only,
+    /// or (None) from the game's label: the header's when it has one, else the recognised.
     Opening {
         headers: Vec<String>,
         names: Vec<String>,
+        from: Option<LabelSource>,
     },
     /// A name recognised for `side` (either side when `None`) is one of `names`.
     Recognised {
         names: Vec<String>,
         side: Option<Side>,
+    },
+    /// One of `players` played, on their side, a name recognised among `names`.
+    PlayerRecognised {
+        players: Vec<i64>,
+        names: Vec<String>,
     },
     /// The game is one of these (for selections made elsewhere).
     Ids(Vec<i64>),
@@ -176,7 +211,11 @@ impl Cond {
                                   WHERE s2.path GLOB {p}))"
                 )
             }
-            Cond::Opening { headers, names } => {
+            Cond::Opening {
+                headers,
+                names,
+                from,
+            } => {
                 let mut texts = |v: &[String]| -> String {
                     let ps: Vec<String> = v.iter().map(|t| param(Value::Text(t.clone()))).collect();
                     if ps.is_empty() {
@@ -187,34 +226,55 @@ impl Cond {
                 };
                 let h = texts(headers);
                 let l = texts(names);
-                let r = texts(names);
-                format!(
-                    "(g.opening IN ({h}) OR g.label IN ({l}) OR g.id IN (SELECT j.value
-                      FROM recognised_names rn JOIN opening_names n ON n.id = rn.name_id,
-                      json_each(rn.games) j WHERE n.name IN ({r})))"
-                )
+                match from {
+                    Some(LabelSource::Header) => format!("g.opening IN ({h})"),
+                    Some(LabelSource::Moves) => format!("g.label IN ({l})"),
+                    None => {
+                        format!("(g.opening IN ({h}) OR (g.opening IS NULL AND g.label IN ({l})))")
+                    }
+                }
             }
             Cond::Recognised { names, side } => {
                 let ps: Vec<String> = names
                     .iter()
                     .map(|t| param(Value::Text(t.clone())))
                     .collect();
-                let side = match side {
-                    Some(Side::Sente) => " AND rn.side = 0",
-                    Some(Side::Gote) => " AND rn.side = 1",
-                    None => "",
+                recognised_sql(&ps.join(", "), *side)
+            }
+            Cond::PlayerRecognised { players, names } => {
+                let ps: Vec<String> = names
+                    .iter()
+                    .map(|t| param(Value::Text(t.clone())))
+                    .collect();
+                let (l, n) = (list(players), ps.join(", "));
+                let one = |s: Side| {
+                    format!(
+                        "({} IN ({l}) AND {})",
+                        s.column(),
+                        recognised_sql(&n, Some(s))
+                    )
                 };
-                format!(
-                    "g.id IN (SELECT j.value FROM recognised_names rn
-                      JOIN opening_names n ON n.id = rn.name_id, json_each(rn.games) j
-                      WHERE n.name IN ({}){side})",
-                    ps.join(", ")
-                )
+                format!("({} OR {})", one(Side::Sente), one(Side::Gote))
             }
             Cond::Ids(ids) => format!("g.id IN ({})", list(ids)),
             Cond::Nothing => "0".to_string(),
         }
     }
+}
+
+/// The games in which a name among `names` (SQL parameters) was recognised for `side`
+/// (either side when None), from the lists by name.
+fn recognised_sql(names: &str, side: Option<Side>) -> String {
+    let side = match side {
+        Some(Side::Sente) => " AND rn.side = 0",
+        Some(Side::Gote) => " AND rn.side = 1",
+        None => "",
+    };
+    format!(
+        "g.id IN (SELECT j.value FROM recognised_names rn
+          JOIN opening_names n ON n.id = rn.name_id, json_each(rn.games) j
+          WHERE n.name IN ({names}){side})"
+    )
 }
 
 /// Every condition must hold; no condition: every game.
@@ -330,6 +390,7 @@ pub struct GameSummary {
     pub sente: Option<String>,
     pub gote: Option<String>,
     pub event: Option<String>,
+    /// The game's opening label: the header's 戦型, else the one recognised from the moves.
     pub opening: Option<String>,
     pub plies: i64,
     pub winner: Option<String>,
@@ -339,6 +400,8 @@ pub struct GameSummary {
     pub incomplete: bool,
     /// The opening recognised from the moves (see `classify`).
     pub recognised: Option<String>,
+    /// Where `opening`, the game's label, comes from: `header` or `moves`.
+    pub label_source: Option<&'static str>,
 }
 
 const SUMMARY_COLUMNS: &str = "g.id, s.path, g.game_index, g.date, ps.name, pg.name,
@@ -348,6 +411,13 @@ const SUMMARY_JOINS: &str = "FROM games g JOIN sources s ON s.id = g.source_id
     LEFT JOIN players ps ON ps.id = g.sente_id LEFT JOIN players pg ON pg.id = g.gote_id";
 
 fn summary_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameSummary> {
+    let header: Option<String> = r.get(7)?;
+    let recognised: Option<String> = r.get(13)?;
+    let label_source = match (&header, &recognised) {
+        (Some(_), _) => Some(LabelSource::Header.code()),
+        (None, Some(_)) => Some(LabelSource::Moves.code()),
+        (None, None) => None,
+    };
     Ok(GameSummary {
         id: r.get(0)?,
         file: r.get(1)?,
@@ -356,13 +426,14 @@ fn summary_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameSummary> {
         sente: r.get(4)?,
         gote: r.get(5)?,
         event: r.get(6)?,
-        opening: r.get(7)?,
+        opening: header.or_else(|| recognised.clone()),
         plies: r.get(8)?,
         winner: r.get(9)?,
         handicap: r.get(10)?,
         terminal: r.get(11)?,
         incomplete: r.get(12)?,
-        recognised: r.get(13)?,
+        recognised,
+        label_source,
     })
 }
 

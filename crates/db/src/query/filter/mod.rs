@@ -13,7 +13,7 @@ mod fields;
 
 pub use fields::{FIELDS, Field, FieldDef, Words};
 
-use crate::store::{Cond, GameSet, Selection, Side, Store, TextColumn};
+use crate::store::{Cond, GameSet, LabelSource, Selection, Side, Store, TextColumn};
 use kifudex_classify as classify;
 use kifudex_notation::TerminalKind;
 use kifudex_notation::normalize::{fold, name_key, strip_titles};
@@ -75,6 +75,8 @@ pub enum FilterError {
         field: Field,
         value: Option<String>,
         needs: Field,
+        /// What `needs` would say (`the player it is about`).
+        about: &'static str,
     },
     /// Two bounds that no game can meet (`since` after `until`).
     #[error("{}", self.describe(Words::Cli))]
@@ -107,15 +109,13 @@ impl FilterError {
                 field,
                 value,
                 needs,
+                about,
             } => {
                 let name = field.name(words);
                 let needs = needs.name(words);
                 match value {
-                    Some(v) => format!(
-                        "{name}{}{v} needs {needs} (the player it is about)",
-                        separator(words)
-                    ),
-                    None => format!("{name} needs {needs} (the player it is about)"),
+                    Some(v) => format!("{name}{}{v} needs {needs} ({about})", separator(words)),
+                    None => format!("{name} needs {needs} ({about})"),
                 }
             }
             FilterError::Empty {
@@ -146,16 +146,6 @@ fn separator(words: Words) -> &'static str {
     }
 }
 
-/// Where an opening's name is looked for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum OpeningFrom {
-    /// The header's (戦型) or the one recognised from the moves.
-    #[default]
-    Either,
-    Header,
-    Moves,
-}
-
 /// What games to take; every field set must hold. Empty: every game. Values are typed:
 /// [`GameFilter::set`] reads them from text.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -175,6 +165,9 @@ pub struct GameFilter {
     /// the header's or the recognised opening at any level of the hierarchy (振り飛車 takes
     /// 四間飛車 and 藤井システム); other text, part of the header's.
     pub opening: Option<String>,
+    /// Where `opening` looks: the header's 戦型 or the label recognised from the moves only;
+    /// None, the game's label (the header's, else the recognised).
+    pub opening_from: Option<LabelSource>,
     /// A castle recognised for a side (`side` when set), at any level of the hierarchy: the
     /// canonical name.
     pub castle: Option<&'static str>,
@@ -197,6 +190,9 @@ pub struct GameFilter {
     /// header or name that matches.
     pub text: Option<String>,
 }
+
+/// What a field that needs the player says of it.
+const PLAYER: &str = "the player it is about";
 
 /// The terminal words a user may type, with the stored codes.
 const TERMINAL_WORDS: &[(&str, &str)] = &[
@@ -246,6 +242,15 @@ impl GameFilter {
             Field::Vs => self.vs = text,
             Field::Event => self.event = text,
             Field::Opening => self.opening = text,
+            Field::OpeningFrom => {
+                self.opening_from = match value.trim().to_ascii_lowercase().as_str() {
+                    "either" | "any" => None,
+                    v => Some(
+                        LabelSource::from_code(v)
+                            .ok_or_else(|| bad(": give header, moves or either".to_string()))?,
+                    ),
+                }
+            }
             Field::Castle => {
                 self.castle = Some(recognised_name(value, classify::Kind::Castle).map_err(bad)?)
             }
@@ -276,6 +281,7 @@ impl GameFilter {
                     field: Field::As,
                     value: None,
                     needs: Field::Player,
+                    about: PLAYER,
                 });
             }
             if self.vs.is_some() {
@@ -283,6 +289,7 @@ impl GameFilter {
                     field: Field::Vs,
                     value: None,
                     needs: Field::Player,
+                    about: PLAYER,
                 });
             }
             if self.winner == Some(WinnerArg::Player) {
@@ -290,8 +297,29 @@ impl GameFilter {
                     field: Field::Winner,
                     value: Some("player".into()),
                     needs: Field::Player,
+                    about: PLAYER,
                 });
             }
+        }
+        if let Some(q) = &self.opening
+            && self.opening_from == Some(LabelSource::Moves)
+            && opening_name(q).is_none()
+        {
+            return Err(FilterError::Value {
+                field: Field::Opening,
+                value: q.clone(),
+                reason: " names no opening kifudex recognises from the moves (`kifudex openings` lists them)"
+                    .into(),
+                quoted: true,
+            });
+        }
+        if self.opening_from.is_some() && self.opening.is_none() {
+            return Err(FilterError::Needs {
+                field: Field::OpeningFrom,
+                value: None,
+                needs: Field::Opening,
+                about: "the opening it is about",
+            });
         }
         if let (Some(a), Some(b)) = (&self.since, &self.until)
             && a > b
@@ -348,31 +376,55 @@ impl GameFilter {
                 });
             }
         }
-        // A name of the classifier: header values and recognised names through the hierarchy.
-        let known_opening = self.opening.as_deref().and_then(classify::canonical);
+        // A name of the classifier: the game's label through the hierarchy, from the header's
+        // values (any spelling) or the recognised label.
+        let known_opening = self.opening.as_deref().and_then(opening_name);
         if let Some(name) = known_opening {
             let names = classify::descendants(name);
-            let headers: Vec<String> = store
-                .distinct_values(TextColumn::Opening)?
-                .into_iter()
-                .filter(|v| {
-                    classify::split_header(v)
-                        .iter()
-                        .any(|h| names.contains(&h.as_str()))
-                })
-                .collect();
+            let headers: Vec<String> = if self.opening_from == Some(LabelSource::Moves) {
+                Vec::new()
+            } else {
+                store
+                    .distinct_values(TextColumn::Opening)?
+                    .into_iter()
+                    .filter(|v| {
+                        classify::split_header(v)
+                            .iter()
+                            .any(|h| names.contains(&h.as_str()))
+                    })
+                    .collect()
+            };
+            let names = if self.opening_from == Some(LabelSource::Header) {
+                Vec::new()
+            } else {
+                names.iter().map(|n| n.to_string()).collect()
+            };
             conds.push(Cond::Opening {
                 headers,
-                names: names.iter().map(|n| n.to_string()).collect(),
+                names,
+                from: self.opening_from,
             });
         }
+        // A castle or strategy is one side's: `side` when given, else the player's side when a
+        // player is asked, else either side.
+        let player_ids = match &self.player {
+            Some(p) if self.side.is_none() => Some(players(p)?),
+            _ => None,
+        };
         for name in [self.castle, self.strategy].into_iter().flatten() {
-            conds.push(Cond::Recognised {
-                names: classify::descendants(name)
-                    .into_iter()
-                    .map(str::to_string)
-                    .collect(),
-                side: self.side,
+            let names = classify::descendants(name)
+                .into_iter()
+                .map(str::to_string)
+                .collect();
+            conds.push(match &player_ids {
+                Some(ids) => Cond::PlayerRecognised {
+                    players: ids.clone(),
+                    names,
+                },
+                None => Cond::Recognised {
+                    names,
+                    side: self.side,
+                },
             });
         }
         let opening_text = self.opening.as_ref().filter(|_| known_opening.is_none());
@@ -437,8 +489,9 @@ impl GameFilter {
                 }
                 Cond::Pair { a, b, .. } => a.is_empty() || b.is_empty(),
                 Cond::Text { values, .. } => values.is_empty(),
-                Cond::Opening { headers, names } => headers.is_empty() && names.is_empty(),
+                Cond::Opening { headers, names, .. } => headers.is_empty() && names.is_empty(),
                 Cond::Recognised { names, .. } => names.is_empty(),
+                Cond::PlayerRecognised { players, names } => players.is_empty() || names.is_empty(),
                 _ => false,
             };
             if empty {
@@ -446,6 +499,22 @@ impl GameFilter {
             }
         }
         Ok(Selection { conds })
+    }
+
+    /// What the answer should say of how the filter was read (an opening that names nothing
+    /// known, matched as text), in the caller's words.
+    pub fn notes(&self, words: Words) -> Vec<String> {
+        let mut notes = Vec::new();
+        if let Some(q) = &self.opening
+            && opening_name(q).is_none()
+        {
+            notes.push(format!(
+                "{}{}{q:?} names no opening kifudex knows: games whose 戦型 header holds it",
+                Field::Opening.name(words),
+                separator(words)
+            ));
+        }
+        notes
     }
 
     /// The games the filter takes (`None`: every game, nothing to check); with `within`,
@@ -463,18 +532,68 @@ impl GameFilter {
     }
 }
 
-/// The canonical castle or strategy a user's word names.
+/// The opening (a strategy or a game label) a user's word names: a known name in any
+/// spelling, else the start of known names of which one is the ancestor of all the others
+/// (`四間` is 四間飛車, whose lines start with it too).
+fn opening_name(q: &str) -> Option<&'static str> {
+    let openings = || {
+        classify::canonical_names()
+            .filter(|n| classify::names::kind_of(n) != Some(classify::Kind::Castle))
+    };
+    if let Some(name) = classify::canonical(q).filter(|n| openings().any(|o| o == *n)) {
+        return Some(name);
+    }
+    let q = classify::fold(q);
+    if q.is_empty() {
+        return None;
+    }
+    let starting: Vec<&'static str> = openings()
+        .filter(|n| classify::fold(n).starts_with(&q))
+        .collect();
+    starting
+        .iter()
+        .copied()
+        .find(|top| starting.iter().all(|n| classify::lineage(n).contains(top)))
+}
+
+/// The canonical castle or strategy a user's word names: a known name of that kind in any
+/// spelling (`矢倉` asked as a castle is 矢倉囲い), else the start of names of which one is the
+/// ancestor of the others.
 fn recognised_name(q: &str, kind: classify::Kind) -> Result<&'static str, String> {
-    classify::canonical(q)
-        .filter(|n| classify::names::kind_of(n) == Some(kind))
-        .ok_or_else(|| {
-            let known: Vec<&str> = classify::DEFS
-                .iter()
-                .filter(|d| d.kind == kind)
-                .map(|d| d.name)
-                .collect();
-            format!(" names no {}; known: {}", kind.code(), known.join(" "))
-        })
+    let of_kind = |n: &&'static str| classify::names::kind_of(n) == Some(kind);
+    let known = classify::canonical(q).filter(of_kind).or_else(|| {
+        if kind == classify::Kind::Castle {
+            classify::canonical(&format!("{q}囲い")).filter(of_kind)
+        } else {
+            None
+        }
+    });
+    if let Some(name) = known {
+        return Ok(name);
+    }
+    let f = classify::fold(q);
+    let starting: Vec<&'static str> = classify::DEFS
+        .iter()
+        .filter(|d| d.kind == kind && !f.is_empty() && classify::fold(d.name).starts_with(&f))
+        .map(|d| d.name)
+        .collect();
+    if let Some(top) = starting
+        .iter()
+        .copied()
+        .find(|top| starting.iter().all(|n| classify::lineage(n).contains(top)))
+    {
+        return Ok(top);
+    }
+    let known: Vec<&str> = classify::DEFS
+        .iter()
+        .filter(|d| d.kind == kind)
+        .map(|d| d.name)
+        .collect();
+    Err(format!(
+        " names no {}; known: {}",
+        kind.code(),
+        known.join(" ")
+    ))
 }
 
 /// A number of moves.
