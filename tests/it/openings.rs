@@ -102,7 +102,8 @@ fn openings_counts_equal_a_brute_force_count() {
     for rec in &records {
         let r = recognise_record(rec);
         let winner = rec.result().code();
-        if let Some(label) = r.opening {
+        // The game's label: the header's, else the recognised.
+        if let Some(label) = rec.opening().or(r.opening) {
             add(
                 expected
                     .entry(("opening".into(), label.into()))
@@ -729,4 +730,117 @@ fn short_names_a_players_side_and_header_text() {
         out.stderr,
         "kifudex: --opening \"間飛\" names no opening kifudex recognises from the moves (`kifudex openings` lists them)\n"
     );
+}
+
+/// `openings --by year`: each label's games, share and results per year; `--player X --as
+/// sente`: the player's repertoire with the player's results; both against a brute-force count.
+#[test]
+fn trends_by_year_and_a_players_repertoire_equal_a_brute_force_count() {
+    let (_dir, db, records) = imported("openings-trends", 300);
+    let rows = |args: &[&str]| -> Vec<serde_json::Value> {
+        let mut a = vec!["openings", "--json"];
+        a.extend_from_slice(args);
+        Kifudex::new()
+            .db(&db)
+            .args(&a)
+            .output()
+            .success()
+            .json_lines()
+    };
+    let year = |rec: &Record| -> Option<String> {
+        rec.headers
+            .iter()
+            .find(|(k, _)| k == "開始日時")
+            .map(|(_, v)| v[..4].to_string())
+    };
+    // (year, label) -> (games, sente, gote, draws); year -> games.
+    let mut want: BTreeMap<(Option<String>, String), Counts> = BTreeMap::new();
+    let mut per_year: BTreeMap<Option<String>, u64> = BTreeMap::new();
+    for rec in &records {
+        let r = recognise_record(rec);
+        *per_year.entry(year(rec)).or_default() += 1;
+        if let Some(label) = rec.opening().or(r.opening) {
+            add(
+                want.entry((year(rec), label.to_string())).or_default(),
+                rec.result().code(),
+            );
+        }
+    }
+    assert!(per_year.len() > 3, "{per_year:?}");
+    let mut got: BTreeMap<(Option<String>, String), Counts> = BTreeMap::new();
+    for v in rows(&["--by", "year"]) {
+        let n = |k: &str| v[k].as_u64().unwrap();
+        let y = v["year"].as_str().map(str::to_string);
+        let all = per_year[&y] as f64;
+        let share = v["share"].as_f64().unwrap();
+        assert!((share - n("games") as f64 / all).abs() < 1e-9, "{v}");
+        got.insert(
+            (y, v["name"].as_str().unwrap().to_string()),
+            (n("games"), n("sente_wins"), n("gote_wins"), n("draws")),
+        );
+    }
+    assert_eq!(got, want);
+
+    // A player's repertoire as sente: the player's games as sente, by label, strategy and
+    // castle of sente, with the player's wins, draws and losses.
+    let sente = |rec: &Record| -> String {
+        rec.headers
+            .iter()
+            .find(|(k, _)| kifudex::notation::SENTE_KEYS.contains(&k.as_str()))
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    };
+    let mut by_player: BTreeMap<String, usize> = BTreeMap::new();
+    for rec in &records {
+        *by_player.entry(sente(rec)).or_default() += 1;
+    }
+    let (player, _) = by_player.iter().max_by_key(|(_, n)| **n).unwrap();
+    // (kind, name) -> (games, won, drawn, lost)
+    let mut want: BTreeMap<(String, String), (u64, u64, u64, u64)> = BTreeMap::new();
+    for rec in &records {
+        if !kifudex::normalize::name_matches(&sente(rec), player) {
+            continue;
+        }
+        let r = recognise_record(rec);
+        let result = rec.result().code();
+        let mut count = |kind: &str, name: &str| {
+            let e = want.entry((kind.into(), name.into())).or_default();
+            e.0 += 1;
+            match result {
+                Some("sente") => e.1 += 1,
+                Some("draw") => e.2 += 1,
+                Some("gote") => e.3 += 1,
+                _ => {}
+            }
+        };
+        if let Some(label) = rec.opening().or(r.opening) {
+            count("opening", label);
+        }
+        for i in r.side(Color::Black) {
+            count(
+                if i.kind == Kind::Strategy {
+                    "strategy"
+                } else {
+                    "castle"
+                },
+                i.name,
+            );
+        }
+    }
+    let got: BTreeMap<(String, String), (u64, u64, u64, u64)> =
+        rows(&["--player", player, "--as", "sente"])
+            .into_iter()
+            .map(|v| {
+                let n = |k: &str| v[k].as_u64().unwrap();
+                (
+                    (
+                        v["kind"].as_str().unwrap().to_string(),
+                        v["name"].as_str().unwrap().to_string(),
+                    ),
+                    (n("games"), n("wins"), n("draws"), n("losses")),
+                )
+            })
+            .collect();
+    assert!(want.len() > 3, "{want:?}");
+    assert_eq!(got, want);
 }

@@ -1,6 +1,8 @@
-//! `openings`: games, results and score per recognised opening (the game label), strategy
-//! and castle, or per pairing of the two sides' strategies, over the games a filter selects.
+//! `openings`: games, results and score per opening (the game's label), strategy and castle,
+//! per pairing of the two sides' strategies, or per year and label (the trends), over the
+//! games a filter selects; with a player, the player's repertoire and results.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use kifudex_classify as classify;
@@ -10,17 +12,58 @@ use super::QueryError;
 use super::filter::GameFilter;
 use crate::store::{OpeningGame, Store};
 
+/// What the rows of `openings` are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OpeningsBy {
+    /// One row per opening, strategy and castle.
+    #[default]
+    Name,
+    /// One row per pairing of the two sides' strategies.
+    Pair,
+    /// One row per year and opening, with the opening's share of the year's games.
+    Year,
+}
+
+/// The game's opening label as the tables count it: the 戦型 header's (its first name
+/// kifudex knows, in the canonical spelling, else the value as written), else the one
+/// recognised from the moves.
+pub fn game_label<'a>(
+    header: Option<&'a str>,
+    recognised: Option<&'a str>,
+) -> Option<Cow<'a, str>> {
+    match header {
+        Some(h) => Some(
+            classify::split_header(h)
+                .iter()
+                .find_map(|n| classify::canonical(n))
+                .map_or(Cow::Borrowed(h), Cow::Borrowed),
+        ),
+        None => recognised.map(Cow::Borrowed),
+    }
+}
+
 /// One line of the table.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct OpeningRow {
-    /// "opening" (the game's recognised label), "strategy", "castle" or "pair".
+    /// "opening" (the game's label), "strategy", "castle" or "pair".
     pub kind: &'static str,
     pub name: String,
+    /// With [`OpeningsBy::Year`]: the year (`YYYY`), or None for games without a date.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub year: Option<String>,
+    /// With [`OpeningsBy::Year`]: the share of the year's games.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub share: Option<f64>,
     /// Games (for strategies and castles: sides of games that played it).
     pub games: u64,
     pub sente_wins: u64,
     pub gote_wins: u64,
     pub draws: u64,
+    /// With a player: the player's wins and losses (draws are `draws`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wins: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub losses: Option<u64>,
     /// Points (a win 1, a draw ½) per decided or drawn game, of sente for openings and pairs,
     /// of the side that played it for strategies and castles, of the player with `--player`.
     pub score: Option<f64>,
@@ -34,6 +77,8 @@ struct Tally {
     sente: u64,
     gote: u64,
     draws: u64,
+    /// Wins of the side whose score counts.
+    won: u64,
     points2: u64,
     scored: u64,
     first: Option<String>,
@@ -48,11 +93,13 @@ impl Tally {
             Some("sente") => {
                 self.sente += 1;
                 self.scored += 1;
+                self.won += u64::from(side == 0);
                 self.points2 += if side == 0 { 2 } else { 0 };
             }
             Some("gote") => {
                 self.gote += 1;
                 self.scored += 1;
+                self.won += u64::from(side == 1);
                 self.points2 += if side == 1 { 2 } else { 0 };
             }
             Some("draw") => {
@@ -72,14 +119,19 @@ impl Tally {
         }
     }
 
-    fn row(self, kind: &'static str, name: String) -> OpeningRow {
+    /// The row; `player`: with the player's wins and losses.
+    fn row(self, kind: &'static str, name: String, player: bool) -> OpeningRow {
         OpeningRow {
             kind,
             name,
+            year: None,
+            share: None,
             games: self.games,
             sente_wins: self.sente,
             gote_wins: self.gote,
             draws: self.draws,
+            wins: player.then_some(self.won),
+            losses: player.then(|| self.scored - self.won - self.draws),
             score: (self.scored > 0).then(|| self.points2 as f64 / 2.0 / self.scored as f64),
             first_date: self.first,
             last_date: self.last,
@@ -120,12 +172,12 @@ fn pairing_name(items: &[(u8, &str, &str)], side: u8, opponent_ranges: bool) -> 
 }
 
 /// The table over the games `filter` selects. With the filter's player, strategies and
-/// castles of the player's side only, scores the player's. With `pairs`, one row per pairing
-/// instead.
+/// castles of the player's side only, scores, wins and losses the player's: the player's
+/// repertoire. `by` chooses the rows.
 pub fn openings(
     store: &Store,
     filter: &GameFilter,
-    pairs: bool,
+    by: OpeningsBy,
 ) -> Result<Vec<OpeningRow>, QueryError> {
     let sel = filter.selection(store)?;
     let key = filter.player.as_deref().map(name_key);
@@ -142,8 +194,10 @@ pub fn openings(
         theirs.insert(n.to_string(), b);
         b
     };
-    // Per kind (opening, strategy, castle, pair), per name.
+    // Per kind (opening, strategy, castle, pair), per name; by year, per year and label.
     let mut tallies: [HashMap<String, Tally>; 4] = Default::default();
+    let mut years: HashMap<(Option<String>, String), Tally> = HashMap::new();
+    let mut year_games: HashMap<Option<String>, u64> = HashMap::new();
     let mut tally = |kind: usize, name: &str, g: &OpeningGame<'_>, side: u8| {
         // Looked up by reference: most names are met again and again.
         match tallies[kind].get_mut(name) {
@@ -167,30 +221,77 @@ pub fn openings(
             .iter()
             .map(|i| (u8::from(i.side == "gote"), i.kind.as_str(), i.name.as_str()))
             .collect();
-        if pairs {
-            let ranges = |s: u8| items.iter().any(|i| i.0 == s && RANGING.contains(&i.2));
-            let name = format!(
-                "{} vs {}",
-                pairing_name(&items, 0, ranges(1)),
-                pairing_name(&items, 1, ranges(0))
-            );
-            tally(3, &name, g, me.unwrap_or(0));
-            return;
-        }
-        if let Some(label) = g.label {
-            tally(0, label, g, me.unwrap_or(0));
-        }
-        for &(side, kind, name) in &items {
-            if me.is_some_and(|m| m != side) {
-                continue;
+        let label = game_label(g.opening, g.label);
+        match by {
+            OpeningsBy::Pair => {
+                let ranges = |s: u8| items.iter().any(|i| i.0 == s && RANGING.contains(&i.2));
+                let name = format!(
+                    "{} vs {}",
+                    pairing_name(&items, 0, ranges(1)),
+                    pairing_name(&items, 1, ranges(0))
+                );
+                tally(3, &name, g, me.unwrap_or(0));
             }
-            tally(if kind == "strategy" { 1 } else { 2 }, name, g, side);
+            OpeningsBy::Year => {
+                let year = g.date.and_then(|d| d.get(..4)).map(str::to_string);
+                *year_games.entry(year.clone()).or_default() += 1;
+                if let Some(label) = label {
+                    years
+                        .entry((year, label.into_owned()))
+                        .or_default()
+                        .add(g, me.unwrap_or(0));
+                }
+            }
+            OpeningsBy::Name => {
+                if let Some(label) = label {
+                    tally(0, &label, g, me.unwrap_or(0));
+                }
+                for &(side, kind, name) in &items {
+                    if me.is_some_and(|m| m != side) {
+                        continue;
+                    }
+                    tally(if kind == "strategy" { 1 } else { 2 }, name, g, side);
+                }
+            }
         }
     })?;
+    let player = key.is_some();
+    if by == OpeningsBy::Year {
+        let mut rows: Vec<OpeningRow> = years
+            .into_iter()
+            .map(|((year, name), t)| {
+                let all = year_games.get(&year).copied().unwrap_or(0);
+                let mut row = t.row("opening", name, player);
+                row.share = (all > 0).then(|| row.games as f64 / all as f64);
+                row.year = year;
+                row
+            })
+            .collect();
+        // By year (undated last), most played first, then by name.
+        rows.sort_by(|a, b| {
+            (
+                a.year.is_none(),
+                &a.year,
+                std::cmp::Reverse(a.games),
+                &a.name,
+            )
+                .cmp(&(
+                    b.year.is_none(),
+                    &b.year,
+                    std::cmp::Reverse(b.games),
+                    &b.name,
+                ))
+        });
+        return Ok(rows);
+    }
     let mut rows: Vec<OpeningRow> = tallies
         .into_iter()
         .zip(["opening", "strategy", "castle", "pair"])
-        .flat_map(|(names, kind)| names.into_iter().map(move |(name, t)| t.row(kind, name)))
+        .flat_map(|(names, kind)| {
+            names
+                .into_iter()
+                .map(move |(name, t)| t.row(kind, name, player))
+        })
         .collect();
     // By kind, then most played first, then by name.
     let order = |k: &str| {

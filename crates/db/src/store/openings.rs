@@ -387,6 +387,9 @@ pub struct OpeningGame<'a> {
     pub id: i64,
     pub date: Option<&'a str>,
     pub winner: Option<&'a str>,
+    /// The 戦型 header's value.
+    pub opening: Option<&'a str>,
+    /// The label recognised from the moves.
     pub label: Option<&'a str>,
     pub sente: Option<&'a str>,
     pub gote: Option<&'a str>,
@@ -409,7 +412,7 @@ impl Store {
         let mut params = Vec::new();
         let where_sql = sel.where_sql(&mut params);
         let mut stmt = self.conn.prepare(&format!(
-            "SELECT g.id, g.date, g.winner, g.label, ps.name, pg.name, g.recognised
+            "SELECT g.id, g.date, g.winner, g.label, ps.name, pg.name, g.recognised, g.opening
              FROM games g
              LEFT JOIN players ps ON ps.id = g.sente_id LEFT JOIN players pg ON pg.id = g.gote_id
              {where_sql} ORDER BY g.id"
@@ -444,6 +447,7 @@ impl Store {
                 id,
                 date: text(1)?,
                 winner: text(2)?,
+                opening: text(7)?,
                 label: text(3)?,
                 sente: text(4)?,
                 gote: text(5)?,
