@@ -49,5 +49,20 @@ for pos in POSITIONS:
     b = sorted((r["id"], r["ply"]) for r in duck if "id" in r)
     check(f"position {pos}", a == b, f"{len(a)} vs {len(b)} games")
     check(f"position {pos}: total", mine[-1]["total"] == duck[-1]["total"])
+# The openings table, and its trends by year, from games.parquet's label and recognised list.
+COUNTS = ["kind", "name", "games", "sente_wins", "gote_wins", "draws"]
+for by in [[], ["--by", "year"]]:
+    extra = ["year"] if by else []
+    mine = lines([BIN, "--db", DB, "openings", "--json", *by])
+    duck = lines([sys.executable, "scripts/duckdb_explore.py", "openings", PQ, *by])
+    key = lambda r: tuple(str(r.get(k)) for k in COUNTS + extra)
+    a = sorted(({k: r.get(k) for k in COUNTS + extra} for r in mine), key=key)
+    b = sorted(({k: r.get(k) for k in COUNTS + extra} for r in duck), key=key)
+    check(f"openings {' '.join(by)}".strip(), a == b and len(a) > 10,
+          f"{len(a)} rows vs {len(b)}: {[x for x in a if x not in b][:3]} / {[x for x in b if x not in a][:3]}")
+    if by:
+        shares = {(r.get("year"), r["name"]): r["share"] for r in duck}
+        check("openings --by year: shares",
+              all(abs(r["share"] - shares[(r.get("year"), r["name"])]) < 1e-9 for r in mine))
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

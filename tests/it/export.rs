@@ -445,7 +445,30 @@ fn file_names_are_safe_everywhere() {
     assert!(!name.contains('/') && !name.contains('\\') && !name.chars().any(char::is_control));
 }
 
-/// The rows of one column of a Parquet file, as JSON values.
+/// A Parquet value as JSON: numbers, text, lists and groups (objects).
+fn field_json(name: &str, field: &parquet::record::Field) -> Value {
+    use parquet::record::Field;
+    match field {
+        Field::Null => Value::Null,
+        Field::Int(i) => Value::from(*i),
+        Field::Long(i) => Value::from(*i),
+        Field::ULong(u) => Value::from(*u),
+        Field::Str(s) => Value::from(s.as_str()),
+        Field::ListInternal(list) => Value::Array(
+            (0..list.len())
+                .map(|i| field_json(name, &list.elements()[i]))
+                .collect(),
+        ),
+        Field::Group(row) => Value::Object(
+            row.get_column_iter()
+                .map(|(k, v)| (k.clone(), field_json(k, v)))
+                .collect(),
+        ),
+        other => panic!("{name}: unexpected {other:?}"),
+    }
+}
+
+/// The rows of a Parquet file, as JSON objects.
 fn parquet_rows(path: &Path) -> Vec<Value> {
     use parquet::file::reader::{FileReader, SerializedFileReader};
     let reader = SerializedFileReader::new(std::fs::File::open(path).unwrap()).unwrap();
@@ -454,20 +477,11 @@ fn parquet_rows(path: &Path) -> Vec<Value> {
         .unwrap()
         .map(|r| {
             let row = r.unwrap();
-            let mut obj = serde_json::Map::new();
-            for (name, field) in row.get_column_iter() {
-                use parquet::record::Field;
-                let v = match field {
-                    Field::Null => Value::Null,
-                    Field::Int(i) => Value::from(*i),
-                    Field::Long(i) => Value::from(*i),
-                    Field::ULong(u) => Value::from(*u),
-                    Field::Str(s) => Value::from(s.as_str()),
-                    other => panic!("{name}: unexpected {other:?}"),
-                };
-                obj.insert(name.clone(), v);
-            }
-            Value::Object(obj)
+            Value::Object(
+                row.get_column_iter()
+                    .map(|(name, field)| (name.clone(), field_json(name, field)))
+                    .collect(),
+            )
         })
         .collect()
 }
@@ -503,6 +517,32 @@ fn parquet_holds_every_game_position_and_comment() {
         ] {
             assert_eq!(g[k], r[k], "{k} of game {}", g["id"]);
         }
+        // The game's label as openings counts it (search shows the header as written), and
+        // every name recognised for it.
+        let label = match r["label_source"].as_str() {
+            Some("header") => kifudex::classify::game_label(r["opening"].as_str(), None),
+            _ => r["opening"].as_str(),
+        };
+        assert_eq!(g["label"].as_str(), label, "label of game {}", g["id"]);
+        assert_eq!(g["label_source"], r["label_source"], "of game {}", g["id"]);
+        let shown = Kifudex::new()
+            .db(&db)
+            .args(&["show", &g["id"].to_string(), "--openings", "--json"])
+            .output()
+            .json_lines();
+        let mut want: Vec<Value> = shown[0]["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| {
+                serde_json::json!({"side": i["side"], "kind": i["kind"], "name": i["name"], "ply": i["ply"]})
+            })
+            .collect();
+        let mut got = g["recognised"].as_array().unwrap().clone();
+        let key = |v: &Value| v.to_string();
+        want.sort_by_key(key);
+        got.sort_by_key(key);
+        assert_eq!(got, want, "recognised in game {}", g["id"]);
         plies += g["plies"].as_u64().unwrap() + 1;
         let moves = g["moves"].as_str().unwrap();
         assert_eq!(

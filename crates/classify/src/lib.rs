@@ -200,3 +200,18 @@ fn label(items: &[Item], both_rooks: bool, even: bool, plies: u32) -> &'static s
         names::OTHER
     }
 }
+
+/// The game's opening label as the tables count it: the 戦型 header's (its first name
+/// kifudex knows, in the canonical spelling, else the value as written), else the one
+/// recognised from the moves.
+pub fn game_label<'a>(header: Option<&'a str>, recognised: Option<&'a str>) -> Option<&'a str> {
+    match header {
+        Some(h) => Some(
+            names::split_header(h)
+                .iter()
+                .find_map(|n| names::canonical(n))
+                .unwrap_or(h),
+        ),
+        None => recognised,
+    }
+}

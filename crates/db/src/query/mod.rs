@@ -10,7 +10,7 @@ pub mod text;
 pub mod tree;
 
 pub use filter::{FIELDS, Field, FieldDef, FilterError, GameFilter, WinnerArg, Words, date_value};
-pub use openings::{OpeningRow, OpeningsBy, game_label, openings};
+pub use openings::{OpeningRow, OpeningsBy, openings};
 pub use players::{PlayerRow, players};
 pub use position::{
     PositionHit, PositionOptions, PositionQuery, PositionResult, SortBy, find_games, find_position,

@@ -2,7 +2,6 @@
 //! per pairing of the two sides' strategies, or per year and label (the trends), over the
 //! games a filter selects; with a player, the player's repertoire and results.
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 
 use kifudex_classify as classify;
@@ -22,24 +21,6 @@ pub enum OpeningsBy {
     Pair,
     /// One row per year and opening, with the opening's share of the year's games.
     Year,
-}
-
-/// The game's opening label as the tables count it: the 戦型 header's (its first name
-/// kifudex knows, in the canonical spelling, else the value as written), else the one
-/// recognised from the moves.
-pub fn game_label<'a>(
-    header: Option<&'a str>,
-    recognised: Option<&'a str>,
-) -> Option<Cow<'a, str>> {
-    match header {
-        Some(h) => Some(
-            classify::split_header(h)
-                .iter()
-                .find_map(|n| classify::canonical(n))
-                .map_or(Cow::Borrowed(h), Cow::Borrowed),
-        ),
-        None => recognised.map(Cow::Borrowed),
-    }
 }
 
 /// One line of the table.
@@ -221,7 +202,7 @@ pub fn openings(
             .iter()
             .map(|i| (u8::from(i.side == "gote"), i.kind.as_str(), i.name.as_str()))
             .collect();
-        let label = game_label(g.opening, g.label);
+        let label = classify::game_label(g.opening, g.label);
         match by {
             OpeningsBy::Pair => {
                 let ranges = |s: u8| items.iter().any(|i| i.0 == s && RANGING.contains(&i.2));
@@ -237,14 +218,14 @@ pub fn openings(
                 *year_games.entry(year.clone()).or_default() += 1;
                 if let Some(label) = label {
                     years
-                        .entry((year, label.into_owned()))
+                        .entry((year, label.to_string()))
                         .or_default()
                         .add(g, me.unwrap_or(0));
                 }
             }
             OpeningsBy::Name => {
                 if let Some(label) = label {
-                    tally(0, &label, g, me.unwrap_or(0));
+                    tally(0, label, g, me.unwrap_or(0));
                 }
                 for &(side, kind, name) in &items {
                     if me.is_some_and(|m| m != side) {

@@ -18,14 +18,14 @@ use parquet::data_type::ByteArray;
 
 mod table;
 
-use table::{Column, Layout, Table, opt_text, push_opt, static_text, text};
+use table::{Column, Layout, Table, opt_text, push_list, push_opt, static_text, text};
 
 use super::pool::with_workers;
 use super::spill::{PosRow, Spill};
 use super::{ExportError, ExportGame, prepare_dir};
 use crate::numhash::NumberHash;
-use crate::store::Store;
 use crate::store::postings::date_text;
+use crate::store::{LabelSource, Store};
 use kifudex_shogi::Move;
 
 /// Rows of `positions.parquet` per row group.
@@ -54,6 +54,18 @@ const GAMES_SCHEMA: &str = "message games {
     OPTIONAL BYTE_ARRAY illegal_rule (UTF8);
     REQUIRED BYTE_ARRAY headers (UTF8);
     REQUIRED BYTE_ARRAY sources (UTF8);
+    OPTIONAL BYTE_ARRAY label (UTF8);
+    OPTIONAL BYTE_ARRAY label_source (UTF8);
+    REQUIRED group recognised (LIST) {
+        REPEATED group list {
+            REQUIRED group element {
+                REQUIRED BYTE_ARRAY side (UTF8);
+                REQUIRED BYTE_ARRAY kind (UTF8);
+                REQUIRED BYTE_ARRAY name (UTF8);
+                REQUIRED INT32 ply;
+            }
+        }
+    }
 }";
 
 const POSITIONS_SCHEMA: &str = "message positions {
@@ -91,6 +103,8 @@ pub struct Prepared {
     moves: String,
     headers: String,
     sources: String,
+    /// What was recognised from the moves (every name with its ancestors).
+    recognised: kifudex_classify::Recognised,
 }
 
 impl Prepared {
@@ -115,6 +129,7 @@ impl Prepared {
             .map(|(k, v)| (k.clone(), serde_json::Value::from(v.as_str())))
             .collect();
         Ok(Prepared {
+            recognised: kifudex_classify::recognise_record(&game.record),
             start: game.record.start.to_sfen(),
             headers: serde_json::Value::Object(headers).to_string(),
             sources: serde_json::Value::from(game.sources.clone()).to_string(),
@@ -161,6 +176,12 @@ impl ParquetFiles {
                 Column::opt_str(),
                 Column::Str(vec![]),
                 Column::Str(vec![]),
+                Column::opt_str(),
+                Column::opt_str(),
+                Column::rep_str(),
+                Column::rep_str(),
+                Column::rep_str(),
+                Column::rep_i32(),
             ],
             &[("id", Layout::Plain(Encoding::DELTA_BINARY_PACKED))],
         )?;
@@ -378,6 +399,39 @@ fn add_game(t: &mut Table, p: Prepared) {
     );
     push!(18, Str, ByteArray::from(p.headers.into_bytes()));
     push!(19, Str, ByteArray::from(p.sources.into_bytes()));
+    // The game's label and where it comes from, as `search` and `openings` give them.
+    let label = kifudex_classify::game_label(r.opening.as_deref(), p.recognised.opening);
+    push!(20, OptStr, label.map(text));
+    let source = match (&r.opening, p.recognised.opening) {
+        (Some(_), _) => Some(LabelSource::Header),
+        (None, Some(_)) => Some(LabelSource::Moves),
+        (None, None) => None,
+    };
+    push!(21, OptStr, source.map(|s| static_text(s.code())));
+    let items = &p.recognised.items;
+    let side = |i: &kifudex_classify::Item| match i.side {
+        kifudex_shogi::Color::Black => "sente",
+        kifudex_shogi::Color::White => "gote",
+    };
+    match &mut c[22..26] {
+        [
+            Column::RepStr(sides, sd, sr),
+            Column::RepStr(kinds, kd, kr),
+            Column::RepStr(names, nd, nr),
+            Column::RepI32(plies, pd, pr),
+        ] => {
+            push_list(sides, sd, sr, items.iter().map(|i| static_text(side(i))));
+            push_list(
+                kinds,
+                kd,
+                kr,
+                items.iter().map(|i| static_text(i.kind.code())),
+            );
+            push_list(names, nd, nr, items.iter().map(|i| static_text(i.name)));
+            push_list(plies, pd, pr, items.iter().map(|i| i.ply as i32));
+        }
+        _ => unreachable!("columns 22-25 of games are the recognised list"),
+    }
     t.rows += 1;
 }
 

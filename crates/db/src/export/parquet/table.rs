@@ -22,13 +22,18 @@ use rayon::prelude::*;
 use super::super::{ExportError, temporary};
 
 /// One column of a row group being gathered. Optional columns keep the values present and
-/// the definition levels apart, as the column writer takes them.
+/// the definition levels apart, as the column writer takes them; the fields of a list's
+/// elements (`Rep…`) keep repetition levels too.
 pub(super) enum Column {
     I64(Vec<i64>),
     I32(Vec<i32>),
     OptI32(Vec<i32>, Vec<i16>),
     Str(Vec<ByteArray>),
     OptStr(Vec<ByteArray>, Vec<i16>),
+    /// A text field of a list's elements: values, definition and repetition levels.
+    RepStr(Vec<ByteArray>, Vec<i16>, Vec<i16>),
+    /// A number field of a list's elements.
+    RepI32(Vec<i32>, Vec<i16>, Vec<i16>),
 }
 
 impl Column {
@@ -38,6 +43,27 @@ impl Column {
 
     pub(super) fn opt_str() -> Column {
         Column::OptStr(Vec::new(), Vec::new())
+    }
+
+    pub(super) fn rep_str() -> Column {
+        Column::RepStr(Vec::new(), Vec::new(), Vec::new())
+    }
+
+    pub(super) fn rep_i32() -> Column {
+        Column::RepI32(Vec::new(), Vec::new(), Vec::new())
+    }
+
+    /// The same kind of column, empty.
+    fn empty_like(&self) -> Column {
+        match self {
+            Column::I64(_) => Column::I64(Vec::new()),
+            Column::I32(_) => Column::I32(Vec::new()),
+            Column::OptI32(..) => Column::opt_i32(),
+            Column::Str(_) => Column::Str(Vec::new()),
+            Column::OptStr(..) => Column::opt_str(),
+            Column::RepStr(..) => Column::rep_str(),
+            Column::RepI32(..) => Column::rep_i32(),
+        }
     }
 
     fn clear(&mut self) {
@@ -53,7 +79,40 @@ impl Column {
                 v.clear();
                 d.clear();
             }
+            Column::RepStr(v, d, r) => {
+                v.clear();
+                d.clear();
+                r.clear();
+            }
+            Column::RepI32(v, d, r) => {
+                v.clear();
+                d.clear();
+                r.clear();
+            }
         }
+    }
+}
+
+/// Pushes one row's list onto the columns of its elements' fields, one `field` call per
+/// column and element (`None` for a row whose list is empty): for a required list of
+/// required elements, an element is defined at level 1 and repeats the row's list from its
+/// second on; an empty list is a single level-0 entry.
+pub(super) fn push_list<T>(
+    values: &mut Vec<T>,
+    defs: &mut Vec<i16>,
+    reps: &mut Vec<i16>,
+    items: impl IntoIterator<Item = T>,
+) {
+    let mut first = true;
+    for v in items {
+        values.push(v);
+        defs.push(1);
+        reps.push(if first { 0 } else { 1 });
+        first = false;
+    }
+    if first {
+        defs.push(0);
+        reps.push(0);
     }
 }
 
@@ -93,20 +152,23 @@ fn encode_column(
         w: parquet::column::writer::ColumnWriter<'_>,
         values: &[T::T],
         defs: Option<&[i16]>,
+        reps: Option<&[i16]>,
     ) -> Result<ColumnCloseResult, ParquetError> {
         let mut w = get_typed_column_writer::<T>(w);
-        w.write_batch(values, defs, None)?;
+        w.write_batch(values, defs, reps)?;
         w.close()
     }
     let mut sink = TrackedWrite::new(Vec::new());
     let close = {
         let w = get_column_writer(descr, props, Box::new(SerializedPageWriter::new(&mut sink)));
         match column {
-            Column::I64(v) => write::<Int64Type>(w, v, None)?,
-            Column::I32(v) => write::<Int32Type>(w, v, None)?,
-            Column::OptI32(v, d) => write::<Int32Type>(w, v, Some(d))?,
-            Column::Str(v) => write::<ByteArrayType>(w, v, None)?,
-            Column::OptStr(v, d) => write::<ByteArrayType>(w, v, Some(d))?,
+            Column::I64(v) => write::<Int64Type>(w, v, None, None)?,
+            Column::I32(v) => write::<Int32Type>(w, v, None, None)?,
+            Column::OptI32(v, d) => write::<Int32Type>(w, v, Some(d), None)?,
+            Column::Str(v) => write::<ByteArrayType>(w, v, None, None)?,
+            Column::OptStr(v, d) => write::<ByteArrayType>(w, v, Some(d), None)?,
+            Column::RepStr(v, d, r) => write::<ByteArrayType>(w, v, Some(d), Some(r))?,
+            Column::RepI32(v, d, r) => write::<Int32Type>(w, v, Some(d), Some(r))?,
         }
     };
     Ok((Bytes::from(sink.into_inner()?), close))
@@ -205,18 +267,10 @@ impl Table {
             return Ok(());
         }
         self.append_encoded()?;
-        let empty = self.spare.take().unwrap_or_else(|| {
-            self.columns
-                .iter()
-                .map(|c| match c {
-                    Column::I64(_) => Column::I64(Vec::new()),
-                    Column::I32(_) => Column::I32(Vec::new()),
-                    Column::OptI32(..) => Column::opt_i32(),
-                    Column::Str(_) => Column::Str(Vec::new()),
-                    Column::OptStr(..) => Column::opt_str(),
-                })
-                .collect()
-        });
+        let empty = self
+            .spare
+            .take()
+            .unwrap_or_else(|| self.columns.iter().map(Column::empty_like).collect());
         let columns = std::mem::replace(&mut self.columns, empty);
         self.rows = 0;
         let (schema, props) = (self.schema.clone(), self.props.clone());
