@@ -6,5 +6,6 @@ pub mod export;
 pub mod ingest;
 pub mod numhash;
 pub mod query;
+pub mod sort;
 pub mod store;
 pub mod text;

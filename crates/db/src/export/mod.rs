@@ -11,17 +11,13 @@ pub mod book;
 pub mod files;
 pub mod parquet;
 mod pool;
-mod ranges;
-mod runs;
-mod spill;
 pub mod stage;
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-pub use spill::PosRow;
-
+use crate::sort::HashedRow;
 use crate::store::{GameRow, Store, StoreError};
 use kifudex_notation::{Format, Record};
 use kifudex_shogi::Position;
@@ -212,6 +208,55 @@ impl Drop for Pending {
         // Not finished: nothing stays under either name.
         if self.out.take().is_some() {
             let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
+}
+
+/// One position of one game: what `positions.parquet` is made of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct PosRow {
+    /// The position's hash: board, hands and side to move.
+    pub hash: u64,
+    pub game: i64,
+    pub ply: u32,
+    /// The hands' part of `hash`: `hash ^ hand_hash` is the board's hash (board and side
+    /// to move), 0 when both hands are empty.
+    pub hand_hash: u64,
+    /// The move played from it ([`kifudex_shogi::Move::to_u16`]), 0 at the end of the game.
+    pub next: u16,
+    /// 0 unknown, 1 sente won, 2 gote won, 3 draw.
+    pub result: u8,
+    /// YYYYMMDD as a number, 0 when unknown.
+    pub date: u32,
+}
+
+impl HashedRow for PosRow {
+    const BYTES: usize = 8 + 8 + 4 + 8 + 2 + 1 + 4;
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn encode(&self, out: &mut [u8]) {
+        out[0..8].copy_from_slice(&self.hash.to_le_bytes());
+        out[8..16].copy_from_slice(&self.game.to_le_bytes());
+        out[16..20].copy_from_slice(&self.ply.to_le_bytes());
+        out[20..28].copy_from_slice(&self.hand_hash.to_le_bytes());
+        out[28..30].copy_from_slice(&self.next.to_le_bytes());
+        out[30] = self.result;
+        out[31..35].copy_from_slice(&self.date.to_le_bytes());
+    }
+
+    fn decode(b: &[u8]) -> PosRow {
+        let u64_at = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().expect("8 bytes"));
+        PosRow {
+            hash: u64_at(0),
+            game: u64_at(8) as i64,
+            ply: u32::from_le_bytes(b[16..20].try_into().expect("4 bytes")),
+            hand_hash: u64_at(20),
+            next: u16::from_le_bytes([b[28], b[29]]),
+            result: b[30],
+            date: u32::from_le_bytes(b[31..35].try_into().expect("4 bytes")),
         }
     }
 }

@@ -26,8 +26,8 @@ use std::sync::Arc;
 use self::rows::{Seen, SpareHashes};
 use self::tally::BookText;
 use super::pool::with_workers;
-use super::ranges::{Buffers, KeyRanges, RangeBatch, Splitters};
 use super::{ExportError, Pending};
+use crate::sort::{Buffers, KeyRanges, RangeBatch, Splitters};
 use crate::store::Store;
 use kifudex_shogi::{Color, Move};
 
@@ -117,7 +117,7 @@ pub const SORT_BUDGET: usize = 192 << 20;
 /// those (a Bloom filter of their hashes: a position's count takes in the games that reach
 /// it late too). The rows are cut into ranges of keys by splitters sampled from the games,
 /// written out past the memory budget, and read back a range at a time: each range sorted,
-/// counted and written as text on every core ([`super::ranges`]).
+/// counted and written as text on every core ([`crate::sort`]).
 pub fn write_book(
     store: &Store,
     ids: &[i64],

@@ -12,7 +12,7 @@ use std::sync::Mutex;
 
 use super::{BookOptions, key};
 use crate::export::ExportError;
-use crate::export::ranges::{BatchBuilder, Buffers, RangeBatch, Splitters};
+use crate::sort::{BatchBuilder, Buffers, RangeBatch, Splitters};
 use crate::store::{GameLine, Store};
 use kifudex_shogi::{Color, HashWalk, Position};
 

@@ -2,7 +2,7 @@
 
 use super::rows::Row;
 use super::{BookMove, BookOptions};
-use crate::export::ranges::GroupSink;
+use crate::sort::GroupSink;
 use kifudex_shogi::{Color, Move};
 
 /// A move's USI text, as bytes (at most five: `7g7f+`, `P*5e`).

@@ -20,10 +20,11 @@ mod table;
 
 use table::{Column, Layout, Table, opt_text, push_list, push_opt, static_text, text};
 
+use super::PosRow;
 use super::pool::with_workers;
-use super::spill::{PosRow, Spill};
 use super::{ExportError, ExportGame, prepare_dir};
 use crate::numhash::NumberHash;
+use crate::sort::HashSort;
 use crate::store::postings::date_text;
 use crate::store::{LabelSource, Store};
 use kifudex_shogi::Move;
@@ -145,7 +146,7 @@ struct ParquetFiles {
     out: PathBuf,
     games: Table,
     comments: Table,
-    spill: Spill,
+    positions: HashSort<PosRow>,
     report: ParquetReport,
 }
 
@@ -200,14 +201,14 @@ impl ParquetFiles {
             out: out.to_path_buf(),
             games,
             comments,
-            spill: Spill::new(&out.join(".positions-spill")),
+            positions: HashSort::new(&out.join(".positions-spill")),
             report: ParquetReport::default(),
         })
     }
 
     fn add(&mut self, p: Prepared) -> Result<(), ExportError> {
         for row in &p.positions {
-            self.spill
+            self.positions
                 .push(*row)
                 .map_err(|e| ExportError::Io(self.out.clone(), e))?;
         }
@@ -251,7 +252,7 @@ impl ParquetFiles {
             out,
             games,
             comments,
-            spill,
+            positions,
             mut report,
         } = self;
         if report.games == 0 {
@@ -259,7 +260,7 @@ impl ParquetFiles {
         }
         games.close()?;
         comments.close()?;
-        write_positions(&out, spill)?;
+        write_positions(&out, positions)?;
         for name in ["games.parquet", "positions.parquet", "comments.parquet"] {
             report.bytes += std::fs::metadata(out.join(name)).map_or(0, |m| m.len());
         }
@@ -435,7 +436,7 @@ fn add_game(t: &mut Table, p: Prepared) {
     t.rows += 1;
 }
 
-fn write_positions(out: &Path, spill: Spill) -> Result<(), ExportError> {
+fn write_positions(out: &Path, rows: HashSort<PosRow>) -> Result<(), ExportError> {
     let path = out.join("positions.parquet");
     let mut t = Table::create(
         &path,
@@ -459,7 +460,7 @@ fn write_positions(out: &Path, spill: Spill) -> Result<(), ExportError> {
     )?;
     let mut failed: Option<ExportError> = None;
     let mut texts = PositionTexts::new();
-    let result = spill.sorted(|rows| {
+    let result = rows.sorted(|rows| {
         for row in rows {
             add_position(&mut t, &mut texts, row);
             if t.rows >= POSITION_GROUP

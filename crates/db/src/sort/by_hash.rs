@@ -1,7 +1,8 @@
-//! Sorting more fixed-size rows than memory holds: rows gather in memory; past a limit they go
-//! to 256 bucket files by the top byte of their hash, and each bucket is sorted on its own at
-//! the end. Buckets come out in hash order, so the whole stream is sorted by hash while only
-//! one bucket (a 256th of the rows) is in memory at a time.
+//! Sorting more fixed-size rows keyed by a hash than memory holds ([`HashSort`]): rows gather
+//! in memory; past a limit they go to 256 bucket files by the top byte of their hash, and
+//! each bucket is sorted on its own at the end. Buckets come out in hash order, so the whole
+//! stream is sorted by hash while only one bucket (a 256th of the rows) is in memory at a
+//! time. Hashes spread evenly over the buckets: no sample is needed to cut them.
 
 use std::fs::File;
 use std::io::{BufWriter, Read, Write};
@@ -9,26 +10,8 @@ use std::path::{Path, PathBuf};
 
 use rayon::slice::ParallelSliceMut;
 
-/// One position of one game: what `positions.parquet` is made of.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct PosRow {
-    /// The position's hash: board, hands and side to move.
-    pub hash: u64,
-    pub game: i64,
-    pub ply: u32,
-    /// The hands' part of `hash`: `hash ^ hand_hash` is the board's hash (board and side
-    /// to move), 0 when both hands are empty.
-    pub hand_hash: u64,
-    /// The move played from it ([`kifudex_shogi::Move::to_u16`]), 0 at the end of the game.
-    pub next: u16,
-    /// 0 unknown, 1 sente won, 2 gote won, 3 draw.
-    pub result: u8,
-    /// YYYYMMDD as a number, 0 when unknown.
-    pub date: u32,
-}
-
-/// A row the spill sorts: ordered with its hash first, and written in `BYTES` bytes.
-pub trait SpillRow: Copy + Ord + Send {
+/// A row [`HashSort`] sorts: ordered with its hash first, and written in `BYTES` bytes.
+pub trait HashedRow: Copy + Ord + Send {
     const BYTES: usize;
     /// The hash the rows are sorted by first: its top byte is the row's bucket.
     fn hash(&self) -> u64;
@@ -38,58 +21,27 @@ pub trait SpillRow: Copy + Ord + Send {
     fn decode(b: &[u8]) -> Self;
 }
 
-impl SpillRow for PosRow {
-    const BYTES: usize = 8 + 8 + 4 + 8 + 2 + 1 + 4;
-
-    fn hash(&self) -> u64 {
-        self.hash
-    }
-
-    fn encode(&self, out: &mut [u8]) {
-        out[0..8].copy_from_slice(&self.hash.to_le_bytes());
-        out[8..16].copy_from_slice(&self.game.to_le_bytes());
-        out[16..20].copy_from_slice(&self.ply.to_le_bytes());
-        out[20..28].copy_from_slice(&self.hand_hash.to_le_bytes());
-        out[28..30].copy_from_slice(&self.next.to_le_bytes());
-        out[30] = self.result;
-        out[31..35].copy_from_slice(&self.date.to_le_bytes());
-    }
-
-    fn decode(b: &[u8]) -> PosRow {
-        let u64_at = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().expect("8 bytes"));
-        PosRow {
-            hash: u64_at(0),
-            game: u64_at(8) as i64,
-            ply: u32::from_le_bytes(b[16..20].try_into().expect("4 bytes")),
-            hand_hash: u64_at(20),
-            next: u16::from_le_bytes([b[28], b[29]]),
-            result: b[30],
-            date: u32::from_le_bytes(b[31..35].try_into().expect("4 bytes")),
-        }
-    }
-}
-
 /// Rows kept in memory before the first spill (about 80 MB).
 const IN_MEMORY: usize = 2_000_000;
 const BUCKETS: usize = 256;
 
 /// Rows being gathered, to be read back sorted.
-pub struct Spill<R: SpillRow = PosRow> {
+pub struct HashSort<R: HashedRow> {
     rows: Vec<R>,
     dir: PathBuf,
     buckets: Vec<BufWriter<File>>,
     limit: usize,
 }
 
-impl<R: SpillRow> Spill<R> {
-    /// Spill files, when needed, go into `dir` (created then, removed by [`Spill::sorted`]).
-    pub fn new(dir: &Path) -> Spill<R> {
-        Spill::with_limit(dir, IN_MEMORY)
+impl<R: HashedRow> HashSort<R> {
+    /// Spill files, when needed, go into `dir` (created then, removed by [`HashSort::sorted`]).
+    pub fn new(dir: &Path) -> HashSort<R> {
+        HashSort::with_limit(dir, IN_MEMORY)
     }
 
-    /// As [`Spill::new`], spilling past `limit` rows (tests use a small one).
-    pub fn with_limit(dir: &Path, limit: usize) -> Spill<R> {
-        Spill {
+    /// As [`HashSort::new`], spilling past `limit` rows (tests use a small one).
+    pub fn with_limit(dir: &Path, limit: usize) -> HashSort<R> {
+        HashSort {
             rows: Vec::new(),
             dir: dir.to_path_buf(),
             buckets: Vec::new(),
@@ -160,7 +112,7 @@ impl<R: SpillRow> Spill<R> {
     }
 }
 
-impl<R: SpillRow> Drop for Spill<R> {
+impl<R: HashedRow> Drop for HashSort<R> {
     fn drop(&mut self) {
         if !self.buckets.is_empty() {
             self.buckets.clear();
@@ -172,6 +124,7 @@ impl<R: SpillRow> Drop for Spill<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::export::PosRow;
 
     /// Rows of a few games, several sharing hashes (as openings do), in game order.
     fn rows() -> Vec<PosRow> {
@@ -200,7 +153,7 @@ mod tests {
 
     fn sorted_by(limit: usize, name: &str) -> Vec<PosRow> {
         let dir = std::env::temp_dir().join(format!("kifudex-spill-{}-{name}", std::process::id()));
-        let mut spill = Spill::with_limit(&dir, limit);
+        let mut spill = HashSort::with_limit(&dir, limit);
         for r in rows() {
             spill.push(r).unwrap();
         }
