@@ -127,7 +127,7 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 }
 
 pub fn run_export(db: &Path, args: &ExportArgs) -> Result<bool> {
-    let store = Store::open(db)?;
+    let store = super::open_for_reading(db, false)?;
     let ids = selected(&store, &args.filter)?;
     let start = Instant::now();
     if ids.is_empty() {
@@ -267,7 +267,7 @@ pub fn run_parquet(args: &ParquetArgs) -> Result<bool> {
 }
 
 pub fn run_book(db: &Path, args: &BookArgs) -> Result<bool> {
-    let store = Store::open(db)?;
+    let store = super::open_for_reading(db, true)?;
     let ids = selected(&store, &args.filter)?;
     let start = Instant::now();
     let opts = BookOptions {

@@ -1,13 +1,11 @@
 //! `kifudex import`: files, directories and .zip archives into the database, with a progress
 //! bar on a terminal and a summary at the end.
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use kifudex::ingest::{ImportOptions, Observer, Problem, Progress, import};
+use kifudex::ingest::{ImportCounts, ImportOptions, Observer, Problem, import};
 use kifudex::store::Store;
 
 #[derive(Args, Debug)]
@@ -33,7 +31,7 @@ pub struct ImportArgs {
     /// (tuning and tests; default 10000).
     #[arg(long, hide = true, value_name = "FILES")]
     defer_indexes_from: Option<usize>,
-    /// Leave the openings to the next command that opens the database instead of
+    /// Leave the openings to the next `kifudex upgrade` (or command that writes) instead of
     /// recognising them while reading (for measuring what recognition costs).
     #[arg(long, hide = true)]
     no_recognise: bool,
@@ -52,8 +50,8 @@ const SHOWN_PROBLEMS: usize = 50;
 const PER_SOURCE: usize = 5;
 const MOST_LINES: usize = 1000;
 
-struct Report {
-    bar: Option<ProgressBar>,
+struct Report<'b> {
+    bar: &'b super::output::Bar,
     problems: usize,
     /// Lines printed.
     lines: usize,
@@ -65,8 +63,8 @@ struct Report {
     pause_after: Option<u64>,
 }
 
-impl Report {
-    fn new(bar: Option<ProgressBar>) -> Report {
+impl<'b> Report<'b> {
+    fn new(bar: &'b super::output::Bar) -> Report<'b> {
         Report {
             bar,
             problems: 0,
@@ -79,11 +77,8 @@ impl Report {
 
     fn print(&mut self, text: &str) {
         self.lines += 1;
-        let text = format!("kifudex: {}", super::output::terminal_safe(text));
-        match &self.bar {
-            Some(bar) => bar.println(text),
-            None => eprintln!("{text}"),
-        }
+        self.bar
+            .println(&format!("kifudex: {}", super::output::terminal_safe(text)));
     }
 
     /// The line counting what was not printed of the last file's problems.
@@ -106,9 +101,6 @@ impl Report {
 
     /// The end of the import: the last file's count, and what no line told.
     fn finish(&mut self) {
-        if let Some(bar) = self.bar.take() {
-            bar.finish_and_clear();
-        }
         self.close_source();
         if self.untold > 0 {
             eprintln!(
@@ -119,23 +111,7 @@ impl Report {
     }
 }
 
-impl Observer for Report {
-    fn progress(&mut self, p: &Progress) {
-        if let Some(bar) = &self.bar {
-            bar.set_length(p.total_files as u64);
-            bar.set_position(p.files as u64);
-            let rate = if p.seconds > 0.0 {
-                p.games as f64 / p.seconds
-            } else {
-                0.0
-            };
-            bar.set_message(format!(
-                "{} games ({:.0}/s), {} duplicates, {} errors, {} warnings",
-                p.games, rate, p.duplicates, p.errors, p.warnings
-            ));
-        }
-    }
-
+impl Observer for Report<'_> {
     fn problem(&mut self, problem: &Problem) {
         self.problems += 1;
         if self.source.as_ref().is_none_or(|s| s.0 != problem.path) {
@@ -175,17 +151,8 @@ impl Observer for Report {
 
 pub fn run(db: &Path, args: &ImportArgs) -> Result<bool> {
     let mut store = Store::create(db)?;
-    let bar = std::io::stderr().is_terminal().then(|| {
-        let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr_with_hz(8));
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{bar:30} {pos}/{len} files  {msg}  [{elapsed_precise}, ETA {eta}]",
-            )
-            .expect("valid template"),
-        );
-        bar
-    });
-    let mut report = Report::new(bar);
+    let bar = super::output::Bar::new();
+    let mut report = Report::new(&bar);
     report.pause_after = args.pause_after_commits;
     let mut options = ImportOptions {
         jobs: args.jobs,
@@ -199,7 +166,7 @@ pub fn run(db: &Path, args: &ImportArgs) -> Result<bool> {
     if let Some(n) = args.defer_indexes_from {
         options.defer_indexes_from = n;
     }
-    let summary = import(&mut store, &args.paths, &options, &mut report)?;
+    let summary = import(&mut store, &args.paths, &options, &mut report, &bar)?;
     report.finish();
     if args.json {
         let obj = serde_json::json!({
@@ -220,7 +187,7 @@ pub fn run(db: &Path, args: &ImportArgs) -> Result<bool> {
     Ok(summary.errors == 0)
 }
 
-fn summary_line(s: &Progress, db: &Path) -> String {
+fn summary_line(s: &ImportCounts, db: &Path) -> String {
     let rate = if s.seconds > 0.0 {
         s.games as f64 / s.seconds
     } else {

@@ -27,6 +27,7 @@ mod serve;
 mod show;
 mod stats;
 mod text;
+mod upgrade;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -98,6 +99,9 @@ enum Command {
     Stats(stats::StatsArgs),
     /// Full-text search over comments, openings, events, titles, names and headers.
     Text(text::TextArgs),
+    /// Bring a database made by an older kifudex up to date: its schema, its recognised
+    /// openings, its position and text indexes (commands that only read never change it).
+    Upgrade(upgrade::UpgradeArgs),
 }
 
 /// Parses the command line, runs the command and maps failures to exit status 1
@@ -115,7 +119,6 @@ pub fn run() -> ExitCode {
             return ExitCode::from(e.exit_code() as u8);
         }
     };
-    kifudex::store::set_recognise_progress(output::recognise_progress);
     let result = match cli.command {
         Command::Convert(args) => convert::run(&args),
         Command::Export(args) => export::run_export(&cli.db, &args),
@@ -137,6 +140,7 @@ pub fn run() -> ExitCode {
         Command::Show(args) => show::run(&cli.db, &args),
         Command::Stats(args) => stats::run(&cli.db, &args),
         Command::Text(args) => text::run(&cli.db, &args),
+        Command::Upgrade(args) => upgrade::run(&cli.db, &args),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,
@@ -159,6 +163,48 @@ pub fn run() -> ExitCode {
             }
         }
     }
+}
+
+/// Opens the database to read it, never writing; says on stderr what of it is behind its
+/// games (`positions`: for a command that asks the position index).
+pub fn open_for_reading(
+    db: &std::path::Path,
+    positions: bool,
+) -> anyhow::Result<kifudex::store::Store> {
+    let store = kifudex::store::Store::open_read_only(db)?;
+    for note in store.staleness()?.notes(positions) {
+        eprintln!("kifudex: note: {note}");
+    }
+    Ok(store)
+}
+
+/// Opens the database to write it: migrations, then what is derived from the games brought
+/// up to date ([`kifudex::store::Store::upgrade`], with a bar), under the import lock the
+/// caller then holds.
+pub fn open_for_writing(
+    db: &std::path::Path,
+) -> anyhow::Result<(kifudex::store::Store, kifudex::store::ImportLock)> {
+    let mut store = kifudex::store::Store::open(db)?;
+    let lock = store.lock_import()?;
+    store.upgrade_locked(&output::Bar::new())?;
+    Ok((store, lock))
+}
+
+/// Brings the text index up to date with the database (a command that writes), saying
+/// what it rebuilt.
+pub fn sync_text(
+    store: &kifudex::store::Store,
+    bar: &output::Bar,
+) -> anyhow::Result<kifudex::text::SyncReport> {
+    use kifudex::progress::Progress;
+    bar.stage("bringing the text index up to date", None, "");
+    let (index, report) = kifudex::query::open_text(store)?;
+    index.finish()?;
+    bar.finish();
+    if let Some(n) = &report.notice {
+        eprintln!("kifudex: {n}");
+    }
+    Ok(report)
 }
 
 /// The bytes of a file named on the command line; `-` is standard input.

@@ -8,7 +8,6 @@ use std::path::Path;
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 use kifudex::query::{OpeningRow, OpeningsBy, openings};
-use kifudex::store::Store;
 
 use super::filter::FilterArgs;
 use super::output::Table;
@@ -45,7 +44,7 @@ pub fn run(db: &Path, args: &OpeningsArgs) -> Result<bool> {
         (None, true) => OpeningsBy::Pair,
         (None, false) => OpeningsBy::Name,
     };
-    let store = Store::open_read_only(db)?;
+    let store = super::open_for_reading(db, false)?;
     let rows = openings(&store, &filter, by)?;
     let mut out = std::io::stdout().lock();
     if args.json {

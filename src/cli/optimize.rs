@@ -4,14 +4,12 @@ use std::path::Path;
 
 use anyhow::Result;
 use clap::Args;
-use kifudex::store::Store;
 
 #[derive(Args, Debug)]
 pub struct OptimizeArgs {}
 
 pub fn run(db: &Path, _args: &OptimizeArgs) -> Result<bool> {
-    let mut store = Store::open(db)?;
-    let _lock = store.lock_import()?;
+    let (mut store, _lock) = super::open_for_writing(db)?;
     let before = store.stats()?;
     let report = store.optimize()?;
     let (mut text, sync) = kifudex::query::open_text(&store)?;

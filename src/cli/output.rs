@@ -232,32 +232,76 @@ fn csv_field(s: &str) -> String {
     }
 }
 
-/// The progress bar of a database whose openings are recognised again when opened (after the
-/// migration to schema 4, or new definitions), on a terminal only.
-pub fn recognise_progress(done: u64, total: u64) {
-    use std::io::IsTerminal;
-    use std::sync::Mutex;
-    static BAR: Mutex<Option<indicatif::ProgressBar>> = Mutex::new(None);
-    if !std::io::stderr().is_terminal() {
-        return;
+/// Progress drawn as a bar on stderr when it is a terminal (nothing otherwise): a bar with
+/// the count, the total and the time left when the stage knows its total, a spinner when
+/// not. Lines printed through [`Bar::println`] go above it.
+pub struct Bar {
+    bar: std::sync::Mutex<Option<indicatif::ProgressBar>>,
+    shown: bool,
+}
+
+impl Bar {
+    pub fn new() -> Bar {
+        use std::io::IsTerminal;
+        Bar {
+            bar: std::sync::Mutex::new(None),
+            shown: std::io::stderr().is_terminal(),
+        }
     }
-    let mut bar = BAR.lock().unwrap_or_else(|e| e.into_inner());
-    let b = bar.get_or_insert_with(|| {
-        let b = indicatif::ProgressBar::with_draw_target(
-            Some(total),
+
+    fn bar(&self) -> std::sync::MutexGuard<'_, Option<indicatif::ProgressBar>> {
+        self.bar.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Prints a line on stderr, above the bar when one is drawn.
+    pub fn println(&self, line: &str) {
+        match &*self.bar() {
+            Some(bar) => bar.println(line),
+            None => eprintln!("{line}"),
+        }
+    }
+}
+
+impl kifudex::progress::Progress for Bar {
+    fn stage(&self, what: &str, total: Option<u64>, unit: &str) {
+        if !self.shown {
+            return;
+        }
+        let mut slot = self.bar();
+        if let Some(old) = slot.take() {
+            old.finish_and_clear();
+        }
+        let template = match total {
+            Some(_) => format!(
+                "{what} {{bar:30}} {{pos}}/{{len}} {unit}  {{msg}}  [{{elapsed_precise}}, ETA {{eta}}]"
+            ),
+            None => format!("{what} {{spinner}} {{pos}} {unit}  {{msg}}  [{{elapsed_precise}}]"),
+        };
+        let bar = indicatif::ProgressBar::with_draw_target(
+            total,
             indicatif::ProgressDrawTarget::stderr_with_hz(8),
         );
-        b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "recognising openings {bar:30} {pos}/{len} games [{elapsed_precise}]",
-            )
-            .expect("valid template"),
-        );
-        b
-    });
-    b.set_position(done);
-    if done >= total {
-        b.finish_and_clear();
-        *bar = None;
+        if let Ok(style) = indicatif::ProgressStyle::with_template(&template) {
+            bar.set_style(style);
+        }
+        *slot = Some(bar);
+    }
+
+    fn set(&self, done: u64) {
+        if let Some(bar) = &*self.bar() {
+            bar.set_position(done);
+        }
+    }
+
+    fn note(&self, text: &str) {
+        if let Some(bar) = &*self.bar() {
+            bar.set_message(text.to_string());
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = self.bar().take() {
+            bar.finish_and_clear();
+        }
     }
 }

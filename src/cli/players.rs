@@ -7,7 +7,6 @@ use std::path::Path;
 use anyhow::Result;
 use clap::Args;
 use kifudex::query::{PlayerRow, players, search};
-use kifudex::store::Store;
 
 use super::filter::FilterArgs;
 use super::output::{Style, Table, count};
@@ -35,7 +34,7 @@ fn wdl(r: &kifudex::query::players::Record) -> String {
 }
 
 pub fn run(db: &Path, args: &PlayersArgs) -> Result<bool> {
-    let store = Store::open_read_only(db)?;
+    let store = super::open_for_reading(db, false)?;
     let mut filter = args.filter.typed()?;
     let rows = players(&store, &filter, args.name.as_deref())?;
     let shown: &[PlayerRow] = &rows[..rows.len().min(args.limit)];

@@ -11,7 +11,6 @@ use kifudex::query::{
     tree_filtered,
 };
 use kifudex::shogi::Position;
-use kifudex::store::Store;
 
 use super::filter::FilterArgs;
 use super::output::{OPENING_LEGEND, Table, any_recognised, count, opening_cell};
@@ -105,37 +104,11 @@ pub struct PositionArgs {
     csv: bool,
 }
 
-/// Opens the database (read-only) with every stored game in the position index: games an
-/// interrupted import left out are indexed now (the one write, and only then), and games of
-/// an import still running are announced as missing.
-fn open_indexed(db: &Path) -> Result<Store> {
-    let mut store = Store::open_read_only(db)?;
-    if store.unindexed_games()? > 0 {
-        // A database that cannot be written (or locked) now is searched as it is.
-        let indexed = Store::open(db).and_then(|mut w| w.index_missing());
-        if let Ok(n) = indexed
-            && n > 0
-        {
-            eprintln!(
-                "kifudex: indexed the positions of {n} games that an interrupted import had left out"
-            );
-            store = Store::open_read_only(db)?;
-        }
-    }
-    let missing = store.unindexed_games()?;
-    if missing > 0 {
-        eprintln!(
-            "kifudex: {missing} games of the import now running are not in the position index yet"
-        );
-    }
-    Ok(store)
-}
-
 pub fn run_position(db: &Path, args: &PositionArgs) -> Result<bool> {
     let pos = args.pos.position()?;
     let filter = args.filter.filter()?;
     let with_handicap = filter.handicap.is_some();
-    let store = open_indexed(db)?;
+    let store = super::open_for_reading(db, true)?;
     let started = Instant::now();
     let q = PositionQuery {
         options: args.pos.options(),
@@ -234,7 +207,7 @@ pub struct TreeArgs {
 
 pub fn run_tree(db: &Path, args: &TreeArgs) -> Result<bool> {
     let pos = args.pos.position()?;
-    let store = open_indexed(db)?;
+    let store = super::open_for_reading(db, true)?;
     let started = Instant::now();
     let t = tree_filtered(&store, &pos, args.pos.options(), &args.filter.filter()?)?;
     if args.pos.timing {

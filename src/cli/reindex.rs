@@ -5,7 +5,6 @@ use std::time::Instant;
 
 use anyhow::Result;
 use clap::Args;
-use kifudex::store::Store;
 use kifudex::text::TextIndex;
 
 #[derive(Args, Debug)]
@@ -17,11 +16,9 @@ pub struct ReindexArgs {
 
 pub fn run(db: &Path, args: &ReindexArgs) -> Result<bool> {
     let started = Instant::now();
-    let store = Store::open(db)?;
     // The index is thrown away: not under an import writing to it.
-    let _lock = store.lock_import()?;
-    let (index, report) = TextIndex::rebuild(&store.db().text(), &store)?;
-    index.finish()?;
+    let (store, _lock) = super::open_for_writing(db)?;
+    let report = TextIndex::rebuild(&store.db().text(), &store)?;
     let seconds = started.elapsed().as_secs_f64();
     if args.json {
         let out = serde_json::json!({"games": report.added, "seconds": seconds});

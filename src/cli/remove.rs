@@ -69,9 +69,8 @@ pub fn run(db: &Path, args: &RemoveArgs) -> Result<bool> {
             "remove needs what to remove: --game ID, --source PATH, --missing, a game filter (--player, --event, ...), or --all for every game",
         ));
     }
-    let mut store = Store::open(db)?;
     // Nothing is read or written while an import runs, and none starts meanwhile.
-    let _lock = store.lock_import()?;
+    let (mut store, _lock) = super::open_for_writing(db)?;
     let sources = store.stored_sources()?;
     let plan = plan(&store, db, args, &filter, &sources)?;
     if args.dry_run {

@@ -6,7 +6,6 @@ use std::path::Path;
 use anyhow::Result;
 use clap::Args;
 use kifudex::query::{GameRowSummary, search};
-use kifudex::store::Store;
 
 use super::filter::FilterArgs;
 use super::output::{OPENING_LEGEND, Style, Table, any_recognised, count, opening_cell};
@@ -27,7 +26,7 @@ pub struct SearchArgs {
 }
 
 pub fn run(db: &Path, args: &SearchArgs) -> Result<bool> {
-    let store = Store::open_read_only(db)?;
+    let store = super::open_for_reading(db, false)?;
     let filter = args.filter.filter()?;
     let found = search(&store, &filter, Some(args.limit))?;
     let style = if args.json {

@@ -9,7 +9,6 @@ use clap::Args;
 use kifudex::notation::csa::CsaVersion;
 use kifudex::notation::kif::{board_diagram_with, is_handicap_game};
 use kifudex::notation::movelist::{Notation, write_move_list};
-use kifudex::store::Store;
 
 use kifudex::notation::write::Target;
 
@@ -53,7 +52,7 @@ fn notation(s: &str) -> Result<Notation, String> {
 }
 
 pub fn run(db: &Path, args: &ShowArgs) -> Result<bool> {
-    let store = Store::open_read_only(db)?;
+    let store = super::open_for_reading(db, false)?;
     let Some(game) = store.game(args.id)? else {
         bail!("no game with id {} in {}", args.id, db.display());
     };

@@ -4,7 +4,6 @@ use std::path::Path;
 
 use anyhow::Result;
 use clap::Args;
-use kifudex::store::Store;
 
 use super::filter::FilterArgs;
 use super::output::count;
@@ -19,7 +18,7 @@ pub struct StatsArgs {
 }
 
 pub fn run(db: &Path, args: &StatsArgs) -> Result<bool> {
-    let store = Store::open_read_only(db)?;
+    let store = super::open_for_reading(db, false)?;
     let filter = args.filter.filter()?;
     if !filter.is_empty() {
         let s = store.selection_stats(&filter.selection(&store)?)?;

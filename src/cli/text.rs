@@ -6,7 +6,6 @@ use std::path::Path;
 use anyhow::Result;
 use clap::Args;
 use kifudex::query::{open_and_search, text_words};
-use kifudex::store::Store;
 use kifudex::text::SearchOptions;
 
 use super::filter::FilterArgs;
@@ -32,7 +31,7 @@ pub struct TextArgs {
 }
 
 pub fn run(db: &Path, args: &TextArgs) -> Result<bool> {
-    let store = Store::open_read_only(db)?;
+    let store = super::open_for_reading(db, false)?;
     let mut filter = args.filter.filter()?;
     let query = text_words(&args.query, &mut filter)?;
     let options = SearchOptions {
@@ -42,9 +41,9 @@ pub fn run(db: &Path, args: &TextArgs) -> Result<bool> {
         games: None,
         players: None,
     };
-    let (hits, report) = open_and_search(&store, &options, &filter)?;
-    if let Some(n) = &report.notice {
-        eprintln!("kifudex: {n}");
+    let (hits, behind) = open_and_search(&store, &options, &filter)?;
+    if let Some(n) = &behind {
+        eprintln!("kifudex: note: {n}");
     }
     let mut out = std::io::stdout().lock();
     if args.json {

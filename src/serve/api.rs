@@ -270,9 +270,15 @@ fn text(store: &Store, p: &Params) -> Result<String, ApiError> {
         games: None,
         players: None,
     };
-    let (hits, _) = query::open_and_search(store, &options, &f)?;
+    let (hits, behind) = query::open_and_search(store, &options, &f)?;
     let hits = serde_json::to_string(&hits).map_err(|e| ApiError::Internal(e.to_string()))?;
-    Ok(format!("{{\"hits\":{hits}}}"))
+    match behind {
+        Some(note) => Ok(format!(
+            "{{\"hits\":{hits},\"note\":{}}}",
+            Value::from(note)
+        )),
+        None => Ok(format!("{{\"hits\":{hits}}}")),
+    }
 }
 
 /// `/api/players`: the players of the games the filter takes (`name=` those matching it),

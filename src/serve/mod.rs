@@ -132,10 +132,11 @@ fn listen(addr: SocketAddr) -> std::io::Result<std::net::TcpListener> {
     Ok(listener)
 }
 
-/// Opens the database (to fail early when there is none) and starts serving it.
+/// Opens the database read-only (to fail early when there is none, or when it needs
+/// `kifudex upgrade`) and starts serving it. The server never writes the database.
 pub fn start(opts: &ServeOptions) -> Result<Running, ServeError> {
     // Checked once here, so that a wrong --db is an error at start, not on every request.
-    drop(Store::open(&opts.db)?);
+    drop(Store::open_read_only(&opts.db)?);
     let bind = |e: &dyn std::fmt::Display| ServeError::Bind(opts.addr, e.to_string());
     let listener = listen(opts.addr).map_err(|e| bind(&e))?;
     let (job_tx, job_rx) = sync_channel::<Job>(opts.queue.max(1));

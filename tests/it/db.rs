@@ -398,24 +398,36 @@ fn a_killed_import_is_finished_by_a_rerun() {
         Vec::<String>::new(),
         "the killed bulk import had dropped the games indexes"
     );
-    // The import stopped before writing its position segment: the next query that may write
-    // indexes the committed games from their rows (and builds the games indexes).
+    // The import stopped before writing its position segment: a query answers from the
+    // index as it is, says what it lacks and changes nothing; `upgrade` indexes the
+    // committed games from their rows (and builds the games indexes).
     let positions: i64 = c
         .query_row("SELECT sum(plies + 1) FROM games", [], |r| r.get(0))
         .unwrap();
     drop(c);
+    let before = std::fs::read(db.join("kifudex.sqlite")).unwrap();
     let out = Kifudex::new()
         .db(&db)
         .args(&["position", "startpos", "--json"])
         .output();
     assert_eq!(out.status.code(), Some(0), "{}", out.stderr);
-    assert!(
-        out.stderr.contains(&format!(
-            "indexed the positions of {partial} games that an interrupted import had left out"
-        )),
-        "{}",
-        out.stderr
+    assert_eq!(
+        out.stderr,
+        format!(
+            "kifudex: note: {partial} games are not in the position index (an import stopped before indexing them): `kifudex upgrade` indexes them\n"
+        )
     );
+    assert_eq!(out.json_lines().last().unwrap()["total"], 0);
+    assert!(
+        std::fs::read(db.join("kifudex.sqlite")).unwrap() == before,
+        "a read changed the database file"
+    );
+    assert_eq!(game_indexes(&db), Vec::<String>::new());
+    let out = Kifudex::new().db(&db).args(&["upgrade", "--json"]).output();
+    assert_eq!(out.status.code(), Some(0), "{}", out.stderr);
+    let up = &out.json_lines()[0];
+    assert_eq!(up["indexed"], partial);
+    assert_eq!(up["game_indexes"], true);
     let stats = &Kifudex::new()
         .db(&db)
         .args(&["stats", "--json"])
@@ -575,10 +587,24 @@ fn one_import_at_a_time() {
         .args(&["position", "startpos", "--json"])
         .output();
     assert!(
-        out.stderr.contains("indexed the positions of 1 games"),
+        out.stderr.contains(
+            "1 games are not in the position index (an import stopped before indexing them): `kifudex upgrade` indexes them"
+        ),
         "{}",
         out.stderr
     );
+    assert_eq!(out.json_lines().last().unwrap()["total"], 0);
+    let out = Kifudex::new().db(&db).args(&["upgrade"]).output();
+    assert_eq!(
+        out.stdout,
+        "upgraded: positions of 1 games indexed in ".to_string()
+            + out.stdout.rsplit(" in ").next().unwrap()
+    );
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["position", "startpos", "--json"])
+        .output();
+    assert_eq!(out.stderr, "");
     assert_eq!(out.json_lines().last().unwrap()["total"], 1);
     let _ = std::fs::remove_dir_all(&root);
 }

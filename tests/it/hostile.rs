@@ -412,7 +412,14 @@ fn a_zip_bomb_is_refused_at_the_limit_and_the_other_entries_are_read() {
         ..ImportOptions::default()
     };
     let mut seen = Problems::default();
-    let summary = import(&mut store, std::slice::from_ref(&tree), &options, &mut seen).unwrap();
+    let summary = import(
+        &mut store,
+        std::slice::from_ref(&tree),
+        &options,
+        &mut seen,
+        &kifudex::progress::Quiet,
+    )
+    .unwrap();
     assert_eq!(summary.games, 2, "{:?}", seen.0);
     let t = tree.to_string_lossy();
     let msg = "larger than 1 MiB, the most kifudex reads of one file or archive entry: not read";
@@ -459,11 +466,18 @@ fn lie_about_size(zip: &mut [u8], name: &[u8], size: u32) {
 fn import_quiet(
     db: &Path,
     paths: &[std::path::PathBuf],
-) -> (kifudex::ingest::Progress, Vec<String>) {
+) -> (kifudex::ingest::ImportCounts, Vec<String>) {
     let mut store = kifudex::store::Store::create(db).unwrap();
     let mut seen = Problems::default();
     let options = kifudex::ingest::ImportOptions::default();
-    let summary = kifudex::ingest::import(&mut store, paths, &options, &mut seen).unwrap();
+    let summary = kifudex::ingest::import(
+        &mut store,
+        paths,
+        &options,
+        &mut seen,
+        &kifudex::progress::Quiet,
+    )
+    .unwrap();
     (summary, seen.0)
 }
 
@@ -877,9 +891,14 @@ fn a_tree_of_hostile_inputs_imports_every_good_game_and_reports_each_bad_input_o
         ..kifudex::ingest::ImportOptions::default()
     };
     let mut seen = Problems::default();
-    let summary =
-        kifudex::ingest::import(&mut store, std::slice::from_ref(&tree), &options, &mut seen)
-            .unwrap();
+    let summary = kifudex::ingest::import(
+        &mut store,
+        std::slice::from_ref(&tree),
+        &options,
+        &mut seen,
+        &kifudex::progress::Quiet,
+    )
+    .unwrap();
     // Five good games, the two deep trees and the cut file's game.
     assert_eq!(summary.games, 8, "{:#?}", seen.0);
     assert_eq!(store.game_count().unwrap(), 8);

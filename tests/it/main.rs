@@ -26,6 +26,7 @@ mod perft;
 mod pieces;
 mod position;
 mod psn;
+mod readonly;
 mod remove;
 mod results;
 mod rules;

@@ -150,9 +150,9 @@ fn schema_2_comments_and_first_sources_move_into_the_games_row() {
     let tree = store.game(2).unwrap().unwrap().record;
     assert_eq!(tree.main.moves.len(), 1);
     assert_eq!(tree.main.moves[0].variations.len(), 1);
-    // Their positions were never indexed: the first open that may write indexes them.
+    // Their positions were never indexed: the upgrade indexes them.
     assert_eq!(store.unindexed_games().unwrap(), 2);
-    assert_eq!(store.index_missing().unwrap(), 2);
+    assert_eq!(store.upgrade(&kifudex::progress::Quiet).unwrap().indexed, 2);
     assert_eq!(store.unindexed_games().unwrap(), 0);
     assert_eq!(store.stats().unwrap().positions, 2);
 }
@@ -188,6 +188,7 @@ fn problems_recorded_before_severities_stay_errors() {
          INSERT INTO import_errors (source_id, game_index, line, col, message)
            VALUES (1, 0, 3, 1, 'move 2: ２三銀打: black has no silver in hand to drop');",
     );
+    crate::util::upgrade_old(&dir);
     let out = Kifudex::new().db(&dir).args(&["stats", "--json"]).output();
     let stats: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(
@@ -375,6 +376,7 @@ fn players_totals_are_counted_for_a_database_made_before_them() {
     ))
     .unwrap();
     drop(conn);
+    crate::util::upgrade_old(&db);
     let after = players(&[]);
     assert_eq!(after, before);
     assert_eq!(after, players(&["--min-plies", "0"]), "from the games");

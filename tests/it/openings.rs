@@ -319,6 +319,7 @@ fn a_database_of_the_previous_schema_is_recognised_when_opened() {
             .unwrap();
         conn.pragma_update(None, "user_version", at as u32).unwrap();
     }
+    crate::util::upgrade_old(&db);
     let out = Kifudex::new()
         .db(&db)
         .args(&[
@@ -383,6 +384,7 @@ fn a_database_of_schema_10_gets_its_lists_by_name_from_its_rows() {
         .unwrap();
     assert_eq!(at, 10);
     conn.execute_batch(crate::util::BACK_TO_SCHEMA_10).unwrap();
+    crate::util::upgrade_old(&db);
     let after: Vec<Vec<i64>> = queries.iter().map(|q| search(q)).collect();
     assert_eq!(after, before);
     assert_eq!(items(), rows_before);
@@ -590,22 +592,41 @@ fn text_finds_the_recognised_names() {
     assert!(naka.iter().all(|id| anywhere.contains(id)));
 
     // An index of a schema before (schema 4 cut the names into the opening's text, schema 5
-    // held them as text terms) is rebuilt.
+    // held them as text terms) is not read: the answer names `kifudex upgrade`, which
+    // builds it again.
+    let text_run = |db: &Path, query: &str| {
+        Kifudex::new()
+            .db(db)
+            .args(&["text", query, "--json", "--limit", "1000"])
+            .output()
+    };
+    let upgrade = |db: &Path| {
+        let out = Kifudex::new().db(db).args(&["upgrade"]).output();
+        assert!(out.status.success(), "{}", out.stderr);
+    };
     let meta = db.join("text").join("meta.json");
     let text = std::fs::read_to_string(&meta).unwrap();
     let now = format!("schema {}", kifudex::text::index::SCHEMA_VERSION);
     assert!(text.contains(&now), "{text}");
     for old in [4, 5] {
         std::fs::write(&meta, text.replace(&now, &format!("schema {old}"))).unwrap();
+        let out = text_run(&db, "opening:中飛車");
+        assert_eq!(out.status.code(), Some(1));
+        assert!(
+            out.stderr.contains("the text index was built by ")
+                && out.stderr.contains(&format!("schema {old}"))
+                && out.stderr.contains("`kifudex upgrade` builds it again"),
+            "{}",
+            out.stderr
+        );
+        upgrade(&db);
         let (ids, err) = got(&db, "opening:中飛車");
         assert_eq!(ids, naka);
-        assert!(
-            err.contains(&format!("was built with schema {old}")),
-            "{err}"
-        );
+        assert_eq!(err, "");
     }
 
-    // Other definitions made the stored rows: they are computed again, and the index with them.
+    // Other definitions made the stored rows: a read answers from them and says so; the
+    // upgrade computes them again, and the index with them.
     {
         let conn = rusqlite::Connection::open(db.join("kifudex.sqlite")).unwrap();
         conn.execute(
@@ -616,14 +637,16 @@ fn text_finds_the_recognised_names() {
     }
     let (ids, err) = got(&db, "opening:美濃");
     assert_eq!(ids, want("美濃"));
-    assert!(
-        err.contains("the recognised openings changed: rebuilding the text index"),
-        "{err}"
+    assert_eq!(
+        err,
+        "kifudex: note: the openings were recognised by older definitions: `kifudex upgrade` recognises them again\n"
     );
-    let (_, err) = got(&db, "opening:美濃");
+    upgrade(&db);
+    let (ids, err) = got(&db, "opening:美濃");
+    assert_eq!(ids, want("美濃"));
     assert_eq!(err, "");
 
-    // An import that leaves recognition to the next command: that command indexes the names.
+    // An import that leaves recognition to the next upgrade: the upgrade indexes the names.
     let db2 = db.with_file_name("db2");
     let files = db.with_file_name("games");
     let out = Kifudex::new()
@@ -631,6 +654,7 @@ fn text_finds_the_recognised_names() {
         .args(&["import", files.to_str().unwrap(), "--no-recognise"])
         .output();
     assert!(out.status.success());
+    upgrade(&db2);
     for needle in needles {
         assert_eq!(
             got(&db2, &format!("opening:{needle}")).0,

@@ -85,7 +85,14 @@ fn import_file(
 ) -> (Vec<String>, Vec<String>, Vec<String>) {
     let mut store = Store::create(db).unwrap();
     let mut seen = Problems::default();
-    let summary = import(&mut store, &[file.to_path_buf()], options, &mut seen).unwrap();
+    let summary = import(
+        &mut store,
+        &[file.to_path_buf()],
+        options,
+        &mut seen,
+        &kifudex::progress::Quiet,
+    )
+    .unwrap();
     let mut games = Vec::new();
     for id in 1..=summary.games as i64 {
         let g = store.game(id).unwrap().unwrap();

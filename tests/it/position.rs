@@ -799,13 +799,9 @@ fn variations_are_indexed_when_asked() {
     drop(c);
     let out = Kifudex::new()
         .db(&with)
-        .args(&["position", in_variation, "--json"])
+        .args(&["upgrade", "--json"])
         .output();
-    assert!(
-        out.stderr.contains("indexed the positions of 1 games"),
-        "{}",
-        out.stderr
-    );
+    assert_eq!(out.json_lines()[0]["indexed"], 1, "{}", out.stderr);
     assert_eq!(total(&with, in_variation), (1, vec![3]));
     assert_eq!(tree(&with), vec!["3c3d", "8c8d"]);
     assert_eq!(

@@ -129,8 +129,14 @@ fn import_dir(
     store: &mut Store,
     dir: &std::path::Path,
     options: &ImportOptions,
-) -> Result<kifudex::ingest::Progress, kifudex::ingest::IngestError> {
-    import(store, &[dir.to_path_buf()], options, &mut Quiet)
+) -> Result<kifudex::ingest::ImportCounts, kifudex::ingest::IngestError> {
+    import(
+        store,
+        &[dir.to_path_buf()],
+        options,
+        &mut Quiet,
+        &kifudex::progress::Quiet,
+    )
 }
 
 fn store(name: &str) -> (TempDb, Store) {
@@ -357,6 +363,7 @@ fn import_through_the_library_reports_missing_paths_and_goes_on() {
         &[missing, file],
         &ImportOptions::default(),
         &mut Quiet,
+        &kifudex::progress::Quiet,
     )
     .unwrap();
     assert_eq!(summary.games, 1);

@@ -215,6 +215,16 @@ fn corpus(root: &Path) -> PathBuf {
     dir
 }
 
+fn upgrade(db: &Path) {
+    let o = Kifudex::new().db(db).args(&["upgrade"]).output();
+    assert!(o.status.success(), "{}", o.stderr);
+}
+
+/// The folder of the database's current text index.
+fn text_dir(db: &Path) -> std::path::PathBuf {
+    kifudex::text::generation::current(&db.join("text"))
+}
+
 fn import(db: &Path, dir: &Path) {
     let o = Kifudex::new()
         .db(db)
@@ -313,7 +323,7 @@ fn japanese_and_latin_queries() {
 
 /// Game ids of the index's own hits, without the database's filtering.
 fn raw_ids(db: &Path, query: &str) -> Vec<i64> {
-    let (index, _) = TextIndex::open(&db.join("text")).unwrap();
+    let index = TextIndex::open_read(&db.join("text")).unwrap();
     let (hits, _) = index
         .search(&SearchOptions {
             query: query.into(),
@@ -368,14 +378,34 @@ fn an_index_left_behind_by_a_killed_import_is_repaired() {
     copy_dir(&saved, &db.join("text"));
     assert_eq!(raw_ids(&db, "到着手前"), vec![3]);
 
-    // The next command catches up: game 4 and game 5 are found, game 3 is gone.
+    // A read answers from the index as it is and says it is behind; the next command that
+    // writes catches up: game 4 and game 5 are found, game 3 is gone.
+    let o = Kifudex::new()
+        .db(&db)
+        .args(&["text", "相掛かり", "--json"])
+        .output();
+    assert!(o.status.success(), "{}", o.stderr);
+    assert_eq!(
+        o.stderr,
+        "kifudex: note: the text index is behind the database by about 1 games: `kifudex upgrade` brings it up to date\n"
+    );
+    upgrade(&db);
     assert_eq!(found(&db, "相掛かり", &[]), vec![(4, None)]);
     assert_eq!(found(&db, "到着手前", &[]), vec![(5, Some(4))]);
     assert_eq!(raw_ids(&db, "到着手前"), vec![5]);
     assert!(found(&db, "順位戦", &[]).is_empty());
 
-    // Losing the index's commit marker loses the index: it is built again.
+    // Losing the index's commit marker loses the index: a read says so, the upgrade builds
+    // it again.
     std::fs::remove_file(db.join("text").join("meta.json")).unwrap();
+    let o = Kifudex::new().db(&db).args(&["text", "四間飛車"]).output();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        o.stderr.contains("no text index yet") && o.stderr.contains("`kifudex upgrade` builds it"),
+        "{}",
+        o.stderr
+    );
+    upgrade(&db);
     assert_eq!(found(&db, "四間飛車", &[]), vec![(1, None), (2, None)]);
     assert_eq!(found(&db, "到着手前", &[]), vec![(5, Some(4))]);
 }
@@ -392,8 +422,11 @@ fn reindex_and_version_mismatch_rebuild() {
     assert_eq!(r["games"], 4);
     assert_eq!(found(&db, "四間飛車", &[]), vec![(1, None), (2, None)]);
 
-    // An index recorded with another schema or tokenizer version is rebuilt, and says so.
-    let meta = db.join("text").join("meta.json");
+    // The rebuilt index is a generation of its own, named the current one.
+    assert_eq!(text_dir(&db), db.join("text").join("g1"));
+    // An index recorded with another schema or tokenizer version is not read: the answer
+    // names the upgrade, which builds it again.
+    let meta = text_dir(&db).join("meta.json");
     let text = std::fs::read_to_string(&meta).unwrap();
     assert!(text.contains("tokenizer 1"), "{text}");
     std::fs::write(&meta, text.replace("tokenizer 1", "tokenizer 0")).unwrap();
@@ -401,14 +434,22 @@ fn reindex_and_version_mismatch_rebuild() {
         .db(&db)
         .args(&["text", "矢倉", "--json"])
         .output();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        o.stderr.contains("tokenizer 0") && o.stderr.contains("`kifudex upgrade` builds it again"),
+        "{}",
+        o.stderr
+    );
+    upgrade(&db);
+    let o = Kifudex::new()
+        .db(&db)
+        .args(&["text", "矢倉", "--json"])
+        .output();
     assert!(o.status.success(), "{}", o.stderr);
-    assert!(o.stderr.contains("rebuilding"), "{}", o.stderr);
-    assert_eq!(o.json_lines().len(), 2);
-    let text = std::fs::read_to_string(&meta).unwrap();
-    assert!(text.contains("tokenizer 1"), "{text}");
-    // Once rebuilt, nothing more is said.
-    let o = Kifudex::new().db(&db).args(&["text", "矢倉"]).output();
     assert_eq!(o.stderr, "");
+    assert_eq!(o.json_lines().len(), 2);
+    let text = std::fs::read_to_string(text_dir(&db).join("meta.json")).unwrap();
+    assert!(text.contains("tokenizer 1"), "{text}");
 }
 
 /// `kifudex optimize` merges the text index into one segment; searches find the same.

@@ -81,6 +81,8 @@ pub struct Kifudex {
     cwd: Option<PathBuf>,
     stdin: Option<Vec<u8>>,
     env: Vec<(OsString, OsString)>,
+    /// Run as this user and group (when the tests run as root, who may write anything).
+    user: Option<u32>,
 }
 
 impl Kifudex {
@@ -120,9 +122,23 @@ impl Kifudex {
         self
     }
 
+    /// Run as the unprivileged user `nobody` when the tests run as root (root may write
+    /// what the file modes forbid); as the tests' own user otherwise.
+    pub fn unprivileged(mut self) -> Kifudex {
+        // SAFETY: geteuid has no preconditions and cannot fail.
+        if unsafe { libc::geteuid() } == 0 {
+            self.user = Some(65534);
+        }
+        self
+    }
+
     /// The command as configured (standard input aside), for a test that spawns it itself.
     pub fn command(&self) -> Command {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_kifudex"));
+        if let Some(id) = self.user {
+            use std::os::unix::process::CommandExt;
+            cmd.uid(id).gid(id);
+        }
         if let Some(db) = &self.db {
             cmd.arg("--db").arg(db);
         }
@@ -606,3 +622,56 @@ pub const BACK_TO_SCHEMA_10: &str = "
                n.name, r.ply
         FROM recognised r JOIN opening_names n ON n.id = r.name_id;
     PRAGMA user_version = 10;";
+
+/// A database of an older format: a read refuses it with words that name `kifudex upgrade`
+/// and leaves the database and its log as they were (SQLite's side files aside: the
+/// shared-memory file where readers mark what they read, and an empty log a reader opens);
+/// then `kifudex upgrade` brings it up to date.
+pub fn upgrade_old(db: &Path) {
+    let files = |db: &Path| -> Vec<(String, Vec<u8>)> {
+        let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(db)
+            .unwrap()
+            .flatten()
+            .filter(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let empty = e.metadata().is_ok_and(|m| m.len() == 0);
+                e.path().is_file() && !name.ends_with("-shm") && !(name.ends_with("-wal") && empty)
+            })
+            .map(|e| {
+                (
+                    e.file_name().to_string_lossy().into_owned(),
+                    std::fs::read(e.path()).unwrap(),
+                )
+            })
+            .collect();
+        out.sort();
+        out
+    };
+    let before = files(db);
+    let out = Kifudex::new().db(db).args(&["stats", "--json"]).output();
+    assert_eq!(out.status.code(), Some(1), "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("run `kifudex upgrade` to bring it up to date"),
+        "{}",
+        out.stderr
+    );
+    let after = files(db);
+    if after != before {
+        let names = |f: &[(String, Vec<u8>)]| -> Vec<(String, usize)> {
+            f.iter().map(|(n, b)| (n.clone(), b.len())).collect()
+        };
+        panic!(
+            "a read changed the database's files: {:?} -> {:?}",
+            names(&before),
+            names(&after)
+        );
+    }
+    let out = Kifudex::new().db(db).args(&["upgrade"]).output();
+    assert_eq!(out.status.code(), Some(0), "{}", out.stderr);
+    assert!(
+        out.stdout.starts_with("upgraded: schema "),
+        "{}",
+        out.stdout
+    );
+}

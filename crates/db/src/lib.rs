@@ -5,6 +5,7 @@
 pub mod export;
 pub mod ingest;
 pub mod numhash;
+pub mod progress;
 pub mod query;
 pub mod sort;
 pub mod store;

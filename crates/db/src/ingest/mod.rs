@@ -23,6 +23,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use crate::progress::Progress;
 use crate::store::{GameRow, Inserted, KnownSources, SourceRow, Store, StoreError};
 use crate::text::{GameText, TextError, TextIndex};
 use kifudex_notation::{Severity, read_bytes_each};
@@ -118,9 +119,9 @@ impl Default for ImportOptions {
 /// ([`walk::batches`]).
 const REORDER_WINDOW: usize = 16;
 
-/// Where an import stands; also its summary at the end.
+/// Where an import stands, in counts; also its summary at the end.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
-pub struct Progress {
+pub struct ImportCounts {
     /// Files (and archive entries) to read in all.
     pub total_files: usize,
     /// Files (and archive entries) done, unchanged ones included.
@@ -171,9 +172,22 @@ impl std::fmt::Display for Problem {
     }
 }
 
-/// Events an import reports while it runs.
+/// Shows where an import stands: files done of all, and the counts beside them.
+pub(crate) fn show(watch: &dyn Progress, c: &ImportCounts) {
+    watch.set(c.files as u64);
+    let rate = if c.seconds > 0.0 {
+        c.games as f64 / c.seconds
+    } else {
+        0.0
+    };
+    watch.note(&format!(
+        "{} games ({:.0}/s), {} duplicates, {} errors, {} warnings",
+        c.games, rate, c.duplicates, c.errors, c.warnings
+    ));
+}
+
+/// Events an import reports while it runs, besides its progress.
 pub trait Observer {
-    fn progress(&mut self, _progress: &Progress) {}
     fn problem(&mut self, _problem: &Problem) {}
     /// Something about the database as a whole (the text index was rebuilt ...).
     fn notice(&mut self, _message: &str) {}
@@ -196,18 +210,33 @@ struct Parsed {
     more: bool,
 }
 
-/// Imports `paths` into `store`.
+/// Imports `paths` into `store`, first bringing what is derived from its games up to date
+/// ([`Store::upgrade`]). `watch` hears the stages and the files done.
 pub fn import(
     store: &mut Store,
     paths: &[PathBuf],
     options: &ImportOptions,
     observer: &mut dyn Observer,
-) -> Result<Progress, IngestError> {
+    watch: &dyn Progress,
+) -> Result<ImportCounts, IngestError> {
     let started = Instant::now();
-    let mut progress = Progress::default();
+    let mut progress = ImportCounts::default();
     // Taken before the walk: of two imports started together, the first to ask runs first
     // (a walk of a big tree takes a while), and the other waits for it whole.
     let _lock = store.lock_import()?;
+    let upgraded = store.upgrade_locked(watch)?;
+    if upgraded.recognised > 0 {
+        observer.notice(&format!(
+            "recognised the openings of {} games again (new definitions)",
+            upgraded.recognised
+        ));
+    }
+    if upgraded.indexed > 0 {
+        observer.notice(&format!(
+            "indexed the positions of {} games an earlier import had left out",
+            upgraded.indexed
+        ));
+    }
     let (units, problems) = walk::units(paths);
     for (path, message) in problems {
         progress.errors += 1;
@@ -232,12 +261,6 @@ pub fn import(
     let mut writer = store.writer()?;
     writer.segment_entries(options.segment_entries);
     writer.log_limit(options.log_limit);
-    let repaired = writer.index_missing()?;
-    if repaired > 0 {
-        observer.notice(&format!(
-            "indexed the positions of {repaired} games an earlier import had left out"
-        ));
-    }
     let known = writer.known_sources()?;
     progress.total_files = units.iter().map(Unit::sources).sum::<usize>();
     let new_files = progress.total_files.saturating_sub(known.len());
@@ -247,7 +270,8 @@ pub fn import(
     {
         writer.defer_game_indexes()?;
     }
-    observer.progress(&progress);
+    watch.stage("importing", Some(progress.total_files as u64), "files");
+    show(watch, &progress);
 
     let jobs = options.jobs.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get)
@@ -309,6 +333,7 @@ pub fn import(
             db: &mut writer,
             text: text_tx,
             texts: Vec::new(),
+            started,
         };
         let done = write_all(
             &mut sink,
@@ -317,7 +342,7 @@ pub fn import(
             options,
             &mut progress,
             observer,
-            started,
+            watch,
         );
         if done.is_err() {
             stop.store(true, Ordering::Relaxed);
@@ -341,7 +366,8 @@ pub fn import(
     result?;
     drop(writer);
     progress.seconds = started.elapsed().as_secs_f64();
-    observer.progress(&progress);
+    show(watch, &progress);
+    watch.finish();
     Ok(progress)
 }
 

@@ -31,10 +31,11 @@ pub(super) fn write_all(
     rx: mpsc::Receiver<Part>,
     written: &AtomicUsize,
     options: &ImportOptions,
-    progress: &mut Progress,
+    progress: &mut ImportCounts,
     observer: &mut dyn Observer,
-    started: Instant,
+    watch: &dyn crate::progress::Progress,
 ) -> Result<(), IngestError> {
+    let started = sink.started;
     let mut pending: BTreeMap<(usize, usize), Part> = BTreeMap::new();
     let (mut next_batch, mut next_part) = (0, 0);
     let mut batch_games = 0;
@@ -56,7 +57,7 @@ pub(super) fn write_all(
                     progress.unchanged += 1;
                     progress.files += 1;
                     progress.seconds = started.elapsed().as_secs_f64();
-                    observer.progress(progress);
+                    show(watch, progress);
                     continue;
                 }
                 if batch_games == 0 {
@@ -76,7 +77,7 @@ pub(super) fn write_all(
                     observer.committed(commits, progress.files);
                 }
                 progress.seconds = started.elapsed().as_secs_f64();
-                observer.progress(progress);
+                show(watch, progress);
             }
         }
     }
@@ -90,6 +91,8 @@ pub(super) struct Sink<'s, 'c> {
     pub(super) text: mpsc::SyncSender<TextJob>,
     /// The text of the games written since the last commit.
     pub(super) texts: Vec<GameText>,
+    /// When the import started (its rate is counted from then).
+    pub(super) started: Instant,
 }
 
 /// Games in one job of the text thread.
@@ -158,7 +161,7 @@ fn write_source(
     sink: &mut Sink<'_, '_>,
     p: Parsed,
     open: &mut Option<(i64, usize)>,
-    progress: &mut Progress,
+    progress: &mut ImportCounts,
     observer: &mut dyn Observer,
 ) -> Result<usize, IngestError> {
     if let Some(id) = p.touch {

@@ -18,7 +18,8 @@ pub use position::{
 };
 pub use search::{GameRowSummary, SearchResult, search};
 pub use text::{
-    TextHit, open_and_search, open_text, split_query, text_search, text_search_filtered, text_words,
+    TextHit, open_and_search, open_text, open_text_read, split_query, text_search,
+    text_search_filtered, text_words,
 };
 pub use tree::{TreeResult, TreeRow, tree, tree_and_games, tree_filtered, tree_with};
 

@@ -30,9 +30,18 @@ pub struct TextHit {
     pub highlighted: Snippet,
 }
 
-/// Opens the text index of a database, repaired and up to date (see `TextIndex::sync`).
+/// Opens the text index of a database to write it, repaired and up to date (see
+/// `TextIndex::sync`): for the commands that write.
 pub fn open_text(store: &Store) -> Result<(TextIndex, SyncReport), QueryError> {
     Ok(TextIndex::open_synced(&store.db().text(), store)?)
+}
+
+/// Opens the text index of a database to read it, as it is (nothing written), with what it
+/// lacks of the database in words (see `TextIndex::behind`).
+pub fn open_text_read(store: &Store) -> Result<(TextIndex, Option<String>), QueryError> {
+    let index = TextIndex::open_read(&store.db().text())?;
+    let behind = index.behind(store)?;
+    Ok((index, behind))
 }
 
 /// Splits a text query into its words for the text index and its game-filter fields
@@ -125,19 +134,20 @@ pub fn text_search_filtered(
     text_search(store, index, &options)
 }
 
-/// Opens the text index and searches it: when that fails for anything but the query itself
-/// (an import committing beside it can delete a segment the index was just opened with),
-/// once more, on the index as it is then.
+/// Opens the text index to read it and searches it, with what the index lacks of the
+/// database in words: when that fails for anything but the query itself (an import
+/// committing beside it can delete a segment the index was just opened with; a rebuild can
+/// make another index the current one), once more, on the index as it is then.
 pub fn open_and_search(
     store: &Store,
     options: &SearchOptions,
     filter: &GameFilter,
-) -> Result<(Vec<TextHit>, SyncReport), QueryError> {
-    let attempt = || -> Result<(Vec<TextHit>, SyncReport), QueryError> {
-        let (index, report) = open_text(store)?;
+) -> Result<(Vec<TextHit>, Option<String>), QueryError> {
+    let attempt = || -> Result<(Vec<TextHit>, Option<String>), QueryError> {
+        let (index, behind) = open_text_read(store)?;
         Ok((
             text_search_filtered(store, &index, options, filter)?,
-            report,
+            behind,
         ))
     };
     match attempt() {

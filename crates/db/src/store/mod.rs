@@ -32,6 +32,8 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, OpenFlags};
 
+use crate::progress::Progress;
+
 use kifudex_shogi::HASH_VERSION;
 
 /// The database file inside a database directory.
@@ -93,6 +95,18 @@ pub enum StoreError {
         "the database's position index has format {found}, this kifudex writes {known}: re-import into a new database"
     )]
     PostingsVersion { found: String, known: u32 },
+    #[error(
+        "the database is of an older format (schema {found}; this kifudex reads {known}): run `kifudex upgrade` to bring it up to date (a command that only reads never changes it)"
+    )]
+    NeedsUpgrade { found: u32, known: u32 },
+    #[error(
+        "cannot read the database: its folder cannot be written, and its write-ahead log {} holds changes not yet in the database file; open it once where it can be written (`kifudex upgrade`), or copy the folder ({cause})",
+        log.display()
+    )]
+    ReadOnlyLog {
+        log: PathBuf,
+        cause: Box<StoreError>,
+    },
     #[error("migration {0} failed: {1}")]
     Migration(String, rusqlite::Error),
     #[error("game {0} is damaged in the database: {1}")]
@@ -132,14 +146,6 @@ pub struct ImportLock {
     _file: std::fs::File,
 }
 
-static RECOGNISE_PROGRESS: std::sync::OnceLock<fn(u64, u64)> = std::sync::OnceLock::new();
-
-/// Installs the function told `(done, total)` while the recognised openings of a database
-/// are computed again when it is opened (a progress bar; once per process).
-pub fn set_recognise_progress(hook: fn(u64, u64)) {
-    let _ = RECOGNISE_PROGRESS.set(hook);
-}
-
 /// An open kifudex database.
 pub struct Store {
     conn: Connection,
@@ -173,13 +179,12 @@ impl Store {
             line_cache: Default::default(),
         };
         store.check_meta(true)?;
-        let mut store = store;
-        store.recognise_when_stale();
         Ok(store)
     }
 
-    /// Opens an existing database for queries; a missing one is an error, an old schema is
-    /// brought up to date.
+    /// Opens an existing database to write it; a missing one is an error, an old schema is
+    /// brought up to date (the migrations). What is derived from the games (recognition,
+    /// the position index) is brought up to date by [`Store::upgrade`].
     pub fn open(dir: &Path) -> Result<Store, StoreError> {
         let file = DbDir::new(dir).sqlite();
         if !file.is_file() {
@@ -198,36 +203,42 @@ impl Store {
             line_cache: Default::default(),
         };
         store.check_meta(false)?;
-        store.restore_game_indexes();
-        let mut store = store;
-        store.recognise_when_stale();
         Ok(store)
     }
 
-    /// Opens an existing database to read it only: SQLite is asked for a read-only
-    /// connection, so nothing is written (a database on a read-only mount, or in a folder the
-    /// user cannot write, answers every query). A database of an older schema is brought up
-    /// to date first through [`Store::open`] (the one write a query may need).
+    /// Opens an existing database to read it only; nothing is ever written, not even SQLite's
+    /// side files where the folder cannot be written (a read-only mount, a backup, a folder
+    /// of another user's): the file is then read as it is (SQLite's `immutable`), which is
+    /// right when no write-ahead log holds changes the file lacks. A database that needs an
+    /// upgrade of its schema is refused with words that name `kifudex upgrade`; one whose
+    /// derived data is behind is read as it is ([`Store::staleness`] says what is behind).
     pub fn open_read_only(dir: &Path) -> Result<Store, StoreError> {
         let file = DbDir::new(dir).sqlite();
         if !file.is_file() {
             return Err(StoreError::Missing(dir.to_path_buf()));
         }
-        let conn = Connection::open_with_flags(
-            &file,
-            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-        )?;
-        conn.busy_timeout(std::time::Duration::from_secs(30))?;
-        conn.pragma_update(None, "cache_size", -65536)?;
-        // Pages read in place from a mapping of the file rather than copied by a system call
-        // each: the explorer's replays read thousands of games a second (SQLite caps the
-        // mapping at its compile-time limit and reads the rest of a larger file as before).
-        conn.pragma_update(None, "mmap_size", READ_MAP_BYTES)?;
+        let conn = match read_only_connection(&file, false) {
+            Ok(conn) => conn,
+            Err(e) => {
+                // SQLite could not make its shared-memory file beside the database: read the
+                // file alone, when the log beside it holds nothing the file lacks.
+                let wal = file.with_extension("sqlite-wal");
+                let log = std::fs::metadata(&wal).map_or(0, |m| m.len());
+                if log > 0 {
+                    return Err(StoreError::ReadOnlyLog {
+                        log: wal,
+                        cause: Box::new(e),
+                    });
+                }
+                read_only_connection(&file, true)?
+            }
+        };
         let version: u32 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-        // An older schema, or openings recognised by other definitions: the one write.
-        if version < SCHEMA_VERSION || openings::stale(&conn).unwrap_or(false) {
-            drop(conn);
-            return Store::open(dir);
+        if version < SCHEMA_VERSION {
+            return Err(StoreError::NeedsUpgrade {
+                found: version,
+                known: SCHEMA_VERSION,
+            });
         }
         if version > SCHEMA_VERSION {
             return Err(StoreError::TooNew {
@@ -245,31 +256,69 @@ impl Store {
         Ok(store)
     }
 
-    /// Computes the recognised openings when the definitions changed (or the database was
-    /// made before schema 4), reporting to the hook [`set_recognise_progress`] installed.
-    /// Best effort: a database that cannot be written now is searched as it is.
-    fn recognise_when_stale(&mut self) {
-        if !openings::stale(&self.conn).unwrap_or(false) {
-            return;
+    /// The schema version of the database in `dir` as it is on disk (0 for one made before
+    /// versions were kept), read without changing anything.
+    pub fn schema_version(dir: &Path) -> Result<u32, StoreError> {
+        let file = DbDir::new(dir).sqlite();
+        if !file.is_file() {
+            return Err(StoreError::Missing(dir.to_path_buf()));
         }
-        let hook = RECOGNISE_PROGRESS.get().copied();
-        let _ = self.recognise_stale(&mut |done, total| {
-            if let Some(h) = hook {
-                h(done, total)
-            }
-        });
+        let conn =
+            read_only_connection(&file, false).or_else(|_| read_only_connection(&file, true))?;
+        Ok(conn.query_row("PRAGMA user_version", [], |r| r.get(0))?)
     }
 
-    /// Builds the games indexes a killed bulk import left out ([`indexes`]), unless an import
-    /// is running (it builds them at its end). Best effort: queries are right without them,
-    /// so a database that cannot be written (or locked) now is searched as it is.
-    fn restore_game_indexes(&self) {
-        if !indexes::missing(&self.conn).is_ok_and(|m| !m.is_empty()) {
-            return;
+    /// What of the database's derived data is behind its games: a read answers from what
+    /// there is and says so; [`Store::upgrade`] (in `kifudex upgrade` and every command that
+    /// writes) brings it up to date.
+    pub fn staleness(&self) -> Result<Staleness, StoreError> {
+        Ok(Staleness {
+            recognition: openings::stale(&self.conn)?,
+            unindexed_games: self.unindexed_games()?,
+            import_running: self.import_running(),
+            game_indexes: !indexes::missing(&self.conn)?.is_empty(),
+        })
+    }
+
+    /// Whether an import holds the import lock now. Asked without writing: the lock file is
+    /// opened for reading, and a shared lock tried and let go.
+    pub fn import_running(&self) -> bool {
+        let Ok(file) = std::fs::File::open(self.db.lock()) else {
+            return false;
+        };
+        matches!(
+            file.try_lock_shared(),
+            Err(std::fs::TryLockError::WouldBlock)
+        )
+    }
+
+    /// Brings what is derived from the games up to date: the games indexes a killed bulk
+    /// import left out, the openings recognised again when the definitions changed, the
+    /// positions of games an import stopped before indexing. Takes the import lock
+    /// ([`StoreError::Busy`] while an import runs). `progress` hears each stage.
+    pub fn upgrade(&mut self, progress: &dyn Progress) -> Result<Upgraded, StoreError> {
+        let _lock = self.lock_import()?;
+        self.upgrade_locked(progress)
+    }
+
+    /// [`Store::upgrade`] by a caller that holds the import lock.
+    pub fn upgrade_locked(&mut self, progress: &dyn Progress) -> Result<Upgraded, StoreError> {
+        let mut done = Upgraded::default();
+        if !indexes::missing(&self.conn)?.is_empty() {
+            progress.stage("building the games indexes", None, "");
+            indexes::restore(&self.conn)?;
+            progress.finish();
+            done.game_indexes = true;
         }
-        if let Ok(Some(_lock)) = self.try_lock_import() {
-            let _ = indexes::restore(&self.conn);
+        if openings::stale(&self.conn)? {
+            done.recognised = openings::recompute(&mut self.conn, progress)?;
         }
+        if self.unindexed_games()? > 0 {
+            progress.stage("indexing positions", None, "games");
+            done.indexed = self.writer()?.index_missing()? as u64;
+            progress.finish();
+        }
+        Ok(done)
     }
 
     /// The games the database holds.
@@ -331,18 +380,6 @@ impl Store {
             .query_row("SELECT count(*) FROM games WHERE id > ?1", [covered], |r| {
                 r.get::<_, i64>(0)
             })? as u64)
-    }
-
-    /// Indexes the positions of games an import left without them, unless an import is
-    /// running (which indexes its own). Returns how many games it indexed.
-    pub fn index_missing(&mut self) -> Result<usize, StoreError> {
-        let Some(_lock) = self.try_lock_import()? else {
-            return Ok(0);
-        };
-        if self.unindexed_games()? == 0 {
-            return Ok(0);
-        }
-        self.writer()?.index_missing()
     }
 
     /// Starts a write transaction (see [`Writer`]).
@@ -513,6 +550,99 @@ pub(crate) fn give_back_free_pages(conn: &Connection) -> Result<(), StoreError> 
     let mut rows = stmt.query([])?;
     while rows.next()?.is_some() {}
     Ok(())
+}
+
+/// What of a database's derived data is behind its games ([`Store::staleness`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Staleness {
+    /// The openings were recognised by other definitions.
+    pub recognition: bool,
+    /// Games whose positions are not in the position index.
+    pub unindexed_games: u64,
+    /// An import is running now (its games are indexed at its end).
+    pub import_running: bool,
+    /// A killed bulk import left the games indexes out (queries are right, slower).
+    pub game_indexes: bool,
+}
+
+impl Staleness {
+    /// What a read should say of it, in words (empty when nothing is behind). `positions`:
+    /// whether the read asks the position index.
+    pub fn notes(&self, positions: bool) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.recognition {
+            out.push(
+                "the openings were recognised by older definitions: `kifudex upgrade` recognises them again".to_string(),
+            );
+        }
+        if positions && self.unindexed_games > 0 {
+            out.push(if self.import_running {
+                format!(
+                    "{} games of the import now running are not in the position index yet",
+                    self.unindexed_games
+                )
+            } else {
+                format!(
+                    "{} games are not in the position index (an import stopped before indexing them): `kifudex upgrade` indexes them",
+                    self.unindexed_games
+                )
+            });
+        }
+        out
+    }
+}
+
+/// What [`Store::upgrade`] did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Upgraded {
+    /// The games indexes were built.
+    pub game_indexes: bool,
+    /// Games whose openings were recognised again.
+    pub recognised: u64,
+    /// Games whose positions were indexed.
+    pub indexed: u64,
+}
+
+/// A connection that reads only, tried at once; `immutable`: the file read alone, no side
+/// file made or read.
+fn read_only_connection(file: &Path, immutable: bool) -> Result<Connection, StoreError> {
+    let conn = if immutable {
+        Connection::open_with_flags(
+            format!("file:{}?immutable=1", uri_path(file)),
+            OpenFlags::SQLITE_OPEN_READ_ONLY
+                | OpenFlags::SQLITE_OPEN_NO_MUTEX
+                | OpenFlags::SQLITE_OPEN_URI,
+        )?
+    } else {
+        Connection::open_with_flags(
+            file,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?
+    };
+    conn.busy_timeout(std::time::Duration::from_secs(30))?;
+    conn.pragma_update(None, "cache_size", -65536)?;
+    // Pages read in place from a mapping of the file rather than copied by a system call
+    // each: the explorer's replays read thousands of games a second (SQLite caps the
+    // mapping at its compile-time limit and reads the rest of a larger file as before).
+    conn.pragma_update(None, "mmap_size", READ_MAP_BYTES)?;
+    // The first read opens the log and its index: it fails here, not in a query, when they
+    // cannot be made.
+    conn.query_row("SELECT count(*) FROM sqlite_schema", [], |_| Ok(()))?;
+    Ok(conn)
+}
+
+/// A path as the path of a `file:` URI: every byte but unreserved ones and `/` escaped.
+fn uri_path(path: &Path) -> String {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut out = String::new();
+    for &b in absolute.as_os_str().as_encoded_bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'/' | b'-' | b'_' | b'.' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 /// How much of the database file a read-only connection maps (see `open_read_only`).

@@ -207,11 +207,11 @@ fn next_chunk(conn: &Connection, after: &mut i64) -> Result<Vec<StoredMoves>, St
 }
 
 /// Computes every game's recognition again from its stored moves (all cores), reporting
-/// `(done, total)` after each chunk, and records this program's version. Returns the games
-/// done.
+/// after each chunk, and records this program's version. Returns the games done. A run
+/// killed part way leaves the version as it was: the next upgrade starts again.
 pub(super) fn recompute(
     conn: &mut Connection,
-    progress: &mut dyn FnMut(u64, u64),
+    progress: &dyn crate::progress::Progress,
 ) -> Result<u64, StoreError> {
     let total: i64 = conn.query_row("SELECT count(*) FROM games", [], |r| r.get(0))?;
     let next = epoch(conn)? + 1;
@@ -230,7 +230,7 @@ pub(super) fn recompute(
     let mut names = NameIds::default();
     let mut after = 0i64;
     let mut done = 0u64;
-    progress(0, total as u64);
+    progress.stage("recognising openings", Some(total as u64), "games");
     let recognise_rows = |rows: &[StoredMoves]| -> Vec<(i64, Recognised)> {
         rows.par_iter()
             .filter_map(|(id, sfen, handicap, moves)| {
@@ -266,8 +266,9 @@ pub(super) fn recompute(
         written?;
         found = next;
         done += n;
-        progress(done, total as u64);
+        progress.set(done);
     }
+    progress.finish();
     // The labels changed: the players' games by opening are counted again with the version.
     let tx = conn.transaction()?;
     super::players::rebuild_openings(&tx)?;
@@ -337,22 +338,6 @@ impl Store {
             .map(|(side, kind, name, ply)| (*side, kind.as_str(), name.as_str(), *ply))
             .collect();
         Ok((label, with_ancestors(&rows)))
-    }
-
-    /// Computes the recognised openings again when the stored ones were made by other
-    /// definitions (or none, after the migration to schema 4), unless an import is running.
-    /// `progress` hears `(done, total)`. Returns the games done (0 when nothing was stale).
-    pub fn recognise_stale(
-        &mut self,
-        progress: &mut dyn FnMut(u64, u64),
-    ) -> Result<u64, StoreError> {
-        if !stale(&self.conn)? {
-            return Ok(0);
-        }
-        let Some(_lock) = self.try_lock_import()? else {
-            return Ok(0);
-        };
-        recompute(&mut self.conn, progress)
     }
 
     /// Ids of the games where `side` (or either side) was recognised with one of `names`

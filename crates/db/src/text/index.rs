@@ -247,6 +247,26 @@ fn schema() -> Schema {
     b.build()
 }
 
+/// tantivy writes its two small files (`meta.json`, `.managed.json`) readable by their owner
+/// alone; they are given the modes the segment files have (those of the folder, less its
+/// execute bits), so that whoever may read the database may read its text index.
+fn share_like_folder(dir: &Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let Ok(folder) = std::fs::metadata(dir) else {
+            return;
+        };
+        let mode = folder.permissions().mode() & 0o666;
+        for name in ["meta.json", ".managed.json"] {
+            let path = dir.join(name);
+            if std::fs::metadata(&path).is_ok_and(|m| m.permissions().mode() & 0o777 != mode) {
+                let _ = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode));
+            }
+        }
+    }
+}
+
 fn io(dir: &Path) -> impl Fn(std::io::Error) -> TextError + '_ {
     move |e| TextError::Io(dir.to_path_buf(), e)
 }
@@ -256,10 +276,58 @@ fn source<E: std::error::Error + Send + Sync + 'static>(e: E) -> TextError {
 }
 
 impl TextIndex {
-    /// Opens the index in `dir`, creating it when missing. An index built by another
-    /// version, or one that cannot be opened, is thrown away and started again empty (the
-    /// notice says so): [`TextIndex::sync`] then fills it from the database.
-    pub fn open(dir: &Path) -> Result<(TextIndex, Option<String>), TextError> {
+    /// Opens the current index of the database's text folder `base` to read it: nothing is
+    /// written, no lock file made. An index that is missing or was built by another version
+    /// is an error that names `kifudex upgrade`; one behind the database is read as it is
+    /// ([`TextIndex::behind`] says how far).
+    pub fn open_read(base: &Path) -> Result<TextIndex, TextError> {
+        let dir = super::generation::current(base);
+        if !dir.join("meta.json").is_file() {
+            return Err(TextError::Missing(base.to_path_buf()));
+        }
+        let index = Index::open(super::readonly::ReadOnlyDirectory::open(&dir)?)?;
+        let state: Payload = match index.load_metas()?.payload {
+            None => Payload::default(),
+            Some(p) => serde_json::from_str(&p).unwrap_or_default(),
+        };
+        if state.version != version() || index.schema() != schema() {
+            return Err(TextError::Outdated {
+                found: if state.version.is_empty() {
+                    "an unknown version".into()
+                } else {
+                    state.version
+                },
+                known: version(),
+            });
+        }
+        Ok(TextIndex::from_index(&dir, index, state))
+    }
+
+    /// What the index lacks of the database, in words (None: it is up to date).
+    pub fn behind(&self, src: &impl TextSource) -> Result<Option<String>, TextError> {
+        let (max, count) = src.text_span().map_err(source)?;
+        let epoch = src.text_epoch().map_err(source)?;
+        if epoch != self.state.openings {
+            return Ok(Some(
+                "the text index names openings recognised by older definitions: `kifudex upgrade` brings it up to date".into(),
+            ));
+        }
+        if max == self.state.last_id && count == self.state.games {
+            return Ok(None);
+        }
+        let missing = count.abs_diff(self.state.games);
+        Ok(Some(format!(
+            "the text index is behind the database by about {missing} games: `kifudex upgrade` brings it up to date"
+        )))
+    }
+
+    /// Opens the current index of the database's text folder `base` to write it, creating it
+    /// when missing. An index built by another version, or one that cannot be opened, is
+    /// thrown away and started again empty (the notice says so): [`TextIndex::sync`] then
+    /// fills it from the database.
+    pub fn open(base: &Path) -> Result<(TextIndex, Option<String>), TextError> {
+        let dir = super::generation::current(base);
+        let dir = dir.as_path();
         let mut notice = None;
         if dir.join("meta.json").is_file() {
             match Index::open_in_dir(dir) {
@@ -326,17 +394,21 @@ impl TextIndex {
         Ok((index, report))
     }
 
-    /// Throws the index away and builds it again from the database.
-    pub fn rebuild(
-        dir: &Path,
-        src: &impl TextSource,
-    ) -> Result<(TextIndex, SyncReport), TextError> {
-        if dir.exists() {
-            std::fs::remove_dir_all(dir).map_err(io(dir))?;
-        }
-        let (mut index, _) = TextIndex::open(dir)?;
+    /// Builds the index again from the database, in a folder of its own
+    /// ([`super::generation`]), and makes it the current one once it is whole: searches
+    /// beside it answer from the index before until then.
+    pub fn rebuild(base: &Path, src: &impl TextSource) -> Result<SyncReport, TextError> {
+        let dir = super::generation::next(base).map_err(io(base))?;
+        let index = Index::create_in_dir(&dir, schema())?;
+        let state = Payload {
+            version: version(),
+            ..Payload::default()
+        };
+        let mut index = TextIndex::from_index(&dir, index, state);
         let report = index.sync(src)?;
-        Ok((index, report))
+        index.finish()?;
+        super::generation::switch(base, &dir).map_err(io(base))?;
+        Ok(report)
     }
 
     fn from_index(dir: &Path, mut index: Index, state: Payload) -> TextIndex {
@@ -451,6 +523,7 @@ impl TextIndex {
         commit.set_payload(&payload);
         commit.commit()?;
         *self.reader.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        share_like_folder(&self.dir);
         Ok(())
     }
 

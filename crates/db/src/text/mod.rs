@@ -8,8 +8,10 @@
 //! through [`documents`] again. What the index holds is described by [`GameText`], which the
 //! store hands out ([`TextSource`]); this module knows nothing of SQLite.
 
+pub mod generation;
 pub mod index;
 pub mod names;
+mod readonly;
 pub mod tokenizer;
 
 pub use index::{Highlighter, Hit, SearchOptions, Snippet, SyncReport, TextIndex};
@@ -75,6 +77,12 @@ pub enum TextError {
     Io(std::path::PathBuf, std::io::Error),
     #[error(transparent)]
     Source(Box<dyn std::error::Error + Send + Sync>),
+    #[error("the database has no text index yet ({}): `kifudex upgrade` builds it", .0.display())]
+    Missing(std::path::PathBuf),
+    #[error(
+        "the text index was built by {found}, this kifudex reads {known}'s: `kifudex upgrade` builds it again"
+    )]
+    Outdated { found: String, known: String },
 }
 
 /// A searchable field.

@@ -473,7 +473,7 @@ impl GameFilter {
             conds.push(Cond::Source(glob.clone()));
         }
         if let Some(text) = &self.text {
-            let (index, _) = super::text::open_text(store)?;
+            let (index, _) = super::text::open_text_read(store)?;
             let ids = index.matching_games(text, false)?;
             conds.push(if ids.is_empty() {
                 Cond::Nothing
