@@ -9,6 +9,7 @@ macro_rules! outln {
     }};
 }
 
+mod check;
 mod convert;
 mod export;
 mod filter;
@@ -53,6 +54,9 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Read the whole database and say what is damaged or behind (`--repair` rebuilds what
+    /// is derived from the games).
+    Check(check::CheckArgs),
     /// Convert a record to another format, keeping moves, variations, comments, bookmarks,
     /// times and headers.
     Convert(convert::ConvertArgs),
@@ -120,6 +124,7 @@ pub fn run() -> ExitCode {
         }
     };
     let result = match cli.command {
+        Command::Check(args) => check::run(&cli.db, &args),
         Command::Convert(args) => convert::run(&args),
         Command::Export(args) => export::run_export(&cli.db, &args),
         Command::Parquet(args) => export::run_parquet(&args),

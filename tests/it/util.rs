@@ -603,10 +603,13 @@ pub fn crowded(rng: &mut Rng) -> Option<Position> {
     Position::from_sfen(&setup(&pieces.join(" "), "b", &hand)).ok()
 }
 
-/// SQL that takes a database of schema 11 back to what schema 10 made of it: the recognised
-/// names as rows of a table indexed by name, no lists, no `games.recognised` (for the tests
-/// of older databases, which go back further from there).
+/// SQL that takes a database of schema 12 back to what schema 10 made of it: no checksums,
+/// the recognised names as rows of a table indexed by name, no lists, no `games.recognised`
+/// (for the tests of older databases, which go back further from there).
 pub const BACK_TO_SCHEMA_10: &str = "
+    ALTER TABLE position_blocks DROP COLUMN crc;
+    ALTER TABLE position_segments DROP COLUMN crc;
+    ALTER TABLE games DROP COLUMN moves_crc;
     CREATE TABLE recognised_10 (
         game_id INTEGER NOT NULL, side INTEGER NOT NULL, name_id INTEGER NOT NULL,
         ply INTEGER NOT NULL, PRIMARY KEY (game_id, side, name_id)) WITHOUT ROWID;

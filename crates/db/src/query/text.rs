@@ -3,7 +3,9 @@
 
 use crate::store::{Side, Store};
 use crate::text::index::PlayerTerms;
-use crate::text::{SearchOptions, Snippet, SyncReport, TextIndex, TextSource, documents};
+use crate::text::{
+    SearchOptions, Snippet, SyncReport, TextError, TextIndex, TextSource, documents,
+};
 
 use super::QueryError;
 use super::filter::{Field, GameFilter, Words, matching_players};
@@ -152,7 +154,15 @@ pub fn open_and_search(
     };
     match attempt() {
         Err(e @ QueryError::BadArgument(_)) => Err(e),
-        Err(_) => attempt(),
+        // Failing twice on the index's own files: it is damaged, and the error says how to
+        // mend it.
+        Err(_) => attempt().map_err(|e| match e {
+            QueryError::Text(TextError::Tantivy(e)) => QueryError::Text(TextError::Damaged {
+                dir: crate::text::generation::current(&store.db().text()),
+                cause: e.to_string(),
+            }),
+            e => e,
+        }),
         ok => ok,
     }
 }

@@ -51,6 +51,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0011_recognised_names.sql",
         include_str!("../../../../migrations/0011_recognised_names.sql"),
     ),
+    (
+        "0012_checksums.sql",
+        include_str!("../../../../migrations/0012_checksums.sql"),
+    ),
 ];
 
 /// A step of a migration that SQL cannot take (a value the program computes), run right after
@@ -63,6 +67,7 @@ type RustStep = fn(&rusqlite::Connection) -> Result<(), StoreError>;
 const RUST_STEPS: &[(&str, RustStep)] = &[
     ("0005_game_key.sql", super::rekey::recompute_fingerprints),
     ("0010_player_totals.sql", super::players::rebuild),
+    ("0012_checksums.sql", super::checksum::fill),
 ];
 
 /// The schema version this program writes.

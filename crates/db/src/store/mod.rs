@@ -1,7 +1,9 @@
 //! The SQLite database: opening it, its schema (migrations), the games, players, sources and
 //! errors tables. A database is a directory holding `kifudex.sqlite` (and `text/`, the full-text index derived from it).
 
+mod check;
 mod checkpoint;
+pub mod checksum;
 pub(crate) mod codec;
 mod indexes;
 mod migrate;
@@ -16,6 +18,7 @@ mod text;
 mod tree;
 mod write;
 
+pub use check::StoreCheck;
 pub use checkpoint::LOG_LIMIT;
 pub use codec::{GameRow, HeaderColumns, fingerprint, read_back, read_columns};
 pub use migrate::{MIGRATIONS, SCHEMA_VERSION};
@@ -113,6 +116,10 @@ pub enum StoreError {
     Corrupt(i64, String),
     #[error("the position index is damaged ({0}): re-import into a new database")]
     IndexDamaged(&'static str),
+    #[error(
+        "the database is damaged: {0} does not match its checksum; `kifudex check --repair` rebuilds what is derived from the games"
+    )]
+    Damaged(String),
     #[error("another import is running into {0}")]
     Busy(PathBuf),
     #[error("cannot lock {0}: {1}")]

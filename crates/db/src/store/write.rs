@@ -138,9 +138,9 @@ const INSERT_SOURCE: &str = "INSERT INTO sources (path, key, size, mtime, conten
 const INSERT_GAME: &str = "INSERT INTO games (source_id, game_index, format, start_sfen, moves,
     times, plies, handicap, date, event, opening, title, sente_id, gote_id, terminal, winner,
     illegal_ply, illegal_rule, tree, fingerprint, headers, comments, incomplete, label,
-    recognised)
+    recognised, moves_crc)
     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
-    ?19, ?20, ?21, ?22, ?23, ?24, ?25)";
+    ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)";
 
 /// `slot`'s statement, prepared on first use.
 fn held<'s, 'a>(
@@ -619,6 +619,7 @@ impl<'a> Writer<'a> {
                     g.incomplete,
                     g.recognised.as_ref().and_then(|r| r.opening),
                     recognised_json,
+                    super::checksum::moves(&g.moves),
                 ])?;
                 let id = c.last_insert_rowid();
                 let label = g.recognised.as_ref().and_then(|r| r.opening);
@@ -631,7 +632,7 @@ impl<'a> Writer<'a> {
                 );
                 match &g.recognised {
                     Some(_) => self.recognised.add(id, &recognised_keys),
-                    // Not recognised: the next command that opens the database does it.
+                    // Not recognised: the next upgrade (or command that writes) does it.
                     None if !self.unrecognised => {
                         self.unrecognised = true;
                         c.execute(

@@ -285,8 +285,13 @@ impl TextIndex {
         if !dir.join("meta.json").is_file() {
             return Err(TextError::Missing(base.to_path_buf()));
         }
-        let index = Index::open(super::readonly::ReadOnlyDirectory::open(&dir)?)?;
-        let state: Payload = match index.load_metas()?.payload {
+        let damaged = |e: tantivy::TantivyError| TextError::Damaged {
+            dir: dir.clone(),
+            cause: e.to_string(),
+        };
+        let index =
+            Index::open(super::readonly::ReadOnlyDirectory::open(&dir)?).map_err(damaged)?;
+        let state: Payload = match index.load_metas().map_err(damaged)?.payload {
             None => Payload::default(),
             Some(p) => serde_json::from_str(&p).unwrap_or_default(),
         };
@@ -301,6 +306,33 @@ impl TextIndex {
             });
         }
         Ok(TextIndex::from_index(&dir, index, state))
+    }
+
+    /// Reads every file of the current index against its checksum and opens every segment:
+    /// what is damaged, in words (empty when nothing is).
+    pub fn check(base: &Path) -> Vec<String> {
+        let index = match TextIndex::open_read(base) {
+            Ok(i) => i,
+            Err(e) => return vec![e.to_string()],
+        };
+        let mut damage = Vec::new();
+        match index.index.validate_checksum() {
+            Ok(bad) => {
+                let mut bad: Vec<String> = bad.iter().map(|p| p.display().to_string()).collect();
+                bad.sort();
+                for file in bad {
+                    damage.push(format!(
+                        "{}: does not match its checksum",
+                        index.dir.join(file).display()
+                    ));
+                }
+            }
+            Err(e) => damage.push(format!("cannot be read whole: {e}")),
+        }
+        if let Err(e) = index.game_ids() {
+            damage.push(format!("its segments cannot be read: {e}"));
+        }
+        damage
     }
 
     /// What the index lacks of the database, in words (None: it is up to date).

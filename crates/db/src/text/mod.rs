@@ -83,6 +83,14 @@ pub enum TextError {
         "the text index was built by {found}, this kifudex reads {known}'s: `kifudex upgrade` builds it again"
     )]
     Outdated { found: String, known: String },
+    #[error(
+        "the text index in {} is damaged ({cause}): `kifudex check --repair` builds it again",
+        dir.display()
+    )]
+    Damaged {
+        dir: std::path::PathBuf,
+        cause: String,
+    },
 }
 
 /// A searchable field.

@@ -30,20 +30,21 @@ impl Cursor {
                 return Ok(None);
             }
             let (k, id) = self.at.unwrap_or((i64::MIN, i64::MIN));
-            let row: Option<(i64, i64, Vec<u8>)> = conn
+            let row: Option<(i64, i64, Vec<u8>, Option<i64>)> = conn
                 .prepare_cached(
-                    "SELECT first_key, id, data FROM position_blocks
+                    "SELECT first_key, id, data, crc FROM position_blocks
                      WHERE segment = ?1 AND (first_key, id) > (?2, ?3)
                      ORDER BY first_key, id LIMIT 1",
                 )?
                 .query_row(params![self.segment, k, id], |r| {
-                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
                 })
                 .optional()?;
-            let Some((first, id, data)) = row else {
+            let Some((first, id, data, crc)) = row else {
                 self.done = true;
                 return Ok(None);
             };
+            super::read::verify_block(self.segment, first, &data, crc, id)?;
             self.at = Some((first, id));
             let block =
                 Block::parse(&data).ok_or(StoreError::IndexDamaged("a block cannot be read"))?;

@@ -20,7 +20,7 @@
 //! * Games deleted later (a changed file re-imported) are listed in `removed_games` until a
 //!   merge drops their entries.
 
-mod block;
+pub(crate) mod block;
 mod merge;
 mod read;
 mod write;

@@ -60,26 +60,50 @@ impl PositionIndex {
 
     fn read(conn: &Connection, columns: bool) -> Result<PositionIndex, StoreError> {
         let sql = if columns {
-            "SELECT id, first_game, last_game, games, entries, results, dates
+            "SELECT id, first_game, last_game, games, entries, results, dates, crc
              FROM position_segments ORDER BY id"
         } else {
-            "SELECT id, first_game, last_game, games, entries, x'', x''
+            "SELECT id, first_game, last_game, games, entries, x'', x'', NULL
              FROM position_segments ORDER BY id"
         };
-        let segments = conn
+        let segments: Vec<(Segment, Option<i64>)> = conn
             .prepare(sql)?
             .query_map([], |r| {
-                Ok(Segment {
-                    id: r.get(0)?,
-                    first_game: r.get(1)?,
-                    last_game: r.get(2)?,
-                    games: r.get(3)?,
-                    entries: r.get(4)?,
-                    results: r.get(5)?,
-                    dates: r.get(6)?,
-                })
+                Ok((
+                    Segment {
+                        id: r.get(0)?,
+                        first_game: r.get(1)?,
+                        last_game: r.get(2)?,
+                        games: r.get(3)?,
+                        entries: r.get(4)?,
+                        results: r.get(5)?,
+                        dates: r.get(6)?,
+                    },
+                    r.get(7)?,
+                ))
             })?
             .collect::<Result<_, _>>()?;
+        // The columns, when read, are checked (a segment written before schema 12 whose
+        // checksum was never computed has none).
+        for (s, crc) in &segments {
+            if let Some(crc) = crc {
+                let want = crate::store::checksum::segment(
+                    s.first_game,
+                    s.last_game,
+                    s.games,
+                    s.entries,
+                    &s.results,
+                    &s.dates,
+                );
+                if *crc as u32 != want {
+                    return Err(StoreError::Damaged(format!(
+                        "segment {} of the position index (its games' results and dates)",
+                        s.id
+                    )));
+                }
+            }
+        }
+        let segments = segments.into_iter().map(|(s, _)| s).collect();
         let removed = conn
             .prepare("SELECT id FROM removed_games")?
             .query_map([], |r| r.get(0))?
@@ -113,7 +137,7 @@ impl PositionIndex {
             "SELECT max(first_key) FROM position_blocks WHERE segment = ?1 AND first_key < ?2",
         )?;
         let mut blocks = conn.prepare_cached(
-            "SELECT first_key, data FROM position_blocks
+            "SELECT first_key, data, crc, id FROM position_blocks
              WHERE segment = ?1 AND first_key >= ?2 AND first_key <= ?3 ORDER BY first_key, id",
         )?;
         for (si, seg) in self.segments.iter().enumerate() {
@@ -125,6 +149,7 @@ impl PositionIndex {
                     .get_ref(1)?
                     .as_blob()
                     .map_err(|_| StoreError::IndexDamaged("a block is not a blob"))?;
+                verify_block(seg.id, first as i64, data, row.get(2)?, row.get(3)?)?;
                 let block =
                     Block::parse(data).ok_or(StoreError::IndexDamaged("a block cannot be read"))?;
                 let mut each = |e: Entry| {
@@ -184,5 +209,24 @@ impl Store {
             });
         }
         Ok(index)
+    }
+}
+
+/// Checks a block read back against its checksum (none for a block whose checksum was never
+/// computed).
+pub(super) fn verify_block(
+    segment: i64,
+    first_key: i64,
+    data: &[u8],
+    crc: Option<i64>,
+    id: i64,
+) -> Result<(), StoreError> {
+    match crc {
+        Some(crc) if crc as u32 != crate::store::checksum::block(segment, first_key, data) => {
+            Err(StoreError::Damaged(format!(
+                "block {id} of segment {segment} of the position index"
+            )))
+        }
+        _ => Ok(()),
     }
 }

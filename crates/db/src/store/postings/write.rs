@@ -301,9 +301,15 @@ impl BlockSink<'_> {
     fn write(&mut self, block: CutBlock) -> Result<(), StoreError> {
         self.conn
             .prepare_cached(
-                "INSERT INTO position_blocks (segment, first_key, data) VALUES (?1, ?2, ?3)",
+                "INSERT INTO position_blocks (segment, first_key, data, crc)
+                 VALUES (?1, ?2, ?3, ?4)",
             )?
-            .execute(params![self.segment, block.first_key as i64, block.data])?;
+            .execute(params![
+                self.segment,
+                block.first_key as i64,
+                block.data,
+                crate::store::checksum::block(self.segment, block.first_key as i64, &block.data)
+            ])?;
         self.entries += block.entries as u64;
         self.blocks += 1;
         self.bytes += block.data.len() as u64;
@@ -325,9 +331,22 @@ pub(super) fn finish_segment(
     games: usize,
     cols: GameColumns,
 ) -> Result<(), StoreError> {
+    let (first, last): (i64, i64) = sink.conn.query_row(
+        "SELECT first_game, last_game FROM position_segments WHERE id = ?1",
+        [sink.segment],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    let crc = crate::store::checksum::segment(
+        first,
+        last,
+        games as i64,
+        sink.entries as i64,
+        &cols.results,
+        &cols.dates,
+    );
     sink.conn.execute(
         "UPDATE position_segments SET games = ?2, entries = ?3, blocks = ?4, bytes = ?5,
-         results = ?6, dates = ?7 WHERE id = ?1",
+         results = ?6, dates = ?7, crc = ?8 WHERE id = ?1",
         params![
             sink.segment,
             games as i64,
@@ -335,7 +354,8 @@ pub(super) fn finish_segment(
             sink.blocks as i64,
             (sink.bytes + cols.results.len() as u64 + cols.dates.len() as u64) as i64,
             cols.results,
-            cols.dates
+            cols.dates,
+            crc
         ],
     )?;
     Ok(())
@@ -500,6 +520,46 @@ mod tests {
                 .unwrap();
             // Within a key, by game, and a game's postings of one key in the order it had them.
             assert_eq!(&got, expected, "key {key:#x}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A segment's columns read back are checked against their checksum: a flipped byte is
+    /// an error that names the segment, never other results and dates.
+    #[test]
+    fn damaged_segment_columns_are_an_error() {
+        use super::Batch;
+        use crate::store::{Store, StoreError};
+
+        let dir = std::env::temp_dir().join(format!("kifudex-postings-crc-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let store = Store::create(&dir).unwrap();
+        let mut batch = Batch::default();
+        for game in 1..=50i64 {
+            batch.add(
+                game,
+                &[(game as u64) << 24 | 1],
+                (game % 4) as u8,
+                20_200_101,
+            );
+        }
+        store.write_postings(&mut batch).unwrap();
+        assert!(store.position_index(true).is_ok());
+        let mut dates: Vec<u8> = store
+            .conn
+            .query_row("SELECT dates FROM position_segments", [], |r| r.get(0))
+            .unwrap();
+        dates[0] ^= 1;
+        store
+            .conn
+            .execute("UPDATE position_segments SET dates = ?1", [dates])
+            .unwrap();
+        match store.position_index(true).map(|_| ()) {
+            Err(StoreError::Damaged(what)) => assert_eq!(
+                what,
+                "segment 1 of the position index (its games' results and dates)"
+            ),
+            other => panic!("{other:?}"),
         }
         let _ = std::fs::remove_dir_all(&dir);
     }
