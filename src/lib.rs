@@ -5,6 +5,7 @@
 
 pub mod ascii;
 pub mod classify;
+pub mod evals;
 pub mod export;
 pub mod ingest;
 pub mod normalize;

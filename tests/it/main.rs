@@ -8,6 +8,7 @@ mod csa;
 mod csa_write;
 mod db;
 mod decode;
+mod evals;
 mod export;
 mod filter;
 mod handicap;
