@@ -10,6 +10,7 @@
 
 mod dialects;
 mod pv;
+pub mod stored;
 
 pub use pv::Pv;
 

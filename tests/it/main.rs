@@ -9,6 +9,7 @@ mod csa_write;
 mod db;
 mod decode;
 mod evals;
+mod evals_stored;
 mod export;
 mod filter;
 mod handicap;
