@@ -9,6 +9,7 @@
 //! move of the main line (ply 0 the start position).
 
 mod dialects;
+pub mod engine;
 mod pv;
 pub mod stored;
 

@@ -8,6 +8,7 @@ mod csa;
 mod csa_write;
 mod db;
 mod decode;
+mod engine;
 mod evals;
 mod evals_stored;
 mod export;
