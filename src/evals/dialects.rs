@@ -5,7 +5,7 @@
 //! `#指し手[…]` and K-Shogi's `#形勢[…]`. Every writer gives sente's point of view.
 //! `docs/evaluations.md` has a made-up sample of each.
 
-use super::pv::{self, Head, Notation, Pv};
+use super::pv::{self, Head, Notation, Pv, Start};
 use super::{Eval, Score, Source};
 use crate::shogi::{Color, Move, Square};
 
@@ -36,32 +36,46 @@ impl At {
         }
     }
 
-    /// The ply a line evaluates and its variation, from the variation's first move (see
-    /// [`super::read`]). A player's line always evaluates the position after its move; a
-    /// variation of its that does not start there is dropped.
-    fn place<'r>(
+    /// The ply a player's line evaluates, and its variation: always the position after its
+    /// move; the variation is looked at only when it is resolved.
+    fn player<'r>(
         &self,
         pv_text: Option<&'r str>,
         notation: Option<Notation>,
-        analysis: bool,
     ) -> (usize, Option<Pv<'r>>) {
-        let (Some(text), Some(notation)) = (pv_text, notation) else {
+        let start = if self.played.is_some() {
+            Start::Either
+        } else {
+            Start::At
+        };
+        (
+            self.ply,
+            pv_text.map(|t| Pv::new(t, notation, self.ply, start)),
+        )
+    }
+
+    /// The ply an analysis evaluates and its variation, from the variation's first move (see
+    /// [`super::read`]).
+    fn analysis<'r>(
+        &self,
+        pv_text: Option<&'r str>,
+        notation: Notation,
+    ) -> (usize, Option<Pv<'r>>) {
+        let Some(text) = pv_text else {
             return (self.ply, None);
         };
         let Some((mv, mover, prev_to)) = self.played else {
-            return (self.ply, Some(Pv::new(text, notation, self.ply, false)));
+            return (
+                self.ply,
+                Some(Pv::new(text, Some(notation), self.ply, Start::At)),
+            );
         };
-        match pv::head(text, notation, mv, mover, prev_to) {
-            Head::Next | Head::Unknown => {
-                (self.ply, Some(Pv::new(text, notation, self.ply, false)))
-            }
-            Head::Played => (self.ply, Some(Pv::new(text, notation, self.ply - 1, true))),
-            Head::Instead if analysis => (
-                self.ply - 1,
-                Some(Pv::new(text, notation, self.ply - 1, false)),
-            ),
-            Head::Instead => (self.ply, None),
-        }
+        let (ply, start) = match pv::head(text, notation, mv, mover, prev_to) {
+            Head::Next | Head::Unknown => (self.ply, Start::At),
+            Head::Played => (self.ply, Start::Repeats),
+            Head::Instead => (self.ply - 1, Start::At),
+        };
+        (ply, Some(Pv::new(text, Some(notation), ply, start)))
     }
 }
 
@@ -72,30 +86,54 @@ pub(crate) fn read_position<'r>(
     engine: &'r [String],
     comments: &'r [String],
 ) {
-    let mut player = Fields::default();
+    let mut player: Option<Fields> = None;
     for line in engine {
-        let text = line.trim_start_matches(['*', ' ', '\u{3000}']);
-        if player.add(text) {
-            continue;
-        }
-        if let Some(e) = keyword_line(text, &at).or_else(|| csa_line(text, &at)) {
+        let text = skip_marks(line);
+        // The first byte tells the dialects apart: Floodgate's lines start with the value.
+        let eval = match text.as_bytes().first() {
+            Some(b'0'..=b'9' | b'+' | b'-') => csa_line(text, &at),
+            _ if player.get_or_insert_default().add(text) => continue,
+            _ => keyword_line(text, &at),
+        };
+        if let Some(e) = eval {
             out.push(e);
         }
     }
-    player.finish(out, &at, false);
-    let mut research = Fields::default();
+    if let Some(fields) = player {
+        fields.finish(out, &at, false);
+    }
+    let mut research: Option<Fields> = None;
     for comment in comments {
-        let Some(text) = comment.trim_start().strip_prefix('#') else {
+        // Comments for people are the many: one look at their first byte.
+        if !comment.trim_start().starts_with('#') {
             continue;
-        };
-        if research.add(text) {
+        }
+        let text = &comment.trim_start()[1..];
+        if research.get_or_insert_default().add(text) {
             continue;
         }
         if let Some(e) = bracket_line(text, &at) {
             out.push(e);
         }
     }
-    research.finish(out, &at, true);
+    if let Some(fields) = research {
+        fields.finish(out, &at, true);
+    }
+}
+
+/// `text` without the `*` and spaces an engine line may still start with.
+fn skip_marks(text: &str) -> &str {
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'*' | b' ' => i += 1,
+            // U+3000, the ideographic space.
+            0xE3 if b[i..].starts_with("\u{3000}".as_bytes()) => i += 3,
+            _ => break,
+        }
+    }
+    &text[i..]
 }
 
 /// ShogiHome's `key=value` lines on one position, gathered (`評価値=-35`, `詰み=後手勝ち:7手`,
@@ -132,7 +170,11 @@ impl<'r> Fields<'r> {
         let Some(score) = self.mate.or(self.value) else {
             return;
         };
-        let (ply, pv) = at.place(self.pv, self.pv.map(|_| Notation::Japanese), analysis);
+        let (ply, pv) = if analysis {
+            at.analysis(self.pv, Notation::Japanese)
+        } else {
+            at.player(self.pv, Some(Notation::Japanese))
+        };
         out.push(Eval {
             ply,
             score,
@@ -220,7 +262,11 @@ fn keyword_line<'r>(text: &'r str, at: &At) -> Option<Eval<'r>> {
         }
     }
     let pv_text = pv_text.filter(|t| !t.is_empty());
-    let (ply, pv) = at.place(pv_text, pv_text.and_then(pv::notation_of), analysis);
+    let (ply, pv) = if analysis {
+        at.analysis(pv_text, Notation::Japanese)
+    } else {
+        at.player(pv_text, Some(Notation::Japanese))
+    };
     Some(Eval {
         ply,
         score: score?,
@@ -249,23 +295,38 @@ fn gui_mate(token: &str) -> Option<(Color, Option<u32>)> {
 /// Floodgate's `<value> [pv …]` (CSA `'** 123 -3334FU +2726FU`; ShogiHome's CSA V3 form adds the
 /// nodes as `#12345`; some engines write the variation in USI).
 fn csa_line<'r>(text: &'r str, at: &At) -> Option<Eval<'r>> {
-    let text = text.trim();
-    let (first, rest) = text.split_once(' ').unwrap_or((text, ""));
-    let value = int(first)?;
-    let mut pv_text = rest.trim();
+    let b = text.as_bytes();
+    let mut end = b.len();
+    while end > 0 && matches!(b[end - 1], b' ' | b'\t' | b'\r') {
+        end -= 1;
+    }
+    let first_end = b[..end].iter().position(|&c| c == b' ').unwrap_or(end);
+    let value = int(&text[..first_end])?;
+    let mut start = first_end;
+    while start < end && b[start] == b' ' {
+        start += 1;
+    }
+    // ShogiHome's CSA V3 comments end with the node count: ` #12345`.
+    let mut digits = end;
+    while digits > start && b[digits - 1].is_ascii_digit() {
+        digits -= 1;
+    }
     let mut nodes = None;
-    if let Some(i) = pv_text.rfind('#') {
-        let n = pv_text[i + 1..].trim();
-        if i == 0 || pv_text.as_bytes()[i - 1] == b' ' {
-            nodes = n.parse().ok();
-            if nodes.is_some() {
-                pv_text = pv_text[..i].trim_end();
+    if digits < end
+        && digits > start
+        && b[digits - 1] == b'#'
+        && (digits == start + 1 || b[digits - 2] == b' ')
+    {
+        nodes = text[digits..end].parse().ok();
+        if nodes.is_some() {
+            end = digits - 1;
+            while end > start && b[end - 1] == b' ' {
+                end -= 1;
             }
         }
     }
-    let notation = pv::notation_of(pv_text);
-    let pv_text = Some(pv_text).filter(|t| !t.is_empty() && notation.is_some());
-    let (ply, pv) = at.place(pv_text, notation, false);
+    let pv_text = &text[start.min(end)..end];
+    let (ply, pv) = at.player(Some(pv_text).filter(|t| !t.is_empty()), None);
     Some(Eval {
         ply,
         score: Score::Value(value),
@@ -293,7 +354,7 @@ fn bracket_line<'r>(text: &'r str, at: &At) -> Option<Eval<'r>> {
         None => Score::Value(int(value)?),
     };
     let pv_text = Some(pv_text.trim()).filter(|t| !t.is_empty());
-    let (ply, pv) = at.place(pv_text, pv_text.map(|_| Notation::Japanese), true);
+    let (ply, pv) = at.analysis(pv_text, Notation::Japanese);
     Some(Eval {
         ply,
         score,
@@ -308,18 +369,26 @@ fn bracket_line<'r>(text: &'r str, at: &At) -> Option<Eval<'r>> {
 /// A whole signed decimal number (`123`, `+123`, `-35`), saturated to `i32`; `None` for
 /// anything else.
 fn int(s: &str) -> Option<i32> {
-    let (negative, digits) = match s.as_bytes().first()? {
-        b'+' => (false, &s[1..]),
-        b'-' => (true, &s[1..]),
-        _ => (false, s),
+    let b = s.as_bytes();
+    let (negative, digits) = match *b.first()? {
+        b'+' => (false, &b[1..]),
+        b'-' => (true, &b[1..]),
+        _ => (false, b),
     };
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+    if digits.is_empty() {
         return None;
     }
-    let magnitude = digits.bytes().fold(0i64, |n, d| {
-        (n * 10 + i64::from(d - b'0')).min(i64::from(u32::MAX))
-    });
-    let n = if negative { -magnitude } else { magnitude };
+    let mut n: i64 = 0;
+    for &d in digits {
+        if !d.is_ascii_digit() {
+            return None;
+        }
+        // Past i32's range the value only saturates: stop growing.
+        if n <= i64::from(u32::MAX) {
+            n = n * 10 + i64::from(d - b'0');
+        }
+    }
+    let n = if negative { -n } else { n };
     Some(n.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32)
 }
 

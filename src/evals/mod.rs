@@ -194,8 +194,13 @@ pub fn read(record: &Record) -> Vec<Eval<'_>> {
         &record.start_comments,
     );
     let mut prev_to = None;
+    let plies = record.main.moves.len();
     for (i, node) in record.main.moves.iter().enumerate() {
         if !node.engine.is_empty() || !node.comments.is_empty() {
+            if evals.capacity() == 0 && !node.engine.is_empty() {
+                // Engines write a line a move, or one every other move.
+                evals.reserve(plies - i + 1);
+            }
             let mover = if i % 2 == 0 { first } else { first.opponent() };
             let at = dialects::At::after(i + 1, node.mv, mover, prev_to);
             dialects::read_position(&mut evals, at, &node.engine, &node.comments);
@@ -208,7 +213,8 @@ pub fn read(record: &Record) -> Vec<Eval<'_>> {
 
 /// One evaluation a ply, in ply order: analyses first, then reading order.
 fn settle(evals: &mut Vec<Eval<'_>>) {
-    if evals.len() > 1 {
+    // Mostly read in order already, one a ply.
+    if evals.windows(2).any(|w| w[0].ply >= w[1].ply) {
         // A stable sort keeps the reading order among equals.
         evals.sort_by_key(|e| (e.ply, !e.analysis));
         evals.dedup_by_key(|e| e.ply);
@@ -220,17 +226,14 @@ fn settle(evals: &mut Vec<Eval<'_>>) {
 /// `None` where the evaluation has no variation or its first move cannot be read or played.
 pub fn best_moves(record: &Record, evals: &[Eval<'_>]) -> Vec<Option<Move>> {
     let positions = main_line_positions(record);
+    let played: Vec<Move> = record.main.moves.iter().map(|m| m.mv).collect();
     evals
         .iter()
         .map(|e| {
-            let pv = e.pv.as_ref()?;
-            let pos = positions.get(pv.text_ply())?;
-            let last_to = pv
-                .text_ply()
-                .checked_sub(1)
-                .and_then(|i| record.main.moves.get(i))
-                .map(|m| m.mv.to());
-            pv.moves(pos, last_to, 1).first().copied()
+            e.pv.as_ref()?
+                .moves(&positions, &played, 1)
+                .first()
+                .copied()
         })
         .collect()
 }

@@ -1,8 +1,8 @@
 //! Principal variations as the comments write them: CSA moves (`+7776FU -3334FU`), USI moves
 //! (`7g7f 3c3d`), or Japanese moves (`▲７六歩(77) △３四歩(33)`, `▲２五歩△８五歩`,
-//! `△同金  ▲７五歩`). Kept as text and resolved only when asked, against the position the
-//! text starts from; reading the evaluations only looks at the first move, to tell which
-//! position a line evaluates.
+//! `△同金  ▲７五歩`). Kept as text and resolved only when asked, against the main line's
+//! positions; reading an analysis looks at its first move only, to tell which position it
+//! evaluates, and reading a player's line not at all.
 
 use crate::notation::csa;
 use crate::notation::movetext::{parse_japanese_move, resolve};
@@ -16,30 +16,42 @@ pub enum Notation {
     Japanese,
 }
 
+/// Where a variation's text starts, relative to the evaluated position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Start {
+    /// At the evaluated position.
+    At,
+    /// One ply before it, with the move played there (which some writers repeat).
+    Repeats,
+    /// Either: a player's line, whose text is looked at only when it is resolved. It starts
+    /// at the evaluated position if its first move can be played there; otherwise it must
+    /// repeat the move played.
+    Either,
+}
+
 /// A principal variation as written in a comment.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Pv<'r> {
     text: &'r str,
-    notation: Notation,
-    /// The ply of the position the text's first move is played in.
-    text_ply: usize,
-    /// Whether the text begins with the move that led to the evaluated position (the move
-    /// played, which some writers repeat): it is played, not reported.
-    skip_first: bool,
+    /// The notation when the reader knew it; otherwise told from the first move on demand.
+    notation: Option<Notation>,
+    /// The evaluated ply.
+    ply: usize,
+    start: Start,
 }
 
 impl<'r> Pv<'r> {
     pub(crate) fn new(
         text: &'r str,
-        notation: Notation,
-        text_ply: usize,
-        skip_first: bool,
+        notation: Option<Notation>,
+        ply: usize,
+        start: Start,
     ) -> Pv<'r> {
         Pv {
             text,
             notation,
-            text_ply,
-            skip_first,
+            ply,
+            start,
         }
     }
 
@@ -48,43 +60,92 @@ impl<'r> Pv<'r> {
         self.text
     }
 
-    pub fn notation(&self) -> Notation {
-        self.notation
-    }
-
-    /// The ply of the position the written text starts from: the evaluated ply, or the one
-    /// before when the text repeats the move played.
-    pub fn text_ply(&self) -> usize {
-        self.text_ply
+    /// How its moves are written, if they are moves at all.
+    pub fn notation(&self) -> Option<Notation> {
+        self.notation.or_else(|| notation_of(self.text))
     }
 
     /// Up to `max` moves of the variation from the evaluated position, each legal where it is
-    /// played. `pos` is the position at [`Pv::text_ply`] and `last_to` the destination of the
-    /// move that led to it (for 同). Reading stops at the first move that cannot be read or is
-    /// not legal: what comes before it is returned.
-    pub fn moves(&self, pos: &Position, last_to: Option<Square>, max: usize) -> Vec<Move> {
-        let mut out = Vec::new();
-        let mut pos = pos.clone();
-        let mut last_to = last_to;
-        let mut skip = usize::from(self.skip_first);
-        let mut rest = self.text;
-        while out.len() < max {
-            let Some((mv, after)) = next_move(rest, self.notation, &pos, last_to) else {
-                break;
-            };
-            if !pos.is_legal(mv) || pos.play(mv).is_err() {
-                break;
+    /// played. `positions[i]` is the position after the i-th move of the main line (as far as
+    /// it is known) and `played[i]` the (i+1)-th move. Reading stops at the first move that
+    /// cannot be read or is not legal: what comes before it is returned.
+    pub fn moves(&self, positions: &[Position], played: &[Move], max: usize) -> Vec<Move> {
+        let Some(notation) = self.notation() else {
+            return Vec::new();
+        };
+        let last_to = |ply: usize| {
+            ply.checked_sub(1)
+                .and_then(|i| played.get(i))
+                .map(|m| m.to())
+        };
+        let from = |ply: usize, skip| match positions.get(ply) {
+            Some(pos) => read_moves(self.text, notation, pos, last_to(ply), skip, max),
+            None => Vec::new(),
+        };
+        let repeated = || match (
+            self.ply.checked_sub(1),
+            played.get(self.ply.wrapping_sub(1)),
+        ) {
+            (Some(before), Some(&mv)) => {
+                let first = positions.get(before).and_then(|pos| {
+                    next_move(self.text, notation, pos, last_to(before)).map(|(m, _)| m)
+                });
+                if first == Some(mv) {
+                    from(before, 1)
+                } else {
+                    Vec::new()
+                }
             }
-            rest = after;
-            last_to = Some(mv.to());
-            if skip > 0 {
-                skip -= 1;
-            } else {
-                out.push(mv);
+            _ => Vec::new(),
+        };
+        match self.start {
+            Start::At => from(self.ply, 0),
+            Start::Repeats => repeated(),
+            Start::Either => {
+                let first_here = positions.get(self.ply).and_then(|pos| {
+                    next_move(self.text, notation, pos, last_to(self.ply))
+                        .filter(|(m, _)| pos.is_legal(*m))
+                });
+                if first_here.is_some() {
+                    from(self.ply, 0)
+                } else {
+                    repeated()
+                }
             }
         }
-        out
     }
+}
+
+/// Up to `max` moves of `text` from `pos` after skipping `skip` of them, each legal.
+fn read_moves(
+    text: &str,
+    notation: Notation,
+    pos: &Position,
+    last_to: Option<Square>,
+    skip: usize,
+    max: usize,
+) -> Vec<Move> {
+    let mut out = Vec::new();
+    let mut pos = pos.clone();
+    let mut last_to = last_to;
+    let mut skip = skip;
+    let mut rest = text;
+    while out.len() < max {
+        let Some((mv, after)) = next_move(rest, notation, &pos, last_to) else {
+            break;
+        };
+        if !pos.is_legal(mv) || pos.play(mv).is_err() {
+            break;
+        }
+        rest = after;
+        last_to = Some(mv.to());
+        if skip > 0 {
+            skip -= 1;
+        } else {
+            out.push(mv);
+        }
+    }
+    out
 }
 
 /// The next move of `text` on `pos`, and the text after it.
@@ -115,7 +176,16 @@ fn next_move<'t>(
 
 /// Spaces (ASCII and ideographic) between moves.
 fn skip_separators(text: &str) -> &str {
-    text.trim_start_matches([' ', '\t', '\u{3000}'])
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b' ' | b'\t' => i += 1,
+            0xE3 if b[i..].starts_with("\u{3000}".as_bytes()) => i += 3,
+            _ => break,
+        }
+    }
+    &text[i..]
 }
 
 /// How a variation's first move relates to the move that led to the position commented on.
@@ -167,7 +237,11 @@ pub(crate) fn head(
             (Some(side), same)
         }
         Notation::Usi => {
-            let end = text.find([' ', '\t']).unwrap_or(text.len());
+            let end = text
+                .as_bytes()
+                .iter()
+                .position(|&c| c == b' ' || c == b'\t')
+                .unwrap_or(text.len());
             match Move::from_usi(&text[..end]) {
                 Ok(mv) => (None, mv.from() == played.from() && mv.to() == played.to()),
                 Err(_) => return Head::Unknown,
@@ -201,16 +275,20 @@ pub(crate) fn head(
 /// The notation of a variation's first move, if it is a move in one.
 pub(crate) fn notation_of(text: &str) -> Option<Notation> {
     let text = skip_separators(text);
-    let first = text.split([' ', '\t']).next()?;
-    let b = first.as_bytes();
-    if b.len() == 7
-        && matches!(b[0], b'+' | b'-')
-        && b[1..5].iter().all(u8::is_ascii_digit)
-        && b[5..7].iter().all(u8::is_ascii_uppercase)
+    let b = text.as_bytes();
+    let end = b
+        .iter()
+        .position(|&c| c == b' ' || c == b'\t')
+        .unwrap_or(b.len());
+    let first = &b[..end];
+    if first.len() == 7
+        && matches!(first[0], b'+' | b'-')
+        && first[1..5].iter().all(u8::is_ascii_digit)
+        && first[5..7].iter().all(u8::is_ascii_uppercase)
     {
         return Some(Notation::Csa);
     }
-    if Move::from_usi(first).is_ok() {
+    if first.first().is_some_and(u8::is_ascii) && Move::from_usi(&text[..end]).is_ok() {
         return Some(Notation::Usi);
     }
     parse_japanese_move(text).ok().map(|_| Notation::Japanese)
