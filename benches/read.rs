@@ -10,6 +10,10 @@
 //!
 //! `recognise` measures the recognition of openings and castles (`classify`) on games of the
 //! generator `gen_games` uses (openings as people play them, not random moves).
+//!
+//! `evals` measures what reading evaluations (`kifudex::evals::read`) adds to reading CSA
+//! games that carry a Floodgate engine line (`'** value variation`) on every move: the two
+//! are timed (CPU time, on Linux) in alternate rounds and the fastest round of each compared.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -26,7 +30,7 @@ fn main() {
         .unwrap_or(20_000);
     let only: Option<String> = std::env::args()
         .skip(1)
-        .find(|a| ["kif", "ki2", "csa", "bytes", "recognise"].contains(&a.as_str()));
+        .find(|a| ["kif", "ki2", "csa", "bytes", "recognise", "evals"].contains(&a.as_str()));
     let wanted = |name: &str| only.as_deref().is_none_or(|o| o == name);
     if wanted("recognise") {
         recognise(games);
@@ -37,6 +41,10 @@ fn main() {
     let records = generate(games);
     let plies: usize = records.iter().map(|r| r.main.moves.len()).sum();
     println!("{games} generated games, {plies} plies");
+    if only.as_deref() == Some("evals") {
+        evals_cost(&records, plies);
+        return;
+    }
     if wanted("kif") {
         let kif: Vec<String> = records.iter().map(write_kif).collect();
         measure("KIF", &kif, plies, read_kif);
@@ -100,6 +108,68 @@ fn recognise(games: usize) {
         rounds[2] * 1e6 / games as f64,
         items as f64 / games as f64
     );
+}
+
+/// Reading CSA games with an engine line on every move, without and with the evaluations
+/// read from them, in alternate rounds; each round's CPU time on this thread (the machine is
+/// shared: the fastest of 7 rounds each).
+fn evals_cost(records: &[Record], plies: usize) {
+    let texts: Vec<String> = records
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let mut r = r.clone();
+            kifudex::synth::add_engine_lines(&mut r, i as u64 + 1);
+            write_csa(&r, CsaVersion::V2_2)
+        })
+        .collect();
+    let mb = texts.iter().map(String::len).sum::<usize>() as f64 / 1e6;
+    let mut rounds = [Vec::new(), Vec::new()];
+    let mut evaluated = 0usize;
+    for round in 0..14 {
+        let with_evals = round % 2 == 1;
+        let start = thread_cpu();
+        let mut count = 0usize;
+        for t in &texts {
+            let r = read_one_csa(t);
+            if with_evals {
+                count += black_box(kifudex::evals::read(&r)).len();
+            }
+            count += black_box(&r).main.moves.len();
+        }
+        rounds[usize::from(with_evals)].push(thread_cpu() - start);
+        if with_evals {
+            evaluated = count - plies;
+        }
+    }
+    let best = |r: &mut Vec<f64>| {
+        r.sort_by(f64::total_cmp);
+        r[0]
+    };
+    let (read, with) = (best(&mut rounds[0]), best(&mut rounds[1]));
+    println!(
+        "evals: {} CSA games ({plies} plies, {evaluated} evaluations, {mb:.1} MB), CPU: read {read:.3} s, read + evals {with:.3} s: evaluations add {:.1}% ({:.0} ns an evaluation)",
+        texts.len(),
+        (with / read - 1.0) * 100.0,
+        (with - read) * 1e9 / evaluated.max(1) as f64
+    );
+}
+
+/// Seconds of CPU this thread has used (the wall clock elsewhere).
+#[cfg(target_os = "linux")]
+fn thread_cpu() -> f64 {
+    // SAFETY: getrusage fills the struct it is given; a zeroed rusage is a valid value.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: a valid pointer to a rusage the call may write.
+    unsafe { libc::getrusage(libc::RUSAGE_THREAD, &mut usage) };
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    secs(usage.ru_utime) + secs(usage.ru_stime)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn thread_cpu() -> f64 {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    START.get_or_init(Instant::now).elapsed().as_secs_f64()
 }
 
 /// The first game of a file's bytes, as the importer reads them.

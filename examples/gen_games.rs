@@ -1,16 +1,20 @@
 //! Writes a generated collection for benchmarks (see kifudex::synth):
 //!
-//! `cargo run --release --example gen_games -- --games N --out DIR [--seed S] [--formats kifu,kif,ki2]
-//! [--comments RATE]`
+//! `cargo run --release --example gen_games -- --games N --out DIR [--seed S]
+//! [--formats kifu,kif,ki2,ki2u,csa] [--comments RATE] [--engine-lines]`
 //!
 //! `--comments` is the share of moves with a comment (default 0.03); `--comments 0` makes the
 //! collection without comments that the database-size target is stated for.
+//! `--engine-lines` gives every move an engine line as Floodgate's engines write them (CSA
+//! `'** value variation`, KIF `** value variation`): the load the evaluation reader is
+//! measured on.
 //!
 //! Files go into sub-directories of 1,000 files each, one game per file, the formats taken in
 //! turn. The same seed writes the same collection.
 
 use std::path::PathBuf;
 
+use kifudex::notation::csa::{CsaVersion, write_csa};
 use kifudex::notation::kif::{write_ki2, write_kif};
 use kifudex::synth::{Synth, SynthOptions};
 
@@ -20,6 +24,7 @@ fn main() {
     let mut seed = 1u64;
     let mut formats = vec!["kifu".to_string()];
     let mut comment_rate = SynthOptions::default().comment_rate;
+    let mut engine_lines = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut value = || {
@@ -38,11 +43,12 @@ fn main() {
                     .filter(|r: &f64| (0.0..=1.0).contains(r))
                     .unwrap_or_else(|| usage("--comments RATE (0 to 1)"))
             }
+            "--engine-lines" => engine_lines = true,
             _ => usage(&format!("unknown argument {a}")),
         }
     }
     for f in &formats {
-        if !["kif", "kifu", "ki2", "ki2u"].contains(&f.as_str()) {
+        if !["kif", "kifu", "ki2", "ki2u", "csa"].contains(&f.as_str()) {
             usage(&format!("unknown format {f}"));
         }
     }
@@ -54,10 +60,14 @@ fn main() {
     });
     let mut bytes = 0usize;
     for i in 0..games {
-        let rec = synth.game();
+        let mut rec = synth.game();
+        if engine_lines {
+            kifudex::synth::add_engine_lines(&mut rec, seed.wrapping_add(i as u64));
+        }
         let format = formats[i % formats.len()].as_str();
         let text = match format {
             "kif" | "kifu" => write_kif(&rec),
+            "csa" => write_csa(&rec, CsaVersion::V2_2),
             _ => write_ki2(&rec),
         };
         let data = match format {
@@ -83,7 +93,7 @@ fn main() {
 
 fn usage(why: &str) -> ! {
     eprintln!(
-        "gen_games: {why}\nusage: gen_games --games N --out DIR [--seed S] [--formats kifu,kif,ki2,ki2u] [--comments RATE]"
+        "gen_games: {why}\nusage: gen_games --games N --out DIR [--seed S] [--formats kifu,kif,ki2,ki2u,csa] [--comments RATE] [--engine-lines]"
     );
     std::process::exit(2)
 }

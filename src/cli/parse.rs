@@ -94,6 +94,7 @@ fn game_json(game: &Record, positions: bool) -> Value {
         "errors": problems(game, false),
         "warnings": problems(game, true),
         "recognised": recognised_json(&kifudex::classify::recognise_record(game)),
+        "evals": evals_json(game),
         "error": Value::Null,
     });
     if positions && let Value::Object(map) = &mut obj {
@@ -117,6 +118,43 @@ pub fn recognised_json(r: &kifudex::classify::Recognised) -> Value {
             .collect::<Vec<_>>()
     };
     json!({"opening": r.opening, "sente": side(Color::Black), "gote": side(Color::White)})
+}
+
+/// The evaluations the record's engine comments carry, one object a ply: `value` and `mate`
+/// from sente's point of view (`mate` a signed distance in plies; a mate whose distance the
+/// record does not give has both null and `mate_for` naming the winner), `best` the engine's
+/// preferred move there when its variation can be read.
+fn evals_json(game: &Record) -> Vec<Value> {
+    let evals = kifudex::evals::read(game);
+    if evals.is_empty() {
+        return Vec::new();
+    }
+    let best = kifudex::evals::best_moves(game, &evals);
+    evals
+        .iter()
+        .zip(best)
+        .map(|(e, best)| {
+            let mut obj = json!({
+                "ply": e.ply,
+                "value": e.score.value(),
+                "mate": e.score.mate(),
+                "depth": e.depth,
+                "source": e.source.code(),
+                "best": best.map(|m| m.usi()),
+            });
+            if let (None, Some(winner), Value::Object(map)) =
+                (e.score.mate(), e.score.mate_winner(), &mut obj)
+            {
+                let side = if winner == kifudex::shogi::Color::Black {
+                    "sente"
+                } else {
+                    "gote"
+                };
+                map.insert("mate_for".into(), json!(side));
+            }
+            obj
+        })
+        .collect()
 }
 
 /// The game's errors, or its warnings, as JSON objects.

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use crate::util::{Kifudex, TempDb};
 
 /// The fields GUIDE §3 fixes for a game (`positions` only with `--positions`).
-const FIELDS: [&str; 22] = [
+const FIELDS: [&str; 23] = [
     "file",
     "game_index",
     "format",
@@ -29,6 +29,7 @@ const FIELDS: [&str; 22] = [
     "comments",
     "illegal",
     "recognised",
+    "evals",
     "errors",
     "warnings",
     "error",
@@ -145,6 +146,7 @@ fn parse_prints_every_field_of_the_contract() {
                 ],
                 "gote": []
             },
+            "evals": [],
             "errors": [],
             "warnings": [],
             "error": null
@@ -186,6 +188,7 @@ fn parse_reports_a_broken_rule_and_an_error_with_line_and_column() {
             "comments": 0,
             "illegal": {"ply": 8, "rule": "two_pawns"},
             "recognised": {"opening": "その他の戦型", "sente": [], "gote": []},
+            "evals": [],
             "errors": [{
                 "line": 13,
                 "column": 6,

@@ -286,3 +286,39 @@ impl Iterator for Synth {
         Some(self.game())
     }
 }
+
+/// Gives every move of the main line an engine line as Floodgate's engines write one (CSA's
+/// `'** <value> <variation>`: a value and up to four legal moves in CSA form), the load the
+/// evaluation reader is measured on. `seed` makes the values and variations.
+pub fn add_engine_lines(rec: &mut Record, seed: u64) {
+    let mut state = seed | 1;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut pos = rec.start.clone();
+    for node in &mut rec.main.moves {
+        if pos.play(node.mv).is_err() {
+            return;
+        }
+        let value = (next() % 2001) as i64 - 1000;
+        // Kept without the first `*`, as the readers keep engine lines.
+        let mut line = format!(" {value}");
+        let mut p = pos.clone();
+        for _ in 0..4 {
+            let moves = p.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[(next() % moves.len() as u64) as usize];
+            line.push(' ');
+            crate::csa::push_csa_move(&mut line, &p, mv);
+            if p.play(mv).is_err() {
+                break;
+            }
+        }
+        node.engine.push(line);
+    }
+}
