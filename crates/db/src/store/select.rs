@@ -125,7 +125,8 @@ pub enum Cond {
     Source(String),
     /// The game's opening label is one of these: the header's value one of `headers`, or
     /// the label recognised from the moves one of `names` (see `classify`). From `from` only,
-    /// or (None) from the game's label: the header's when it has one, else the recognised.
+    /// or (None) the game's label (`classify::game_label`: the header's known name when it
+    /// has one, else the recognised) one of `names`.
     Opening {
         headers: Vec<String>,
         names: Vec<String>,
@@ -229,8 +230,9 @@ impl Cond {
                 match from {
                     Some(LabelSource::Header) => format!("g.opening IN ({h})"),
                     Some(LabelSource::Moves) => format!("g.label IN ({l})"),
+                    // The game's label by its number (`store::labels`), from its index.
                     None => {
-                        format!("(g.opening IN ({h}) OR (g.opening IS NULL AND g.label IN ({l})))")
+                        format!("g.label_id IN (SELECT id FROM game_labels WHERE name IN ({l}))")
                     }
                 }
             }
