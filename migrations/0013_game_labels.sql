@@ -7,10 +7,11 @@ CREATE TABLE game_labels (
     name TEXT NOT NULL UNIQUE
 );
 ALTER TABLE games ADD COLUMN label_id INTEGER REFERENCES game_labels(id);
--- Newest games of a label, read from the index alone.
+-- Newest games of a label, read from the date index alone; games of a label in a span of
+-- dates counted from the label index alone.
 DROP INDEX IF EXISTS games_date;
 CREATE INDEX games_date ON games(date, label_id);
-CREATE INDEX games_label ON games(label_id);
+CREATE INDEX games_label ON games(label_id, date);
 
 -- Games, results and first and last date per year: of each game label (kind 'opening', side
 -- -1), of each recognised strategy and castle with its ancestors per side that played it

@@ -566,9 +566,22 @@ impl Store {
             rusqlite::params_from_iter(params.iter()),
             |r| r.get(0),
         )?;
+        // Many games taken and few wanted: walk the date index from the newest (it holds
+        // the label too) and stop at the limit, rather than let SQLite gather and sort every
+        // game taken by the index of a condition (83,000 rows sorted for the 20 newest games
+        // of 四間飛車 at 1,000,000 games: 0.5 s against 1 ms).
+        let newest_first = limit.is_some_and(|l| l.saturating_mul(100) < total as usize)
+            && total > 2000
+            && !sel.conds.is_empty()
+            && super::indexes::missing(&self.conn)?.is_empty();
+        let from = if newest_first {
+            SUMMARY_JOINS.replacen("FROM games g", "FROM games g INDEXED BY games_date", 1)
+        } else {
+            SUMMARY_JOINS.to_string()
+        };
         let limit = limit.map_or(-1, |l| l as i64);
         let sql = format!(
-            "SELECT {SUMMARY_COLUMNS} {SUMMARY_JOINS} {where_sql}
+            "SELECT {SUMMARY_COLUMNS} {from} {where_sql}
              ORDER BY g.date DESC, g.id DESC LIMIT {limit}"
         );
         let rows = self
