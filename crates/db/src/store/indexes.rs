@@ -24,7 +24,10 @@ const GAME_INDEXES: [(&str, &str); 4] = [
     ),
     ("games_sente", "CREATE INDEX games_sente ON games(sente_id)"),
     ("games_gote", "CREATE INDEX games_gote ON games(gote_id)"),
-    ("games_label", "CREATE INDEX games_label ON games(label_id, date)"),
+    (
+        "games_label",
+        "CREATE INDEX games_label ON games(label_id, date)",
+    ),
 ];
 
 /// The games indexes the database lacks.
