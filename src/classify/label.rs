@@ -34,10 +34,15 @@ const RANGING: [(&str, &str); 4] = [
 
 /// Names below a ranging file that say who plays it, how the bishop's diagonal stood or
 /// where the king went, not which line was played: not a game's label.
-const NOT_A_LINE: [&str; 13] = [
+const NOT_A_LINE: [&str; 20] = [
     "先手中飛車",
+    "後手中飛車",
     "先手四間飛車",
+    "後手四間飛車",
     "先手三間飛車",
+    "後手三間飛車",
+    "先手向かい飛車",
+    "後手向かい飛車",
     "ノーマル中飛車",
     "ノーマル四間飛車",
     "ノーマル三間飛車",
@@ -45,9 +50,11 @@ const NOT_A_LINE: [&str; 13] = [
     "角道オープン四間飛車",
     "角道オープン三間飛車",
     "中飛車左穴熊",
+    "中飛車穴熊",
     "四間飛車穴熊",
     "三間飛車穴熊",
     "向かい飛車穴熊",
+    "2手目△3二飛戦法",
 ];
 
 /// The last ply of a line that names the game.

@@ -4,13 +4,14 @@
 use crate::classify::patterns::*;
 use Cond::*;
 
+#[rustfmt::skip]
 pub(super) const DEFS: &[Def] = &[
     // The centre.
     castle("居玉", None, "The king still on its starting square after 30 plies."),
     castle("中住まい", None, "King one step up to 5八, a gold on each side of it (7八, 6九 or 6八 and 3八, 4九 or 4八).").aka(&["中住居"]),
     castle("中原囲い", None, "The low castle of 横歩取り and 相掛かり: king 6九, golds 5九 and 7八, silver 4八 (gote's 4一玉 5一金 3二金 6二銀).").aka(&["中原玉"]),
     castle("いちご囲い", None, "King 6八 between the golds on 7八 and 5八."),
-    castle("カニ囲い", None, "King 6九 with the golds on 7八 and 5八 like claws and the silver on 6七 in front."),
+    castle("カニ囲い", None, "King 6九 with the golds on 7八 and 5八 like claws and the silver on 6八 in front: the 矢倉 on its way."),
     // Against a ranging rook.
     castle("舟囲い", None, "King on 7八, golds on 6九 and 5八: the static rook's quick castle against a ranging rook."),
     castle("セメント囲い", Some("舟囲い"), "舟囲い with both silvers stacked in front, on 6七 and 5七."),
@@ -42,205 +43,44 @@ pub(super) const DEFS: &[Def] = &[
     castle("ツノ銀雁木", Some("雁木囲い"), "雁木 with the silvers apart on 6七 and 4七, like horns (the new 雁木).").aka(&["新型雁木"]),
     castle("旧型雁木", Some("雁木囲い"), "雁木 with the silvers side by side on 6七 and 5七."),
     castle("ボナンザ囲い", None, "King 7八, silver 7七, golds 6八 and 5八, 6-file pawn unmoved."),
+    castle("箱入り娘", Some("舟囲い"), "舟囲い with the gold from 5八 moved beside the other: king 7八, golds 6八 and 6九."),
+    castle("四枚左美濃", Some("左美濃"), "左美濃 with the other silver on 6七 beside it: the diamond of ダイヤモンド美濃 on the left."),
+    castle("土居矢倉", Some("矢倉囲い"), "The king on 7八 behind the silver on 7七, the left gold up to 6七 and the right gold in the centre on 5八.").aka(&["6七金左矢倉"]),
 ];
 
+#[rustfmt::skip]
 pub(super) const PATTERNS: &[Pattern] = &[
     pat("居玉", (30, 30), &[Own(K, sq(59))]),
-    pat(
-        "中住まい",
-        CASTLING,
-        &[
-            Own(K, sq(58)),
-            OwnAny(G, sqs(&[78, 69, 68])),
-            OwnAny(G, sqs(&[38, 49, 48])),
-        ],
-    ),
-    pat(
-        "中原囲い",
-        CASTLING,
-        &[Own(K, sq(69)), Own(G, sqs(&[59, 78])), Own(S, sq(48))],
-    ),
-    pat(
-        "いちご囲い",
-        CASTLING,
-        &[Own(K, sq(68)), Own(G, sqs(&[78, 58]))],
-    ),
-    pat(
-        "カニ囲い",
-        CASTLING,
-        &[Own(K, sq(69)), Own(G, sqs(&[78, 58])), Own(S, sq(67))],
-    ),
-    pat(
-        "舟囲い",
-        CASTLING,
-        &[Own(K, sq(78)), Own(G, sqs(&[69, 58]))],
-    ),
-    pat(
-        "セメント囲い",
-        CASTLING,
-        &[
-            Own(K, sq(78)),
-            Own(G, sqs(&[69, 58])),
-            Own(S, sqs(&[67, 57])),
-        ],
-    ),
-    pat(
-        "エルモ囲い",
-        CASTLING,
-        &[Own(K, sq(78)), Own(S, sq(68)), Own(G, sq(79))],
-    ),
-    pat(
-        "左美濃",
-        CASTLING,
-        &[Own(K, sq(88)), Own(S, sq(78)), Own(G, sq(69))],
-    ),
-    pat(
-        "天守閣美濃",
-        CASTLING,
-        &[Own(K, sq(87)), Own(S, sq(78)), Own(G, sq(69))],
-    ),
-    pat(
-        "左銀冠",
-        CASTLING,
-        &[Own(K, sq(88)), Own(S, sq(87)), Own(G, sq(78))],
-    ),
-    pat(
-        "端玉銀冠",
-        CASTLING,
-        &[Own(K, sq(98)), Own(S, sq(87)), Own(G, sq(78))],
-    ),
+    pat("中住まい", CASTLING, &[Own(K, sq(58)), OwnAny(G, sqs(&[78, 69, 68])), OwnAny(G, sqs(&[38, 49, 48]))]),
+    pat("中原囲い", CASTLING, &[Own(K, sq(69)), Own(G, sqs(&[59, 78])), Own(S, sq(48))]),
+    pat("いちご囲い", CASTLING, &[Own(K, sq(68)), Own(G, sqs(&[78, 58]))]),
+    pat("カニ囲い", CASTLING, &[Own(K, sq(69)), Own(G, sqs(&[78, 58])), Own(S, sq(68))]),
+    pat("舟囲い", CASTLING, &[Own(K, sq(78)), Own(G, sqs(&[69, 58]))]),
+    pat("セメント囲い", CASTLING, &[Own(K, sq(78)), Own(G, sqs(&[69, 58])), Own(S, sqs(&[67, 57]))]),
+    pat("エルモ囲い", CASTLING, &[Own(K, sq(78)), Own(S, sq(68)), Own(G, sq(79))]),
+    pat("左美濃", CASTLING, &[Own(K, sq(88)), Own(S, sq(78)), Own(G, sq(69))]),
+    pat("天守閣美濃", CASTLING, &[Own(K, sq(87)), Own(S, sq(78)), Own(G, sq(69))]),
+    pat("左銀冠", CASTLING, &[Own(K, sq(88)), Own(S, sq(87)), Own(G, sq(78))]),
+    pat("端玉銀冠", CASTLING, &[Own(K, sq(98)), Own(S, sq(87)), Own(G, sq(78))]),
     pat("米長玉", CASTLING, &[Own(K, sq(98)), Own(L, sq(99))]),
-    pat(
-        "ミレニアム囲い",
-        CASTLING,
-        &[
-            Own(K, sq(89)),
-            Own(S, sq(88)),
-            Own(N, sq(77)),
-            Own(G, sq(79)),
-        ],
-    ),
-    pat(
-        "居飛車穴熊",
-        CASTLING,
-        &[Own(K, sq(99)), Own(L, sq(98)), OwnAny(GS, sq(88))],
-    ),
-    pat(
-        "銀冠穴熊",
-        CASTLING,
-        &[Own(K, sq(99)), Own(G, sq(88)), Own(S, sq(87))],
-    ),
-    pat(
-        "ビッグ4",
-        CASTLING,
-        &[
-            Own(K, sq(99)),
-            Own(G, sq(88)),
-            Own(S, sq(87)),
-            Own(GS, sqs(&[78, 77])),
-        ],
-    ),
-    pat(
-        "松尾流穴熊",
-        CASTLING,
-        &[Own(K, sq(99)), Own(S, sqs(&[88, 79])), Own(G, sq(78))],
-    ),
-    pat(
-        "矢倉穴熊",
-        CASTLING,
-        &[
-            Own(K, sq(99)),
-            Own(L, sq(98)),
-            Own(S, sq(88)),
-            Own(G, sqs(&[78, 67])),
-        ],
-    ),
-    pat(
-        "金矢倉",
-        CASTLING,
-        &[Own(K, sq(88)), Own(S, sq(77)), Own(G, sqs(&[78, 67]))],
-    ),
-    pat(
-        "銀矢倉",
-        CASTLING,
-        &[Own(K, sq(88)), Own(S, sqs(&[77, 67])), Own(G, sq(78))],
-    ),
-    pat(
-        "片矢倉",
-        CASTLING,
-        &[Own(K, sq(78)), Own(S, sq(77)), Own(G, sqs(&[67, 68]))],
-    ),
-    pat(
-        "総矢倉",
-        CASTLING,
-        &[
-            Own(K, sq(88)),
-            Own(S, sqs(&[77, 66])),
-            Own(G, sqs(&[78, 67])),
-        ],
-    ),
-    pat(
-        "菊水矢倉",
-        CASTLING,
-        &[
-            Own(K, sq(89)),
-            Own(S, sq(88)),
-            Own(N, sq(77)),
-            Own(G, sq(78)),
-        ],
-    ),
-    pat(
-        "銀立ち矢倉",
-        CASTLING,
-        &[Own(K, sq(88)), Own(S, sq(76)), Own(G, sqs(&[78, 67]))],
-    ),
-    pat(
-        "矢倉早囲い",
-        CASTLING,
-        &[
-            Own(K, sq(78)),
-            Own(S, sq(77)),
-            Own(G, sq(67)),
-            OwnNone(G, sq(68)),
-            OwnAny(B, sqs(&[79, 68])),
-        ],
-    ),
-    pat(
-        "矢倉囲い",
-        CASTLING,
-        &[
-            Own(S, sq(77)),
-            Own(G, sq(78)),
-            Own(GS, sq(67)),
-            OwnAny(K, sqs(&[79, 88, 89, 87])),
-        ],
-    ),
-    pat(
-        "ツノ銀雁木",
-        CASTLING,
-        &[
-            Own(G, sq(78)),
-            Own(S, sqs(&[67, 47])),
-            OwnAny(K, sqs(&[69, 79, 68])),
-        ],
-    ),
-    pat(
-        "旧型雁木",
-        CASTLING,
-        &[
-            Own(G, sq(78)),
-            Own(S, sqs(&[67, 57])),
-            OwnAny(K, sqs(&[69, 79, 68])),
-        ],
-    ),
-    pat(
-        "ボナンザ囲い",
-        CASTLING,
-        &[
-            Own(K, sq(78)),
-            Own(S, sq(77)),
-            Own(G, sqs(&[68, 58])),
-            Own(P, sq(67)),
-        ],
-    ),
+    pat("ミレニアム囲い", CASTLING, &[Own(K, sq(89)), Own(S, sq(88)), Own(N, sq(77)), Own(G, sq(79))]),
+    pat("居飛車穴熊", CASTLING, &[Own(K, sq(99)), Own(L, sq(98)), OwnAny(GS, sq(88))]),
+    pat("銀冠穴熊", CASTLING, &[Own(K, sq(99)), Own(G, sq(88)), Own(S, sq(87))]),
+    pat("ビッグ4", CASTLING, &[Own(K, sq(99)), Own(G, sq(88)), Own(S, sq(87)), Own(GS, sqs(&[78, 77]))]),
+    pat("松尾流穴熊", CASTLING, &[Own(K, sq(99)), Own(S, sqs(&[88, 79])), Own(G, sq(78))]),
+    pat("矢倉穴熊", CASTLING, &[Own(K, sq(99)), Own(L, sq(98)), Own(S, sq(88)), Own(G, sqs(&[78, 67]))]),
+    pat("金矢倉", CASTLING, &[Own(K, sq(88)), Own(S, sq(77)), Own(G, sqs(&[78, 67]))]),
+    pat("銀矢倉", CASTLING, &[Own(K, sq(88)), Own(S, sqs(&[77, 67])), Own(G, sq(78))]),
+    pat("片矢倉", CASTLING, &[Own(K, sq(78)), Own(S, sq(77)), Own(G, sqs(&[67, 68]))]),
+    pat("総矢倉", CASTLING, &[Own(K, sq(88)), Own(S, sqs(&[77, 66])), Own(G, sqs(&[78, 67]))]),
+    pat("菊水矢倉", CASTLING, &[Own(K, sq(89)), Own(S, sq(88)), Own(N, sq(77)), Own(G, sq(78))]),
+    pat("銀立ち矢倉", CASTLING, &[Own(K, sq(88)), Own(S, sq(76)), Own(G, sqs(&[78, 67]))]),
+    pat("矢倉早囲い", CASTLING, &[Own(K, sq(78)), Own(S, sq(77)), Own(G, sq(67)), OwnNone(G, sq(68)), OwnAny(B, sqs(&[79, 68]))]),
+    pat("矢倉囲い", CASTLING, &[Own(S, sq(77)), Own(G, sq(78)), Own(GS, sq(67)), OwnAny(K, sqs(&[79, 88, 89, 87]))]),
+    pat("ツノ銀雁木", CASTLING, &[Own(G, sq(78)), Own(S, sqs(&[67, 47])), OwnAny(K, sqs(&[69, 79, 68]))]),
+    pat("旧型雁木", CASTLING, &[Own(G, sq(78)), Own(S, sqs(&[67, 57])), OwnAny(K, sqs(&[69, 79, 68]))]),
+    pat("ボナンザ囲い", CASTLING, &[Own(K, sq(78)), Own(S, sq(77)), Own(G, sqs(&[68, 58])), Own(P, sq(67))]),
+    pat("箱入り娘", CASTLING, &[Own(K, sq(78)), Own(G, sqs(&[68, 69]))]),
+    pat("四枚左美濃", CASTLING, &[Own(K, sq(88)), Own(S, sqs(&[78, 67])), Own(G, sq(69))]),
+    pat("土居矢倉", CASTLING, &[Own(K, sq(78)), Own(S, sq(77)), Own(G, sqs(&[67, 58]))]),
 ];

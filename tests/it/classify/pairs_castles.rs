@@ -17,12 +17,7 @@ pub static CASES: &[Case] = &[
     s("中住まい", "5i5h", 1, "5i4h"),
     s("中原囲い", "6i7h 5i6i 4i5i 3i4h", 7, "6i7h 5i6i 4i5i 3i3h"),
     s("いちご囲い", "6i7h 4i5h 5i6h", 5, "6i7h 4i4h 5i6h"),
-    s(
-        "カニ囲い",
-        "6g6f 7i6h 6h6g 6i7h 4i5h 5i6i",
-        11,
-        "6g6f 7i6h 6h6g 6i7h 4i4h 5i6i",
-    ),
+    s("カニ囲い", "7i6h 6i7h 4i5h 5i6i", 7, "7i6h 6i7h 4i4h 5i6i"),
     // Against a ranging rook.
     s("舟囲い", "5i6h 6h7h 4i5h", 5, "5i6h 6h7h 4i4h"),
     s(
@@ -249,5 +244,31 @@ pub static CASES: &[Case] = &[
         "2h6h 1i1h 5i4h 4h3h 3h2h 2h1i 3i2h",
         13,
         "2h6h 1i1h 5i4h 4h3h 3h2h 2h1i 3i3h",
+    ),
+    // With silvers where the golds would be.
+    s(
+        "銀美濃",
+        "2h7h 5i4h 4h3h 3h2h 3i3h 4i3i 6g6f 7i6h 6h6g 6g5h 5h4i",
+        21,
+        "2h7h 5i4h 4h3h 3h2h 3i3h 4i3i 6g6f 7i6h 6h6g 6g5h",
+    ),
+    s(
+        "銀無双",
+        "5i4h 4h3h 3i4h 7i6h 6h5i 5i5h",
+        11,
+        "5i4h 4h3h 3i4h 7i6h 6h5i",
+    ),
+    s("箱入り娘", "5i6h 6h7h 4i5h 5h6h", 7, "5i6h 6h7h 4i5h"),
+    s(
+        "四枚左美濃",
+        "7g7f 8h7g 5i6h 6h7h 7h8h 7i7h 6g6f 3i4h 4h5i 5i6h 6h6g",
+        21,
+        "7g7f 8h7g 5i6h 6h7h 7h8h 7i7h 6g6f 3i4h 4h5i 5i6h",
+    ),
+    s(
+        "土居矢倉",
+        "7g7f 6g6f 7i6h 6h7g 6i6h 6h6g 4i5h 5i6h 6h7h",
+        17,
+        "7g7f 6g6f 7i6h 6h7g 6i6h 6h6g 4i4h 5i6h 6h7h",
     ),
 ];

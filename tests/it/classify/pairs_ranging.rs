@@ -125,4 +125,51 @@ pub static CASES: &[Case] = &[
     // Others.
     s("陽動振り飛車", "2g2f 7g7f 2h6h", 5, "7g7f 2h6h"),
     s("鬼殺し", "7g7f 8i7g 7g6e", 5, "7g7f 8i7g"),
+    // Sides, bishop exchanges and the king in the corner.
+    g("後手中飛車", "7g7f 8b5b", 2, "7g7f 3c3d 5g5f 8c8d 2h5h"),
+    s(
+        "中飛車穴熊",
+        "5g5f 2h5h 1i1h 5i4h 4h3h 3h2h 2h1i 3i2h",
+        15,
+        "5g5f 2h5h 1i1h 5i4h 4h3h 3h2h 2h1i 3i3h",
+    ),
+    g("後手四間飛車", "7g7f 8b4b", 2, "7g7f 8c8d 2h6h"),
+    s(
+        "立石流",
+        "6g6f 6f6e 7g7f 7f7e 2h6h 6h7h 7h7f",
+        13,
+        "6g6f 7g7f 7f7e 2h6h 6h7h 7h7f",
+    ),
+    g("後手三間飛車", "7g7f 8b3b", 2, "7g7f 8c8d 2h7h"),
+    f(
+        "角交換三間飛車",
+        "7g7f 3c3d 2h7h 2b8h+ 7i8h",
+        5,
+        "7g7f 3c3d 2h7h 4a4b 7i6h",
+    ),
+    s("新石田流", "7g7f 7f7e 2h7h 7e7d", 7, "7g7f 7f7e 2h7h"),
+    f(
+        "角交換向かい飛車",
+        "7g7f 3c3d 8h2b+ 3a2b 2h8h",
+        5,
+        "7g7f 3c3d 8h7g 4a4b 2h8h",
+    ),
+    f(
+        "先手向かい飛車",
+        "7g7f 3c3d 8h7g 4a4b 2h8h",
+        5,
+        "7g7f 3c3d 8h7g 2b3c 1g1f 8b2b",
+    ),
+    g(
+        "後手向かい飛車",
+        "7g7f 3c3d 2g2f 2b3c 2f2e 8b2b",
+        6,
+        "7g7f 3c3d 8h7g 4a4b 2h8h",
+    ),
+    s(
+        "矢倉流中飛車",
+        "6g6f 2h5h 5i4h 4h3h 3h2h 5g5f 7i6h 6h5g 5g4f",
+        17,
+        "6g6f 2h5h 5i4h 4h3h 3h2h 5g5f 7i6h 6h5g",
+    ),
 ];

@@ -257,12 +257,6 @@ pub static CASES: &[Case] = &[
         "7g7f 8h7g 5i6h 6h7h 7h8h 7i6h 4g4f 2h4h",
     ),
     s("袖飛車", "3g3f 2h3h", 3, "LATE 3g3f 2h3h"),
-    f(
-        "加藤流袖飛車",
-        "7g7f 3c3d 3g3f 4c4d 2g2f 3a4b 6g6f 4b3c 5g5f 4a3b 2h3h",
-        11,
-        "7g7f 3c3d 3g3f 4c4d 2g2f 3a4b 6g6f 4b3c 5g5f 4a3b 2h4h",
-    ),
     s("一間飛車", "2h1h", 1, "LATE 2h1h"),
     // Others.
     f(
@@ -385,5 +379,62 @@ pub static CASES: &[Case] = &[
         "3g3f 2i3g 3i3h 4i4h 5i5h 6i6h 7i7h 7g7f 8i7g 9i9h 2h2i 2i9i",
         23,
         "3g3f 2i3g 3i3h 4i4h 5i5h 6i6h 7i7h 7g7f 8i7g 9i9h 2h2i 2i8i",
+    ),
+    // Both sides' 筋違い角, and an attack on 矢倉 before castling.
+    f(
+        "相筋違い角",
+        "7g7f 3c3d 8h2b+ 3a2b B*4e B*6e",
+        6,
+        "7g7f 3c3d 8h2b+ 3a2b B*4e 4a4b",
+    ),
+    g(
+        "急戦矢倉",
+        "7g7f 7c7d 6g6f 8a7c 7i6h 4a4b 6h7g 4b4a 6i7h 7c6e",
+        10,
+        "7g7f 7c7d 6g6f 8a7c 7i6h 4a4b 6h7g 4b4a 6i7h 4a4b",
+    ),
+    g(
+        "中原流急戦矢倉",
+        "7g7f 7c7d 6g6f 6c6d 7i6h 7a6b 6h7g 6b6c 6i7h 5c5d 1g1f 5d5e",
+        12,
+        "7g7f 7c7d 6g6f 6c6d 7i6h 7a6b 6h7g 4a4b 6i7h 5c5d 1g1f 5d5e",
+    ),
+    f("勇気流", yokofu!("4a3b 5i6h"), 15, yokofu!("4a3b 5i5h")),
+    s(
+        "森下システム",
+        "7g7f 6g6f 7i6h 6h7g 6i7h 3i4h 4i5h 5h6g 8h7i 7i6h",
+        19,
+        "7g7f 6g6f 7i6h 6h7g 6i7h 3g3f 3i4h 4h3g 4i5h 5h6g 8h7i 7i6h",
+    ),
+    f(
+        "山田定跡",
+        "5i6h 3c3d 6h7h 8b4b 5g5f 3a3b 7i6h 9c9d 6h5g 1c1d 3g3f 9d9e 3i3h 1d1e 3h3g 5a6b 3g4f 6b7b 3f3e",
+        19,
+        "5i6h 3c3d 6h7h 8b4b 5g5f 4a3b 7i6h 9c9d 6h5g 1c1d 3g3f 9d9e 3i3h 1d1e 3h3g 5a6b 3g4f 6b7b 3f3e",
+    ),
+    f(
+        "鷺宮定跡",
+        "5i6h 3c3d 6h7h 8b4b 5g5f 3a3b 7i6h 9c9d 6h5g 1c1d 6i6h 9d9e 2h3h",
+        13,
+        "5i6h 3c3d 6h7h 8b4b 5g5f 4a3b 7i6h 9c9d 6h5g 1c1d 6i6h 9d9e 2h3h",
+    ),
+    f(
+        "4六金戦法",
+        "4g4f 5c5d 4f4e 8b5b 4i5h 5a4b 5h4g 4b3b 4g4f",
+        9,
+        "4g4f 5c5d 4f4e 8b5b 4i5h 5a4b 5h4g",
+    ),
+    f("端角戦法", "9g9f 3c3d 8h9g 8b4b", 4, "9g9f 3c3d 9f9e 8b4b"),
+    s(
+        "居飛車",
+        "LATE 1g1f",
+        40,
+        "7g7f 2h6h 4i4h 4h4i 4i4h 4h4i 4i4h 4h4i 4i4h 4h4i 4i4h 4h4i 4i4h 4h4i 4i4h 4h4i 4i4h 4h4i 4i4h 4h4i 4i4h 4h4i",
+    ),
+    f(
+        "加藤流袖飛車",
+        "7g7f 5c5d 3g3f 8b5b 2h3h",
+        5,
+        "7g7f 5c5d 3g3f 8b5b 2h4h",
     ),
 ];
