@@ -4,6 +4,7 @@
 mod checkpoint;
 pub(crate) mod codec;
 mod indexes;
+mod lines;
 mod migrate;
 mod openings;
 mod players;
@@ -18,6 +19,7 @@ mod write;
 
 pub use checkpoint::LOG_LIMIT;
 pub use codec::{GameRow, HeaderColumns, fingerprint, read_back, read_columns};
+pub use lines::{LineRow, LineSpan};
 pub use migrate::{MIGRATIONS, SCHEMA_VERSION};
 pub use openings::{CLASSIFY_META, OpeningGame, StoredItem};
 pub use players::{PlayerTotals, SideTotals};
