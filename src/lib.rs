@@ -6,6 +6,7 @@
 pub mod ascii;
 pub mod classify;
 pub mod export;
+pub mod find;
 pub mod ingest;
 pub mod normalize;
 pub mod notation;
