@@ -352,16 +352,22 @@ fn run_like(db: &Path, args: &FindArgs, pos: &str) -> Result<bool> {
     if !found.rows.is_empty() {
         table.write(&mut out)?;
     }
-    writeln!(
-        out,
-        "{} of {} like it ({})",
-        found.rows.len(),
-        if args.all {
-            "the positions"
-        } else {
-            "the games"
-        },
-        totals
-    )?;
+    if args.all {
+        writeln!(
+            out,
+            "{} of {}, in {}",
+            found.rows.len(),
+            count(found.positions as usize, "position"),
+            count(found.games as usize, "game")
+        )?;
+    } else {
+        writeln!(
+            out,
+            "{} of {} ({} near enough)",
+            found.rows.len(),
+            count(found.games as usize, "game"),
+            count(found.positions as usize, "position")
+        )?;
+    }
     Ok(ok)
 }

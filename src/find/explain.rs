@@ -96,18 +96,27 @@ fn area(a: Area) -> &'static str {
     }
 }
 
-fn place(p: &Place) -> String {
+/// The squares of a place: `９九 (9i)`, `file 2`, `the enemy camp (…)`.
+fn place_noun(p: &Place) -> String {
     match p {
         Place::Board => "anywhere on the board".to_string(),
-        Place::Squares(list) if list.len() == 1 => format!("on {}", square(list[0])),
+        Place::Squares(list) if list.len() == 1 => square(list[0]),
         Place::Squares(list) => {
             let ja: Vec<String> = list.iter().map(|&s| japanese_square(s)).collect();
             let usi: Vec<String> = list.iter().map(Square::to_string).collect();
-            format!("on any of {} ({})", ja.join(" "), usi.join(" "))
+            format!("any of {} ({})", ja.join(" "), usi.join(" "))
         }
-        Place::File(n) => format!("on file {n}"),
-        Place::Rank(n) => format!("on rank {n} ({})", (b'a' + n - 1) as char),
-        Place::Area(a) => format!("in {}", area(*a)),
+        Place::File(n) => format!("file {n}"),
+        Place::Rank(n) => format!("rank {n} ({})", (b'a' + n - 1) as char),
+        Place::Area(a) => area(*a).to_string(),
+    }
+}
+
+fn place(p: &Place) -> String {
+    match p {
+        Place::Board => place_noun(p),
+        Place::Area(_) => format!("in {}", place_noun(p)),
+        _ => format!("on {}", place_noun(p)),
     }
 }
 
@@ -116,6 +125,21 @@ fn piece_cond(p: &PieceCond) -> String {
         What::Empty => format!("an empty square {}", place(&p.place)),
         What::AnyPiece => format!("a piece of {} {}", sides_plain(p.side), place(&p.place)),
         What::Kind(k) => format!("{} {} {}", sides(p.side), piece(k), place(&p.place)),
+    }
+}
+
+/// What a count counts, in the plural.
+fn count_noun(p: &PieceCond) -> String {
+    match p.what {
+        What::Empty => format!("empty squares {}", place(&p.place)),
+        What::AnyPiece => format!("pieces of {} {}", sides_plain(p.side), place(&p.place)),
+        What::Kind(k) => format!(
+            "{} {} ({}) {}",
+            sides(p.side),
+            k.plural(),
+            kanji(k),
+            place(&p.place)
+        ),
     }
 }
 
@@ -132,7 +156,7 @@ fn term(t: &Term) -> String {
         Term::Number(n) => n.to_string(),
         Term::Ply => "the ply (moves played)".to_string(),
         Term::Hand(c, k) => format!("{} {} in hand", sides(Some(*c)), k.plural()),
-        Term::Count(p) => format!("the number of: {}", piece_cond(p)),
+        Term::Count(p) => format!("the number of {}", count_noun(p)),
         Term::Material(c) => format!(
             "{} material (歩1 香3 桂4 銀5 金6 角8 飛10, on the board and in hand)",
             sides(Some(*c))
@@ -171,10 +195,10 @@ fn last(m: &LastMove) -> String {
         parts.push(format!("with a {}", piece(k)));
     }
     if let Some(p) = &m.from {
-        parts.push(format!("from {}", place(p).trim_start_matches("on ")));
+        parts.push(format!("from {}", place_noun(p)));
     }
     if let Some(p) = &m.to {
-        parts.push(format!("to {}", place(p).trim_start_matches("on ")));
+        parts.push(format!("to {}", place_noun(p)));
     }
     if m.drop {
         parts.push("a drop (打)".to_string());

@@ -134,7 +134,7 @@ fn square_word(w: &str) -> Result<Option<Square>, String> {
         return Ok(None);
     }
     let file = b[0] - b'0';
-    let rank = match b[1] {
+    let rank = match b[1].to_ascii_lowercase() {
         d @ b'0'..=b'9' => d - b'0',
         l @ b'a'..=b'z' => l - b'a' + 1,
         _ => return Ok(None),
@@ -320,6 +320,21 @@ impl Parser {
                 let term = self.term()?;
                 return self.hand_comparison(term, start);
             }
+            // 王手 alone: the move that led here gave check.
+            Some(Tok::Ja(Ja::Check)) => {
+                self.at += 1;
+                return Ok(Cond::Last(LastMove {
+                    check: true,
+                    ..LastMove::default()
+                }));
+            }
+            Some(Tok::Word(w)) if w.eq_ignore_ascii_case("check") => {
+                self.at += 1;
+                return Ok(Cond::Last(LastMove {
+                    check: true,
+                    ..LastMove::default()
+                }));
+            }
             _ => {}
         }
         if self.starts_number() {
@@ -364,6 +379,14 @@ impl Parser {
             return self.hand_comparison(term, start);
         }
         let piece = self.piece_cond(side)?;
+        if matches!(
+            self.peek(),
+            Some(Tok::Sym("=" | "!=" | "<" | "<=" | ">" | ">="))
+        ) {
+            return Err(self.error(
+                "a piece on the board is no number: compare a hand (▲歩 in hand > 3) or a count (count(▲歩) > 3)",
+            ));
+        }
         if self.is_word("in") && self.is_word_at(1, "hand") {
             let at = self.at;
             self.at += 2;
@@ -546,8 +569,11 @@ impl Parser {
 
     /// Terms joined by `+` and `-`.
     fn expr(&mut self) -> Result<Expr, ParseError> {
+        let negative = self.eat_sym("-");
         let first = self.term()?;
-        let mut e = Expr::single(first);
+        let mut e = Expr {
+            terms: vec![(!negative, first)],
+        };
         self.more_terms(&mut e)?;
         Ok(e)
     }
@@ -861,7 +887,10 @@ impl Parser {
             self.at += 2;
             return Ok(Some(sq));
         }
-        // A digit then 筋 or 段 is a file or rank, not a square.
+        // A number then 筋 or 段 is a file or rank, not a square.
+        if matches!(self.peek_at(1), Some(Tok::Ja(Ja::File | Ja::Rank))) {
+            return Ok(None);
+        }
         match square_word(&w) {
             Ok(Some(s)) => {
                 self.at += 1;
@@ -1130,7 +1159,7 @@ impl Parser {
                 self.at += n;
                 Ok(Some(mv))
             }
-            Err(e) => Err(self.error(format!("\"{text}\" is no USI move: {e}"))),
+            Err(e) => Err(self.error(e.to_string())),
         }
     }
 }

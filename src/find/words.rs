@@ -427,8 +427,8 @@ pub(super) fn distance(a: &str, b: &str) -> usize {
     for (i, row) in d.iter_mut().enumerate() {
         row[0] = i;
     }
-    for j in 0..=b.len() {
-        d[0][j] = j;
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
     }
     for i in 1..=a.len() {
         for j in 1..=b.len() {
@@ -470,6 +470,9 @@ pub(super) fn suggest(word: &str) -> Option<String> {
                 .map(|(w, _)| w.to_string()),
         );
         known.extend(classify::DEFS.iter().map(|d| d.name.to_string()));
+    }
+    if known.contains(&lower) {
+        return None;
     }
     let limit = (lower.chars().count() / 3).max(1);
     let mut best: Option<(usize, String)> = None;

@@ -10,6 +10,7 @@ mod db;
 mod decode;
 mod export;
 mod filter;
+mod find;
 mod handicap;
 mod hash;
 mod headers;
