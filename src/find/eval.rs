@@ -7,16 +7,10 @@
 use crate::classify::{self, Kind, Recognised, patterns::Cond as PatternCond};
 use crate::shogi::{Color, Move, Piece, PieceKind, Position, Square};
 
-use super::ast::{Cmp, Cond, Expr, LastMove, PieceCond, Place, Query, Term, What, value};
-
-/// Squares as a set: bit `i` for the square of index `i`.
-type Squares = u128;
+use super::ast::{Cmp, Cond, Expr, LastMove, PieceCond, Place, Query, Term, What};
+use super::board::{Board, Squares, bit};
 
 const ALL_SQUARES: Squares = (1 << 81) - 1;
-
-fn bit(sq: Square) -> Squares {
-    1 << sq.index()
-}
 
 /// The set turned round (1一 ↔ 9九): a pattern written for sente, read for gote.
 fn rotate(set: Squares) -> Squares {
@@ -59,7 +53,7 @@ pub(crate) struct Played {
 
 /// A position met in a replay, with what the tests may ask of it.
 pub(crate) struct Here<'a> {
-    pub pos: &'a Position,
+    pub pos: &'a Board,
     pub ply: u32,
     pub last: Option<Played>,
     /// What was recognised in the game (present when the query asks for names).
@@ -86,30 +80,52 @@ impl On {
         }
     }
 
-    /// How many of its squares hold what it asks for (at most `stop`).
+    /// How many of its squares hold what it asks for.
     #[inline]
-    fn count(&self, board: &[Option<Piece>; 81], stop: i64) -> i64 {
-        let mut n = 0;
-        for c in Color::ALL {
-            let mut m = self.masks[c.index()];
-            while m != 0 {
-                let i = m.trailing_zeros() as usize;
-                m &= m - 1;
-                let here = board[i];
-                let yes = match self.what {
-                    What::Kind(k) => here == Some(Piece::new(c, k)),
-                    What::AnyPiece => here.is_some_and(|p| p.color == c),
-                    What::Empty => here.is_none(),
-                };
-                if yes {
-                    n += 1;
-                    if n >= stop {
-                        return n;
-                    }
-                }
+    fn count(&self, board: &Board) -> i64 {
+        let n = match self.what {
+            What::Kind(k) => {
+                (board.pieces_of(Color::Black, k) & self.masks[0]).count_ones()
+                    + (board.pieces_of(Color::White, k) & self.masks[1]).count_ones()
             }
+            What::AnyPiece => {
+                (board.side_squares(Color::Black) & self.masks[0]).count_ones()
+                    + (board.side_squares(Color::White) & self.masks[1]).count_ones()
+            }
+            What::Empty => (!board.occupied() & self.masks[0]).count_ones(),
+        };
+        i64::from(n)
+    }
+
+    /// Whether one of its squares holds what it asks for.
+    #[inline]
+    fn holds(&self, board: &Board) -> bool {
+        match self.what {
+            What::Kind(k) => {
+                board.pieces_of(Color::Black, k) & self.masks[0] != 0
+                    || board.pieces_of(Color::White, k) & self.masks[1] != 0
+            }
+            What::AnyPiece => {
+                board.side_squares(Color::Black) & self.masks[0] != 0
+                    || board.side_squares(Color::White) & self.masks[1] != 0
+            }
+            What::Empty => !board.occupied() & self.masks[0] != 0,
         }
-        n
+    }
+
+    /// Whether one of its squares holds what it asks for on a board given square by square.
+    fn holds_on(&self, squares: &[Option<Piece>; 81]) -> bool {
+        Square::all().any(|s| {
+            let here = squares[s.index()];
+            Color::ALL.into_iter().any(|c| {
+                self.masks[c.index()] & bit(s) != 0
+                    && match self.what {
+                        What::Kind(k) => here == Some(Piece::new(c, k)),
+                        What::AnyPiece => here.is_some_and(|p| p.color == c),
+                        What::Empty => here.is_none(),
+                    }
+            })
+        })
     }
 }
 
@@ -122,22 +138,6 @@ enum Num {
     Count(On),
     Material(Color),
     Advantage(Color),
-}
-
-fn material(pos: &Position, side: Color) -> i64 {
-    let board: i64 = pos
-        .board()
-        .iter()
-        .flatten()
-        .filter(|p| p.color == side)
-        .map(|p| value(p.kind))
-        .sum();
-    let hand: i64 = pos
-        .hand(side)
-        .iter()
-        .map(|(k, n)| value(k) * i64::from(n))
-        .sum();
-    board + hand
 }
 
 impl Num {
@@ -158,9 +158,9 @@ impl Num {
             Num::Const(n) => *n,
             Num::Ply => i64::from(here.ply),
             Num::Hand(c, k) => i64::from(here.pos.hand(*c).count(*k)),
-            Num::Count(on) => on.count(here.pos.board(), i64::MAX),
-            Num::Material(c) => material(here.pos, *c),
-            Num::Advantage(c) => material(here.pos, *c) - material(here.pos, c.opponent()),
+            Num::Count(on) => on.count(here.pos),
+            Num::Material(c) => here.pos.material(*c),
+            Num::Advantage(c) => here.pos.material(*c) - here.pos.material(c.opponent()),
         }
     }
 }
@@ -179,6 +179,9 @@ impl Sum {
 
     #[inline]
     fn value(&self, here: &Here<'_>) -> i64 {
+        if let [(true, t)] = self.terms.as_slice() {
+            return t.value(here);
+        }
         self.terms.iter().fold(0i64, |acc, (add, t)| {
             let v = t.value(here);
             if *add {
@@ -257,32 +260,28 @@ struct Shape {
     tests: Vec<ShapeTest>,
 }
 
-fn kind_in(kinds: u16, k: PieceKind) -> bool {
-    kinds & (1 << k.index()) != 0
-}
-
 impl ShapeTest {
     fn holds(&self, here: &Here<'_>) -> bool {
-        let board = here.pos.board();
-        let has = |c: Color, kinds: u16, i: usize| {
-            board[i].is_some_and(|p| p.color == c && kind_in(kinds, p.kind))
-        };
-        let each = |mut m: Squares, f: &mut dyn FnMut(usize) -> bool| {
-            while m != 0 {
-                let i = m.trailing_zeros() as usize;
-                m &= m - 1;
-                if !f(i) {
-                    return false;
+        let board = here.pos;
+        // The squares of `color`'s pieces of the kinds.
+        let of = |c: Color, kinds: u16| {
+            let mut m = 0;
+            let mut k = kinds;
+            while k != 0 {
+                let i = k.trailing_zeros() as usize;
+                k &= k - 1;
+                if let Some(kind) = PieceKind::from_index(i) {
+                    m |= board.pieces_of(c, kind);
                 }
             }
-            true
+            m
         };
         let rec_ply = |c: Color, name: &str| here.recognised.and_then(|r| r.ply(c, name));
         match *self {
-            ShapeTest::All(c, k, m) => each(m, &mut |i| has(c, k, i)),
-            ShapeTest::Any(c, k, m) => !each(m, &mut |i| !has(c, k, i)),
-            ShapeTest::None(c, k, m) => each(m, &mut |i| !has(c, k, i)),
-            ShapeTest::Hand(c, k) => here.pos.hand(c).count(k) > 0,
+            ShapeTest::All(c, k, m) => of(c, k) & m == m,
+            ShapeTest::Any(c, k, m) => of(c, k) & m != 0,
+            ShapeTest::None(c, k, m) => of(c, k) & m == 0,
+            ShapeTest::Hand(c, k) => board.hand(c).count(k) > 0,
             ShapeTest::Had(c, n) => rec_ply(c, n).is_some_and(|p| p <= here.ply),
             ShapeTest::Just(c, n) => rec_ply(c, n) == Some(here.ply),
             ShapeTest::NotHad(c, n) => rec_ply(c, n).is_none_or(|p| p > here.ply),
@@ -534,7 +533,7 @@ fn eval(n: &Node, here: &Here<'_>) -> bool {
         Node::Or(parts) => parts.iter().any(|p| eval(p, here)),
         Node::Not(inner) => !eval(inner, here),
         Node::Leaf(l) => match l {
-            Leaf::On(on) => on.count(here.pos.board(), 1) > 0,
+            Leaf::On(on) => on.holds(here.pos),
             Leaf::Compare(a, op, b) => op.holds(a.value(here), b.value(here)),
             Leaf::Between(s, low, high) => (*low..=*high).contains(&s.value(here)),
             Leaf::Turn(c) => here.pos.side_to_move() == *c,
@@ -642,7 +641,7 @@ fn may(n: &Node, start: &Position, sig: &Signature) -> bool {
         Node::Or(p) => p.iter().any(|p| may(p, start, sig)),
         Node::Not(_) => true,
         Node::Leaf(Leaf::On(on)) if on.what != What::Empty => {
-            (on.masks[0] | on.masks[1]) & sig.to != 0 || on.count(start.board(), 1) > 0
+            (on.masks[0] | on.masks[1]) & sig.to != 0 || on.holds_on(start.board())
         }
         Node::Leaf(Leaf::Last(t)) => {
             t.to.is_none_or(|m| (m[0] | m[1]) & sig.to != 0)

@@ -5,6 +5,8 @@
 
 use crate::shogi::{Color, Hand, Move, Piece, Position, Square};
 
+use super::board::Board;
+
 /// The position looked for, and how near a position must come.
 #[derive(Debug, Clone)]
 pub(crate) struct Target {
@@ -96,7 +98,7 @@ impl Target {
     }
 
     /// Whether the position (its squares differing `diff` times) is near enough.
-    fn near(&self, pos: &Position, diff: u32) -> bool {
+    fn near(&self, pos: &Board, diff: u32) -> bool {
         diff <= self.diff
             && pos.side_to_move() == self.side
             && (self.ignore_hands
@@ -104,14 +106,14 @@ impl Target {
                     && *pos.hand(Color::White) == self.hands[1]))
     }
 
-    fn squares(&self, pos: &Position) -> Vec<SquareDiff> {
+    fn squares(&self, pos: &Board) -> Vec<SquareDiff> {
         Square::all()
             .filter(|&s| pos.piece_at(s) != self.board[s.index()])
             .map(|s| SquareDiff::new(s, pos.piece_at(s), self.board[s.index()]))
             .collect()
     }
 
-    fn differs(&self, pos: &Position, sq: Square) -> u32 {
+    fn differs(&self, pos: &Board, sq: Square) -> u32 {
         u32::from(pos.piece_at(sq) != self.board[sq.index()])
     }
 
@@ -125,12 +127,12 @@ impl Target {
         all: bool,
         wanted: &mut dyn FnMut(u32, u32) -> bool,
     ) -> (Vec<Near>, u64) {
-        let mut pos = start.clone();
+        let mut pos = Board::of(start);
         let mut diff: u32 = Square::all().map(|s| self.differs(&pos, s)).sum();
         let mut out: Vec<Near> = Vec::new();
         let mut count = 0u64;
         let mut best: Option<(u32, u32)> = None;
-        let mut look = |pos: &Position, ply: u32, diff: u32, out: &mut Vec<Near>| {
+        let mut look = |pos: &Board, ply: u32, diff: u32, out: &mut Vec<Near>| {
             if !self.near(pos, diff) {
                 return;
             }
@@ -161,7 +163,7 @@ impl Target {
             for s in changed.into_iter().flatten() {
                 diff -= self.differs(&pos, s);
             }
-            if pos.play_quietly(mv).is_err() {
+            if pos.play(mv).is_none() {
                 break;
             }
             for s in changed.into_iter().flatten() {

@@ -16,6 +16,7 @@
 //! broken holds while it stands.
 
 mod ast;
+mod board;
 mod eval;
 mod explain;
 mod like;
@@ -32,9 +33,10 @@ pub use scan::{Control, Outcome, Progress};
 
 use crate::classify;
 use crate::query::{GameFilter, QueryError};
-use crate::shogi::{Move, Piece, Position};
+use crate::shogi::{Move, Position};
 use crate::store::{GameSet, GameSummary, LineRow, Store, StoreError};
 
+use board::Board;
 use eval::{Here, Played, Signature};
 use scan::{Kept, Units, decode};
 
@@ -145,13 +147,13 @@ fn hits_in(q: &Compiled, row: &LineRow<'_>, moves: &mut Vec<Move>, all: bool) ->
     let recognised = q
         .needs_recognition
         .then(|| classify::recognise(row.start, moves.iter().copied()));
-    let mut pos = row.start.clone();
+    let mut board = Board::of(row.start);
     let mut first = None;
     let mut ranges: Vec<[u32; 2]> = Vec::new();
     let mut count = 0u64;
-    let mut test = |pos: &Position, ply: u32, played: Option<Played>| -> bool {
+    let mut test = |board: &Board, ply: u32, played: Option<Played>| -> bool {
         let here = Here {
-            pos,
+            pos: board,
             ply,
             last: played,
             recognised: recognised.as_ref(),
@@ -167,35 +169,18 @@ fn hits_in(q: &Compiled, row: &LineRow<'_>, moves: &mut Vec<Move>, all: bool) ->
         }
         true
     };
-    if lo == 0 && test(&pos, 0, None) && !all {
+    if lo == 0 && test(&board, 0, None) && !all {
         return Some((0, ranges, count));
     }
     for (i, &mv) in moves[..last].iter().enumerate() {
-        let piece = match mv {
-            Move::Board { from, .. } => pos.piece_at(from),
-            Move::Drop { kind, .. } => Some(Piece::new(pos.side_to_move(), kind)),
-        };
-        let captured = match mv {
-            Move::Board { to, .. } => pos.piece_at(to),
-            Move::Drop { .. } => None,
-        };
-        let Some(piece) = piece else { break };
-        if pos.play_quietly(mv).is_err() {
-            break;
-        }
+        let Some(m) = board.play(mv) else { break };
         let ply = i as u32 + 1;
-        if ply >= lo
-            && test(
-                &pos,
-                ply,
-                Some(Played {
-                    mv,
-                    piece,
-                    captured,
-                }),
-            )
-            && !all
-        {
+        let played = Played {
+            mv,
+            piece: m.piece,
+            captured: m.captured,
+        };
+        if ply >= lo && test(&board, ply, Some(played)) && !all {
             break;
         }
     }
