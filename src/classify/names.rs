@@ -135,9 +135,18 @@ pub fn canonical_names() -> impl Iterator<Item = &'static str> {
 }
 
 fn exact(folded: &str) -> Option<&'static str> {
-    canonical_names()
-        .find(|n| fold(n) == folded)
-        .or_else(|| ALIASES.iter().find(|a| fold(a.0) == folded).map(|a| a.1))
+    // Every spelling folded once: the canonical names first, then the aliases.
+    static FOLDED: std::sync::OnceLock<Vec<(String, &'static str)>> = std::sync::OnceLock::new();
+    FOLDED
+        .get_or_init(|| {
+            canonical_names()
+                .map(|n| (fold(n), n))
+                .chain(ALIASES.iter().map(|a| (fold(a.0), a.1)))
+                .collect()
+        })
+        .iter()
+        .find(|(f, _)| f == folded)
+        .map(|(_, n)| *n)
 }
 
 /// The canonical name `name` stands for, if kifudex knows it: `相振飛車` → `相振り飛車`,
@@ -160,6 +169,26 @@ pub fn canonical(name: &str) -> Option<&'static str> {
                 .filter(|s| !s.is_empty())
                 .and_then(canonical)
         })
+}
+
+/// Whether a name or spelling kifudex knows begins with `c` (folded as [`fold`] folds it): a
+/// quick test before looking up the text that follows (pattern search reads names out of a
+/// query's running text).
+pub fn begins_a_name(c: char) -> bool {
+    static FIRST: std::sync::OnceLock<Vec<char>> = std::sync::OnceLock::new();
+    let first = FIRST.get_or_init(|| {
+        let mut v: Vec<char> = canonical_names()
+            .chain(ALIASES.iter().map(|a| a.0))
+            .filter_map(|n| fold(n).chars().next())
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    });
+    fold(&c.to_string())
+        .chars()
+        .next()
+        .is_some_and(|f| first.binary_search(&f).is_ok())
 }
 
 /// The names a header value holds (several may be listed, separated by commas): each
