@@ -34,7 +34,7 @@ pub use scan::{Control, Outcome, Progress};
 use crate::classify;
 use crate::query::{GameFilter, QueryError};
 use crate::shogi::{Move, Position};
-use crate::store::{GameSet, GameSummary, LineRow, Store, StoreError};
+use crate::store::{GameSet, GameSummary, Store, StoreError};
 
 use board::Board;
 use eval::{Here, Played, Signature};
@@ -137,17 +137,16 @@ fn units(store: &Store, set: Option<GameSet>) -> Result<Units, FindError> {
 type Hits = (u32, Vec<[u32; 2]>, u64);
 
 /// Replays one game and tests the query where it may hold.
-fn hits_in(q: &Compiled, row: &LineRow<'_>, moves: &mut Vec<Move>, all: bool) -> Option<Hits> {
-    decode(row, moves);
+fn hits_in(q: &Compiled, start: &Position, moves: &[Move], all: bool) -> Option<Hits> {
     let (lo, hi) = q.plies;
     let last = (moves.len() as u64).min(u64::from(hi)) as usize;
-    if lo as usize > last || !q.may_hold(row.start, &Signature::of(&moves[..last])) {
+    if lo as usize > last || !q.may_hold(start, &Signature::of(&moves[..last])) {
         return None;
     }
     let recognised = q
         .needs_recognition
-        .then(|| classify::recognise(row.start, moves.iter().copied()));
-    let mut board = Board::of(row.start);
+        .then(|| classify::recognise(start, moves.iter().copied()));
+    let mut board = Board::of(start);
     let mut first = None;
     let mut ranges: Vec<[u32; 2]> = Vec::new();
     let mut count = 0u64;
@@ -185,6 +184,18 @@ fn hits_in(q: &Compiled, row: &LineRow<'_>, moves: &mut Vec<Move>, all: bool) ->
         }
     }
     first.map(|f| (f, ranges, count))
+}
+
+/// The plies of one game (its start and main line) at which the query holds, as ranges
+/// `[first, last]`: the scan's test of a game, without a database (a move that cannot be
+/// played ends the line).
+pub fn plies_in(query: &Compiled, start: &Position, moves: &[Move]) -> Vec<[u32; 2]> {
+    hits_in(query, start, moves, true).map_or_else(Vec::new, |h| h.1)
+}
+
+/// The first ply of one game at which the query holds (see [`plies_in`]).
+pub fn first_in(query: &Compiled, start: &Position, moves: &[Move]) -> Option<u32> {
+    hits_in(query, start, moves, false).map(|h| h.0)
 }
 
 /// The games (and plies) of the database where the query holds, among those `filter`
@@ -225,16 +236,17 @@ pub fn find(
             games: 0,
             positions: 0,
         },
-        |acc, row, moves| match hits_in(&q, row, moves, options.all) {
-            Some(h) => {
-                acc.games += 1;
-                acc.positions += h.2;
-                if acc.kept.wants(&row.id) {
-                    acc.kept.add(row.id, h);
-                }
-                1
+        |acc, row, moves| {
+            decode(row, moves);
+            let Some(h) = hits_in(&q, row.start, moves, options.all) else {
+                return 0;
+            };
+            acc.games += 1;
+            acc.positions += h.2;
+            if acc.kept.wants(&row.id) {
+                acc.kept.add(row.id, h);
             }
-            None => 0,
+            1
         },
     )?;
     let mut kept = Kept::new(options.limit);

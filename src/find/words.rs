@@ -278,6 +278,9 @@ fn symbol(s: &str) -> &'static str {
 
 /// The longest strategy or castle name (or label) starting at `i`, with its length.
 fn name_at(chars: &[char], i: usize) -> Option<(usize, &'static str)> {
+    if !classify::names::begins_a_name(chars[i]) {
+        return None;
+    }
     // Names are short; a longer prefix is never one.
     let max = (chars.len() - i).min(16);
     (1..=max).rev().find_map(|n| {

@@ -246,3 +246,133 @@ fn the_pointer_underlines_the_word() {
     assert_eq!(e.suggestion.as_deref(), Some("美濃囲い"));
     assert_eq!(e.pointer(text), "  ▲美野囲い\n   ^^^^^^^^\n");
 }
+
+/// Text made of the language's words, stray characters and broken pieces of both: never a
+/// panic. A query that does not read points within the text; one that reads is explained,
+/// and on a generated game its first ply is the first of the plies at which it holds.
+#[test]
+fn random_text_reads_or_fails_cleanly() {
+    use kifudex::find::{Compiled, explain, first_in, plies_in};
+    use kifudex::synth::{Synth, SynthOptions};
+
+    const WORDS: &[&str] = &[
+        "▲",
+        "△",
+        "先手",
+        "white",
+        "and",
+        "or",
+        "not",
+        "(",
+        ")",
+        "{",
+        "}",
+        ",",
+        "９九",
+        "99",
+        "9i",
+        "5",
+        "五",
+        "玉",
+        "歩",
+        "飛",
+        "と",
+        "馬",
+        "駒",
+        "空",
+        "２筋",
+        "三段目",
+        "敵陣",
+        "中央",
+        "in",
+        "hand",
+        "持駒",
+        "count",
+        "material",
+        "advantage",
+        "駒得",
+        "手番",
+        "手数",
+        "ply",
+        "<=",
+        ">=",
+        "=",
+        "..",
+        "〜",
+        "以上",
+        "-",
+        "+",
+        "直前",
+        "last",
+        "打",
+        "成",
+        "不成",
+        "取",
+        "王手",
+        "from",
+        "to",
+        "美濃",
+        "四間飛車",
+        "file",
+        "rank",
+        "enemy",
+        "camp",
+        "K",
+        "@",
+        "*",
+        "7g7f",
+        "P",
+        "x",
+        "0",
+        "1000001",
+        "の",
+        "は",
+        "（",
+        "玊",
+        "\u{1b}",
+        "　",
+        "",
+    ];
+    let rec = Synth::new(SynthOptions {
+        seed: 3,
+        ..SynthOptions::default()
+    })
+    .game();
+    let moves: Vec<_> = rec.main.moves.iter().map(|m| m.mv).collect();
+    let mut rng = crate::util::Rng::new(99);
+    let mut read = 0;
+    for _ in 0..20_000 {
+        let n = 1 + rng.below(8);
+        let text: String = (0..n)
+            .map(|_| {
+                let w = WORDS[rng.below(WORDS.len())];
+                if rng.below(3) == 0 {
+                    format!("{w} ")
+                } else {
+                    w.to_string()
+                }
+            })
+            .collect();
+        match parse(&text) {
+            Ok(q) => {
+                read += 1;
+                let _ = explain(&q);
+                let c = Compiled::new(&q);
+                let plies = plies_in(&c, &rec.start, &moves);
+                assert_eq!(
+                    first_in(&c, &rec.start, &moves),
+                    plies.first().map(|r| r[0]),
+                    "{text}"
+                );
+            }
+            Err(e) => {
+                assert!(
+                    e.column >= 1 && e.column <= text.chars().count() + 1,
+                    "{text}: {e}"
+                );
+                let _ = e.pointer(&text);
+            }
+        }
+    }
+    assert!(read > 500, "only {read} texts read as queries");
+}
