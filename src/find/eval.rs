@@ -5,7 +5,7 @@
 //! evaluation itself.
 
 use crate::classify::{self, Kind, Recognised, patterns::Cond as PatternCond};
-use crate::shogi::{Color, Move, Piece, PieceKind, Position, Square};
+use crate::shogi::{Color, Move, Piece, PieceKind, Square};
 
 use super::ast::{Cmp, Cond, Expr, LastMove, PieceCond, Place, Query, Term, What};
 use super::board::{Board, Squares, bit};
@@ -111,21 +111,6 @@ impl On {
             }
             What::Empty => !board.occupied() & self.masks[0] != 0,
         }
-    }
-
-    /// Whether one of its squares holds what it asks for on a board given square by square.
-    fn holds_on(&self, squares: &[Option<Piece>; 81]) -> bool {
-        Square::all().any(|s| {
-            let here = squares[s.index()];
-            Color::ALL.into_iter().any(|c| {
-                self.masks[c.index()] & bit(s) != 0
-                    && match self.what {
-                        What::Kind(k) => here == Some(Piece::new(c, k)),
-                        What::AnyPiece => here.is_some_and(|p| p.color == c),
-                        What::Empty => here.is_none(),
-                    }
-            })
-        })
     }
 }
 
@@ -260,22 +245,25 @@ struct Shape {
     tests: Vec<ShapeTest>,
 }
 
+/// The squares of `color`'s pieces of the kinds (a set of kind bits).
+#[inline]
+fn pieces(board: &Board, color: Color, kinds: u16) -> Squares {
+    let mut m = 0;
+    let mut k = kinds;
+    while k != 0 {
+        let i = k.trailing_zeros() as usize;
+        k &= k - 1;
+        if let Some(kind) = PieceKind::from_index(i) {
+            m |= board.pieces_of(color, kind);
+        }
+    }
+    m
+}
+
 impl ShapeTest {
     fn holds(&self, here: &Here<'_>) -> bool {
         let board = here.pos;
-        // The squares of `color`'s pieces of the kinds.
-        let of = |c: Color, kinds: u16| {
-            let mut m = 0;
-            let mut k = kinds;
-            while k != 0 {
-                let i = k.trailing_zeros() as usize;
-                k &= k - 1;
-                if let Some(kind) = PieceKind::from_index(i) {
-                    m |= board.pieces_of(c, kind);
-                }
-            }
-            m
-        };
+        let of = |c: Color, kinds: u16| pieces(board, c, kinds);
         let rec_ply = |c: Color, name: &str| here.recognised.and_then(|r| r.ply(c, name));
         match *self {
             ShapeTest::All(c, k, m) => of(c, k) & m == m,
@@ -390,30 +378,38 @@ enum Node {
     Leaf(Leaf),
 }
 
-/// What a game's moves show before they are replayed: the squares moves go to and come
-/// from, whether any drops or promotes.
+/// What a game's moves show before they are replayed: per side, the squares its moves go
+/// to (a piece of a side stands on a square only if it stood there at the start or one of
+/// the side's moves took it there) and come from; whether any move drops or promotes.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Signature {
-    pub to: Squares,
-    pub from: Squares,
+    pub to: [Squares; 2],
+    pub from: [Squares; 2],
     pub drops: bool,
     pub promotes: bool,
 }
 
 impl Signature {
-    pub fn of(moves: &[Move]) -> Signature {
+    /// The moves of a game whose first mover is `first`.
+    pub fn of(first: Color, moves: &[Move]) -> Signature {
         let mut s = Signature::default();
+        let mut side = first.index();
         for mv in moves {
-            s.to |= bit(mv.to());
+            s.to[side] |= bit(mv.to());
             match *mv {
                 Move::Board { from, promote, .. } => {
-                    s.from |= bit(from);
+                    s.from[side] |= bit(from);
                     s.promotes |= promote;
                 }
                 Move::Drop { .. } => s.drops = true,
             }
+            side ^= 1;
         }
         s
+    }
+
+    fn destinations(&self) -> Squares {
+        self.to[0] | self.to[1]
     }
 }
 
@@ -450,7 +446,7 @@ impl Compiled {
 
     /// Whether the query may hold somewhere in a game that starts from `start` and plays
     /// moves with this signature (false: no replay needed).
-    pub(crate) fn may_hold(&self, start: &Position, sig: &Signature) -> bool {
+    pub(crate) fn may_hold(&self, start: &Board, sig: &Signature) -> bool {
         may(&self.root, start, sig)
     }
 
@@ -635,21 +631,39 @@ fn flip(op: Cmp) -> Cmp {
 
 /// Whether the node may hold in a game from `start` with moves of signature `sig`: a piece
 /// can stand on a square only if it stood there at the start or a move went there.
-fn may(n: &Node, start: &Position, sig: &Signature) -> bool {
+fn may(n: &Node, start: &Board, sig: &Signature) -> bool {
     match n {
         Node::And(p) => p.iter().all(|p| may(p, start, sig)),
         Node::Or(p) => p.iter().any(|p| may(p, start, sig)),
         Node::Not(_) => true,
         Node::Leaf(Leaf::On(on)) if on.what != What::Empty => {
-            (on.masks[0] | on.masks[1]) & sig.to != 0 || on.holds_on(start.board())
+            on.masks[0] & sig.to[0] != 0 || on.masks[1] & sig.to[1] != 0 || on.holds(start)
         }
         Node::Leaf(Leaf::Last(t)) => {
-            t.to.is_none_or(|m| (m[0] | m[1]) & sig.to != 0)
-                && t.from.is_none_or(|m| (m[0] | m[1]) & sig.from != 0)
+            let mover =
+                |m: &[Squares; 2], of: &[Squares; 2]| m[0] & of[0] != 0 || m[1] & of[1] != 0;
+            t.to.is_none_or(|m| mover(&m, &sig.to))
+                && t.from.is_none_or(|m| mover(&m, &sig.from))
                 && (!t.m.drop || sig.drops)
                 && (!t.m.promotion || sig.promotes)
-                && t.m.usi.is_none_or(|u| sig.to & bit(u.to()) != 0)
+                && t.m.usi.is_none_or(|u| sig.destinations() & bit(u.to()) != 0)
         }
+        // A castle's shape needs each piece it names on its square: there from the start, or
+        // brought there by a move of its side.
+        Node::Leaf(Leaf::Castle(sides, castles)) => Color::ALL.into_iter().any(|c| {
+            sides[c.index()]
+                && castles[c.index()].shapes.iter().any(|s| {
+                    s.tests.iter().all(|t| match *t {
+                        ShapeTest::All(who, k, m) => {
+                            m & !(pieces(start, who, k) | sig.to[who.index()]) == 0
+                        }
+                        ShapeTest::Any(who, k, m) => {
+                            m & (pieces(start, who, k) | sig.to[who.index()]) != 0
+                        }
+                        _ => true,
+                    })
+                })
+        }),
         Node::Leaf(_) => true,
     }
 }

@@ -114,7 +114,7 @@ fn candidates(
     };
     let mut named = GameSet::default();
     for (names, side) in required {
-        for id in store.games_recognised(&names, side)? {
+        for id in store.games_listed(&names, side)? {
             named.insert(id);
         }
     }
@@ -140,13 +140,16 @@ type Hits = (u32, Vec<[u32; 2]>, u64);
 fn hits_in(q: &Compiled, start: &Position, moves: &[Move], all: bool) -> Option<Hits> {
     let (lo, hi) = q.plies;
     let last = (moves.len() as u64).min(u64::from(hi)) as usize;
-    if lo as usize > last || !q.may_hold(start, &Signature::of(&moves[..last])) {
+    if lo as usize > last {
+        return None;
+    }
+    let mut board = Board::of(start);
+    if !q.may_hold(&board, &Signature::of(start.side_to_move(), &moves[..last])) {
         return None;
     }
     let recognised = q
         .needs_recognition
         .then(|| classify::recognise(start, moves.iter().copied()));
-    let mut board = Board::of(start);
     let mut first = None;
     let mut ranges: Vec<[u32; 2]> = Vec::new();
     let mut count = 0u64;
