@@ -646,7 +646,9 @@ fn may(n: &Node, start: &Board, sig: &Signature) -> bool {
                 && t.from.is_none_or(|m| mover(&m, &sig.from))
                 && (!t.m.drop || sig.drops)
                 && (!t.m.promotion || sig.promotes)
-                && t.m.usi.is_none_or(|u| sig.destinations() & bit(u.to()) != 0)
+                && t.m
+                    .usi
+                    .is_none_or(|u| sig.destinations() & bit(u.to()) != 0)
         }
         // A castle's shape needs each piece it names on its square: there from the start, or
         // brought there by a move of its side.

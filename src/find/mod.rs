@@ -223,6 +223,13 @@ pub fn find(
         });
     }
     let set = candidates(store, filter, q.required_names())?;
+    // Moves past the last ply where the query may hold are not read, unless recognition
+    // (which reads the opening's plies) needs them.
+    let moves_wanted = if q.needs_recognition {
+        usize::MAX
+    } else {
+        usize::try_from(hi).unwrap_or(usize::MAX)
+    };
     let units = units(store, set)?;
     struct Acc {
         kept: Kept<i64, Hits>,
@@ -240,7 +247,7 @@ pub fn find(
             positions: 0,
         },
         |acc, row, moves| {
-            decode(row, moves);
+            decode(row, moves_wanted, moves);
             let Some(h) = hits_in(&q, row.start, moves, options.all) else {
                 return 0;
             };
@@ -342,7 +349,7 @@ pub fn like(
             positions: 0,
         },
         |acc, row, moves| {
-            decode(row, moves);
+            decode(row, usize::MAX, moves);
             let id = row.id;
             let kept = &acc.kept;
             let (near, count) = t.scan(row.start, moves, options.all, &mut |diff, ply| {

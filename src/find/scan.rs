@@ -155,10 +155,10 @@ pub(crate) fn run<A: Send>(
     Ok((accs, outcome))
 }
 
-/// The moves of a row decoded into `buf` (up to the first code no move gives).
-pub(crate) fn decode(row: &LineRow<'_>, buf: &mut Vec<Move>) {
+/// The first `limit` moves of a row decoded into `buf` (up to the first code no move gives).
+pub(crate) fn decode(row: &LineRow<'_>, limit: usize, buf: &mut Vec<Move>) {
     buf.clear();
-    buf.extend((0..row.plies()).map_while(|i| row.move_at(i)));
+    buf.extend((0..row.plies().min(limit)).map_while(|i| row.move_at(i)));
 }
 
 /// The rows a scan keeps to show: the first `limit` by their key, whatever order the
