@@ -77,6 +77,15 @@ pub fn parse(text: &str) -> Result<Query, ParseError> {
         if p.is_sym(")") {
             return Err(p.error("found \")\" with no \"(\" before it"));
         }
+        if matches!(
+            p.peek(),
+            Some(Tok::Ja(Ja::Drop | Ja::Promotion | Ja::NoPromotion | Ja::Capture))
+        ) {
+            let word = p.shown(&p.tokens[p.at]);
+            return Err(p.error(format!(
+                "{word} tells what a move did: put 直前 or last before the move (直前 ▲５五角打)"
+            )));
+        }
         let mut e = p.expected("\"and\", \"or\" or the end of the query");
         if e.suggestion.is_none() {
             e.message

@@ -36,6 +36,7 @@ fn errors_name_the_column_what_was_expected_and_the_likely_word() {
             "column 6: expected \"and\", \"or\" or the end of the query, found \"△\": join two conditions with \"and\" or \"or\"",
         ),
         ("▲９九玉)", "column 5: found \")\" with no \"(\" before it"),
+        ("▲５五角打", "column 5: \"打\" tells what a move did: put 直前 or last before the move (直前 ▲５五角打)"),
         (
             "(▲９九玉",
             "column 6: expected \")\" to close the \"(\" of column 1, found the end of the query",
