@@ -110,6 +110,15 @@ mod interrupt {
     pub fn release() {}
 }
 
+/// The database, read without mapping its file: the filter may read the whole games table,
+/// whose pages would all count as this process's memory through a mapping (the scan's own
+/// connections read the same way).
+fn open(db: &Path) -> Result<Store> {
+    let store = Store::open_read_only(db)?;
+    store.read_unmapped()?;
+    Ok(store)
+}
+
 /// A progress bar for the scan, on a terminal only.
 fn bar() -> Option<ProgressBar> {
     if !std::io::stderr().is_terminal() {
@@ -175,7 +184,7 @@ pub fn run(db: &Path, args: &FindArgs) -> Result<bool> {
     if args.explain {
         explain_out(args, &explain(&query))?;
     }
-    let store = Store::open_read_only(db)?;
+    let store = open(db)?;
     let options = FindOptions {
         all: args.all && !args.first,
         limit: if args.count { 0 } else { args.limit },
@@ -293,7 +302,7 @@ fn run_like(db: &Path, args: &FindArgs, pos: &str) -> Result<bool> {
         );
         explain_out(args, &text)?;
     }
-    let store = Store::open_read_only(db)?;
+    let store = open(db)?;
     let options = LikeOptions {
         diff: args.diff,
         ignore_hands: args.ignore_hands,
