@@ -9,6 +9,7 @@ macro_rules! outln {
     }};
 }
 
+mod bounds;
 mod check;
 mod convert;
 mod export;
@@ -162,7 +163,10 @@ pub fn run() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("kifudex: {}", output::terminal_safe(&format!("{e:#}")));
+            eprintln!(
+                "kifudex: {}",
+                bounds::cut_echo(&output::terminal_safe(&format!("{e:#}")))
+            );
             // A query that cannot be read: the query again, the part at fault underlined.
             let find = e.downcast_ref::<kifudex::find::FindError>();
             if let Some(p) = find.and_then(|f| f.pointer()) {

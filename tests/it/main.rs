@@ -1,6 +1,7 @@
 //! Integration tests, one binary (see Cargo.toml: `autotests = false`).
 
 mod answers;
+mod bounds;
 mod check;
 mod classify;
 mod cli;
