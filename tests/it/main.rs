@@ -10,6 +10,7 @@ mod csa;
 mod csa_write;
 mod db;
 mod decode;
+mod diskfull;
 mod engine;
 mod evals;
 mod evals_stored;
