@@ -345,6 +345,12 @@ pub static CASES: &[Case] = &[
         vs_shiken!("5i6h", "6h7h 8b4b 5g5f 6a6b 7i6h"),
     ),
     f(
+        "4六銀左急戦",
+        "7g7f 3c3d 2g2f 8b4b 5g5f 5a6b 5i6h 6b7b 6h7h 7b8b 7i6h 1c1d 6h5g 9c9d 5g4f",
+        15,
+        "7g7f 3c3d 2g2f 8b4b 5g5f 5a6b 5i6h 6b7b 6h7h 7b8b 7i6h 1c1d 6h5g 9c9d 1g1f",
+    ),
+    f(
         "対振り棒銀",
         vs_shiken!("2g2f", "2f2e 8b4b 3i3h 6a6b 3h2g 6b6a 2g2f"),
         9,

@@ -28,6 +28,8 @@ pub(super) const DEFS: &[Def] = &[
     castle("銀冠穴熊", Some("穴熊"), "King 9九 with a gold on 8八 and the silver crowned on 8七."),
     castle("ビッグ4", Some("穴熊"), "銀冠穴熊 with two more golds or silvers on 7八 and 7七: all four around the king."),
     castle("松尾流穴熊", Some("穴熊"), "King 9九, silvers 8八 and 7九, gold 7八."),
+    castle("音無しの構え", Some("穴熊"), "銀冠穴熊 built without ever opening the bishop's diagonal: king 9九, gold 8八, silver crowned on 8七, the 7-file pawn still on 7七."),
+    castle("串カツ囲い", None, "居飛車穴熊 with the king and the lance swapped: king 9八 over the lance left on 9九, silver 8八 beside it."),
     castle("矢倉穴熊", Some("居飛車穴熊"), "居飛車穴熊 dug from a 矢倉: king 9九, lance 9八, silver 8八, golds still on 7八 and 6七."),
     // 矢倉
     castle("矢倉囲い", None, "The static rook's tower: silver 7七, gold 7八, a gold or silver on 6七, king behind them."),
@@ -68,6 +70,8 @@ pub(super) const PATTERNS: &[Pattern] = &[
     pat("銀冠穴熊", CASTLING, &[Own(K, sq(99)), Own(G, sq(88)), Own(S, sq(87))]),
     pat("ビッグ4", CASTLING, &[Own(K, sq(99)), Own(G, sq(88)), Own(S, sq(87)), Own(GS, sqs(&[78, 77]))]),
     pat("松尾流穴熊", CASTLING, &[Own(K, sq(99)), Own(S, sqs(&[88, 79])), Own(G, sq(78))]),
+    pat("音無しの構え", CASTLING, &[Own(K, sq(99)), Own(G, sq(88)), Own(S, sq(87)), Own(P, sq(77))]),
+    pat("串カツ囲い", CASTLING, &[Own(K, sq(98)), Own(L, sq(99)), Own(S, sq(88))]),
     pat("矢倉穴熊", CASTLING, &[Own(K, sq(99)), Own(L, sq(98)), Own(S, sq(88)), Own(G, sqs(&[78, 67]))]),
     pat("金矢倉", CASTLING, &[Own(K, sq(88)), Own(S, sq(77)), Own(G, sqs(&[78, 67]))]),
     pat("銀矢倉", CASTLING, &[Own(K, sq(88)), Own(S, sqs(&[77, 67])), Own(G, sq(78))]),
