@@ -163,6 +163,12 @@ pub static CASES: &[Case] = &[
         "2g2f 8c8d 2f2e 8d8e 2e2d 2c2d 2h2d P*2c 2d2f",
     ),
     f(
+        "縦歩取り",
+        "2g2f 8c8d 2f2e 8d8e 2e2d 2c2d 2h2d P*2c 2d2f 4a4b 2f3f",
+        11,
+        "2g2f 4a4b 2f2e 4b4a 2h2f 4a4b 2f3f",
+    ),
+    f(
         "相掛かり浮き飛車",
         "2g2f 8c8d 2f2e 8d8e 2e2d 2c2d 2h2d P*2c 2d2f",
         9,

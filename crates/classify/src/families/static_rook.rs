@@ -51,6 +51,7 @@ pub(super) const DEFS: &[Def] = &[
     strategy("相掛かり腰掛け銀", Some("相掛かり"), "相掛かり with the silver sitting on 5六 (腰掛け銀)."),
     strategy("相掛かり引き飛車", Some("相掛かり"), "相掛かり where the rook, after exchanging the rook pawn (the opponent's pawn dropped back on 2三), goes back home to 2八.").aka(&["引き飛車"]),
     strategy("相掛かり浮き飛車", Some("相掛かり"), "相掛かり where the rook, after exchanging the rook pawn, stays up on 2六.").aka(&["浮き飛車"]),
+    strategy("縦歩取り", Some("相掛かり"), "相掛かり where the rook, up on 2六 after exchanging its rook pawn, steps across to 3六 to take the 3-file pawn from below, up its file.").aka(&["タテ歩取り", "縦歩取り戦法"]),
     strategy("中原流相掛かり", Some("相掛かり"), "相掛かり引き飛車 with the king in 中原囲い (6九, golds 5九 and 7八, silver 4八)."),
     strategy("UFO銀", Some("相掛かり"), "相掛かり where the right silver comes out to 3六 beside the rook's file, to fly on to the centre."),
     // 矢倉
@@ -128,6 +129,7 @@ pub(super) const PATTERNS: &[Pattern] = &[
     pat("相掛かり腰掛け銀", (1, 60), &[Had("相掛かり"), Had("腰掛け銀")]),
     pat("相掛かり引き飛車", OPENING, &[Had("相掛かり"), Own(R, sq(28)), OwnNone(P, file(2)), Opp(P, sq(23))]),
     pat("相掛かり浮き飛車", OPENING, &[Had("相掛かり"), Own(R, sq(26)), OwnNone(P, file(2))]),
+    pat("縦歩取り", OPENING, &[Had("相掛かり"), Own(R, sq(36))]),
     pat("中原流相掛かり", (1, 60), &[Had("相掛かり引き飛車"), Had("中原囲い")]),
     pat("UFO銀", (1, 40), &[Had("相掛かり"), Own(S, sq(36)), OwnAny(R, file(2))]),
     // 矢倉
