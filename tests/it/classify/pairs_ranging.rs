@@ -104,6 +104,19 @@ pub static CASES: &[Case] = &[
     f("初手▲7八飛戦法", "2h7h", 1, "7g7f 3c3d 2h7h"),
     // 向かい飛車
     s("向かい飛車", "7g7f 8h7g 2h8h", 5, "LATE 7g7f 8h7g 2h8h"),
+    // The 1920s line (阪田三吉): △3二金 △3三角, ▲同角成 △同金, then △2二飛.
+    g(
+        "阪田流向かい飛車",
+        "7g7f 3c3d 2g2f 4a3b 2f2e 2b3c 8h3c+ 3b3c 3i3h 8b2b",
+        10,
+        "7g7f 3c3d 2g2f 1c1d 2f2e 2b3c 8h3c+ 2a3c 3i3h 8b2b",
+    ),
+    f(
+        "玉頭銀",
+        "7g7f 3c3d 2h5h 8c8d 5g5f 5a4b 7i6h 4b3b 6h5g 1c1d 5g4f 9c9d 4f4e",
+        13,
+        "7g7f 3c3d 2h5h 8c8d 5g5f 5a4b 7i6h 4b3b 6h5g 1c1d 5g4f 9c9d 1g1f",
+    ),
     f(
         "ダイレクト向かい飛車",
         "7g7f 3c3d 8h2b+ 3a2b 2h8h",

@@ -265,6 +265,18 @@ pub static CASES: &[Case] = &[
     s("袖飛車", "3g3f 2h3h", 3, "LATE 3g3f 2h3h"),
     s("一間飛車", "2h1h", 1, "LATE 2h1h"),
     // Others.
+    s(
+        "雁木右玉",
+        "7g7f 7i6h 6g6f 5g5f 3i4h 6i7h 4i5h 6h6g 4h5g 5i4h",
+        19,
+        "7g7f 7i6h 6g6f 5g5f 3i3h 6i7h 4i5h 6h6g 5i4h",
+    ),
+    s(
+        "矢倉右玉",
+        "7g7f 6g6f 7i6h 6h7g 6i7h 1g1f 9g9f 1f1e 5i4h",
+        17,
+        "7g7f 6g6f 7i6h 6h6g 6i7h 1g1f 9g9f 1f1e 5i4h",
+    ),
     f(
         "右玉",
         "5i4h 4a3b 6i5h 5a4b 1g1f 1c1d 9g9f 9c9d 1f1e 9d9e 3g3f 3c3d 7g7f 8c8d 2g2f 6a5b",

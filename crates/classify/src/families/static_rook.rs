@@ -80,6 +80,8 @@ pub(super) const DEFS: &[Def] = &[
     strategy("一間飛車", None, "A static rook's rook moved to the edge file beside it (▲1八飛)."),
     // Others.
     strategy("右玉", None, "A static rook whose king goes right (4八, 3八, 4九 or 3九), gold beside it, rook at home."),
+    strategy("雁木右玉", Some("右玉"), "右玉 behind 雁木's silvers: the silvers on 6七 and 5七, the king gone right."),
+    strategy("矢倉右玉", Some("右玉"), "右玉 behind a 矢倉's silver and gold: silver 7七 over gold 7八, the king gone right."),
     strategy("5筋位取り", None, "A static rook takes the centre with its pawn on 5五, the rook at home.").aka(&["五筋位取り"]),
     strategy("端位取り", None, "An edge pawn pushed to 9五 (or 1五) while the opponent's is still at home on 9三 (1三), taking space on the edge."),
     strategy("嬉野流", None, "▲6八銀 first, then the bishop to 7九 with the 7-file pawn unmoved."),
@@ -162,6 +164,8 @@ pub(super) const PATTERNS: &[Pattern] = &[
     pat("一間飛車", OPENING, &[Own(R, sq(18)), OwnNone(K, RIGHT_SIDE), NotHad("振り飛車"), NotHad("矢倉"), Opening]),
     // Others.
     pat("右玉", (16, 70), &[OwnAny(K, sqs(&[48, 38, 49, 39])), OwnAny(R, sqs(&[28, 29])), OwnAny(G, sqs(&[58, 68, 78])), NotHad("振り飛車")]),
+    pat("雁木右玉", (16, 70), &[Had("右玉"), Own(S, sqs(&[67, 57]))]),
+    pat("矢倉右玉", (16, 70), &[Had("右玉"), Own(S, sq(77)), Own(G, sq(78))]),
     pat("5筋位取り", OPENING, &[Own(P, sq(55)), OwnAny(R, file(2)), NotHad("振り飛車")]),
     pat("端位取り", OPENING, &[Own(P, sq(95)), Opp(P, sq(93))]),
     pat("端位取り", OPENING, &[Own(P, sq(15)), Opp(P, sq(13))]),
