@@ -15,6 +15,12 @@ pub static CASES: &[Case] = &[
         "5i5h 4i4h 4h4i 4i4h 4h4i 4i4h 4h4i 4i4h 4h4i 4i4h 4h4i 4i4h 4h4i 4i4h 4h4i 4i4h",
     ),
     s("中住まい", "5i5h", 1, "5i4h"),
+    s(
+        "アヒル囲い",
+        "7i6h 3i4h 6i7i 4i3i 5i5h",
+        9,
+        "7i6h 3i4h 6i7i 5i5h",
+    ),
     s("中原囲い", "6i7h 5i6i 4i5i 3i4h", 7, "6i7h 5i6i 4i5i 3i3h"),
     s("いちご囲い", "6i7h 4i5h 5i6h", 5, "6i7h 4i4h 5i6h"),
     s("カニ囲い", "7i6h 6i7h 4i5h 5i6i", 7, "7i6h 6i7h 4i4h 5i6i"),
@@ -105,6 +111,12 @@ pub static CASES: &[Case] = &[
         "7g7f 8h7g 5i6h 6h7h 7h8h 8h9h 7i8h",
         13,
         "7g7f 8h7g 5i6h 6h7h 7h8h 8h9h 7i7h",
+    ),
+    s(
+        "平矢倉",
+        "7g7f 6g6f 7i6h 6h7g 6i7h 4i5h 5h6h 9g9f 8h9g 5i6i 6i7i 7i8h",
+        23,
+        KIN_YAGURA,
     ),
     s(
         "矢倉穴熊",

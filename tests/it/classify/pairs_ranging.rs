@@ -41,6 +41,12 @@ pub static CASES: &[Case] = &[
     ),
     f("先手中飛車", "5g5f 3c3d 2h5h", 3, "7g7f 5c5d 2g2f 8b5b"),
     s(
+        "風車",
+        "5g5f 2h5h 6g6f 4g4f 7i6h 6h6g 3i4h 4h4g 5i4h 4h3h 5h5i",
+        21,
+        "5g5f 2h5h 6g6f 4g4f 7i6h 6h6g 3i4h 4h4g 5i4h 4h3h 1g1f",
+    ),
+    s(
         "カニカニ銀",
         "5g5f 2h5h 6g6f 6f6e 4g4f 4f4e 7i6h 6h6g 6g6f 3i4h 4h4g 4g4f",
         23,

@@ -266,6 +266,12 @@ pub static CASES: &[Case] = &[
     s("一間飛車", "2h1h", 1, "LATE 2h1h"),
     // Others.
     s(
+        "アヒル戦法",
+        "7i6h 3i4h 6i7i 4i3i 5i5h",
+        9,
+        "7i6h 3i4h 6i7i 5i5h",
+    ),
+    s(
         "雁木右玉",
         "7g7f 7i6h 6g6f 5g5f 3i4h 6i7h 4i5h 6h6g 4h5g 5i4h",
         19,
@@ -367,6 +373,12 @@ pub static CASES: &[Case] = &[
         "7g7f 3c3d 2g2f 8b4b 5g5f 5a6b 5i6h 6b7b 6h7h 7b8b 7i6h 1c1d 6h5g 9c9d 5g4f",
         15,
         "7g7f 3c3d 2g2f 8b4b 5g5f 5a6b 5i6h 6b7b 6h7h 7b8b 7i6h 1c1d 6h5g 9c9d 1g1f",
+    ),
+    f(
+        "鳥刺し",
+        "2g2f 3c3d 3i4h 8b4b 5g5f 5a6b 5i6h 6b7b 6h7h 7b8b 7i6h 1c1d 6h5g",
+        13,
+        "7g7f 3c3d 3i4h 8b4b 5g5f 5a6b 5i6h 6b7b 6h7h 7b8b 7i6h 1c1d 6h5g",
     ),
     f(
         "対振り棒銀",

@@ -9,6 +9,7 @@ pub(super) const DEFS: &[Def] = &[
     // The centre.
     castle("居玉", None, "The king still on its starting square after 30 plies."),
     castle("中住まい", None, "King one step up to 5八, a gold on each side of it (7八, 6九 or 6八 and 3八, 4九 or 4八).").aka(&["中住居"]),
+    castle("アヒル囲い", Some("中住まい"), "King one step up to 5八 between the silvers on 6八 and 4八, the golds spread wide on 7九 and 3九 like a duck's feet: low, with no square to drop a rook in.").aka(&["御神酒指し"]),
     castle("中原囲い", None, "The low castle of 横歩取り and 相掛かり: king 6九, golds 5九 and 7八, silver 4八 (gote's 4一玉 5一金 3二金 6二銀).").aka(&["中原玉"]),
     castle("いちご囲い", None, "King 6八 between the golds on 7八 and 5八."),
     castle("カニ囲い", None, "King 6九 with the golds on 7八 and 5八 like claws and the silver on 6八 in front: the 矢倉 on its way."),
@@ -35,6 +36,7 @@ pub(super) const DEFS: &[Def] = &[
     castle("矢倉囲い", None, "The static rook's tower: silver 7七, gold 7八, a gold or silver on 6七, king behind them."),
     castle("金矢倉", Some("矢倉囲い"), "King 8八, silver 7七, golds 7八 and 6七."),
     castle("銀矢倉", Some("矢倉囲い"), "King 8八, silvers 7七 and 6七, gold 7八."),
+    castle("平矢倉", Some("矢倉囲い"), "金矢倉 with the gold from 6七 one step back on 6八: king 8八, silver 7七, golds 7八 and 6八 side by side (角換わり's 矢倉, no square for a bishop dropped on 6九)."),
     castle("片矢倉", Some("矢倉囲い"), "King 7八, silver 7七, golds 6七 and 6八 (天野矢倉).").aka(&["天野矢倉"]),
     castle("総矢倉", Some("矢倉囲い"), "金矢倉 with the other silver beside it on 6六."),
     castle("菊水矢倉", Some("矢倉囲い"), "King down on 8九 under the silver on 8八, knight 7七, gold 7八."),
@@ -54,6 +56,7 @@ pub(super) const DEFS: &[Def] = &[
 pub(super) const PATTERNS: &[Pattern] = &[
     pat("居玉", (30, 30), &[Own(K, sq(59))]),
     pat("中住まい", CASTLING, &[Own(K, sq(58)), OwnAny(G, sqs(&[78, 69, 68])), OwnAny(G, sqs(&[38, 49, 48]))]),
+    pat("アヒル囲い", CASTLING, &[Own(K, sq(58)), Own(S, sqs(&[68, 48])), Own(G, sqs(&[79, 39]))]),
     pat("中原囲い", CASTLING, &[Own(K, sq(69)), Own(G, sqs(&[59, 78])), Own(S, sq(48))]),
     pat("いちご囲い", CASTLING, &[Own(K, sq(68)), Own(G, sqs(&[78, 58]))]),
     pat("カニ囲い", CASTLING, &[Own(K, sq(69)), Own(G, sqs(&[78, 58])), Own(S, sq(68))]),
@@ -75,6 +78,7 @@ pub(super) const PATTERNS: &[Pattern] = &[
     pat("矢倉穴熊", CASTLING, &[Own(K, sq(99)), Own(L, sq(98)), Own(S, sq(88)), Own(G, sqs(&[78, 67]))]),
     pat("金矢倉", CASTLING, &[Own(K, sq(88)), Own(S, sq(77)), Own(G, sqs(&[78, 67]))]),
     pat("銀矢倉", CASTLING, &[Own(K, sq(88)), Own(S, sqs(&[77, 67])), Own(G, sq(78))]),
+    pat("平矢倉", CASTLING, &[Own(K, sq(88)), Own(S, sq(77)), Own(G, sqs(&[78, 68]))]),
     pat("片矢倉", CASTLING, &[Own(K, sq(78)), Own(S, sq(77)), Own(G, sqs(&[67, 68]))]),
     pat("総矢倉", CASTLING, &[Own(K, sq(88)), Own(S, sqs(&[77, 66])), Own(G, sqs(&[78, 67]))]),
     pat("菊水矢倉", CASTLING, &[Own(K, sq(89)), Own(S, sq(88)), Own(N, sq(77)), Own(G, sq(78))]),

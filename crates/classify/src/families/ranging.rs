@@ -44,6 +44,7 @@ pub(super) const DEFS: &[Def] = &[
     strategy("後手中飛車", Some("中飛車"), "中飛車 played by gote."),
     strategy("中飛車穴熊", Some("中飛車"), "中飛車 with the king in the right corner (振り飛車穴熊)."),
     strategy("矢倉中飛車", Some("中飛車"), "中飛車 from a static rook's castle: the rook swung to the centre with the king gone left (6九, 7九, 7八, 8八 or 6八), against a static rook."),
+    strategy("風車", Some("中飛車"), "中飛車 with the silvers as horns on 6七 and 4七 and the rook drawn down to 5九, to swing along the bottom rank to wherever the opponent attacks.").aka(&["風車戦法"]),
     strategy("カニカニ銀", Some("中飛車"), "The centre rook with both silvers advanced side by side to 6六 and 4六, crab-like, before castling."),
     // 四間飛車
     strategy("四間飛車", Some("振り飛車"), "The rook swung to the fourth file from the left (▲6八飛).").aka(&["SHIKENBISHA", "SHIKENHISHA", "FOURTHFILEROOK"]),
@@ -110,6 +111,7 @@ pub(super) const PATTERNS: &[Pattern] = &[
     pat("後手中飛車", OPENING, &[Had("中飛車"), Side(Color::White)]),
     pat("中飛車穴熊", CASTLING, &[Had("中飛車"), Had("振り飛車穴熊")]),
     pat("矢倉中飛車", OPENING, &[Had("中飛車"), OwnAny(K, sqs(&[69, 79, 78, 88, 68])), OppNotHad("振り飛車")]),
+    pat("風車", (1, 60), &[Had("中飛車"), Own(R, sq(59)), Own(S, sqs(&[67, 47]))]),
     pat("カニカニ銀", (1, 30), &[Had("中飛車"), OwnAny(R, low(5)), Own(S, sqs(&[66, 46]))]),
     // 四間飛車
     pat("藤井システム", OPENING, &[Had("四間飛車"), Own(K, sq(39)), Own(S, sq(38)), Own(P, sqs(&[46, 36]))]),
