@@ -305,6 +305,12 @@ pub static CASES: &[Case] = &[
         5,
         "7g7f 3c3d 8h2b+ 3a2b B*5e",
     ),
+    g(
+        "4手目△3三角戦法",
+        "7g7f 3c3d 6g6f 2b3c",
+        4,
+        "7g7f 3c3d 6g6f 8c8d 2g2f 2b3c",
+    ),
     g("パックマン", "7g7f 4c4d", 2, "7g7f 3c3d 2g2f 4c4d"),
     s("角頭歩戦法", "7g7f 8g8f", 3, "8g8f"),
     // Against a ranging rook.
