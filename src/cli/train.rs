@@ -61,7 +61,12 @@ impl TrainArgs {
         let (format, file) = match (&self.hcpe, &self.psv) {
             (Some(f), None) => (TrainFormat::Hcpe, f.clone()),
             (None, Some(f)) => (TrainFormat::Psv, f.clone()),
-            _ => return Ok(None),
+            _ => {
+                if let Some(flag) = self.training_flag() {
+                    bail!("{flag} is an option of the training records: give --hcpe or --psv");
+                }
+                return Ok(None);
+            }
         };
         if let Some(max) = self.max_ply
             && max < self.min_ply
@@ -122,6 +127,27 @@ pub fn run(
         print_report(&report, opts, start.elapsed().as_secs_f64());
     }
     Ok(true)
+}
+
+impl TrainArgs {
+    /// The first training option given, when one is.
+    fn training_flag(&self) -> Option<&'static str> {
+        [
+            (self.min_ply != 0, "--min-ply"),
+            (self.max_ply.is_some(), "--max-ply"),
+            (self.skip_check, "--skip-check"),
+            (self.unique, "--unique"),
+            (self.min_games != 1, "--min-games"),
+            (self.evaluated_only, "--evaluated-only"),
+            (self.played_moves, "--played-moves"),
+            (self.keep_unknown_results, "--keep-unknown-results"),
+            (self.shuffle.is_some(), "--shuffle"),
+            (self.test_fraction.is_some(), "--test-fraction"),
+            (self.split_seed != 0, "--split-seed"),
+        ]
+        .into_iter()
+        .find_map(|(given, flag)| given.then_some(flag))
+    }
 }
 
 fn print_report(r: &TrainReport, opts: &TrainOptions, seconds: f64) {

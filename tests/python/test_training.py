@@ -225,4 +225,8 @@ def test_refusals_say_why_and_write_nothing(cli, sample_db, tmp_path):
                    db=sample_db, check=False)
     assert done.stderr.strip() == "kifudex: no game matches: nothing written"
     assert not (tmp_path / "y.psv").exists() and not (tmp_path / "z.hcpe").exists()
+    done = cli.run("export", "--to", "kif", "--out", tmp_path / "kif", "--unique",
+                   db=sample_db, check=False)
+    assert done.stderr.strip() == ("kifudex: --unique is an option of the training records: "
+                                   "give --hcpe or --psv")
     assert [p.name for p in tmp_path.iterdir()] == ["x.hcpe"]
