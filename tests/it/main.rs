@@ -1,6 +1,7 @@
 //! Integration tests, one binary (see Cargo.toml: `autotests = false`).
 
 mod answers;
+mod bounds;
 mod check;
 mod classify;
 mod cli;
@@ -14,6 +15,7 @@ mod evals;
 mod evals_stored;
 mod export;
 mod filter;
+mod find;
 mod handicap;
 mod hash;
 mod headers;
