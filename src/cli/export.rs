@@ -25,6 +25,8 @@ use super::filter::FilterArgs;
 pub struct ExportArgs {
     #[command(flatten)]
     filter: FilterArgs,
+    #[command(flatten)]
+    train: super::train::TrainArgs,
     /// Write the games as record files in this format: kif, kifu, ki2, ki2u, csa, jkf, psn, usi.
     #[arg(long, requires = "out", conflicts_with = "parquet")]
     to: Option<Target>,
@@ -133,6 +135,18 @@ pub fn run_export(db: &Path, args: &ExportArgs) -> Result<bool> {
     if ids.is_empty() {
         return Err(ExportError::NothingSelected.into());
     }
+    if let Some(opts) = args.train.options(args.force)? {
+        let b = bar(ids.len(), "games");
+        let ok = super::train::run(&store, &ids, &opts, args.json, |n| {
+            if let Some(b) = &b {
+                b.set_position(n as u64);
+            }
+        })?;
+        if let Some(b) = b {
+            b.finish_and_clear();
+        }
+        return Ok(ok);
+    }
     if let Some(dir) = &args.parquet {
         let b = bar(ids.len(), "games");
         let report = export_parquet(&store, &ids, dir, args.force, |n| {
@@ -159,7 +173,9 @@ pub fn run_export(db: &Path, args: &ExportArgs) -> Result<bool> {
         return Ok(true);
     }
     let (Some(to), Some(out)) = (args.to, &args.out) else {
-        bail!("give --to FORMAT --out DIR (record files) or --parquet DIR");
+        bail!(
+            "give --to FORMAT --out DIR (record files), --parquet DIR, --hcpe FILE or --psv FILE"
+        );
     };
     if args.one_file && !to.holds_many() {
         bail!(

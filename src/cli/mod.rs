@@ -30,6 +30,7 @@ mod serve;
 mod show;
 mod stats;
 mod text;
+mod train;
 mod upgrade;
 
 use std::path::PathBuf;

@@ -12,6 +12,7 @@ pub mod files;
 pub mod parquet;
 mod pool;
 pub mod stage;
+pub mod train;
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
