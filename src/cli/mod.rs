@@ -11,6 +11,7 @@ macro_rules! outln {
 
 mod check;
 mod convert;
+mod evals;
 mod export;
 mod filter;
 mod import;

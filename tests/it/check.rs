@@ -213,6 +213,7 @@ fn a_damaged_game_is_named_for_its_file_to_be_read_again() {
 fn a_database_before_checksums_gets_them_from_the_upgrade() {
     let (_dir, db) = sample("check-migrate");
     let c = rusqlite::Connection::open(db.join("kifudex.sqlite")).unwrap();
+    c.execute_batch(crate::util::BACK_TO_SCHEMA_12).unwrap();
     c.execute_batch(
         "ALTER TABLE position_blocks DROP COLUMN crc;
          ALTER TABLE position_segments DROP COLUMN crc;

@@ -11,6 +11,7 @@ mod db;
 mod decode;
 mod engine;
 mod evals;
+mod evals_db;
 mod evals_stored;
 mod export;
 mod filter;

@@ -603,10 +603,26 @@ pub fn crowded(rng: &mut Rng) -> Option<Position> {
     Position::from_sfen(&setup(&pieces.join(" "), "b", &hand)).ok()
 }
 
-/// SQL that takes a database of schema 12 back to what schema 10 made of it: no checksums,
+/// The SQL that takes a database of schema 13 back to schema 12 (before evaluations), as a
+/// literal for `concat!`; [`BACK_TO_SCHEMA_12`] is the same text.
+macro_rules! back_to_schema_12 {
+    () => {
+        "DROP TABLE engine_evals;
+    DROP TABLE game_evals;
+    DROP TABLE engine_analyses;"
+    };
+}
+
+/// Takes a database of schema 13 back to schema 12 (its `user_version` is the caller's).
+pub const BACK_TO_SCHEMA_12: &str = back_to_schema_12!();
+
+/// SQL that takes a database of schema 13 back to what schema 10 made of it: no evaluations,
+/// no checksums,
 /// the recognised names as rows of a table indexed by name, no lists, no `games.recognised`
 /// (for the tests of older databases, which go back further from there).
-pub const BACK_TO_SCHEMA_10: &str = "
+pub const BACK_TO_SCHEMA_10: &str = concat!(
+    back_to_schema_12!(),
+    "
     ALTER TABLE position_blocks DROP COLUMN crc;
     ALTER TABLE position_segments DROP COLUMN crc;
     ALTER TABLE games DROP COLUMN moves_crc;
@@ -624,7 +640,8 @@ pub const BACK_TO_SCHEMA_10: &str = "
         SELECT r.game_id, CASE r.side WHEN 0 THEN 'sente' ELSE 'gote' END AS side, n.kind,
                n.name, r.ply
         FROM recognised r JOIN opening_names n ON n.id = r.name_id;
-    PRAGMA user_version = 10;";
+    PRAGMA user_version = 10;"
+);
 
 /// A database of an older format: a read refuses it with words that name `kifudex upgrade`
 /// and leaves the database and its log as they were (SQLite's side files aside: the

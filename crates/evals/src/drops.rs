@@ -43,7 +43,7 @@ pub fn for_side(points: i32, side: Color) -> i32 {
 
 /// The side to move at `ply` (the position after `ply` moves) of a game `first` starts.
 pub fn mover_at(first: Color, ply: usize) -> Color {
-    if ply % 2 == 0 {
+    if ply.is_multiple_of(2) {
         first
     } else {
         first.opponent()
