@@ -9,6 +9,7 @@ macro_rules! outln {
     }};
 }
 
+mod blunders;
 mod check;
 mod convert;
 mod evals;
@@ -55,6 +56,9 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// The moves after which the mover's evaluation fell by at least --drop, worst first,
+    /// with the position, the evaluations before and after and the engine's better move.
+    Blunders(blunders::BlundersArgs),
     /// Read the whole database and say what is damaged or behind (`--repair` rebuilds what
     /// is derived from the games).
     Check(check::CheckArgs),
@@ -125,6 +129,7 @@ pub fn run() -> ExitCode {
         }
     };
     let result = match cli.command {
+        Command::Blunders(args) => blunders::run(&cli.db, &args),
         Command::Check(args) => check::run(&cli.db, &args),
         Command::Convert(args) => convert::run(&args),
         Command::Export(args) => export::run_export(&cli.db, &args),

@@ -12,6 +12,7 @@ mod decode;
 mod engine;
 mod evals;
 mod evals_db;
+mod evals_questions;
 mod evals_stored;
 mod export;
 mod filter;
