@@ -226,7 +226,7 @@ fn import_keeps_four_bytes_an_evaluated_ply_and_nothing_for_a_game_without() {
     assert!(api["evals_analysis"].is_null());
 }
 
-/// A database of schema 12 (before evaluations were kept): reads refuse it, `upgrade` reads
+/// A database of schema 13 (before evaluations were kept): reads refuse it, `upgrade` reads
 /// the evaluations of its games from their stored engine lines, the same as an import would.
 #[test]
 fn an_upgrade_finds_the_evaluations_of_a_database_made_before_them() {
@@ -248,9 +248,9 @@ fn an_upgrade_finds_the_evaluations_of_a_database_made_before_them() {
     assert!(!imported.is_empty());
     let at = kifudex::store::MIGRATIONS
         .iter()
-        .position(|(n, _)| *n == "0013_evals.sql")
+        .position(|(n, _)| *n == "0014_evals.sql")
         .unwrap();
-    conn.execute_batch(crate::util::BACK_TO_SCHEMA_12).unwrap();
+    conn.execute_batch(crate::util::BACK_TO_SCHEMA_13).unwrap();
     conn.execute_batch(&format!("PRAGMA user_version = {at};"))
         .unwrap();
     drop(conn);

@@ -603,9 +603,9 @@ pub fn crowded(rng: &mut Rng) -> Option<Position> {
     Position::from_sfen(&setup(&pieces.join(" "), "b", &hand)).ok()
 }
 
-/// The SQL that takes a database of schema 13 back to schema 12 (before evaluations), as a
-/// literal for `concat!`; [`BACK_TO_SCHEMA_12`] is the same text.
-macro_rules! back_to_schema_12 {
+/// The SQL that takes a database of schema 14 back to schema 13 (before evaluations), as a
+/// literal for `concat!`; [`BACK_TO_SCHEMA_13`] is the same text.
+macro_rules! back_to_schema_13 {
     () => {
         "DROP TABLE engine_evals;
     DROP TABLE game_evals;
@@ -613,16 +613,22 @@ macro_rules! back_to_schema_12 {
     };
 }
 
-/// Takes a database of schema 13 back to schema 12 (its `user_version` is the caller's).
-pub const BACK_TO_SCHEMA_12: &str = back_to_schema_12!();
+/// Takes a database of schema 14 back to schema 13 (its `user_version` is the caller's).
+pub const BACK_TO_SCHEMA_13: &str = back_to_schema_13!();
 
-/// SQL that takes a database of schema 13 back to what schema 10 made of it: no evaluations,
-/// no checksums,
+/// SQL that takes a database of schema 14 back to what schema 10 made of it: no evaluations,
+/// no labels by number nor opening totals, no checksums,
 /// the recognised names as rows of a table indexed by name, no lists, no `games.recognised`
 /// (for the tests of older databases, which go back further from there).
 pub const BACK_TO_SCHEMA_10: &str = concat!(
-    back_to_schema_12!(),
+    back_to_schema_13!(),
     "
+    DROP INDEX games_label;
+    DROP INDEX IF EXISTS games_date;
+    CREATE INDEX games_date ON games(date);
+    ALTER TABLE games DROP COLUMN label_id;
+    DROP TABLE game_labels;
+    DROP TABLE opening_totals;
     ALTER TABLE position_blocks DROP COLUMN crc;
     ALTER TABLE position_segments DROP COLUMN crc;
     ALTER TABLE games DROP COLUMN moves_crc;

@@ -56,8 +56,12 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         include_str!("../../../../migrations/0012_checksums.sql"),
     ),
     (
-        "0013_evals.sql",
-        include_str!("../../../../migrations/0013_evals.sql"),
+        "0013_game_labels.sql",
+        include_str!("../../../../migrations/0013_game_labels.sql"),
+    ),
+    (
+        "0014_evals.sql",
+        include_str!("../../../../migrations/0014_evals.sql"),
     ),
 ];
 
@@ -72,7 +76,8 @@ const RUST_STEPS: &[(&str, RustStep)] = &[
     ("0005_game_key.sql", super::rekey::recompute_fingerprints),
     ("0010_player_totals.sql", super::players::rebuild),
     ("0012_checksums.sql", super::checksum::fill),
-    ("0013_evals.sql", super::evals::fill),
+    ("0013_game_labels.sql", super::labels::rebuild),
+    ("0014_evals.sql", super::evals::fill),
 ];
 
 /// The schema version this program writes.

@@ -1,4 +1,4 @@
-//! Evaluations in the database (schema 13, `migrations/0013_evals.sql`): a game's evaluations
+//! Evaluations in the database (schema 14, `migrations/0014_evals.sql`): a game's evaluations
 //! as the questions read them (`game_evals`: the record's, written at import, or the last
 //! whole analysis by an engine), the analyses `kifudex analyse` runs ([`analyses`]), the SQL
 //! function the filter's `--eval-at` asks, and the scans that blunders, the calibration and
@@ -123,7 +123,7 @@ pub(super) fn delete_game(c: &Connection, game: i64) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// The migration's step: the evaluations of the games stored before schema 13, read from
+/// The migration's step: the evaluations of the games stored before schema 14, read from
 /// their stored comments and engine lines.
 pub(super) fn fill(c: &Connection) -> Result<(), StoreError> {
     let mut stmt = c.prepare(

@@ -1,4 +1,4 @@
--- kifudex schema 13: evaluations (docs/evaluations.md). A game without evaluations has no
+-- kifudex schema 14: evaluations (docs/evaluations.md). A game without evaluations has no
 -- row anywhere here.
 
 -- A game's evaluations as the questions read them (blunders, stats --evals, the players'
