@@ -18,7 +18,7 @@ CREATE INDEX game_evals_swing ON game_evals(swing) WHERE swing IS NOT NULL;
 -- An engine and a search limit `kifudex analyse` ran: a position is analysed once for each.
 CREATE TABLE engine_analyses (
     id      INTEGER PRIMARY KEY,
-    engine  TEXT NOT NULL, -- the engine's `id name`
+    engine  TEXT NOT NULL, -- its `id name`, then the options set: `Fairy-Stockfish 11.1 [Threads=1]`
     limits  TEXT NOT NULL, -- `nodes 100000`, `movetime 500`, `depth 12` or `byoyomi 1000`
     command TEXT NOT NULL, -- the command line of its first run
     options TEXT NOT NULL, -- the options of its first run, a JSON object

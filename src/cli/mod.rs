@@ -9,6 +9,7 @@ macro_rules! outln {
     }};
 }
 
+mod analyse;
 mod blunders;
 mod check;
 mod convert;
@@ -56,6 +57,9 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Run a USI engine over every main-line position of the selected games and keep its
+    /// evaluations, best moves and variations (a stopped run goes on where it stopped).
+    Analyse(analyse::AnalyseArgs),
     /// The moves after which the mover's evaluation fell by at least --drop, worst first,
     /// with the position, the evaluations before and after and the engine's better move.
     Blunders(blunders::BlundersArgs),
@@ -129,6 +133,7 @@ pub fn run() -> ExitCode {
         }
     };
     let result = match cli.command {
+        Command::Analyse(args) => analyse::run(&cli.db, &args),
         Command::Blunders(args) => blunders::run(&cli.db, &args),
         Command::Check(args) => check::run(&cli.db, &args),
         Command::Convert(args) => convert::run(&args),

@@ -1,5 +1,6 @@
 //! Integration tests, one binary (see Cargo.toml: `autotests = false`).
 
+mod analyse;
 mod answers;
 mod check;
 mod classify;

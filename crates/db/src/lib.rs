@@ -2,6 +2,7 @@
 //! import, the queries and the exports. Built on the board (`kifudex-shogi`), the records
 //! (`kifudex-notation`) and recognition (`kifudex-classify`).
 
+pub mod analyse;
 pub mod export;
 pub mod ingest;
 pub mod numhash;

@@ -16,7 +16,7 @@ use kifudex_notation::GameResult;
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct AnalysisKey {
     pub id: i64,
-    /// The engine's `id name`.
+    /// The engine's `id name`, then the options set (`kifudex::analyse::engine_text`).
     pub engine: String,
     /// `nodes 100000`, `movetime 500`, `depth 12` or `byoyomi 1000`.
     pub limits: String,
