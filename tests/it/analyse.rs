@@ -4,6 +4,8 @@
 //! second run analyses nothing; a run killed with SIGKILL in the middle is taken up by the
 //! next, which asks the engine only for the positions left. No test depends on how fast
 //! anything runs: the kill waits for what the database holds, the engine held at a position.
+//! A fake engine that dies at a position shows the run reporting it, restarting it and going
+//! on; bad commands and options are clear errors.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -387,4 +389,114 @@ fn gpsusi_analyses_with_byoyomi() {
             "{e}"
         );
     }
+}
+
+/// A fake engine (a bash script) that evaluates every position 7 for the side to move and
+/// resigns, and
+/// dies whenever it is asked about the position after the third move of a game.
+fn dying_engine(dir: &Path) -> String {
+    let script = r#"#!/bin/bash
+third='^position startpos moves [^ ]+ [^ ]+ [^ ]+$'
+while IFS= read -r line; do
+  case "$line" in
+    usi) echo "id name Dying Fake 1.0"; echo "usiok" ;;
+    isready) echo "readyok" ;;
+    position*) pos="$line" ;;
+    go*) if [[ $pos =~ $third ]]; then echo "no third move for me" >&2; exit 3; fi
+         echo "info depth 1 score cp 7 nodes 1"
+         echo "bestmove resign" ;;
+    quit) exit 0 ;;
+  esac
+done
+"#;
+    let path = dir.join("dying.sh");
+    std::fs::write(&path, script).unwrap();
+    format!("bash {}", path.display())
+}
+
+#[test]
+fn an_engine_that_dies_is_reported_restarted_and_the_run_goes_on() {
+    let (dir, positions) = database("analyse-dying", 3, 13);
+    let db = dir.join("db");
+    let engine = dying_engine(dir.path());
+    let out = Kifudex::new()
+        .db(&db)
+        .args(["analyse", "--json", "--engine", &engine, "--depth", "1"])
+        .output()
+        .success();
+    let r: Value = serde_json::from_str(out.stdout.trim()).unwrap();
+    let games = positions.len() - 1; // the mate record starts from its own position
+    assert_eq!(r["analysis"]["engine"], "Dying Fake 1.0");
+    assert_eq!(r["analysed"], positions.iter().sum::<usize>());
+    assert_eq!(r["completed"], positions.len());
+    // Each game's third position: asked, restarted, asked again, kept without an answer.
+    assert_eq!(r["failures"], 2 * games);
+    assert_eq!(r["unanswered"], games);
+    assert_eq!(r["left"], 0);
+    let warned = out
+        .stderr
+        .lines()
+        .filter(|l| {
+            l.starts_with("kifudex: engine: game ")
+                && l.contains(", position 3: the engine stopped")
+                && l.contains("no third move for me")
+                && l.ends_with("; restarted")
+        })
+        .count();
+    assert_eq!(warned, 2 * games, "{}", out.stderr);
+    for (i, &n) in positions[..games].iter().enumerate() {
+        let g = shown(&db, i + 1);
+        let plies: Vec<u64> = g["evals"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                // USI's score is the side to move's: sente moves at the even plies.
+                let ply = e["ply"].as_u64().unwrap();
+                assert_eq!(e["value"], if ply % 2 == 0 { 7 } else { -7 });
+                assert_eq!(e["best"], "resign");
+                ply
+            })
+            .collect();
+        let want: Vec<u64> = (0..n as u64).filter(|&p| p != 3).collect();
+        assert_eq!(plies, want, "game {}", i + 1);
+    }
+}
+
+#[test]
+fn bad_engines_and_options_are_clear_errors() {
+    let (dir, _) = database("analyse-errors", 1, 17);
+    let db = dir.join("db");
+    let run = |args: &[&str]| Kifudex::new().db(&db).args(args).output();
+    let out = run(&["analyse", "--engine", "/nonexistent/engine", "--depth", "1"]);
+    assert_eq!(out.code(), 1);
+    assert!(
+        out.stderr
+            .contains("cannot start the engine '/nonexistent/engine'"),
+        "{}",
+        out.stderr
+    );
+    let out = run(&[
+        "analyse", "--engine", "x", "--depth", "1", "--option", "Threads",
+    ]);
+    assert_eq!(out.code(), 1);
+    assert!(
+        out.stderr
+            .contains("--option \"Threads\": give NAME=VALUE (an empty VALUE for a button)"),
+        "{}",
+        out.stderr
+    );
+    // A limit is required, and only one.
+    assert_eq!(run(&["analyse", "--engine", "x"]).code(), 2);
+    assert_eq!(
+        run(&["analyse", "--engine", "x", "--depth", "1", "--nodes", "9"]).code(),
+        2
+    );
+    let out = run(&["analyse", "--engine", "\"open", "--depth", "1"]);
+    assert_eq!(out.code(), 1);
+    assert!(
+        out.stderr.contains("no program, or a quote left open"),
+        "{}",
+        out.stderr
+    );
 }
