@@ -17,6 +17,7 @@ mod evals_questions;
 mod evals_stored;
 mod export;
 mod filter;
+mod find;
 mod handicap;
 mod hash;
 mod headers;

@@ -2,8 +2,11 @@
 //! import, the queries and the exports. Built on the board (`kifudex-shogi`), the records
 //! (`kifudex-notation`) and recognition (`kifudex-classify`).
 
+#![doc = include_str!("../README.md")]
+
 pub mod analyse;
 pub mod export;
+pub mod find;
 pub mod ingest;
 pub mod numhash;
 pub mod progress;

@@ -9,6 +9,8 @@
 //! when sente is ahead. An evaluation belongs to a ply: ply N is the position after the N-th
 //! move of the main line (ply 0 the start position).
 
+#![doc = include_str!("../README.md")]
+
 pub mod calibration;
 mod dialects;
 pub mod drops;

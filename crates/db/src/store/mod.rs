@@ -8,6 +8,7 @@ pub(crate) mod codec;
 mod evals;
 mod indexes;
 pub mod labels;
+mod lines;
 mod migrate;
 mod openings;
 mod players;
@@ -27,6 +28,7 @@ pub use evals::{
     AnalysisKey, AnalysisWork, EvalsRow, GameEvals, GameToAnalyse, PV_START, PositionDetail,
     PositionResult, ScannedEvals,
 };
+pub use lines::{LineRow, LineSpan};
 pub use migrate::{MIGRATIONS, SCHEMA_VERSION};
 pub use openings::{CLASSIFY_META, OpeningGame, StoredItem};
 pub use players::{PlayerTotals, SideTotals};
