@@ -42,9 +42,9 @@ pub struct AnalyseArgs {
     /// (`go btime 0 wtime 0 byoyomi MS`: the form every USI engine takes, gpsusi's only one).
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
     byoyomi: Option<u64>,
-    /// Engine processes at once.
+    /// Engine processes at once (lowered to four per core, with a note, beyond that).
     #[arg(long, default_value_t = 1, value_name = "N",
-          value_parser = clap::value_parser!(u64).range(1..=256))]
+          value_parser = clap::value_parser!(u64).range(1..))]
     jobs: u64,
     /// Seconds the engine may take beyond its limit (and to start) before it is killed and
     /// restarted.
@@ -95,7 +95,7 @@ pub fn run(db: &Path, args: &AnalyseArgs) -> Result<bool> {
         command,
         options,
         limit: args.limit(),
-        jobs: args.jobs as usize,
+        jobs: super::bounds::threads("--jobs", usize::try_from(args.jobs).unwrap_or(usize::MAX)),
         deadlines: Deadlines {
             start: timeout,
             search: timeout,

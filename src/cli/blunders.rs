@@ -21,8 +21,8 @@ pub struct BlundersArgs {
     #[arg(long, default_value_t = 300, value_name = "N",
           value_parser = clap::value_parser!(i32).range(1..))]
     drop: i32,
-    /// At most this many blunders, worst first (0: all).
-    #[arg(long, default_value_t = 50, value_name = "N")]
+    /// At most this many blunders, worst first (0: all; up to 1,000,000).
+    #[arg(long, default_value_t = 50, value_name = "N", value_parser = super::bounds::rows())]
     limit: usize,
     /// One JSON object per blunder, then `{"total": N, "games": M}`.
     #[arg(long, conflicts_with = "csv")]

@@ -2,6 +2,7 @@
 
 mod analyse;
 mod answers;
+mod bounds;
 mod check;
 mod classify;
 mod cli;
@@ -10,6 +11,7 @@ mod csa;
 mod csa_write;
 mod db;
 mod decode;
+mod diskfull;
 mod engine;
 mod evals;
 mod evals_db;
