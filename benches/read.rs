@@ -101,12 +101,25 @@ fn recognise(games: usize) {
     }
     rounds.sort_by(f64::total_cmp);
     let secs = rounds[0];
+    // What was recognised, as one number: two builds that print the same one name the same
+    // games alike (the check before an optimisation of the matcher is kept).
+    let mut digest = std::hash::DefaultHasher::new();
+    for r in &records {
+        let found = kifudex::classify::recognise_record(r);
+        std::hash::Hash::hash(&found.opening, &mut digest);
+        std::hash::Hash::hash(&found.reason.map(|x| x.to_string()), &mut digest);
+        for i in &found.items {
+            std::hash::Hash::hash(&(i.side.index(), i.name, i.ply, i.implied), &mut digest);
+            std::hash::Hash::hash(&i.mv.usi(), &mut digest);
+        }
+    }
     println!(
-        "recognise: {games} games ({plies} plies) in {secs:.3} s = {:.0} games/s, {:.2} µs per game (median of 5 rounds {:.2} µs), {:.1} names per game",
+        "recognise: {games} games ({plies} plies) in {secs:.3} s = {:.0} games/s, {:.2} µs per game (median of 5 rounds {:.2} µs), {:.1} names per game, digest {:016x}",
         games as f64 / secs,
         secs * 1e6 / games as f64,
         rounds[2] * 1e6 / games as f64,
-        items as f64 / games as f64
+        items as f64 / games as f64,
+        std::hash::Hasher::finish(&digest)
     );
 }
 

@@ -3,6 +3,7 @@
 //! handicaps, the spelling table, what the database keeps, and the matcher against a plain
 //! reading of the definitions.
 
+mod docs;
 mod labels;
 mod pairs;
 mod pairs_castles;

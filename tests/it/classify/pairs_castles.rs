@@ -1,6 +1,6 @@
 //! The pairs of the castles (see `pairs.rs`).
 
-use super::pairs::{Case, s};
+use super::pairs::{Case, f, s};
 
 const KIN_YAGURA: &str = "7g7f 6g6f 7i6h 6h7g 6i7h 4i5h 5h6g 9g9f 8h9g 5i6i 6i7i 7i8h";
 const SHIN_GIN_ANAGUMA: &str = "7g7f 8h7g 9i9h 5i6h 6h7h 7h8h 8h9i 8g8f 7i8h 8h8g 6i7h 7h8h";
@@ -15,6 +15,12 @@ pub static CASES: &[Case] = &[
         "5i5h 4i4h 4h4i 4i4h 4h4i 4i4h 4h4i 4i4h 4h4i 4i4h 4h4i 4i4h 4h4i 4i4h 4h4i 4i4h",
     ),
     s("中住まい", "5i5h", 1, "5i4h"),
+    s(
+        "アヒル囲い",
+        "7i6h 3i4h 6i7i 4i3i 5i5h",
+        9,
+        "7i6h 3i4h 6i7i 5i5h",
+    ),
     s("中原囲い", "6i7h 5i6i 4i5i 3i4h", 7, "6i7h 5i6i 4i5i 3i3h"),
     s("いちご囲い", "6i7h 4i5h 5i6h", 5, "6i7h 4i4h 5i6h"),
     s("カニ囲い", "7i6h 6i7h 4i5h 5i6i", 7, "7i6h 6i7h 4i4h 5i6i"),
@@ -93,6 +99,24 @@ pub static CASES: &[Case] = &[
         "7g7f 8h7g 9i9h 5i6h 6h7h 7h8h 8h9i 7i8h 6i7h 3i4h 4h5i 5i6h 6h7i",
         25,
         "7g7f 8h7g 9i9h 5i6h 6h7h 7h8h 8h9i 7i8h 6i7h 3i4h 4h5i 5i6h",
+    ),
+    s(
+        "音無しの構え",
+        "8g8f 7i7h 7h8g 8h7i 9i9h 5i6h 6h7h 7h8h 8h9i 6i7h 7h8h",
+        21,
+        "7g7f 8g8f 7i7h 7h8g 8h7i 9i9h 5i6h 6h7h 7h8h 8h9i 6i7h 7h8h",
+    ),
+    s(
+        "串カツ囲い",
+        "7g7f 8h7g 5i6h 6h7h 7h8h 8h9h 7i8h",
+        13,
+        "7g7f 8h7g 5i6h 6h7h 7h8h 8h9h 7i7h",
+    ),
+    s(
+        "平矢倉",
+        "7g7f 6g6f 7i6h 6h7g 6i7h 4i5h 5h6h 9g9f 8h9g 5i6i 6i7i 7i8h",
+        23,
+        KIN_YAGURA,
     ),
     s(
         "矢倉穴熊",
@@ -228,6 +252,19 @@ pub static CASES: &[Case] = &[
         "2h7h 5i4h 4h3h 3h2h 3i3h 2g2f 3h2g 4i3h 6i5h 4g4f 5h4g",
         21,
         "2h7h 5i4h 4h3h 3h2h 3i3h 2g2f 3h2g 4i3h 6i5h 4g4f",
+    ),
+    s(
+        "ちょんまげ美濃",
+        "2g2f 7g7f 2h6h 5i4h 4h3h 3h2h 3i3h",
+        13,
+        "2g2f 2f2e 2h6h 5i4h 4h3h 3h2h 3i3h",
+    ),
+    // The 2-file pawns exchanged (▲2四歩 △同歩 ▲同飛 △2三歩), the rook home, then ranged.
+    f(
+        "坊主美濃",
+        "2g2f 8c8d 2f2e 8d8e 2e2d 2c2d 2h2d P*2c 2d2h 4a4b 2h6h 4b4a 5i4h 4a4b 4h3h 4b4a 3h2h 4a4b 3i3h",
+        19,
+        "2g2f 4a4b 7g7f 4b4a 2h6h 4a4b 5i4h 4b4a 4h3h 4a4b 3h2h 4b4a 3i3h",
     ),
     s("ずれ美濃", "2h6h 5i4h 4h3h 3i4h", 7, "2h6h 5i4h 4h3h 3i2h"),
     s("早囲い", "2h6h 5i4h 4h3h", 5, "2h6h 4i5h 5i4h 4h3h"),

@@ -41,6 +41,12 @@ pub static CASES: &[Case] = &[
     ),
     f("先手中飛車", "5g5f 3c3d 2h5h", 3, "7g7f 5c5d 2g2f 8b5b"),
     s(
+        "風車",
+        "5g5f 2h5h 6g6f 4g4f 7i6h 6h6g 3i4h 4h4g 5i4h 4h3h 5h5i",
+        21,
+        "5g5f 2h5h 6g6f 4g4f 7i6h 6h6g 3i4h 4h4g 5i4h 4h3h 1g1f",
+    ),
+    s(
         "カニカニ銀",
         "5g5f 2h5h 6g6f 6f6e 4g4f 4f4e 7i6h 6h6g 6g6f 3i4h 4h4g 4g4f",
         23,
@@ -104,6 +110,19 @@ pub static CASES: &[Case] = &[
     f("初手▲7八飛戦法", "2h7h", 1, "7g7f 3c3d 2h7h"),
     // 向かい飛車
     s("向かい飛車", "7g7f 8h7g 2h8h", 5, "LATE 7g7f 8h7g 2h8h"),
+    // The 1920s line (阪田三吉): △3二金 △3三角, ▲同角成 △同金, then △2二飛.
+    g(
+        "阪田流向かい飛車",
+        "7g7f 3c3d 2g2f 4a3b 2f2e 2b3c 8h3c+ 3b3c 3i3h 8b2b",
+        10,
+        "7g7f 3c3d 2g2f 1c1d 2f2e 2b3c 8h3c+ 2a3c 3i3h 8b2b",
+    ),
+    f(
+        "玉頭銀",
+        "7g7f 3c3d 2h5h 8c8d 5g5f 5a4b 7i6h 4b3b 6h5g 1c1d 5g4f 9c9d 4f4e",
+        13,
+        "7g7f 3c3d 2h5h 8c8d 5g5f 5a4b 7i6h 4b3b 6h5g 1c1d 5g4f 9c9d 1g1f",
+    ),
     f(
         "ダイレクト向かい飛車",
         "7g7f 3c3d 8h2b+ 3a2b 2h8h",

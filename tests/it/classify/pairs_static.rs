@@ -163,6 +163,12 @@ pub static CASES: &[Case] = &[
         "2g2f 8c8d 2f2e 8d8e 2e2d 2c2d 2h2d P*2c 2d2f",
     ),
     f(
+        "縦歩取り",
+        "2g2f 8c8d 2f2e 8d8e 2e2d 2c2d 2h2d P*2c 2d2f 4a4b 2f3f",
+        11,
+        "2g2f 4a4b 2f2e 4b4a 2h2f 4a4b 2f3f",
+    ),
+    f(
         "相掛かり浮き飛車",
         "2g2f 8c8d 2f2e 8d8e 2e2d 2c2d 2h2d P*2c 2d2f",
         9,
@@ -259,6 +265,24 @@ pub static CASES: &[Case] = &[
     s("袖飛車", "3g3f 2h3h", 3, "LATE 3g3f 2h3h"),
     s("一間飛車", "2h1h", 1, "LATE 2h1h"),
     // Others.
+    s(
+        "アヒル戦法",
+        "7i6h 3i4h 6i7i 4i3i 5i5h",
+        9,
+        "7i6h 3i4h 6i7i 5i5h",
+    ),
+    s(
+        "雁木右玉",
+        "7g7f 7i6h 6g6f 5g5f 3i4h 6i7h 4i5h 6h6g 4h5g 5i4h",
+        19,
+        "7g7f 7i6h 6g6f 5g5f 3i3h 6i7h 4i5h 6h6g 5i4h",
+    ),
+    s(
+        "矢倉右玉",
+        "7g7f 6g6f 7i6h 6h7g 6i7h 1g1f 9g9f 1f1e 5i4h",
+        17,
+        "7g7f 6g6f 7i6h 6h6g 6i7h 1g1f 9g9f 1f1e 5i4h",
+    ),
     f(
         "右玉",
         "5i4h 4a3b 6i5h 5a4b 1g1f 1c1d 9g9f 9c9d 1f1e 9d9e 3g3f 3c3d 7g7f 8c8d 2g2f 6a5b",
@@ -280,6 +304,12 @@ pub static CASES: &[Case] = &[
         "7g7f 3c3d 8h2b+ 3a2b B*4e",
         5,
         "7g7f 3c3d 8h2b+ 3a2b B*5e",
+    ),
+    g(
+        "4手目△3三角戦法",
+        "7g7f 3c3d 6g6f 2b3c",
+        4,
+        "7g7f 3c3d 6g6f 8c8d 2g2f 2b3c",
     ),
     g("パックマン", "7g7f 4c4d", 2, "7g7f 3c3d 2g2f 4c4d"),
     s("角頭歩戦法", "7g7f 8g8f", 3, "8g8f"),
@@ -343,6 +373,18 @@ pub static CASES: &[Case] = &[
         vs_shiken!("5i6h", "6h7h 8b4b 5g5f 6a6b 7i6h 6b6a 6h5g"),
         9,
         vs_shiken!("5i6h", "6h7h 8b4b 5g5f 6a6b 7i6h"),
+    ),
+    f(
+        "4六銀左急戦",
+        "7g7f 3c3d 2g2f 8b4b 5g5f 5a6b 5i6h 6b7b 6h7h 7b8b 7i6h 1c1d 6h5g 9c9d 5g4f",
+        15,
+        "7g7f 3c3d 2g2f 8b4b 5g5f 5a6b 5i6h 6b7b 6h7h 7b8b 7i6h 1c1d 6h5g 9c9d 1g1f",
+    ),
+    f(
+        "鳥刺し",
+        "2g2f 3c3d 3i4h 8b4b 5g5f 5a6b 5i6h 6b7b 6h7h 7b8b 7i6h 1c1d 6h5g",
+        13,
+        "7g7f 3c3d 3i4h 8b4b 5g5f 5a6b 5i6h 6b7b 6h7h 7b8b 7i6h 1c1d 6h5g",
     ),
     f(
         "対振り棒銀",

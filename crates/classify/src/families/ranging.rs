@@ -44,6 +44,7 @@ pub(super) const DEFS: &[Def] = &[
     strategy("後手中飛車", Some("中飛車"), "中飛車 played by gote."),
     strategy("中飛車穴熊", Some("中飛車"), "中飛車 with the king in the right corner (振り飛車穴熊)."),
     strategy("矢倉中飛車", Some("中飛車"), "中飛車 from a static rook's castle: the rook swung to the centre with the king gone left (6九, 7九, 7八, 8八 or 6八), against a static rook."),
+    strategy("風車", Some("中飛車"), "中飛車 with the silvers as horns on 6七 and 4七 and the rook drawn down to 5九, to swing along the bottom rank to wherever the opponent attacks.").aka(&["風車戦法"]),
     strategy("カニカニ銀", Some("中飛車"), "The centre rook with both silvers advanced side by side to 6六 and 4六, crab-like, before castling."),
     // 四間飛車
     strategy("四間飛車", Some("振り飛車"), "The rook swung to the fourth file from the left (▲6八飛).").aka(&["SHIKENBISHA", "SHIKENHISHA", "FOURTHFILEROOK"]),
@@ -73,6 +74,7 @@ pub(super) const DEFS: &[Def] = &[
     strategy("初手▲7八飛戦法", Some("三間飛車"), "Sente swings the rook to 7八 on the first move of the game.").aka(&["初手7八飛", "初手▲7八飛"]),
     // 向かい飛車
     strategy("向かい飛車", Some("振り飛車"), "The rook swung to the 8th file, facing the opponent's rook (▲8八飛).").aka(&["向飛車", "向い飛車", "MUKAIBISHA", "MUKAIHISHA", "OPPOSINGROOK"]),
+    strategy("阪田流向かい飛車", Some("向かい飛車"), "The bishops exchanged on 7七 and the gold, moved up to 7八 first, takes back there (▲7八金 ▲7七角 …▲同金 from sente's side, gote's △3二金 △3三角 △同金); only then the rook swings to 8八 (△2二飛), the gold still on 7七.").aka(&["阪田流向飛車", "阪田流"]),
     strategy("ダイレクト向かい飛車", Some("向かい飛車"), "向かい飛車 swung straight onto the bishop's empty square after the bishops were exchanged in the first moves."),
     strategy("ノーマル向かい飛車", Some("向かい飛車"), "向かい飛車 with the bishop's diagonal closed by the pawn on 6六."),
     strategy("向かい飛車穴熊", Some("向かい飛車"), "向かい飛車 with the king in the right corner (振り飛車穴熊)."),
@@ -81,6 +83,7 @@ pub(super) const DEFS: &[Def] = &[
     strategy("後手向かい飛車", Some("向かい飛車"), "向かい飛車 played by gote."),
     // Others.
     strategy("陽動振り飛車", Some("振り飛車"), "A ranging rook whose 2-file pawn had been pushed, as a static rook would, when it swung, its king not gone left.").aka(&["陽動振飛車"]),
+    strategy("玉頭銀", Some("振り飛車"), "A ranging rook's silver climbs over the centre to 4五 or 3四, at the head of the static rook's king castled on that side."),
     strategy("鬼殺し", None, "The left knight jumps to 6五 in the first moves (▲7七桂 then ▲6五桂), a trap aimed at 7三 and 5三."),
     strategy("矢倉流中飛車", Some("中飛車"), "中飛車 with the bishop's diagonal closed by the pawn on 6六 whose other silver comes round to 4六 (via 6八 and 5七), the king castled."),
 ];
@@ -108,6 +111,7 @@ pub(super) const PATTERNS: &[Pattern] = &[
     pat("後手中飛車", OPENING, &[Had("中飛車"), Side(Color::White)]),
     pat("中飛車穴熊", CASTLING, &[Had("中飛車"), Had("振り飛車穴熊")]),
     pat("矢倉中飛車", OPENING, &[Had("中飛車"), OwnAny(K, sqs(&[69, 79, 78, 88, 68])), OppNotHad("振り飛車")]),
+    pat("風車", (1, 60), &[Had("中飛車"), Own(R, sq(59)), Own(S, sqs(&[67, 47]))]),
     pat("カニカニ銀", (1, 30), &[Had("中飛車"), OwnAny(R, low(5)), Own(S, sqs(&[66, 46]))]),
     // 四間飛車
     pat("藤井システム", OPENING, &[Had("四間飛車"), Own(K, sq(39)), Own(S, sq(38)), Own(P, sqs(&[46, 36]))]),
@@ -134,6 +138,10 @@ pub(super) const PATTERNS: &[Pattern] = &[
     pat("2手目△3二飛戦法", (2, 2), &[Just("三間飛車")]),
     pat("初手▲7八飛戦法", (1, 1), &[Just("三間飛車")]),
     // 向かい飛車
+    // The swing after the exchange, the gold that took back on 7七 still there (a rook
+    // swung first and a gold climbed to 7七 before an exchange elsewhere is 角交換向かい飛車).
+    // Before ダイレクト向かい飛車, whose shape it also has: the older name wins a tie.
+    pat("阪田流向かい飛車", OPENING, &[Just("向かい飛車"), Own(G, sq(77)), OwnHand(PieceKind::Bishop), OppHand(PieceKind::Bishop)]),
     pat("ダイレクト向かい飛車", (1, 16), &[Just("向かい飛車"), OwnHand(PieceKind::Bishop), OppHand(PieceKind::Bishop)]),
     pat("ノーマル向かい飛車", (1, 30), &[Had("向かい飛車"), Own(P, sq(66))]),
     pat("向かい飛車穴熊", CASTLING, &[Had("向かい飛車"), Had("振り飛車穴熊")]),
@@ -142,6 +150,7 @@ pub(super) const PATTERNS: &[Pattern] = &[
     pat("後手向かい飛車", OPENING, &[Had("向かい飛車"), Side(Color::White)]),
     // Others.
     pat("陽動振り飛車", OPENING, &[Just("振り飛車"), OwnNone(P, sq(27)), OwnNone(K, LEFT_SIDE)]),
+    pat("玉頭銀", (1, 60), &[Had("振り飛車"), OwnAny(S, sqs(&[45, 34])), OppAny(K, RIGHT_SIDE)]),
     pat("鬼殺し", (1, 16), &[Own(N, sq(65)), OwnNone(P, sq(77))]),
     pat("矢倉流中飛車", (1, 60), &[Had("中飛車"), Own(P, sq(66)), Own(S, sq(46)), OwnNone(K, sq(59))]),
 ];

@@ -51,6 +51,7 @@ pub(super) const DEFS: &[Def] = &[
     strategy("相掛かり腰掛け銀", Some("相掛かり"), "相掛かり with the silver sitting on 5六 (腰掛け銀)."),
     strategy("相掛かり引き飛車", Some("相掛かり"), "相掛かり where the rook, after exchanging the rook pawn (the opponent's pawn dropped back on 2三), goes back home to 2八.").aka(&["引き飛車"]),
     strategy("相掛かり浮き飛車", Some("相掛かり"), "相掛かり where the rook, after exchanging the rook pawn, stays up on 2六.").aka(&["浮き飛車"]),
+    strategy("縦歩取り", Some("相掛かり"), "相掛かり where the rook, up on 2六 after exchanging its rook pawn, steps across to 3六 to take the 3-file pawn from below, up its file.").aka(&["タテ歩取り", "縦歩取り戦法"]),
     strategy("中原流相掛かり", Some("相掛かり"), "相掛かり引き飛車 with the king in 中原囲い (6九, golds 5九 and 7八, silver 4八)."),
     strategy("UFO銀", Some("相掛かり"), "相掛かり where the right silver comes out to 3六 beside the rook's file, to fly on to the centre."),
     // 矢倉
@@ -79,6 +80,9 @@ pub(super) const DEFS: &[Def] = &[
     strategy("一間飛車", None, "A static rook's rook moved to the edge file beside it (▲1八飛)."),
     // Others.
     strategy("右玉", None, "A static rook whose king goes right (4八, 3八, 4九 or 3九), gold beside it, rook at home."),
+    strategy("雁木右玉", Some("右玉"), "右玉 behind 雁木's silvers: the silvers on 6七 and 5七, the king gone right."),
+    strategy("矢倉右玉", Some("右玉"), "右玉 behind a 矢倉's silver and gold: silver 7七 over gold 7八, the king gone right."),
+    strategy("アヒル戦法", None, "A static rook castled in アヒル囲い (king 5八, silvers 6八 and 4八, golds 7九 and 3九), playing to trade the major pieces."),
     strategy("5筋位取り", None, "A static rook takes the centre with its pawn on 5五, the rook at home.").aka(&["五筋位取り"]),
     strategy("端位取り", None, "An edge pawn pushed to 9五 (or 1五) while the opponent's is still at home on 9三 (1三), taking space on the edge."),
     strategy("嬉野流", None, "▲6八銀 first, then the bishop to 7九 with the 7-file pawn unmoved."),
@@ -86,6 +90,7 @@ pub(super) const DEFS: &[Def] = &[
     strategy("引き角", None, "The bishop drawn back to 7九 in the opening (not in 嬉野流 or 矢倉), to come out on the other diagonal."),
     strategy("筋違い角", None, "A bishop on 4五 or 6五 in the first sixteen plies (dropped after an early exchange), off the opponent's diagonals."),
     strategy("相筋違い角", Some("筋違い角"), "Both sides played 筋違い角, each bishop dropped off the other's diagonals."),
+    strategy("4手目△3三角戦法", None, "Gote's second move raises the bishop to 3三 on the open diagonal (▲7六歩 △3四歩 ▲… △3三角), offering the exchange to play 角交換振り飛車 or 相振り飛車.").aka(&["4手目3三角", "4手目△3三角", "△3三角戦法"]),
     strategy("パックマン", None, "Gote's first move pushes the 4-file pawn to 4四 into the open diagonal, offering it."),
     strategy("角頭歩戦法", None, "The pawn on the bishop's head (the 8-file pawn) pushed in the first moves with the bishop's diagonal open."),
     strategy("中原流急戦矢倉", Some("矢倉"), "Against 矢倉, an early attack in the centre: the 3- and 4-file pawns pushed, the silver up to 4七 and the centre pawn on to 5五 (△7四歩 △6四歩 △6三銀 △5五歩 from gote's side).").aka(&["中原流"]),
@@ -128,6 +133,7 @@ pub(super) const PATTERNS: &[Pattern] = &[
     pat("相掛かり腰掛け銀", (1, 60), &[Had("相掛かり"), Had("腰掛け銀")]),
     pat("相掛かり引き飛車", OPENING, &[Had("相掛かり"), Own(R, sq(28)), OwnNone(P, file(2)), Opp(P, sq(23))]),
     pat("相掛かり浮き飛車", OPENING, &[Had("相掛かり"), Own(R, sq(26)), OwnNone(P, file(2))]),
+    pat("縦歩取り", OPENING, &[Had("相掛かり"), Own(R, sq(36))]),
     pat("中原流相掛かり", (1, 60), &[Had("相掛かり引き飛車"), Had("中原囲い")]),
     pat("UFO銀", (1, 40), &[Had("相掛かり"), Own(S, sq(36)), OwnAny(R, file(2))]),
     // 矢倉
@@ -160,6 +166,9 @@ pub(super) const PATTERNS: &[Pattern] = &[
     pat("一間飛車", OPENING, &[Own(R, sq(18)), OwnNone(K, RIGHT_SIDE), NotHad("振り飛車"), NotHad("矢倉"), Opening]),
     // Others.
     pat("右玉", (16, 70), &[OwnAny(K, sqs(&[48, 38, 49, 39])), OwnAny(R, sqs(&[28, 29])), OwnAny(G, sqs(&[58, 68, 78])), NotHad("振り飛車")]),
+    pat("雁木右玉", (16, 70), &[Had("右玉"), Own(S, sqs(&[67, 57]))]),
+    pat("矢倉右玉", (16, 70), &[Had("右玉"), Own(S, sq(77)), Own(G, sq(78))]),
+    pat("アヒル戦法", CASTLING, &[Had("アヒル囲い"), NotHad("振り飛車")]),
     pat("5筋位取り", OPENING, &[Own(P, sq(55)), OwnAny(R, file(2)), NotHad("振り飛車")]),
     pat("端位取り", OPENING, &[Own(P, sq(95)), Opp(P, sq(93))]),
     pat("端位取り", OPENING, &[Own(P, sq(15)), Opp(P, sq(13))]),
@@ -168,6 +177,7 @@ pub(super) const PATTERNS: &[Pattern] = &[
     pat("引き角", OPENING, &[Own(B, sq(79)), NotHad("嬉野流"), NotHad("矢倉"), NotHad("振り飛車")]),
     pat("筋違い角", (1, 16), &[OwnAny(B, sqs(&[45, 65]))]),
     pat("相筋違い角", (1, 24), &[Had("筋違い角"), OppHad("筋違い角")]),
+    pat("4手目△3三角戦法", (4, 4), &[Own(B, sq(77)), Side(Color::White)]),
     pat("パックマン", (2, 2), &[Own(P, sq(66)), OppNone(P, sq(33)), Side(Color::White)]),
     pat("角頭歩戦法", (1, 8), &[OwnNone(P, sqs(&[87, 77]))]),
     pat("中原流急戦矢倉", OPENING, &[OppHad("矢倉"), NotHad("振り飛車"), Own(P, sqs(&[36, 46, 55])), Own(S, sq(47))]),
