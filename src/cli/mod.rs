@@ -9,9 +9,12 @@ macro_rules! outln {
     }};
 }
 
+mod analyse;
+mod blunders;
 mod bounds;
 mod check;
 mod convert;
+mod evals;
 mod export;
 mod filter;
 mod find;
@@ -57,6 +60,12 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Run a USI engine over every main-line position of the selected games and keep its
+    /// evaluations, best moves and variations (a stopped run goes on where it stopped).
+    Analyse(analyse::AnalyseArgs),
+    /// The moves after which the mover's evaluation fell by at least --drop, worst first,
+    /// with the position, the evaluations before and after and the engine's better move.
+    Blunders(blunders::BlundersArgs),
     /// Read the whole database and say what is damaged or behind (`--repair` rebuilds what
     /// is derived from the games).
     Check(check::CheckArgs),
@@ -141,6 +150,8 @@ pub fn run() -> ExitCode {
     )
     .then(|| cli.db.clone());
     let result = match cli.command {
+        Command::Analyse(args) => analyse::run(&cli.db, &args),
+        Command::Blunders(args) => blunders::run(&cli.db, &args),
         Command::Check(args) => check::run(&cli.db, &args),
         Command::Convert(args) => convert::run(&args),
         Command::Export(args) => export::run_export(&cli.db, &args),

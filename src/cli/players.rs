@@ -45,7 +45,7 @@ pub fn run(db: &Path, args: &PlayersArgs) -> Result<bool> {
         }
         return Ok(true);
     }
-    let mut table = Table::new(vec![
+    let mut columns = vec![
         "player",
         "games",
         "sente W-D-L",
@@ -54,10 +54,16 @@ pub fn run(db: &Path, args: &PlayersArgs) -> Result<bool> {
         "first",
         "last",
         "openings",
-    ]);
+    ];
+    // Evaluations, when some of the games have them.
+    let evaluated = shown.iter().any(|r| r.evaluated_games > 0);
+    if evaluated {
+        columns.extend(["evaluated", "loss/move", "blunders"]);
+    }
+    let mut table = Table::new(columns);
     for r in shown {
         let openings: Vec<String> = r.openings.iter().map(|(o, n)| format!("{o} {n}")).collect();
-        table.rows.push(vec![
+        let mut row = vec![
             r.name.clone(),
             r.games.to_string(),
             wdl(&r.sente),
@@ -67,7 +73,15 @@ pub fn run(db: &Path, args: &PlayersArgs) -> Result<bool> {
             r.first_date.clone().unwrap_or_default(),
             r.last_date.clone().unwrap_or_default(),
             openings.join(", "),
-        ]);
+        ];
+        if evaluated {
+            row.extend([
+                r.evaluated_games.to_string(),
+                r.eval_loss.map_or(String::new(), |l| format!("{l:.1}")),
+                r.blunders.to_string(),
+            ]);
+        }
+        table.rows.push(row);
     }
     if args.csv {
         table.write_csv(&mut out)?;

@@ -16,6 +16,7 @@ use super::convert::encode;
 use super::output::Table;
 
 #[derive(Args, Debug)]
+#[command(group(clap::ArgGroup::new("listing").args(["openings", "evals"])))]
 pub struct ShowArgs {
     /// The game's id (as search and position print it).
     id: i64,
@@ -37,8 +38,13 @@ pub struct ShowArgs {
     /// completed it, instead of the game.
     #[arg(long, conflicts_with_all = ["board", "ply"])]
     openings: bool,
-    /// With --openings: one JSON object.
-    #[arg(long, requires = "openings")]
+    /// List the moves with the evaluation of the position after each (the record's engine
+    /// comments, or the last whole analysis by `kifudex analyse`), its depth, source and the
+    /// engine's preferred move, instead of the game.
+    #[arg(long, conflicts_with_all = ["board", "ply", "openings", "notation"])]
+    evals: bool,
+    /// With --openings or --evals: one JSON object.
+    #[arg(long, requires = "listing")]
     json: bool,
 }
 
@@ -67,6 +73,9 @@ pub fn run(db: &Path, args: &ShowArgs) -> Result<bool> {
         );
     }
     let mut out = std::io::stdout().lock();
+    if args.evals {
+        return super::evals::show_evals(&store, &game, args.json, &mut out);
+    }
     if args.openings {
         return show_openings(&mut out, game.id, rec, args.json);
     }

@@ -12,14 +12,27 @@ use super::output::count;
 pub struct StatsArgs {
     #[command(flatten)]
     filter: FilterArgs,
-    /// Print one JSON object.
+    /// Print one JSON object (with --evals: one per bucket, then the totals).
     #[arg(long)]
     json: bool,
+    /// The calibration of the evaluations: for each size of advantage, how often the side
+    /// ahead won (the positions of games with evaluations and a known result).
+    #[arg(long)]
+    evals: bool,
+    /// With --evals: the width of a bucket, in the evaluations' units.
+    #[arg(long, value_name = "N", default_value_t = 200, requires = "evals",
+          value_parser = clap::value_parser!(i32).range(1..=3000))]
+    bucket: i32,
 }
 
 pub fn run(db: &Path, args: &StatsArgs) -> Result<bool> {
     let store = super::open_for_reading(db, false)?;
     let filter = args.filter.filter()?;
+    if args.evals {
+        let c = kifudex::query::evals::calibration(&store, &filter, args.bucket)?;
+        super::evals::print_calibration(&c, args.json, &mut std::io::stdout().lock())?;
+        return Ok(true);
+    }
     if !filter.is_empty() {
         let s = store.selection_stats(&filter.selection(&store)?)?;
         if args.json {

@@ -382,8 +382,9 @@ fn find(store: &Store, p: &Params) -> Result<Value, ApiError> {
     }
 }
 
-/// `/api/game/ID`: the game's facts, its moves with times and comments, and the position at
-/// every ply.
+/// `/api/game/ID`: the game's facts, its moves with times and comments, the position at
+/// every ply, and its evaluations (`evals`, with `evals_analysis` naming the engine analysis
+/// they come from; null: the record's engine comments).
 fn game(store: &Store, id: &str, p: &Params) -> Result<Value, ApiError> {
     p.only(&[])?;
     let id: i64 = id
@@ -431,6 +432,8 @@ fn game(store: &Store, id: &str, p: &Params) -> Result<Value, ApiError> {
         .iter()
         .map(|(k, v)| json!({"key": k, "value": v}))
         .collect();
+    // The evaluations beside the moves (`kifudex show ID --evals --json` gives the same).
+    let evals = query::evals::game_evals(store, &g)?;
     Ok(json!({
         "id": g.id,
         "file": g.file,
@@ -450,5 +453,7 @@ fn game(store: &Store, id: &str, p: &Params) -> Result<Value, ApiError> {
         "moves": moves,
         "positions": positions,
         "comments": comments,
+        "evals": evals.as_ref().map_or(&[][..], |e| &e.evals[..]),
+        "evals_analysis": evals.as_ref().and_then(|e| e.analysis.as_ref()),
     }))
 }

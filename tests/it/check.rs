@@ -213,6 +213,7 @@ fn a_damaged_game_is_named_for_its_file_to_be_read_again() {
 fn a_database_before_checksums_gets_them_from_the_upgrade() {
     let (_dir, db) = sample("check-migrate");
     let c = rusqlite::Connection::open(db.join("kifudex.sqlite")).unwrap();
+    c.execute_batch(crate::util::BACK_TO_SCHEMA_13).unwrap();
     c.execute_batch(
         "DROP INDEX games_label; DROP INDEX games_date;
          CREATE INDEX games_date ON games(date);

@@ -1,5 +1,6 @@
 //! Integration tests, one binary (see Cargo.toml: `autotests = false`).
 
+mod analyse;
 mod answers;
 mod bounds;
 mod check;
@@ -13,6 +14,8 @@ mod decode;
 mod diskfull;
 mod engine;
 mod evals;
+mod evals_db;
+mod evals_questions;
 mod evals_stored;
 mod export;
 mod filter;

@@ -603,11 +603,26 @@ pub fn crowded(rng: &mut Rng) -> Option<Position> {
     Position::from_sfen(&setup(&pieces.join(" "), "b", &hand)).ok()
 }
 
-/// SQL that takes a database of schema 13 back to what schema 10 made of it: no labels by
-/// number nor opening totals, no checksums,
+/// The SQL that takes a database of schema 14 back to schema 13 (before evaluations), as a
+/// literal for `concat!`; [`BACK_TO_SCHEMA_13`] is the same text.
+macro_rules! back_to_schema_13 {
+    () => {
+        "DROP TABLE engine_evals;
+    DROP TABLE game_evals;
+    DROP TABLE engine_analyses;"
+    };
+}
+
+/// Takes a database of schema 14 back to schema 13 (its `user_version` is the caller's).
+pub const BACK_TO_SCHEMA_13: &str = back_to_schema_13!();
+
+/// SQL that takes a database of schema 14 back to what schema 10 made of it: no evaluations,
+/// no labels by number nor opening totals, no checksums,
 /// the recognised names as rows of a table indexed by name, no lists, no `games.recognised`
 /// (for the tests of older databases, which go back further from there).
-pub const BACK_TO_SCHEMA_10: &str = "
+pub const BACK_TO_SCHEMA_10: &str = concat!(
+    back_to_schema_13!(),
+    "
     DROP INDEX games_label;
     DROP INDEX IF EXISTS games_date;
     CREATE INDEX games_date ON games(date);
@@ -631,7 +646,8 @@ pub const BACK_TO_SCHEMA_10: &str = "
         SELECT r.game_id, CASE r.side WHEN 0 THEN 'sente' ELSE 'gote' END AS side, n.kind,
                n.name, r.ply
         FROM recognised r JOIN opening_names n ON n.id = r.name_id;
-    PRAGMA user_version = 10;";
+    PRAGMA user_version = 10;"
+);
 
 /// A database of an older format: a read refuses it with words that name `kifudex upgrade`
 /// and leaves the database and its log as they were (SQLite's side files aside: the

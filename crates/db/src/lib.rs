@@ -4,6 +4,7 @@
 
 #![doc = include_str!("../README.md")]
 
+pub mod analyse;
 pub mod export;
 pub mod find;
 pub mod ingest;

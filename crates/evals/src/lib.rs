@@ -1,8 +1,9 @@
 //! Evaluations: what engines said of a game's positions. Read from the records' engine
 //! comments in every common dialect (Floodgate's CSA `'**` lines, ShogiHome, ShogiGUI,
 //! 棋神アナリティクス, ぴよ将棋, K-Shogi; `docs/evaluations.md` describes each), kept in a
-//! compact stored form ([`stored`]), and computed by a USI engine ([`engine`]). Knows the
-//! board and the notation only.
+//! compact stored form ([`stored`]), and computed by a USI engine ([`engine`]); what they say
+//! of the moves ([`drops`]: blunders, the deciding swing) and of the results
+//! ([`calibration`]). Knows the board and the notation only.
 //!
 //! Every score here is from sente's point of view, whatever the writer's convention: positive
 //! when sente is ahead. An evaluation belongs to a ply: ply N is the position after the N-th
@@ -10,7 +11,9 @@
 
 #![doc = include_str!("../README.md")]
 
+pub mod calibration;
 mod dialects;
+pub mod drops;
 pub mod engine;
 mod pv;
 pub mod stored;

@@ -48,7 +48,18 @@ pub struct StoredEval {
 impl StoredEval {
     /// What the stored form keeps of `eval`.
     pub fn of(eval: &Eval<'_>) -> StoredEval {
-        let (score, clamped) = match eval.score {
+        StoredEval::new(eval.ply, eval.score, eval.depth, eval.source, eval.analysis)
+    }
+
+    /// What the stored form keeps of a score at `ply`, from `source` (an engine's answer).
+    pub fn new(
+        ply: usize,
+        score: Score,
+        depth: Option<u32>,
+        source: Source,
+        analysis: bool,
+    ) -> StoredEval {
+        let (score, clamped) = match score {
             Score::Value(v) => {
                 let c = v.clamp(i32::from(i16::MIN), i32::from(i16::MAX));
                 (Score::Value(c), c != v)
@@ -62,12 +73,12 @@ impl StoredEval {
             ),
         };
         StoredEval {
-            ply: eval.ply,
+            ply,
             score,
             clamped,
-            depth: eval.depth.filter(|&d| d > 0).map(|d| d.min(MAX_DEPTH)),
-            source: eval.source,
-            analysis: eval.analysis,
+            depth: depth.filter(|&d| d > 0).map(|d| d.min(MAX_DEPTH)),
+            source,
+            analysis,
         }
     }
 
@@ -145,10 +156,17 @@ pub fn encode_stored(evals: &[StoredEval]) -> Result<Vec<u8>, StoredError> {
 
 /// The evaluations stored in `bytes`.
 pub fn decode(bytes: &[u8]) -> Result<Vec<StoredEval>, StoredError> {
+    let mut out = Vec::with_capacity(bytes.len() / 4);
+    decode_into(bytes, &mut out)?;
+    Ok(out)
+}
+
+/// [`decode`] into `out` (cleared first): a scan over many games reuses one vector.
+pub fn decode_into(bytes: &[u8], out: &mut Vec<StoredEval>) -> Result<(), StoredError> {
+    out.clear();
     if !bytes.len().is_multiple_of(4) {
         return Err(StoredError::Length(bytes.len()));
     }
-    let mut out = Vec::with_capacity(bytes.len() / 4);
     let mut next = 0usize;
     for (index, chunk) in bytes.chunks_exact(4).enumerate() {
         let word = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
@@ -199,5 +217,5 @@ pub fn decode(bytes: &[u8]) -> Result<Vec<StoredEval>, StoredError> {
         });
         next = ply + 1;
     }
-    Ok(out)
+    Ok(())
 }

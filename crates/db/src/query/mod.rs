@@ -1,6 +1,7 @@
 //! Answering questions about a database: header search (and, with the position index and the
 //! text index, position, tree and text queries).
 
+pub mod evals;
 pub mod filter;
 pub mod openings;
 pub mod players;

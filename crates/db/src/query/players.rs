@@ -37,6 +37,13 @@ pub struct PlayerRow {
     pub last_date: Option<String>,
     /// The openings of their games, most played first (at most five).
     pub openings: Vec<(String, u64)>,
+    /// Their games with evaluations, and their moves there as the evaluations judge them.
+    pub evaluated_games: u64,
+    /// The average loss of evaluation per move, capped as lichess caps it (see
+    /// `kifudex_evals::drops::MoveDrop::capped_loss`); null without evaluated moves.
+    pub eval_loss: Option<f64>,
+    /// Their moves whose drop was 300 or more (what `kifudex blunders` lists by default).
+    pub blunders: u64,
 }
 
 #[derive(Default)]
@@ -47,6 +54,7 @@ struct Acc {
     first: Option<String>,
     last: Option<String>,
     openings: HashMap<String, u64>,
+    evals: super::evals::PlayerEvals,
 }
 
 impl Acc {
@@ -195,6 +203,20 @@ pub fn players(
             }
         }
     }
+    // Their moves as the evaluations judge them, over the same games.
+    let games = if every_game {
+        None
+    } else {
+        Some(store.select_games(&filter.selection(store)?, None)?)
+    };
+    for (id, e) in super::evals::player_evals(store, games.as_ref(), filter.side)? {
+        if wanted.as_ref().is_some_and(|w| !w.contains(&id)) {
+            continue;
+        }
+        if let Some(&gi) = group_of.get(&id) {
+            groups[gi].evals.add(&e);
+        }
+    }
     let acc = groups.into_iter().filter(|a| !a.names.is_empty());
     let mut rows: Vec<PlayerRow> = acc
         .map(|a| {
@@ -223,6 +245,9 @@ pub fn players(
                 first_date: a.first,
                 last_date: a.last,
                 openings,
+                evaluated_games: a.evals.games,
+                eval_loss: a.evals.average_loss(),
+                blunders: a.evals.blunders,
             }
         })
         .collect();

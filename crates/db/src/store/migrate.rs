@@ -59,6 +59,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0013_game_labels.sql",
         include_str!("../../../../migrations/0013_game_labels.sql"),
     ),
+    (
+        "0014_evals.sql",
+        include_str!("../../../../migrations/0014_evals.sql"),
+    ),
 ];
 
 /// A step of a migration that SQL cannot take (a value the program computes), run right after
@@ -73,6 +77,7 @@ const RUST_STEPS: &[(&str, RustStep)] = &[
     ("0010_player_totals.sql", super::players::rebuild),
     ("0012_checksums.sql", super::checksum::fill),
     ("0013_game_labels.sql", super::labels::rebuild),
+    ("0014_evals.sql", super::evals::fill),
 ];
 
 /// The schema version this program writes.

@@ -5,6 +5,7 @@ mod check;
 mod checkpoint;
 pub mod checksum;
 pub(crate) mod codec;
+mod evals;
 mod indexes;
 pub mod labels;
 mod lines;
@@ -23,6 +24,10 @@ mod write;
 pub use check::StoreCheck;
 pub use checkpoint::LOG_LIMIT;
 pub use codec::{GameRow, HeaderColumns, fingerprint, read_back, read_columns};
+pub use evals::{
+    AnalysisKey, AnalysisWork, EvalsRow, GameEvals, GameToAnalyse, PV_START, PositionDetail,
+    PositionResult, ScannedEvals,
+};
 pub use lines::{LineRow, LineSpan};
 pub use migrate::{MIGRATIONS, SCHEMA_VERSION};
 pub use openings::{CLASSIFY_META, OpeningGame, StoredItem};
@@ -654,6 +659,7 @@ fn read_only_connection(file: &Path, immutable: bool) -> Result<Connection, Stor
     // each: the explorer's replays read thousands of games a second (SQLite caps the
     // mapping at its compile-time limit and reads the rest of a larger file as before).
     conn.pragma_update(None, "mmap_size", READ_MAP_BYTES)?;
+    evals::register_functions(&conn)?;
     // The first read opens the log and its index: it fails here, not in a query, when they
     // cannot be made.
     conn.query_row("SELECT count(*) FROM sqlite_schema", [], |_| Ok(()))?;
@@ -682,6 +688,7 @@ fn configure(conn: &Connection) -> Result<(), StoreError> {
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.pragma_update(None, "cache_size", -65536)?;
+    evals::register_functions(conn)?;
     Ok(())
 }
 

@@ -142,6 +142,16 @@ pub enum Cond {
         players: Vec<i64>,
         names: Vec<String>,
     },
+    /// The game has evaluations (`true`) or has none.
+    Evaluated(bool),
+    /// The game was decided by a single swing of at least this much (`game_evals.swing`).
+    Swing(i32),
+    /// The evaluation after `ply` moves is within the bounds (points, sente's view).
+    EvalAt {
+        ply: u32,
+        low: Option<i32>,
+        high: Option<i32>,
+    },
     /// The game is one of these (for selections made elsewhere).
     Ids(Vec<i64>),
     /// No game.
@@ -257,6 +267,23 @@ impl Cond {
                     )
                 };
                 format!("({} OR {})", one(Side::Sente), one(Side::Gote))
+            }
+            Cond::Evaluated(yes) => {
+                let not = if *yes { "" } else { "NOT " };
+                format!("g.id {not}IN (SELECT game_id FROM game_evals)")
+            }
+            Cond::Swing(n) => {
+                format!("g.id IN (SELECT game_id FROM game_evals WHERE swing >= {n})")
+            }
+            Cond::EvalAt { ply, low, high } => {
+                let at = format!("kifudex_eval_at(evals, {ply})");
+                let range = match (low, high) {
+                    (Some(l), Some(h)) => format!("{at} BETWEEN {l} AND {h}"),
+                    (Some(l), None) => format!("{at} >= {l}"),
+                    (None, Some(h)) => format!("{at} <= {h}"),
+                    (None, None) => format!("{at} IS NOT NULL"),
+                };
+                format!("g.id IN (SELECT game_id FROM game_evals WHERE {range})")
             }
             Cond::Ids(ids) => format!("g.id IN ({})", list(ids)),
             Cond::Nothing => "0".to_string(),

@@ -636,6 +636,9 @@ impl<'a> Writer<'a> {
                     label_id,
                 ])?;
                 let id = c.last_insert_rowid();
+                if let Some(e) = &g.evals {
+                    super::evals::put(c, id, e, None)?;
+                }
                 let label = g.recognised.as_ref().and_then(|r| r.opening);
                 self.last_players = [sente, gote];
                 self.totals.add(

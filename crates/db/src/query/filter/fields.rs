@@ -23,6 +23,9 @@ pub enum Field {
     Terminal,
     Source,
     Text,
+    Evaluated,
+    Swing,
+    EvalAt,
 }
 
 /// What a field is called where, what its value is and what it does.
@@ -93,6 +96,12 @@ pub static FIELDS: &[FieldDef] = &[
         help: "The file it was read from, as given to import: a glob (`*`, `?`, `[...]`)" },
     FieldDef { field: Field::Text, flag: "text", param: "text", value_name: "QUERY", in_text: false,
         help: "Games whose comments, headers or names match this text query (as `kifudex text`)" },
+    FieldDef { field: Field::Evaluated, flag: "evaluated", param: "evaluated", value_name: "YES|NO", in_text: true,
+        help: "Games with evaluations (their records' engine comments, or `kifudex analyse`), or without" },
+    FieldDef { field: Field::Swing, flag: "swing", param: "swing", value_name: "N", in_text: true,
+        help: "Games decided by a single swing of at least N: the loser's one move after which the winner was ahead for good" },
+    FieldDef { field: Field::EvalAt, flag: "eval-at", param: "eval_at", value_name: "PLY:LOW..HIGH", in_text: true,
+        help: "The evaluation (sente's view) after PLY moves in a range: 40:-300..300, 60:1000.. (a bound may be left out; mates count ±30000)" },
 ];
 
 impl Field {

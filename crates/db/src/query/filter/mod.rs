@@ -9,8 +9,10 @@
 //! names and words into the store's typed conditions ([`Cond`]); the store resolves those into
 //! a set of game ids ([`GameSet`]) that the position scan, the tree and the text search honour.
 
+mod evals;
 mod fields;
 
+pub use evals::EvalAt;
 pub use fields::{FIELDS, Field, FieldDef, Words};
 
 use crate::store::{Cond, GameSet, LabelSource, Selection, Side, Store, TextColumn};
@@ -189,6 +191,12 @@ pub struct GameFilter {
     /// A text query (tantivy's syntax, as `kifudex text` takes it): games with a comment,
     /// header or name that matches.
     pub text: Option<String>,
+    /// Games with evaluations, or without.
+    pub evaluated: Option<bool>,
+    /// Games decided by a single swing of at least this much (`kifudex_evals::drops`).
+    pub swing: Option<i32>,
+    /// The evaluation at a ply in a range.
+    pub eval_at: Option<EvalAt>,
 }
 
 /// What a field that needs the player says of it.
@@ -268,6 +276,9 @@ impl GameFilter {
             Field::Terminal => self.terminal = Some(terminal_value(value).map_err(bad)?),
             Field::Source => self.source = text,
             Field::Text => self.text = text,
+            Field::Evaluated => self.evaluated = Some(evals::yes_no(value).map_err(bad)?),
+            Field::Swing => self.swing = Some(evals::swing_value(value).map_err(bad)?),
+            Field::EvalAt => self.eval_at = Some(evals::eval_at_value(value).map_err(bad)?),
         }
         Ok(())
     }
@@ -474,6 +485,7 @@ impl GameFilter {
         if let Some(glob) = &self.source {
             conds.push(Cond::Source(glob.clone()));
         }
+        self.eval_conds(&mut conds);
         if let Some(text) = &self.text {
             let (index, _) = super::text::open_text_read(store)?;
             let ids = index.matching_games(text, false)?;

@@ -70,6 +70,8 @@ pub struct GameRow {
     /// The opening, strategies and castles recognised from the main line; `None` when not
     /// computed (the game is then recognised by the next command that opens the database).
     pub recognised: Option<Recognised>,
+    /// The evaluations its engine comments carry, when they carry any.
+    pub evals: Option<super::EvalsRow>,
 }
 
 impl GameRow {
@@ -139,6 +141,7 @@ impl GameRow {
             comments: Vec::new(),
             positions: positions(&rec, variations),
             recognised: None,
+            evals: super::EvalsRow::of_record(&rec, rec.result()),
         };
         // Everything above that reads the headers and comments is done: they move.
         let mut comments: Vec<(u32, u8, String)> = Vec::new();
