@@ -211,5 +211,5 @@ fn slug(rec: &Record) -> String {
 }
 
 fn sjis(text: &str) -> Vec<u8> {
-    encoding_rs::SHIFT_JIS.encode(text).0.into_owned()
+    kifudex::notation::decode::encode_shift_jis(text).0
 }
