@@ -41,3 +41,4 @@ mod text;
 mod usi;
 mod usi_record;
 mod util;
+mod written_back;

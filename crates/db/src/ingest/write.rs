@@ -41,8 +41,8 @@ pub(super) fn write_all(
     let mut batch_games = 0;
     let mut commits = 0u64;
     let mut batch_start = Instant::now();
-    // A big file whose parts are being written: its id and its games so far.
-    let mut open: Option<(i64, usize)> = None;
+    // A big file whose parts are being written: its id.
+    let mut open: Option<i64> = None;
     for part in rx {
         pending.insert((part.batch, part.part), part);
         while let Some(part) = pending.remove(&(next_batch, next_part)) {
@@ -160,7 +160,7 @@ fn game_text(id: i64, player_ids: [Option<i64>; 2], g: GameRow) -> GameText {
 fn write_source(
     sink: &mut Sink<'_, '_>,
     p: Parsed,
-    open: &mut Option<(i64, usize)>,
+    open: &mut Option<i64>,
     progress: &mut ImportCounts,
     observer: &mut dyn Observer,
 ) -> Result<usize, IngestError> {
@@ -174,12 +174,12 @@ fn write_source(
     // a commit may come before its last part, and an import killed then leaves a source the
     // next import reads again whole, in place of the games written so far. The last part
     // completes the row.
-    let (source, first_index) = match open.take() {
-        Some((id, n)) => {
+    let source = match open.take() {
+        Some(id) => {
             if !p.more {
                 writer.finish_source(&p.source, id)?;
             }
-            (id, n)
+            id
         }
         None if p.more => {
             let unfinished = SourceRow {
@@ -187,18 +187,17 @@ fn write_source(
                 content_hash: String::new(),
                 ..p.source.clone()
             };
-            (writer.put_source(&unfinished)?, 0)
+            writer.put_source(&unfinished)?
         }
-        None => (writer.put_source(&p.source)?, 0),
+        None => writer.put_source(&p.source)?,
     };
     if p.more {
-        *open = Some((source, first_index + p.games.len()));
+        *open = Some(source);
     } else if p.source.error.is_some() {
         progress.failed_files += 1;
     }
     let games = p.games.len();
-    for (i, game) in p.games.into_iter().enumerate() {
-        let index = first_index + i;
+    for (index, game) in p.games {
         match writer.put_game(source, index, &game)? {
             Inserted::New(id) => {
                 progress.games += 1;

@@ -340,6 +340,7 @@ impl Game {
         if self.play.is_none() {
             let (start, ok) = self.setup.build(n, first, &mut self.rec.errors);
             self.rec.start = start.clone();
+            self.rec.start_stated = self.setup.states_position();
             // A broken board: whatever moves follow are not read.
             self.rec.incomplete = !ok;
             let mut line = OpenLine::main(start);
