@@ -93,7 +93,7 @@ fn game_json(game: &Record, positions: bool) -> Value {
         "illegal": game.first_illegal().map(|(ply, rule)| json!({"ply": ply, "rule": rule.code()})),
         "errors": problems(game, false),
         "warnings": problems(game, true),
-        "recognised": recognised_json(&kifudex::classify::recognise_record(game)),
+        "recognised": recognised_json(game, &kifudex::classify::recognise_record(game)),
         "evals": evals_json(game),
         "error": Value::Null,
     });
@@ -109,15 +109,56 @@ fn game_json(game: &Record, positions: bool) -> Value {
     obj
 }
 
-/// The `recognised` object: the game's label and each side's strategies and castles.
-pub fn recognised_json(r: &kifudex::classify::Recognised) -> Value {
+/// The `recognised` object: the game's label and why, and each side's strategies and
+/// castles with the ply each first held at and the move that completed it (USI and
+/// Japanese).
+pub fn recognised_json(rec: &Record, r: &kifudex::classify::Recognised) -> Value {
     use kifudex::shogi::Color;
+    let japanese = completing_moves(rec, r);
     let side = |c: Color| {
         r.side(c)
-            .map(|i| json!({"kind": i.kind.code(), "name": i.name, "ply": i.ply}))
+            .map(|i| {
+                json!({
+                    "kind": i.kind.code(), "name": i.name, "ply": i.ply,
+                    "move": i.mv.usi(),
+                    "move_japanese": japanese.get(&i.ply),
+                })
+            })
             .collect::<Vec<_>>()
     };
-    json!({"opening": r.opening, "sente": side(Color::Black), "gote": side(Color::White)})
+    json!({
+        "opening": r.opening,
+        "reason": r.reason.map(|x| x.to_string()),
+        "sente": side(Color::Black),
+        "gote": side(Color::White),
+    })
+}
+
+/// The Japanese text (`☗６八飛`) of the moves at the plies where something was recognised,
+/// by ply.
+pub fn completing_moves(
+    rec: &Record,
+    r: &kifudex::classify::Recognised,
+) -> std::collections::BTreeMap<u32, String> {
+    let plies: std::collections::BTreeSet<u32> = r.items.iter().map(|i| i.ply).collect();
+    let mut out = std::collections::BTreeMap::new();
+    let Some(&last) = plies.last() else {
+        return out;
+    };
+    let mut pos = rec.start.clone();
+    for (i, node) in rec.main.moves.iter().enumerate().take(last as usize) {
+        let ply = i as u32 + 1;
+        if plies.contains(&ply) {
+            out.insert(
+                ply,
+                kifudex::notation::movetext::japanese(&pos, node.mv, None),
+            );
+        }
+        if pos.play(node.mv).is_err() {
+            break;
+        }
+    }
+    out
 }
 
 /// The evaluations the record's engine comments carry, one object a ply: `value` and `mate`

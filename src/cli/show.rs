@@ -32,8 +32,9 @@ pub struct ShowArgs {
     /// hosking, kitao-kawasaki, iroha, usi or csa.
     #[arg(long, value_name = "NOTATION", value_parser = notation, conflicts_with_all = ["board", "ply"])]
     notation: Option<Notation>,
-    /// List the opening, strategies and castles recognised from the moves, with the ply
-    /// each first held at, instead of the game.
+    /// List the opening (戦型) recognised from the moves with the reason it was chosen, and
+    /// each side's strategies and castles with the ply each first held at and the move that
+    /// completed it, instead of the game.
     #[arg(long, conflicts_with_all = ["board", "ply"])]
     openings: bool,
     /// With --openings: one JSON object.
@@ -67,30 +68,7 @@ pub fn run(db: &Path, args: &ShowArgs) -> Result<bool> {
     }
     let mut out = std::io::stdout().lock();
     if args.openings {
-        let (label, items) = store.recognised(args.id)?;
-        if args.json {
-            let obj = serde_json::json!({"id": game.id, "opening": label, "items": items});
-            writeln!(out, "{obj}")?;
-            return Ok(true);
-        }
-        let header = rec
-            .opening()
-            .map(|o| format!(" (header: {o})"))
-            .unwrap_or_default();
-        writeln!(
-            out,
-            "# game {}: recognised opening {}{header}",
-            game.id,
-            label.as_deref().unwrap_or("-")
-        )?;
-        let mut table = Table::new(vec!["side", "kind", "name", "ply"]);
-        for i in items {
-            table
-                .rows
-                .push(vec![i.side.to_string(), i.kind, i.name, i.ply.to_string()]);
-        }
-        table.write(&mut out)?;
-        return Ok(true);
+        return show_openings(&mut out, game.id, rec, args.json);
     }
     if let Some(n) = args.notation {
         out.write_all(write_move_list(rec, n, false).as_bytes())?;
@@ -146,5 +124,64 @@ pub fn run(db: &Path, args: &ShowArgs) -> Result<bool> {
     } else {
         out.write_all(&bytes)?;
     }
+    Ok(true)
+}
+
+/// `show --openings`: what the moves of the stored game are recognised as, computed again
+/// from them (the definitions of this program, whatever the database stored).
+fn show_openings(
+    out: &mut impl Write,
+    id: i64,
+    rec: &kifudex::notation::Record,
+    json: bool,
+) -> Result<bool> {
+    use kifudex::shogi::Color;
+    let r = kifudex::classify::recognise_record(rec);
+    let japanese = super::parse::completing_moves(rec, &r);
+    let side = |c: Color| if c == Color::Black { "sente" } else { "gote" };
+    if json {
+        let items: Vec<serde_json::Value> = r
+            .items
+            .iter()
+            .map(|i| {
+                serde_json::json!({
+                    "side": side(i.side), "kind": i.kind.code(), "name": i.name,
+                    "ply": i.ply, "move": i.mv.usi(), "move_japanese": japanese.get(&i.ply),
+                })
+            })
+            .collect();
+        let obj = serde_json::json!({
+            "id": id,
+            "opening": r.opening,
+            "reason": r.reason.map(|x| x.to_string()),
+            "header": rec.opening(),
+            "items": items,
+        });
+        writeln!(out, "{obj}")?;
+        return Ok(true);
+    }
+    let header = rec
+        .opening()
+        .map(|o| format!(" (header: {})", terminal_safe(o)))
+        .unwrap_or_default();
+    writeln!(out, "# game {id}: {}{header}", r.opening.unwrap_or("-"))?;
+    if let Some(reason) = r.reason {
+        writeln!(out, "# {reason}")?;
+    }
+    let mut table = Table::new(vec!["side", "kind", "name", "ply", "move"]);
+    for i in &r.items {
+        let mv = match japanese.get(&i.ply) {
+            Some(j) => format!("{j} ({})", i.mv.usi()),
+            None => i.mv.usi(),
+        };
+        table.rows.push(vec![
+            side(i.side).to_string(),
+            i.kind.code().to_string(),
+            i.name.to_string(),
+            i.ply.to_string(),
+            mv,
+        ]);
+    }
+    table.write(out)?;
     Ok(true)
 }

@@ -214,7 +214,11 @@ fn a_database_before_checksums_gets_them_from_the_upgrade() {
     let (_dir, db) = sample("check-migrate");
     let c = rusqlite::Connection::open(db.join("kifudex.sqlite")).unwrap();
     c.execute_batch(
-        "ALTER TABLE position_blocks DROP COLUMN crc;
+        "DROP INDEX games_label; DROP INDEX games_date;
+         CREATE INDEX games_date ON games(date);
+         ALTER TABLE games DROP COLUMN label_id;
+         DROP TABLE game_labels; DROP TABLE opening_totals;
+         ALTER TABLE position_blocks DROP COLUMN crc;
          ALTER TABLE position_segments DROP COLUMN crc;
          ALTER TABLE games DROP COLUMN moves_crc;
          PRAGMA user_version = 11;",

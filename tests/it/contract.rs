@@ -140,9 +140,12 @@ fn parse_prints_every_field_of_the_contract() {
             "illegal": null,
             "recognised": {
                 "opening": "四間飛車",
+                "reason": "四間飛車: sente's rook to ６八 at ply 3; gote stays static rook",
                 "sente": [
-                    {"kind": "strategy", "name": "四間飛車", "ply": 3},
-                    {"kind": "strategy", "name": "振り飛車", "ply": 3}
+                    {"kind": "strategy", "name": "角道オープン四間飛車", "ply": 3, "move": "2h6h", "move_japanese": "☗６八飛"},
+                    {"kind": "strategy", "name": "先手四間飛車", "ply": 3, "move": "2h6h", "move_japanese": "☗６八飛"},
+                    {"kind": "strategy", "name": "四間飛車", "ply": 3, "move": "2h6h", "move_japanese": "☗６八飛"},
+                    {"kind": "strategy", "name": "振り飛車", "ply": 3, "move": "2h6h", "move_japanese": "☗６八飛"}
                 ],
                 "gote": []
             },
@@ -187,7 +190,12 @@ fn parse_reports_a_broken_rule_and_an_error_with_line_and_column() {
             "variations": 0,
             "comments": 0,
             "illegal": {"ply": 8, "rule": "two_pawns"},
-            "recognised": {"opening": "その他の戦型", "sente": [], "gote": []},
+            "recognised": {
+                "opening": "その他の戦型",
+                "reason": "その他の戦型: 9 plies, too few to name an opening",
+                "sente": [],
+                "gote": []
+            },
             "evals": [],
             "errors": [{
                 "line": 13,

@@ -436,7 +436,7 @@ fn a_killed_import_is_finished_by_a_rerun() {
     assert_eq!(stats["positions"], positions);
     assert_eq!(
         game_indexes(&db),
-        ["games_date", "games_gote", "games_sente"]
+        ["games_date", "games_gote", "games_label", "games_sente"]
     );
 
     let out = Kifudex::new()
@@ -512,7 +512,7 @@ fn a_bulk_import_builds_the_games_indexes_at_its_end() {
     assert_eq!(schema(&bulk), schema(&kept));
     assert_eq!(
         game_indexes(&bulk),
-        ["games_date", "games_gote", "games_sente"]
+        ["games_date", "games_gote", "games_label", "games_sente"]
     );
     for args in [
         &["search", "--player", "羽生", "--json"][..],

@@ -868,3 +868,54 @@ fn trends_by_year_and_a_players_repertoire_equal_a_brute_force_count() {
     assert!(want.len() > 3, "{want:?}");
     assert_eq!(got, want);
 }
+
+/// `openings` over every game answers from the totals the writers keep; they equal the
+/// count over the games (a filter that takes every game reads the games), after an import,
+/// after removals (which may leave them to be counted again by the next command that
+/// writes), and after that.
+#[test]
+fn the_stored_totals_equal_the_count_over_the_games() {
+    let (_dir, db, _) = imported("openings-totals", 150);
+    let rows = |args: &[&str]| -> Vec<serde_json::Value> {
+        let mut a = vec!["openings", "--json"];
+        a.extend_from_slice(args);
+        let out = Kifudex::new().db(&db).args(&a).output();
+        assert!(out.status.success(), "{}", out.stderr);
+        out.json_lines()
+    };
+    let same = |when: &str| {
+        for by in [&[][..], &["--by", "year"][..]] {
+            let fast = rows(by);
+            let mut slow_args = by.to_vec();
+            slow_args.extend(["--min-plies", "0"]);
+            let slow = rows(&slow_args);
+            assert!(fast.len() > 10, "{when}: {}", fast.len());
+            assert!(
+                fast == slow,
+                "{when} {by:?}: the totals differ from the games"
+            );
+        }
+    };
+    same("after the import");
+    // Removals: the first (oldest ids) and a few others.
+    for id in ["1", "2", "50", "51", "99"] {
+        let out = Kifudex::new()
+            .db(&db)
+            .args(&["remove", "--game", id])
+            .output();
+        assert!(out.status.success(), "{}", out.stderr);
+    }
+    same("after removals");
+    let out = Kifudex::new().db(&db).args(&["upgrade"]).output();
+    assert!(out.status.success(), "{}", out.stderr);
+    same("after the upgrade");
+    let c = rusqlite::Connection::open(db.join("kifudex.sqlite")).unwrap();
+    let stale: i64 = c
+        .query_row(
+            "SELECT count(*) FROM meta WHERE key = 'opening_totals_stale'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(stale, 0);
+}

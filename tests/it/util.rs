@@ -603,10 +603,17 @@ pub fn crowded(rng: &mut Rng) -> Option<Position> {
     Position::from_sfen(&setup(&pieces.join(" "), "b", &hand)).ok()
 }
 
-/// SQL that takes a database of schema 12 back to what schema 10 made of it: no checksums,
+/// SQL that takes a database of schema 13 back to what schema 10 made of it: no labels by
+/// number nor opening totals, no checksums,
 /// the recognised names as rows of a table indexed by name, no lists, no `games.recognised`
 /// (for the tests of older databases, which go back further from there).
 pub const BACK_TO_SCHEMA_10: &str = "
+    DROP INDEX games_label;
+    DROP INDEX IF EXISTS games_date;
+    CREATE INDEX games_date ON games(date);
+    ALTER TABLE games DROP COLUMN label_id;
+    DROP TABLE game_labels;
+    DROP TABLE opening_totals;
     ALTER TABLE position_blocks DROP COLUMN crc;
     ALTER TABLE position_segments DROP COLUMN crc;
     ALTER TABLE games DROP COLUMN moves_crc;

@@ -3,18 +3,22 @@
 //!
 //! [`recognise`] walks the main line once, up to the last ply at which any pattern may
 //! appear, and reports per side every name that held with the first ply at which it held
-//! (its ancestors in the hierarchy with it), plus the game's one label: 相居飛車 games by
-//! their opening (横歩取り, 角換わり, 相掛かり, 矢倉, 雁木 in this order, else 力戦), 対抗形 by the ranging
-//! side's rook (四間飛車, 三間飛車, 中飛車, 向かい飛車), 相振り飛車 when both range, and
-//! その他の戦型 when nothing holds. Positions that are not an even or handicap start
-//! (problems, positions set up by hand) get nothing.
+//! and the move played then (its ancestors in the hierarchy with it), plus the game's one
+//! label and why it was chosen (see `label.rs` and `docs/openings.md` for the rule).
+//! Positions that are not an even or handicap start (problems, positions set up by hand)
+//! get nothing.
 
 mod board;
+mod families;
+mod label;
 pub mod names;
 pub mod patterns;
 mod recognise;
 
-pub use names::{canonical, canonical_names, descendants, family, fold, lineage, split_header};
+pub use label::{Fact, Reason, Rule};
+pub use names::{
+    Resolved, canonical, canonical_names, descendants, family, fold, lineage, resolve, split_header,
+};
 pub use patterns::{DEFS, Def, Kind, PATTERNS};
 
 use kifudex_notation::Record;
@@ -23,7 +27,7 @@ use recognise::Matcher;
 
 /// The version of the definitions: bump it with every change of a pattern or name, so
 /// that stored recognitions are computed again.
-pub const CLASSIFY_VERSION: u32 = 3;
+pub const CLASSIFY_VERSION: u32 = 4;
 
 /// One name recognised for one side.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,9 +37,13 @@ pub struct Item {
     pub name: &'static str,
     /// The first ply (moves played from the start) at which it held.
     pub ply: u32,
+    /// The move played at that ply: the one that completed the shape.
+    pub mv: Move,
     /// Whether a name below it in the hierarchy held for the side from the same ply
     /// (振り飛車 beside 四間飛車): the database leaves it out, [`with_ancestors`] gives it back.
     pub implied: bool,
+    /// The name's number in [`DEFS`].
+    pub(crate) def: u16,
 }
 
 /// What was recognised in a game.
@@ -43,6 +51,8 @@ pub struct Item {
 pub struct Recognised {
     /// The game's label; None for a start position that is neither even nor a handicap.
     pub opening: Option<&'static str>,
+    /// Why the label was chosen (None with it).
+    pub reason: Option<Reason>,
     /// Sente's items, then gote's, each by ply (strategies before castles at one ply, and
     /// a name before its ancestors).
     pub items: Vec<Item>,
@@ -75,11 +85,12 @@ impl Recognised {
 /// ply, a name before its ancestors at one ply. Names this program does not know are kept
 /// as they are.
 pub fn with_ancestors<'a>(stored: impl IntoIterator<Item = (&'a str, u32)>) -> Vec<(&'a str, u32)> {
-    let mut out: Vec<(&'a str, u32, usize)> = Vec::new();
+    // (name, ply, depth, place among the definitions)
+    let mut out: Vec<(&'a str, u32, usize, usize)> = Vec::new();
     for (name, ply) in stored {
         let line = names::lineage(name);
         if line.is_empty() {
-            out.push((name, ply, 0));
+            out.push((name, ply, 0, usize::MAX));
         }
         let depth = line.len();
         for (up, n) in line.into_iter().enumerate() {
@@ -89,12 +100,12 @@ pub fn with_ancestors<'a>(stored: impl IntoIterator<Item = (&'a str, u32)>) -> V
                     o.1 = ply;
                     o.2 = depth - up;
                 }
-                None => out.push((n, ply, depth - up)),
+                None => out.push((n, ply, depth - up, names::place(n))),
             }
         }
     }
-    out.sort_by_key(|o| (o.1, std::cmp::Reverse(o.2)));
-    out.into_iter().map(|(n, p, _)| (n, p)).collect()
+    out.sort_by_key(|o| (o.1, std::cmp::Reverse(o.2), o.3));
+    out.into_iter().map(|(n, p, _, _)| (n, p)).collect()
 }
 
 /// Recognises the record's main line.
@@ -120,31 +131,31 @@ pub fn recognise_as(
         return Recognised::default();
     }
     let matcher = Matcher::get();
-    let (found, names, played) = matcher.run(start, startpos, moves.into_iter());
-    let mut items = Vec::with_capacity(names[0].as_slice().len() + names[1].as_slice().len());
+    let (found, played) = matcher.run(start, startpos, moves.into_iter());
+    let mut items = Vec::with_capacity(found[0].len() + found[1].len());
     for side in Color::ALL {
-        let (found, names) = (&found[side.index()], names[side.index()].as_slice());
-        // By ply, strategies before castles, a name before its ancestors (deeper first);
-        // the name's number in the low byte.
-        let mut keys = [0u64; recognise::MAX_DEFS];
-        for (k, &d) in keys.iter_mut().zip(names) {
-            let depth = matcher.depth(d as usize).min(9) as u64;
-            *k = u64::from(found[d as usize]) << 32
-                | (DEFS[d as usize].kind as u64) << 16
-                | (10 - depth) << 8
-                | u64::from(d);
-        }
-        let keys = &mut keys[..names.len()];
-        keys.sort_unstable();
-        items.extend(keys.iter().map(|&k| {
-            let d = (k & 0xff) as u8;
-            Item {
+        let f = &found[side.index()];
+        // By ply, strategies before castles, a name before its ancestors (deeper first), then
+        // in the order of the definitions.
+        let mut list: Vec<(u16, u16, Option<Move>)> = f.iter().collect();
+        list.sort_by_key(|&(d, ply, _)| {
+            (
+                ply,
+                DEFS[d as usize].kind,
+                std::cmp::Reverse(matcher.depth(d as usize)),
+                d,
+            )
+        });
+        items.extend(list.into_iter().filter_map(|(d, ply, mv)| {
+            Some(Item {
                 side,
                 kind: DEFS[d as usize].kind,
                 name: DEFS[d as usize].name,
-                ply: u32::from(found[d as usize]),
-                implied: matcher.implied(found, names, d),
-            }
+                ply: u32::from(ply),
+                mv: mv?,
+                implied: matcher.implied(f, d),
+                def: d,
+            })
         }));
     }
     let has_rook = |c: Color| {
@@ -155,52 +166,18 @@ pub fn recognise_as(
             .any(|p| p.color == c && matches!(p.kind, PieceKind::Rook | PieceKind::Dragon))
     };
     let both_rooks = startpos || (has_rook(Color::Black) && has_rook(Color::White));
-    let opening = label(
+    let reason = label::label(
         &items,
         both_rooks,
         handicap == Handicap::Even,
         played.into(),
     );
     Recognised {
-        opening: Some(opening),
+        opening: Some(reason.label),
+        reason: Some(reason),
         items,
     }
 }
-
-/// The ranging rook families, by the rook's file.
-const RANGING: [&str; 4] = ["中飛車", "四間飛車", "三間飛車", "向かい飛車"];
-
-/// The opening of 相居飛車 games, first match wins.
-const STATIC_OPENINGS: [&str; 5] = ["横歩取り", "角換わり", "相掛かり", "矢倉", "雁木"];
-
-fn label(items: &[Item], both_rooks: bool, even: bool, plies: u32) -> &'static str {
-    let ranging = |side: Color| {
-        items
-            .iter()
-            .filter(|i| i.side == side && RANGING.contains(&i.name))
-            .min_by_key(|i| i.ply)
-            .map(|i| i.name)
-    };
-    match (ranging(Color::Black), ranging(Color::White)) {
-        (Some(_), Some(_)) => return names::AI_FURIBISHA,
-        (Some(r), None) | (None, Some(r)) => return r,
-        (None, None) => {}
-    }
-    if !both_rooks {
-        return names::OTHER;
-    }
-    for name in STATIC_OPENINGS {
-        if items.iter().any(|i| i.name == name) {
-            return name;
-        }
-    }
-    if even && plies >= 20 {
-        names::RIKISEN
-    } else {
-        names::OTHER
-    }
-}
-
 /// The game's opening label as the tables count it: the 戦型 header's (its first name
 /// kifudex knows, in the canonical spelling, else the value as written), else the one
 /// recognised from the moves.

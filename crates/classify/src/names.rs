@@ -1,10 +1,15 @@
 //! One table of spellings for opening, strategy and castle names, used for header values,
-//! recognised names and queries alike, and the hierarchy's questions (parent, family,
-//! descendants) asked by name.
+//! recognised names and queries alike; the hierarchy's questions (parent, family,
+//! descendants) asked by name; and [`resolve`], which turns what a user typed into the name
+//! it stands for.
 //!
 //! A name is folded first (full-width letters and digits to ASCII, spaces dropped, ASCII
-//! upper case), then looked up: a canonical name, an alias (okurigana left out, romanised CSA
-//! values, English names), or either with 囲い added or removed.
+//! upper case), then looked up: a canonical name, another spelling of one (each definition
+//! lists its own: okurigana left out, romanised CSA values, English names), or either with
+//! 囲い added or removed.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use super::patterns::{DEFS, Kind};
 
@@ -13,100 +18,102 @@ pub const AI_FURIBISHA: &str = "相振り飛車";
 pub const RIKISEN: &str = "力戦";
 pub const OTHER: &str = "その他の戦型";
 
-/// Game labels beyond the strategies: (name, parent in the hierarchy).
-/// 力戦 (a 相居飛車 game without a named opening) is one of the other openings.
-const LABELS: &[(&str, Option<&str>)] = &[
-    (AI_FURIBISHA, Some("振り飛車")),
-    (RIKISEN, Some(OTHER)),
-    (OTHER, None),
-];
+/// A game label that is not one side's name: its parent in the hierarchy, what it means,
+/// and its other spellings.
+pub struct Label {
+    pub name: &'static str,
+    pub parent: Option<&'static str>,
+    pub about: &'static str,
+    pub aliases: &'static [&'static str],
+}
 
-/// Other spellings, folded (see [`fold`]), and the canonical name each stands for.
-const ALIASES: &[(&str, &str)] = &[
-    // Okurigana left out or written differently.
-    ("相振飛車", "相振り飛車"),
-    ("相振", "相振り飛車"),
-    ("振飛車", "振り飛車"),
-    ("向飛車", "向かい飛車"),
-    ("向い飛車", "向かい飛車"),
-    ("陽動振飛車", "陽動振り飛車"),
-    ("角換り", "角換わり"),
-    ("角交換", "角換わり"),
-    ("角換わり腰掛銀", "角換わり腰掛け銀"),
-    ("角換り腰掛銀", "角換わり腰掛け銀"),
-    ("角交換腰掛銀", "角換わり腰掛け銀"),
-    ("角交換腰掛け銀", "角換わり腰掛け銀"),
-    ("角換わり早繰銀", "角換わり早繰り銀"),
-    ("角換り早繰銀", "角換わり早繰り銀"),
-    ("角換り棒銀", "角換わり棒銀"),
-    ("腰掛銀", "腰掛け銀"),
-    ("早繰銀", "早繰り銀"),
-    ("横歩取", "横歩取り"),
-    ("相掛り", "相掛かり"),
-    ("相懸かり", "相掛かり"),
-    ("相懸り", "相掛かり"),
-    ("右四間", "右四間飛車"),
-    ("対振持久戦", "対振り持久戦"),
-    ("対振急戦", "対振り急戦"),
-    ("居飛穴", "居飛車穴熊"),
-    ("イビアナ", "居飛車穴熊"),
-    ("振り穴", "振り飛車穴熊"),
-    ("振穴", "振り飛車穴熊"),
-    ("振飛車穴熊", "振り飛車穴熊"),
-    ("ごきげん中飛車", "ゴキゲン中飛車"),
-    ("先手中飛車", "中飛車"),
-    ("石田流本組", "石田流"),
-    ("石田流三間飛車", "石田流"),
-    ("天野矢倉", "片矢倉"),
-    ("トーチカ", "ミレニアム囲い"),
-    ("かまくら囲い", "ミレニアム囲い"),
-    ("二枚金", "金無双"),
-    ("中住居", "中住まい"),
-    ("本美濃", "本美濃囲い"),
-    ("美濃", "美濃囲い"),
-    ("その他", "その他の戦型"),
-    ("力戦形", "力戦"),
-    ("力戦型", "力戦"),
-    // Romanised values of CSA files ($OPENING), and English names.
-    ("YAGURA", "矢倉"),
-    ("KAKUGAWARI", "角換わり"),
-    ("YOKOFUDORI", "横歩取り"),
-    ("YOKOFUTORI", "横歩取り"),
-    ("AIGAKARI", "相掛かり"),
-    ("AIKAKARI", "相掛かり"),
-    ("GANGI", "雁木"),
-    ("NAKABISHA", "中飛車"),
-    ("NAKAHISHA", "中飛車"),
-    ("GOKIGENNAKABISHA", "ゴキゲン中飛車"),
-    ("SHIKENBISHA", "四間飛車"),
-    ("SHIKENHISHA", "四間飛車"),
-    ("SANGENBISHA", "三間飛車"),
-    ("SANKENBISHA", "三間飛車"),
-    ("SANGENHISHA", "三間飛車"),
-    ("ISHIDARYU", "石田流"),
-    ("MUKAIBISHA", "向かい飛車"),
-    ("MUKAIHISHA", "向かい飛車"),
-    ("FURIBISHA", "振り飛車"),
-    ("FURIHISHA", "振り飛車"),
-    ("AIFURIBISHA", "相振り飛車"),
-    ("AIFURIHISHA", "相振り飛車"),
-    ("MIGISHIKENBISHA", "右四間飛車"),
-    ("SODEBISHA", "袖飛車"),
-    ("BOGIN", "棒銀"),
-    ("RIKISEN", "力戦"),
-    ("ANAGUMA", "穴熊"),
-    ("MINO", "美濃囲い"),
-    ("FORTRESS", "矢倉"),
-    ("BISHOPEXCHANGE", "角換わり"),
-    ("SIDEPAWNCAPTURE", "横歩取り"),
-    ("DOUBLEWINGATTACK", "相掛かり"),
-    ("CENTRALROOK", "中飛車"),
-    ("FOURTHFILEROOK", "四間飛車"),
-    ("THIRDFILEROOK", "三間飛車"),
-    ("OPPOSINGROOK", "向かい飛車"),
-    ("RANGINGROOK", "振り飛車"),
-    ("DOUBLERANGINGROOK", "相振り飛車"),
-    ("CLIMBINGSILVER", "棒銀"),
+/// The game labels beyond the strategies. 力戦 (a 相居飛車 game without a named opening) is
+/// one of the other openings; the pairs (相矢倉…) sit under the name both sides chose.
+pub const LABELS: &[Label] = &[
+    Label {
+        name: AI_FURIBISHA,
+        parent: Some("振り飛車"),
+        about: "Both sides ranged their rooks in the opening.",
+        aliases: &[
+            "相振飛車",
+            "相振",
+            "AIFURIBISHA",
+            "AIFURIHISHA",
+            "DOUBLERANGINGROOK",
+        ],
+    },
+    Label {
+        name: "相中飛車",
+        parent: Some(AI_FURIBISHA),
+        about: "Both sides ranged their rooks to the centre file.",
+        aliases: &[],
+    },
+    Label {
+        name: "相四間飛車",
+        parent: Some(AI_FURIBISHA),
+        about: "Both sides ranged their rooks to their fourth file from the left.",
+        aliases: &[],
+    },
+    Label {
+        name: "相三間飛車",
+        parent: Some(AI_FURIBISHA),
+        about: "Both sides ranged their rooks to their third file from the left.",
+        aliases: &[],
+    },
+    Label {
+        name: "相向かい飛車",
+        parent: Some(AI_FURIBISHA),
+        about: "Both sides ranged their rooks to their eighth file.",
+        aliases: &[],
+    },
+    Label {
+        name: "相矢倉",
+        parent: Some("矢倉"),
+        about: "A 矢倉 game in which both sides built 矢倉.",
+        aliases: &[],
+    },
+    Label {
+        name: "相雁木",
+        parent: Some("雁木"),
+        about: "A 雁木 game in which both sides built 雁木.",
+        aliases: &[],
+    },
+    Label {
+        name: "角換わり相腰掛け銀",
+        parent: Some("角換わり腰掛け銀"),
+        about: "角換わり with both silvers sitting on 5六 (5四).",
+        aliases: &["相腰掛け銀", "相腰掛銀"],
+    },
+    Label {
+        name: "角換わり相早繰り銀",
+        parent: Some("角換わり早繰り銀"),
+        about: "角換わり with both sides running their silvers out by 早繰り銀.",
+        aliases: &["相早繰り銀", "相早繰銀"],
+    },
+    Label {
+        name: "角換わり相棒銀",
+        parent: Some("角換わり棒銀"),
+        about: "角換わり with both sides climbing their silvers up the rook's file.",
+        aliases: &["相棒銀"],
+    },
+    Label {
+        name: "新旧対抗",
+        parent: Some("相掛かり"),
+        about: "相掛かり with one rook drawn back home (引き飛車) and the other left up (浮き飛車).",
+        aliases: &["新旧対抗型"],
+    },
+    Label {
+        name: RIKISEN,
+        parent: Some(OTHER),
+        about: "A 相居飛車 game of more than twenty plies in which no opening was named.",
+        aliases: &["力戦形", "力戦型", "RIKISEN"],
+    },
+    Label {
+        name: OTHER,
+        parent: None,
+        about: "A game too short to name, or without the pieces to play a named opening.",
+        aliases: &["その他"],
+    },
 ];
 
 /// The name folded for comparison: NFKC-like width folding of ASCII letters and digits,
@@ -126,22 +133,43 @@ pub fn fold(name: &str) -> String {
     out
 }
 
-/// Every canonical name: the strategies and castles, then the game labels.
 /// Every name kifudex can recognise: the strategies and castles, then the game labels.
 pub fn canonical_names() -> impl Iterator<Item = &'static str> {
     DEFS.iter()
         .map(|d| d.name)
-        .chain(LABELS.iter().map(|l| l.0))
+        .chain(LABELS.iter().map(|l| l.name))
+}
+
+/// Every spelling, folded, with the name it stands for: the names themselves first.
+fn spellings() -> &'static HashMap<String, &'static str> {
+    static TABLE: OnceLock<HashMap<String, &'static str>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = HashMap::new();
+        for n in canonical_names() {
+            t.insert(fold(n), n);
+        }
+        let aliases = DEFS
+            .iter()
+            .flat_map(|d| d.aliases.iter().map(move |a| (*a, d.name)))
+            .chain(
+                LABELS
+                    .iter()
+                    .flat_map(|l| l.aliases.iter().map(move |a| (*a, l.name))),
+            );
+        for (a, n) in aliases {
+            // A name's own spelling wins over another's alias.
+            t.entry(fold(a)).or_insert(n);
+        }
+        t
+    })
 }
 
 fn exact(folded: &str) -> Option<&'static str> {
-    canonical_names()
-        .find(|n| fold(n) == folded)
-        .or_else(|| ALIASES.iter().find(|a| fold(a.0) == folded).map(|a| a.1))
+    spellings().get(folded).copied()
 }
 
 /// The canonical name `name` stands for, if kifudex knows it: `相振飛車` → `相振り飛車`,
-/// `YAGURA` → `矢倉`, `片美濃` → `片美濃囲い`, `５筋位取り`… stays unknown (None).
+/// `YAGURA` → `矢倉`, `片美濃` → `片美濃囲い`, `５筋位取り` → `5筋位取り`; None otherwise.
 pub fn canonical(name: &str) -> Option<&'static str> {
     let f = fold(name);
     if f.is_empty() {
@@ -162,6 +190,55 @@ pub fn canonical(name: &str) -> Option<&'static str> {
         })
 }
 
+/// What a name typed by a user stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resolved {
+    /// A known name.
+    Name(&'static str),
+    /// Nothing known: the caller matches the text against header values instead.
+    Unknown,
+}
+
+/// The known name a user means by `text`, of `kind` when given (a castle, a strategy; game
+/// labels are neither and resolve only without a kind):
+/// - any spelling of a known name gives that name (`相振飛車` → 相振り飛車);
+/// - a strategy's name asked as a castle gives its castle (`矢倉` → 矢倉囲い, `雁木` →
+///   雁木囲い), and the family names stand for the family (`美濃` → 美濃囲い, every 美濃 below
+///   it);
+/// - the start of exactly one name gives that name (`四間` → 四間飛車); the start of several
+///   names of one family gives the family's head (`石田` → 石田流, not 石田流本組み);
+/// - anything else is [`Resolved::Unknown`].
+pub fn resolve(text: &str, kind: Option<Kind>) -> Resolved {
+    let fits = |n: &str| kind.is_none() || kind_of(n) == kind;
+    let f = fold(text);
+    if f.is_empty() {
+        return Resolved::Unknown;
+    }
+    if let Some(n) = canonical(text) {
+        if fits(n) {
+            return Resolved::Name(n);
+        }
+        if let Some(c) = canonical(&format!("{n}囲い")).filter(|c| fits(c)) {
+            return Resolved::Name(c);
+        }
+    }
+    // The names one of whose spellings starts with the text.
+    let mut starts: Vec<&'static str> = spellings()
+        .iter()
+        .filter(|(s, n)| s.starts_with(&f) && fits(n))
+        .map(|(_, n)| *n)
+        .collect();
+    starts.sort_unstable();
+    starts.dedup();
+    match starts
+        .iter()
+        .find(|head| starts.iter().all(|n| lineage(n).contains(head)))
+    {
+        Some(head) => Resolved::Name(head),
+        None => Resolved::Unknown,
+    }
+}
+
 /// The names a header value holds (several may be listed, separated by commas): each
 /// canonical where known, else folded.
 pub fn split_header(value: &str) -> Vec<String> {
@@ -178,14 +255,26 @@ pub fn parent(name: &str) -> Option<&'static str> {
     DEFS.iter()
         .find(|d| d.name == name)
         .and_then(|d| d.parent)
-        .or_else(|| LABELS.iter().find(|l| l.0 == name).and_then(|l| l.1))
+        .or_else(|| {
+            LABELS
+                .iter()
+                .find(|l| l.name == name)
+                .and_then(|l| l.parent)
+        })
+}
+
+/// What a name means, in words (None for a name kifudex does not know).
+pub fn about(name: &str) -> Option<&'static str> {
+    DEFS.iter()
+        .find(|d| d.name == name)
+        .map(|d| d.about)
+        .or_else(|| LABELS.iter().find(|l| l.name == name).map(|l| l.about))
 }
 
 /// The name and its ancestors, nearest first (empty for a name kifudex does not know).
 pub fn lineage(name: &str) -> Vec<&'static str> {
     // Worked out once per name: readers expand every stored row through it.
-    static LINES: std::sync::OnceLock<Vec<(&'static str, Vec<&'static str>)>> =
-        std::sync::OnceLock::new();
+    static LINES: OnceLock<HashMap<&'static str, Vec<&'static str>>> = OnceLock::new();
     let lines = LINES.get_or_init(|| {
         canonical_names()
             .map(|name| {
@@ -202,11 +291,7 @@ pub fn lineage(name: &str) -> Vec<&'static str> {
             })
             .collect()
     });
-    lines
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, line)| line.clone())
-        .unwrap_or_default()
+    lines.get(name).cloned().unwrap_or_default()
 }
 
 /// The name and every name below it in the hierarchy.
@@ -217,7 +302,8 @@ pub fn descendants(name: &str) -> Vec<&'static str> {
 }
 
 /// The family a name belongs to, for comparing labels: the ranging rook's file
-/// (四間飛車 for 藤井システム), otherwise the top of its hierarchy (美濃囲い for 銀冠).
+/// (四間飛車 for 藤井システム, 相振り飛車 for 相三間飛車), otherwise the top of its hierarchy
+/// (美濃囲い for 銀冠).
 pub fn family(name: &str) -> &'static str {
     let line = lineage(name);
     match line.iter().position(|n| *n == "振り飛車") {
@@ -225,6 +311,15 @@ pub fn family(name: &str) -> &'static str {
         Some(i) => line[i - 1],
         None => line.last().copied().unwrap_or(OTHER),
     }
+}
+
+/// A name's place among the definitions (the game labels after them; `usize::MAX` for a
+/// name kifudex does not know): the order of names of one ply and depth.
+pub fn place(name: &str) -> usize {
+    static PLACES: OnceLock<HashMap<&'static str, usize>> = OnceLock::new();
+    let places =
+        PLACES.get_or_init(|| canonical_names().enumerate().map(|(i, n)| (n, i)).collect());
+    places.get(name).copied().unwrap_or(usize::MAX)
 }
 
 /// Whether a canonical name is a strategy or a castle (None for game labels).

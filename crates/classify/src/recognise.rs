@@ -1,23 +1,35 @@
 //! The matcher: replays a main line on a [`Board`] and tries, after each ply, only the
-//! patterns a move could have changed (those naming a kind of piece that moved, was taken or
-//! dropped, or a name just recognised), within their windows; it stops at the last window.
+//! patterns a move could have changed (those naming a piece on a square a piece entered or
+//! left, those reading a hand that changed, those whose window opens, those asking for a
+//! name just found), within their windows; it stops at the last window.
+//!
+//! A pattern can start to hold only when one of its conditions starts to hold, and every
+//! condition that can start to hold has such a trigger: the others (the opening still on,
+//! the rook still home, a name not had) only ever stop holding, and the patterns that need
+//! them are set aside for good when they do. So the answer is the one a test of every
+//! pattern after every ply would give (`tests/it/classify.rs` checks it), whatever the order
+//! the patterns are tried in: within a ply, names found may complete other patterns of
+//! either side (they are tried again), and "not had" reads the names found before the ply.
 
 use std::sync::OnceLock;
 
-use super::board::{Board, Kinds, Squares, kind, rotate, slot};
+use super::board::{Board, Kinds, Squares, area, kind, rotate, slot};
 use super::patterns::{Cond, DEFS, PATTERNS};
 use kifudex_shogi::{Color, Move, PieceKind, Position};
 
-/// A pattern ready to test for one side.
+/// A test of a pattern for one side, colours resolved.
 #[derive(Clone, Debug)]
 enum Test {
     All(Color, Kinds, Squares),
     Any(Color, Kinds, Squares),
     None(Color, Kinds, Squares),
     Hand(Color, PieceKind),
-    Had(Color, u8),
-    Just(Color, u8),
-    NotHad(Color, u8),
+    Had(Color, u16),
+    Did(Color, u16),
+    Just(Color, u16),
+    NotHad(Color, u16),
+    Opening,
+    RookHome(Color),
 }
 
 /// A test on squares as one comparison: `(pieces & squares == want) != negate` (all of the
@@ -55,128 +67,206 @@ fn one_slot(color: Color, kinds: Kinds) -> u8 {
     }
 }
 
+/// Words of a [`Set`].
+const WORDS: usize = 8;
+
+/// A set of patterns, bit `i` for `PATTERNS[i]` (at most 512).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Set([u64; WORDS]);
+
+impl Set {
+    #[inline]
+    fn has(&self, i: usize) -> bool {
+        self.0[i >> 6] >> (i & 63) & 1 != 0
+    }
+
+    #[inline]
+    fn add(&mut self, i: usize) {
+        self.0[i >> 6] |= 1 << (i & 63);
+    }
+}
+
+/// The most names the definitions may hold.
+pub(super) const MAX_DEFS: usize = 512;
+const DEF_WORDS: usize = MAX_DEFS / 64;
+/// The most names one side may be found with in a game (more are not kept).
+const MAX_FOUND: usize = 128;
+
+/// Names as a set, bit per name.
+type Defs = [u64; DEF_WORDS];
+
+#[inline]
+fn has_def(set: &Defs, d: u16) -> bool {
+    set[d as usize >> 6] >> (d & 63) & 1 != 0
+}
+
+/// One side's names, in the order they were found: the name, the ply it first held at and
+/// the move played at that ply.
+pub(super) struct Found {
+    defs: [u16; MAX_FOUND],
+    plies: [u16; MAX_FOUND],
+    moves: [Option<Move>; MAX_FOUND],
+    len: usize,
+    /// The names found, as a set.
+    had: Defs,
+    /// The names found at the ply being read.
+    just: Defs,
+    /// The names found through one of their own patterns (not first as an ancestor).
+    direct: Defs,
+}
+
+impl Found {
+    fn new() -> Found {
+        Found {
+            defs: [0; MAX_FOUND],
+            plies: [0; MAX_FOUND],
+            moves: [None; MAX_FOUND],
+            len: 0,
+            had: [0; DEF_WORDS],
+            just: [0; DEF_WORDS],
+            direct: [0; DEF_WORDS],
+        }
+    }
+
+    /// `(name, ply, move)` of each name found, in the order found.
+    pub(super) fn iter(&self) -> impl Iterator<Item = (u16, u16, Option<Move>)> + '_ {
+        (0..self.len).map(|i| (self.defs[i], self.plies[i], self.moves[i]))
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The ply `def` was first found at, if it was.
+    pub(super) fn ply(&self, def: u16) -> Option<u16> {
+        (0..self.len)
+            .find(|&i| self.defs[i] == def)
+            .map(|i| self.plies[i])
+    }
+}
+
+/// Lists of pattern entries by key (a piece's slot and square, a name, a ply), stored one
+/// after the other: a move reads three short lists, not a table of sets.
+struct Lists {
+    start: Vec<u32>,
+    items: Vec<u16>,
+}
+
+impl Lists {
+    fn new(keys: usize, entries: &[(usize, u16)]) -> Lists {
+        let mut count = vec![0u32; keys + 1];
+        for &(k, _) in entries {
+            count[k + 1] += 1;
+        }
+        for k in 0..keys {
+            count[k + 1] += count[k];
+        }
+        let mut items = vec![0u16; entries.len()];
+        let mut at = count.clone();
+        for &(k, item) in entries {
+            items[at[k] as usize] = item;
+            at[k] += 1;
+        }
+        Lists {
+            start: count,
+            items,
+        }
+    }
+
+    #[inline]
+    fn get(&self, key: usize) -> &[u16] {
+        &self.items[self.start[key] as usize..self.start[key + 1] as usize]
+    }
+}
+
+/// An entry: the pattern and the side it is read for.
+#[inline]
+fn entry(pattern: usize, side: usize) -> u16 {
+    (pattern << 1 | side) as u16
+}
+
 struct Compiled {
-    def: u8,
+    def: u16,
     start: u16,
     end: u16,
+    /// Per side, the squares of the side's own king at which its tests of that king hold.
+    king: [u128; 2],
     /// Per side (sente, gote): the tests, rotated for gote.
     tests: [Vec<Test>; 2],
     /// Per side, the tests on squares other than those of the side's own king (which
-    /// [`Matcher::king_ok`] answered already), each one mask comparison.
+    /// `king` answered already), each one mask comparison.
     masks: [Vec<Mask>; 2],
-    /// Per side, the tests of hands and names.
+    /// Per side, the other tests (hands, names, the opening, the rook).
     rest: [Vec<Test>; 2],
-    /// Whether it reads a hand.
-    hands: bool,
+}
+
+/// Per game: whether the opening is still on, and each side's rook still home.
+#[derive(Clone, Copy)]
+struct State {
+    opening: bool,
+    rook_home: [bool; 2],
 }
 
 pub(super) struct Matcher {
     patterns: Vec<Compiled>,
-    /// Per side, the patterns to try when a hand changed (a capture or a drop).
-    on_hands: [Set; 2],
-    /// Per name, the patterns to try when a side finds it: its own that ask for it (`Had`,
-    /// `Just`; index 0), the opponent's that ask for it (`OppHad`; index 1).
-    on_name: [Vec<Set>; 2],
-    /// Per piece (its board slot, 0–27, or `EMPTY`), square and side, the patterns of the
-    /// side that a piece entering that square may complete (it stands in one of their `All`
-    /// or `Any` sets): a pattern can start to hold only when one of its tests starts to hold,
-    /// so a move tries only the patterns its changes may have completed. Both sides' sets
-    /// are read at once.
-    on_enter: Triggers,
+    /// By `slot × 81 + square` (slot 0–28, `EMPTY` included): the entries a piece entering
+    /// that square may complete (it stands in one of their `All` or `Any` sets).
+    on_enter: Lists,
     /// The same for a piece leaving the square (it stands in one of their `None` sets).
-    on_leave: Triggers,
-    /// What [`Matcher::impossible`] gives for the even start, per side (most games).
-    even_impossible: [Set; 2],
-    /// What [`Matcher::at_start`] gives for the even start, per side.
-    even_at_start: [Set; 2],
-    /// The even start's board.
-    even_board: Board,
-    /// Patterns whose window opens at each ply (after the first).
-    opening_at: Vec<Set>,
-    /// Patterns whose window holds each ply.
-    active: Vec<Set>,
-    /// Patterns whose window includes ply 1.
-    from_first: Set,
-    /// Per name, the patterns that make it hold.
-    of_def: Vec<Set>,
+    on_leave: Lists,
+    /// The entries that read a hand.
+    on_hands: Vec<u16>,
+    /// By name: the patterns of the side that finds it asking for it (`Had`, `Just`).
+    on_name_own: Lists,
+    /// By name: the patterns of the other side asking for it (`OppHad`).
+    on_name_opp: Lists,
+    /// By name: the patterns of the side that finds it, and of the other side, that ask for
+    /// its absence (set aside after the ply it is found at).
+    not_had_own: Lists,
+    not_had_opp: Lists,
+    /// By name: its patterns.
+    of_def: Lists,
+    /// By ply: the entries whose window opens then (after the first ply).
+    opening_at: Lists,
+    /// The patterns that need the opening on, and the side's rook home.
+    needs_opening: Vec<u16>,
+    needs_rook_home: Vec<u16>,
     /// Per name, its ancestors (itself first).
-    lineage: Vec<Vec<u8>>,
+    lineage: Vec<Vec<u16>>,
     last_ply: u16,
-    /// Per side and square of its king, the patterns whose tests of the side's own king
-    /// hold with the king there (all the patterns at index 81, for a side without exactly
-    /// one king): most castles name the king's square, so a move elsewhere tries few.
-    king_ok: [[Set; 82]; 2],
-}
-
-/// Per piece (slot, 0–28 with `EMPTY`) and square, both sides' sets of patterns, kept small:
-/// a byte per piece and square names one of the few distinct pairs of sets. The full table
-/// (75 KB, mostly zeros) missed the first-level cache on about one move in five; this one
-/// (under 10 KB) stays in it.
-struct Triggers {
-    index: Vec<[u8; 81]>,
-    sets: Vec<[Set; 2]>,
-}
-
-impl Triggers {
-    fn new(full: &[[[Set; 2]; 81]]) -> Triggers {
-        let mut sets: Vec<[Set; 2]> = vec![[0; 2]];
-        let index = full
-            .iter()
-            .map(|row| {
-                row.map(|pair| {
-                    let i = sets.iter().position(|s| *s == pair).unwrap_or_else(|| {
-                        sets.push(pair);
-                        sets.len() - 1
-                    });
-                    u8::try_from(i).expect("classify: at most 256 distinct trigger sets")
-                })
-            })
-            .collect();
-        Triggers { index, sets }
-    }
-
-    #[inline]
-    fn get(&self, (slot, square): (u8, u8)) -> &[Set; 2] {
-        &self.sets[self.index[slot as usize][square as usize] as usize]
-    }
-}
-
-/// A set of patterns, bit `i` for `PATTERNS[i]`. 64 bits while there are at most 64
-/// patterns (the matcher's inner loop is twice as quick as with 128): make it `u128` when
-/// more are written (the build asserts it).
-type Set = u64;
-const ONE: Set = 1;
-
-/// The most names the definitions may hold (the size of [`Found`]).
-pub(super) const MAX_DEFS: usize = 128;
-
-/// Per side and name, the ply it first held (0: not yet).
-pub(super) type Found = [[u16; MAX_DEFS]; 2];
-
-/// The names one side was found with, in the order they were found.
-pub(super) struct Names {
-    defs: [u8; MAX_DEFS],
-    len: usize,
-}
-
-impl Names {
-    fn push(&mut self, def: u8) {
-        self.defs[self.len] = def;
-        self.len += 1;
-    }
-
-    pub(super) fn as_slice(&self) -> &[u8] {
-        &self.defs[..self.len]
-    }
+    /// The even start: its board, the patterns impossible for each side, and the entries
+    /// that hold on it (tried after the first move).
+    even_board: Board,
+    even_done: [Set; 2],
+    even_at_start: Vec<u16>,
 }
 
 pub(super) fn def_index(name: &str) -> Option<usize> {
     DEFS.iter().position(|d| d.name == name)
 }
 
-fn def_of(name: &str) -> u8 {
-    def_index(name).unwrap_or_else(|| panic!("classify: unknown name {name}")) as u8
+fn def_of(name: &str) -> u16 {
+    def_index(name).unwrap_or_else(|| panic!("classify: unknown name {name}")) as u16
 }
+
+/// Each side's home rank for its rook: ▲'s eighth rank, files 2–8 (read for gote rotated).
+const HOME: [Squares; 2] = [area(2, 8, 8, 8), rotate(area(2, 8, 8, 8))];
+
+/// Per captured slot (`EMPTY` included): whether taking it leaves the opening on (nothing,
+/// a pawn, a bishop or a horse).
+const KEEPS_OPENING: [bool; 29] = {
+    let mut out = [false; 29];
+    let mut s = 0;
+    while s < 29 {
+        let k = s % 14;
+        out[s] = s == 28
+            || k == PieceKind::Pawn as usize
+            || k == PieceKind::Bishop as usize
+            || k == PieceKind::Horse as usize;
+        s += 1;
+    }
+    out
+};
 
 impl Matcher {
     pub(super) fn get() -> &'static Matcher {
@@ -186,17 +276,18 @@ impl Matcher {
 
     fn build() -> Matcher {
         assert!(
-            (1..=Set::BITS as usize).contains(&PATTERNS.len()),
+            PATTERNS.len() <= WORDS * 64 && PATTERNS.len() < 1 << 15,
             "classify: at most {} patterns (make `Set` wider)",
-            Set::BITS
+            WORDS * 64
         );
         assert!(DEFS.len() <= MAX_DEFS, "classify: at most {MAX_DEFS} names");
         let mut patterns = Vec::new();
-        let mut on_hands = [0; 2];
-        let mut on_name = [vec![0; DEFS.len()], vec![0; DEFS.len()]];
-        // A row more for `EMPTY`, which completes nothing.
-        let mut on_enter = vec![[[0; 2]; 81]; 29];
-        let mut on_leave = vec![[[0; 2]; 81]; 29];
+        let (mut enter, mut leave, mut on_hands) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut name_own, mut name_opp) = (Vec::new(), Vec::new());
+        let (mut not_own, mut not_opp) = (Vec::new(), Vec::new());
+        let (mut of_def, mut opening_at) = (Vec::new(), Vec::new());
+        let (mut needs_opening, mut needs_rook_home) = (Vec::new(), Vec::new());
+        let mut even_done = [Set::default(); 2];
         let mut last_ply = 0;
         for (i, p) in PATTERNS.iter().enumerate() {
             let def = def_of(p.name);
@@ -204,129 +295,93 @@ impl Matcher {
                 def,
                 start: p.plies.0.max(1),
                 end: p.plies.1,
+                king: [!0; 2],
                 tests: [Vec::new(), Vec::new()],
                 masks: [Vec::new(), Vec::new()],
                 rest: [Vec::new(), Vec::new()],
-                hands: false,
             };
             last_ply = last_ply.max(p.plies.1);
+            of_def.push((def as usize, i as u16));
             for side in Color::ALL {
-                let turn = |s: Squares| if side == Color::White { rotate(s) } else { s };
-                let me = side;
-                let them = side.opponent();
+                let s = side.index();
+                let turn = |q: Squares| if side == Color::White { rotate(q) } else { q };
+                let (me, them) = (side, side.opponent());
                 for cond in p.conds {
                     let t = match *cond {
-                        Cond::Own(k, s) => Test::All(me, k, turn(s)),
-                        Cond::OwnAny(k, s) => Test::Any(me, k, turn(s)),
-                        Cond::OwnNone(k, s) => Test::None(me, k, turn(s)),
-                        Cond::Opp(k, s) => Test::All(them, k, turn(s)),
-                        Cond::OppAny(k, s) => Test::Any(them, k, turn(s)),
-                        Cond::OppNone(k, s) => Test::None(them, k, turn(s)),
+                        Cond::Own(k, q) => Test::All(me, k, turn(q)),
+                        Cond::OwnAny(k, q) => Test::Any(me, k, turn(q)),
+                        Cond::OwnNone(k, q) => Test::None(me, k, turn(q)),
+                        Cond::Opp(k, q) => Test::All(them, k, turn(q)),
+                        Cond::OppAny(k, q) => Test::Any(them, k, turn(q)),
+                        Cond::OppNone(k, q) => Test::None(them, k, turn(q)),
                         Cond::OwnHand(k) => Test::Hand(me, k),
                         Cond::OppHand(k) => Test::Hand(them, k),
                         Cond::Had(n) => Test::Had(me, def_of(n)),
                         Cond::Just(n) => Test::Just(me, def_of(n)),
                         Cond::NotHad(n) => Test::NotHad(me, def_of(n)),
                         Cond::OppHad(n) => Test::Had(them, def_of(n)),
-                    };
-                    let king = |who: Color, k: Kinds| who == side && k == kind(PieceKind::King);
-                    let mask = match t {
-                        Test::All(who, k, s) if !king(who, k) => Some(Mask {
-                            color: who,
-                            kinds: k,
-                            slot: one_slot(who, k),
-                            squares: s,
-                            want: s,
-                            negate: false,
-                        }),
-                        Test::Any(who, k, s) if !king(who, k) => Some(Mask {
-                            color: who,
-                            kinds: k,
-                            slot: one_slot(who, k),
-                            squares: s,
-                            want: 0,
-                            negate: true,
-                        }),
-                        Test::None(who, k, s) if !king(who, k) => Some(Mask {
-                            color: who,
-                            kinds: k,
-                            slot: one_slot(who, k),
-                            squares: s,
-                            want: 0,
-                            negate: false,
-                        }),
-                        Test::All(..) | Test::Any(..) | Test::None(..) => None,
-                        _ => {
-                            c.rest[side.index()].push(t.clone());
-                            None
-                        }
-                    };
-                    c.masks[side.index()].extend(mask);
-                    c.tests[side.index()].push(t);
-                }
-            }
-            for cond in p.conds {
-                match *cond {
-                    // Squares: the trigger tables below.
-                    Cond::Own(..)
-                    | Cond::OwnAny(..)
-                    | Cond::OwnNone(..)
-                    | Cond::Opp(..)
-                    | Cond::OppAny(..)
-                    | Cond::OppNone(..) => {}
-                    Cond::OwnHand(_) | Cond::OppHand(_) => c.hands = true,
-                    // A name found may complete a pattern that asks for it (not one that
-                    // asks for its absence).
-                    Cond::Had(n) | Cond::Just(n) => on_name[0][def_of(n) as usize] |= ONE << i,
-                    Cond::OppHad(n) => on_name[1][def_of(n) as usize] |= ONE << i,
-                    Cond::NotHad(_) => {}
-                }
-            }
-            for side in Color::ALL {
-                for t in &c.tests[side.index()] {
-                    let (table, who, kinds, squares) = match *t {
-                        Test::All(who, kinds, squares) | Test::Any(who, kinds, squares) => {
-                            (&mut on_enter, who, kinds, squares)
-                        }
-                        Test::None(who, kinds, squares) => (&mut on_leave, who, kinds, squares),
-                        _ => continue,
-                    };
-                    {
-                        for k in 0..14 {
-                            if kinds & (1 << k) == 0 {
-                                continue;
+                        Cond::OppNotHad(n) => Test::NotHad(them, def_of(n)),
+                        Cond::OppDid(n) => Test::Did(them, def_of(n)),
+                        Cond::Opening => Test::Opening,
+                        Cond::RookHome => Test::RookHome(me),
+                        Cond::Side(c) => {
+                            if c != side {
+                                even_done[s].add(i);
                             }
-                            let row = &mut table[who.index() * 14 + k];
-                            let mut bits = squares;
-                            while bits != 0 {
-                                row[bits.trailing_zeros() as usize][side.index()] |= ONE << i;
-                                bits &= bits - 1;
-                            }
+                            continue;
                         }
+                    };
+                    let own_king = |who: Color, k: Kinds| who == side && k == kind(PieceKind::King);
+                    let mask = |squares, want, negate, who: Color, k: Kinds| Mask {
+                        color: who,
+                        kinds: k,
+                        slot: one_slot(who, k),
+                        squares,
+                        want,
+                        negate,
+                    };
+                    match t {
+                        Test::All(who, k, q) if own_king(who, k) => {
+                            c.king[s] &= q * (q.count_ones() == 1) as u128
+                        }
+                        Test::Any(who, k, q) if own_king(who, k) => c.king[s] &= q,
+                        Test::None(who, k, q) if own_king(who, k) => c.king[s] &= !q,
+                        Test::All(who, k, q) => c.masks[s].push(mask(q, q, false, who, k)),
+                        Test::Any(who, k, q) => c.masks[s].push(mask(q, 0, true, who, k)),
+                        Test::None(who, k, q) => c.masks[s].push(mask(q, 0, false, who, k)),
+                        _ => c.rest[s].push(t.clone()),
                     }
+                    // What may make the test start to hold, and what sets the pattern aside.
+                    match t {
+                        Test::All(who, k, q) | Test::Any(who, k, q) => {
+                            triggers(&mut enter, who, k, q, i, s)
+                        }
+                        Test::None(who, k, q) => triggers(&mut leave, who, k, q, i, s),
+                        Test::Hand(..) => on_hands.push(entry(i, s)),
+                        Test::Had(who, d) | Test::Did(who, d) | Test::Just(who, d)
+                            if who == side =>
+                        {
+                            name_own.push((d as usize, entry(i, s)))
+                        }
+                        Test::Had(_, d) | Test::Did(_, d) | Test::Just(_, d) => {
+                            name_opp.push((d as usize, entry(i, s)))
+                        }
+                        Test::NotHad(who, d) if who == side => {
+                            not_own.push((d as usize, entry(i, s)))
+                        }
+                        Test::NotHad(_, d) => not_opp.push((d as usize, entry(i, s))),
+                        Test::Opening => needs_opening.push(entry(i, s)),
+                        Test::RookHome(_) => needs_rook_home.push(entry(i, s)),
+                    }
+                    c.tests[s].push(t);
                 }
             }
-            if c.hands {
-                for h in &mut on_hands {
-                    *h |= ONE << i;
+            if c.start > 1 {
+                for s in 0..2 {
+                    opening_at.push((c.start as usize, entry(i, s)));
                 }
             }
             patterns.push(c);
-        }
-        let mut opening_at = vec![0; last_ply as usize + 2];
-        let mut from_first = 0;
-        let mut of_def = vec![0; DEFS.len()];
-        let mut active = vec![0; last_ply as usize + 2];
-        for (i, c) in patterns.iter().enumerate() {
-            for a in &mut active[c.start as usize..=c.end as usize] {
-                *a |= ONE << i;
-            }
-            if c.start <= 1 {
-                from_first |= ONE << i;
-            } else {
-                opening_at[c.start as usize] |= ONE << i;
-            }
-            of_def[c.def as usize] |= ONE << i;
         }
         let lineage = DEFS
             .iter()
@@ -347,90 +402,105 @@ impl Matcher {
                 line
             })
             .collect();
-        let king_ok = Color::ALL.map(|side| {
-            let mut row = [0; 82];
-            for (square, ok) in row.iter_mut().enumerate() {
-                for (i, c) in patterns.iter().enumerate() {
-                    let holds = square == 81
-                        || c.tests[side.index()].iter().all(|t| match *t {
-                            Test::All(who, k, s) if who == side && k == kind(PieceKind::King) => {
-                                s & !(1u128 << square) == 0
-                            }
-                            Test::Any(who, k, s) if who == side && k == kind(PieceKind::King) => {
-                                s & (1u128 << square) != 0
-                            }
-                            Test::None(who, k, s) if who == side && k == kind(PieceKind::King) => {
-                                s & (1u128 << square) == 0
-                            }
-                            _ => true,
-                        });
-                    if holds {
-                        *ok |= ONE << i;
-                    }
-                }
-            }
-            row
-        });
+        let even_board = Board::new(&Position::startpos());
         let mut m = Matcher {
             patterns,
+            on_enter: Lists::new(29 * 81, &enter),
+            on_leave: Lists::new(29 * 81, &leave),
             on_hands,
-            on_name,
-            on_enter: Triggers::new(&on_enter),
-            on_leave: Triggers::new(&on_leave),
-            even_impossible: [0; 2],
-            even_at_start: [0; 2],
-            even_board: Board::new(&Position::startpos()),
-            opening_at,
-            active,
-            from_first,
-            of_def,
+            on_name_own: Lists::new(DEFS.len(), &name_own),
+            on_name_opp: Lists::new(DEFS.len(), &name_opp),
+            not_had_own: Lists::new(DEFS.len(), &not_own),
+            not_had_opp: Lists::new(DEFS.len(), &not_opp),
+            of_def: Lists::new(DEFS.len(), &of_def),
+            opening_at: Lists::new(last_ply as usize + 1, &opening_at),
+            needs_opening,
+            needs_rook_home,
             lineage,
             last_ply,
-            king_ok,
+            even_board: even_board.clone(),
+            even_done: [Set::default(); 2],
+            even_at_start: Vec::new(),
         };
-        let even = Board::new(&Position::startpos());
-        m.even_impossible = [
-            m.impossible(&even, Color::Black),
-            m.impossible(&even, Color::White),
+        let state = m.start_state(&even_board);
+        m.even_done = [
+            m.impossible(&even_board, Color::Black, &even_done[0], state),
+            m.impossible(&even_board, Color::White, &even_done[1], state),
         ];
-        m.even_at_start = [
-            m.at_start(&even, Color::Black),
-            m.at_start(&even, Color::White),
-        ];
+        m.even_at_start = m.at_start(&even_board, &m.even_done, state);
         m
     }
 
-    /// The patterns whose window includes ply 1 that already hold on the start board, before
-    /// any name is found. Only they, and those the first move may have completed (its
-    /// triggers), can hold after it: a pattern starts to hold only when one of its tests
-    /// does, and every test that can start to hold has a trigger.
-    fn at_start(&self, board: &Board, side: Color) -> Set {
-        let none = [[0u16; MAX_DEFS]; 2];
-        let mut out: Set = 0;
-        let mut set = self.from_first;
-        while set != 0 {
-            let i = set.trailing_zeros() as usize;
-            set &= set - 1;
-            // No ply is u16::MAX: no name was found `Just` now.
-            if self.patterns[i].tests[side.index()]
-                .iter()
-                .all(|t| holds(t, board, &none, u16::MAX))
-            {
-                out |= ONE << i;
+    /// The opening and rook state before the first move.
+    fn start_state(&self, board: &Board) -> State {
+        let home = |s: usize| board.of_slot(slot(Color::ALL[s], PieceKind::Rook)) & HOME[s] != 0;
+        State {
+            opening: true,
+            rook_home: [home(0), home(1)],
+        }
+    }
+
+    /// The patterns a side can never make honestly from this start: those for the other
+    /// side only (`sides`), those asking for a piece kind the side (or its opponent) has
+    /// neither on the board nor in hand (the 上手's missing rook in a handicap game), even
+    /// if one is captured and dropped later, and those asking for a rook at home it has not.
+    fn impossible(&self, board: &Board, side: Color, sides: &Set, state: State) -> Set {
+        let mut have = [0 as Kinds; 2];
+        for c in Color::ALL {
+            for k in PieceKind::ALL {
+                if board.of(c, kind(k)) != 0 || (k.index() < 7 && board.in_hand(c, k) > 0) {
+                    have[c.index()] |= kind(k) | kind(k.unpromoted());
+                }
+            }
+        }
+        let mut out = *sides;
+        for (i, p) in self.patterns.iter().enumerate() {
+            let bad = p.tests[side.index()].iter().any(|t| match *t {
+                Test::All(c, k, _) | Test::Any(c, k, _) => have[c.index()] & k == 0,
+                Test::Hand(c, k) => have[c.index()] & kind(k) == 0,
+                Test::RookHome(c) => !state.rook_home[c.index()],
+                _ => false,
+            });
+            if bad {
+                out.add(i);
             }
         }
         out
     }
 
-    /// Whether a name below `def` was found for the side at the same ply (`found`: the
-    /// side's plies by name, `names`: the names it was found with): it is implied by that
-    /// name.
-    pub(super) fn implied(&self, found: &[u16; MAX_DEFS], names: &[u8], def: u8) -> bool {
-        let ply = found[def as usize];
-        ply != 0
-            && names.iter().any(|&c| {
-                c != def && found[c as usize] == ply && self.lineage[c as usize][1..].contains(&def)
-            })
+    /// The entries whose window includes ply 1 that already hold on the start board, before
+    /// any name is found: only they, and those the first move may complete (its triggers),
+    /// can hold after it.
+    fn at_start(&self, board: &Board, done: &[Set; 2], state: State) -> Vec<u16> {
+        let none = [Found::new(), Found::new()];
+        let mut out = Vec::new();
+        for (i, p) in self.patterns.iter().enumerate() {
+            for (s, done) in done.iter().enumerate() {
+                if p.start <= 1
+                    && !done.has(i)
+                    && p.tests[s].iter().all(|t| holds(t, board, &none, state))
+                {
+                    out.push(entry(i, s));
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether a name below `def` was found for the side at the same ply: it is implied by
+    /// that name.
+    pub(super) fn implied(&self, found: &Found, def: u16) -> bool {
+        let Some(ply) = found.ply(def) else {
+            return false;
+        };
+        found
+            .iter()
+            .any(|(c, p, _)| c != def && p == ply && self.lineage[c as usize][1..].contains(&def))
+    }
+
+    /// Whether `group` is an ancestor of `def` (not `def` itself).
+    pub(super) fn under(&self, def: u16, group: u16) -> bool {
+        self.lineage[def as usize][1..].contains(&group)
     }
 
     /// How deep a name is in the hierarchy (1 for a name without a parent).
@@ -438,44 +508,45 @@ impl Matcher {
         self.lineage[def].len()
     }
 
-    /// Each name found per side, with the ply it first held (`found[side][def]`, 0 = not).
-    /// `even`: whether `start` is the even start position. Also gives the plies read: all
-    /// of the line, or one past the last window when it is longer.
+    /// Each name found per side, with the ply it first held at and the move played then.
+    /// `even`: whether `start` is the even start position. Also gives the plies read: all of
+    /// the line, or one past the last window when it is longer.
     pub(super) fn run(
         &self,
         start: &Position,
         even: bool,
         moves: impl Iterator<Item = Move>,
-    ) -> (Found, [Names; 2], u16) {
-        let mut found: Found = [[0u16; MAX_DEFS]; 2];
-        let mut names = [0, 1].map(|_| Names {
-            defs: [0; MAX_DEFS],
-            len: 0,
-        });
-        let mut board = if even {
-            self.even_board.clone()
-        } else {
-            Board::new(start)
-        };
-        // Patterns already decided (their name found) or never possible for a side, and
-        // those of the first ply's window that hold before it.
-        let (mut done, at_start) = if even {
-            (self.even_impossible, self.even_at_start)
-        } else {
+    ) -> ([Found; 2], u16) {
+        let mut found = [Found::new(), Found::new()];
+        let fresh;
+        let (mut board, mut done, at_start, mut state) = if even {
+            let state = State {
+                opening: true,
+                rook_home: [true; 2],
+            };
             (
-                [
-                    self.impossible(&board, Color::Black),
-                    self.impossible(&board, Color::White),
-                ],
-                [
-                    self.at_start(&board, Color::Black),
-                    self.at_start(&board, Color::White),
-                ],
+                self.even_board.clone(),
+                self.even_done,
+                &self.even_at_start,
+                state,
             )
+        } else {
+            let board = Board::new(start);
+            let state = self.start_state(&board);
+            let mut sides = [Set::default(); 2];
+            for (s, side) in sides.iter_mut().enumerate() {
+                *side = self.side_only(Color::ALL[s]);
+            }
+            let done = [
+                self.impossible(&board, Color::Black, &sides[0], state),
+                self.impossible(&board, Color::White, &sides[1], state),
+            ];
+            fresh = self.at_start(&board, &done, state);
+            (board, done, &fresh, state)
         };
         let mut mover = start.side_to_move();
         let mut ply: u16 = 0;
-        let all_patterns: Set = Set::MAX >> (Set::BITS as usize - self.patterns.len());
+        let mut work: Vec<u16> = Vec::with_capacity(64);
         for mv in moves {
             ply += 1;
             if ply > self.last_ply {
@@ -483,133 +554,179 @@ impl Matcher {
             }
             let changed = board.play(mover, mv);
             mover = mover.opponent();
-            // Per side, where its king stands (81: not exactly one king) and the patterns
-            // that may still start to hold there at this ply: when none may, for either
-            // side, the ply asks nothing more (late plies with the kings out of every castle).
-            let at = [board.king(Color::Black), board.king(Color::White)];
-            let open = self.active[ply as usize];
-            let live = [
-                open & self.king_ok[0][at[0]] & !done[0],
-                open & self.king_ok[1][at[1]] & !done[1],
-            ];
-            if live[0] | live[1] == 0 {
-                continue;
+            if state.opening && !KEEPS_OPENING[changed.left[1].0 as usize] {
+                state.opening = false;
+                for &e in &self.needs_opening {
+                    done[(e & 1) as usize].add((e >> 1) as usize);
+                }
             }
-            // The patterns each side's changes may have completed: those whose window opens
-            // now, those naming a square a piece entered or left, those reading a hand.
-            let mut candidates = if ply == 1 {
-                at_start
-            } else {
-                [self.opening_at[ply as usize]; 2]
-            };
-            // Without a branch on what the move was (they are mispredicted often): a move
-            // without a capture leaves `EMPTY`, whose sets are empty.
-            let hands = Set::from(changed.hands).wrapping_neg();
-            let (entered, [left, taken]) = (changed.entered, changed.left);
-            let sets = [
-                self.on_enter.get(entered),
-                self.on_leave.get(left),
-                self.on_leave.get(taken),
-            ];
             for s in 0..2 {
-                candidates[s] |= (self.on_hands[s] & hands) | sets[0][s] | sets[1][s] | sets[2][s];
-            }
-            candidates[0] &= live[0];
-            candidates[1] &= live[1];
-            if candidates[0] | candidates[1] == 0 {
-                continue;
-            }
-            // Two rounds: a name found for one side may complete a pattern of the other, or
-            // one of its own tried before it in the round.
-            for _round in 0..2 {
-                for side in Color::ALL {
-                    let s = side.index();
-                    let active = live[s];
-                    let mut set = candidates[s] & !done[s] & active;
-                    candidates[s] = 0;
-                    while set != 0 {
-                        let i = set.trailing_zeros() as usize;
-                        set &= set - 1;
-                        if done[s] & (ONE << i) != 0 {
-                            continue;
-                        }
-                        let p = &self.patterns[i];
-                        let holds_now = if at[s] < 81 {
-                            p.masks[s].iter().all(|m| m.holds(&board))
-                                && p.rest[s].iter().all(|t| holds(t, &board, &found, ply))
-                        } else {
-                            p.tests[s].iter().all(|t| holds(t, &board, &found, ply))
-                        };
-                        if holds_now {
-                            let (mut own, mut opp) = (0, 0);
-                            for &d in &self.lineage[p.def as usize] {
-                                if found[s][d as usize] == 0 {
-                                    found[s][d as usize] = ply;
-                                    names[s].push(d);
-                                    done[s] |= self.of_def[d as usize];
-                                    own |= self.on_name[0][d as usize];
-                                    opp |= self.on_name[1][d as usize];
-                                }
-                            }
-                            // The side's patterns asking for these names: the later ones are
-                            // tried now, the earlier ones in the next round; the opponent's in
-                            // its turn of this round (sente's names) or the next (gote's).
-                            set |= own & !done[s] & active & (Set::MAX << i << 1);
-                            candidates[s] |= own & (ONE << i << 1).wrapping_sub(1);
-                            candidates[1 - s] |= opp;
+                if state.rook_home[s]
+                    && board.of_slot(slot(Color::ALL[s], PieceKind::Rook)) & HOME[s] == 0
+                {
+                    state.rook_home[s] = false;
+                    for &e in &self.needs_rook_home {
+                        if (e & 1) as usize == s {
+                            done[s].add((e >> 1) as usize);
                         }
                     }
                 }
-                if candidates[0] | candidates[1] == 0 {
-                    break;
+            }
+            if ply == 1 {
+                work.extend_from_slice(at_start);
+            } else {
+                work.extend_from_slice(self.opening_at.get(ply as usize));
+            }
+            let (entered, [left, taken]) = (changed.entered, changed.left);
+            work.extend_from_slice(
+                self.on_enter
+                    .get(entered.0 as usize * 81 + entered.1 as usize),
+            );
+            work.extend_from_slice(self.on_leave.get(left.0 as usize * 81 + left.1 as usize));
+            work.extend_from_slice(self.on_leave.get(taken.0 as usize * 81 + taken.1 as usize));
+            if changed.hands {
+                work.extend_from_slice(&self.on_hands);
+            }
+            if work.is_empty() {
+                continue;
+            }
+            let kings = [board.king(Color::Black), board.king(Color::White)];
+            let mut found_now = false;
+            while let Some(e) = work.pop() {
+                let (i, s) = ((e >> 1) as usize, (e & 1) as usize);
+                if done[s].has(i) {
+                    continue;
+                }
+                let p = &self.patterns[i];
+                if ply < p.start || ply > p.end {
+                    continue;
+                }
+                let holds_now = if kings[s] < 81 {
+                    p.king[s] >> kings[s] & 1 != 0
+                        && p.masks[s].iter().all(|m| m.holds(&board))
+                        && p.rest[s].iter().all(|t| holds(t, &board, &found, state))
+                } else {
+                    p.tests[s].iter().all(|t| holds(t, &board, &found, state))
+                };
+                if !holds_now {
+                    continue;
+                }
+                for &d in &self.lineage[p.def as usize] {
+                    let f = &mut found[s];
+                    if has_def(&f.had, d) {
+                        continue;
+                    }
+                    f.had[d as usize >> 6] |= 1 << (d & 63);
+                    f.just[d as usize >> 6] |= 1 << (d & 63);
+                    if d == p.def {
+                        f.direct[d as usize >> 6] |= 1 << (d & 63);
+                    }
+                    if f.len < MAX_FOUND {
+                        f.defs[f.len] = d;
+                        f.plies[f.len] = ply;
+                        f.moves[f.len] = Some(mv);
+                        f.len += 1;
+                    }
+                    found_now = true;
+                    for &j in self.of_def.get(d as usize) {
+                        done[s].add(j as usize);
+                    }
+                    // Those asking for it, of this side and of the other.
+                    work.extend(
+                        self.on_name_own
+                            .get(d as usize)
+                            .iter()
+                            .filter(|&&e| (e & 1) as usize == s),
+                    );
+                    work.extend(
+                        self.on_name_opp
+                            .get(d as usize)
+                            .iter()
+                            .filter(|&&e| (e & 1) as usize != s),
+                    );
                 }
             }
-            if done[0] & done[1] & all_patterns == all_patterns {
-                break;
+            if found_now {
+                // Names found at this ply: what asks for their absence is set aside from the
+                // next ply on.
+                for s in 0..2 {
+                    let just = std::mem::take(&mut found[s].just);
+                    for (w, &bits) in just.iter().enumerate() {
+                        let mut bits = bits;
+                        while bits != 0 {
+                            let d = w * 64 + bits.trailing_zeros() as usize;
+                            bits &= bits - 1;
+                            for &e in self.not_had_own.get(d) {
+                                if (e & 1) as usize == s {
+                                    done[s].add((e >> 1) as usize);
+                                }
+                            }
+                            for &e in self.not_had_opp.get(d) {
+                                if (e & 1) as usize != s {
+                                    done[1 - s].add((e >> 1) as usize);
+                                }
+                            }
+                        }
+                    }
+                }
             }
         }
-        (found, names, ply)
+        (found, ply)
     }
 
-    /// The patterns a side can never make honestly from this start: those asking for a
-    /// piece kind the side (or its opponent) has neither on the board nor in hand (the 上手's
-    /// missing rook in a handicap game), even if one is captured and dropped later.
-    fn impossible(&self, board: &Board, side: Color) -> Set {
-        let mut have = [0 as Kinds; 2];
-        for c in Color::ALL {
-            for k in PieceKind::ALL {
-                let unpromoted = k.unpromoted();
-                if board.of(c, super::board::kind(k)) != 0
-                    || (k.index() < 7 && board.in_hand(c, k) > 0)
-                {
-                    have[c.index()] |= super::board::kind(k) | super::board::kind(unpromoted);
-                }
-            }
-        }
-        let mut out: Set = 0;
-        for (i, p) in self.patterns.iter().enumerate() {
-            let bad = p.tests[side.index()].iter().any(|t| match *t {
-                Test::All(c, k, _) | Test::Any(c, k, _) => have[c.index()] & k == 0,
-                Test::Hand(c, k) => have[c.index()] & super::board::kind(k) == 0,
-                _ => false,
-            });
-            if bad {
-                out |= ONE << i;
+    /// The patterns read only for the other side (`Side`).
+    fn side_only(&self, side: Color) -> Set {
+        let mut out = Set::default();
+        for (i, p) in PATTERNS.iter().enumerate() {
+            if p.conds
+                .iter()
+                .any(|c| matches!(c, Cond::Side(only) if *only != side))
+            {
+                out.add(i);
             }
         }
         out
     }
 }
 
+/// Adds the entry of pattern `i` for side `s` to `table` at every square of `squares`, for
+/// each of `who`'s kinds in `kinds`.
+fn triggers(
+    table: &mut Vec<(usize, u16)>,
+    who: Color,
+    kinds: Kinds,
+    squares: Squares,
+    i: usize,
+    s: usize,
+) {
+    for k in 0..14 {
+        if kinds & (1 << k) == 0 {
+            continue;
+        }
+        let row = who.index() * 14 + k;
+        let mut bits = squares;
+        while bits != 0 {
+            table.push((row * 81 + bits.trailing_zeros() as usize, entry(i, s)));
+            bits &= bits - 1;
+        }
+    }
+}
+
 #[inline]
-fn holds(t: &Test, board: &Board, found: &Found, ply: u16) -> bool {
+fn holds(t: &Test, board: &Board, found: &[Found; 2], state: State) -> bool {
     match *t {
-        Test::All(c, k, s) => board.of(c, k) & s == s,
-        Test::Any(c, k, s) => board.of(c, k) & s != 0,
-        Test::None(c, k, s) => board.of(c, k) & s == 0,
+        Test::All(c, k, q) => board.of(c, k) & q == q,
+        Test::Any(c, k, q) => board.of(c, k) & q != 0,
+        Test::None(c, k, q) => board.of(c, k) & q == 0,
         Test::Hand(c, k) => board.in_hand(c, k) > 0,
-        Test::Had(c, d) => found[c.index()][d as usize] != 0,
-        Test::Just(c, d) => found[c.index()][d as usize] == ply,
-        Test::NotHad(c, d) => found[c.index()][d as usize] == 0,
+        Test::Had(c, d) => has_def(&found[c.index()].had, d),
+        Test::Did(c, d) => has_def(&found[c.index()].direct, d),
+        Test::Just(c, d) => has_def(&found[c.index()].just, d),
+        Test::NotHad(c, d) => {
+            let f = &found[c.index()];
+            !has_def(&f.had, d) || has_def(&f.just, d)
+        }
+        Test::Opening => state.opening,
+        Test::RookHome(c) => state.rook_home[c.index()],
     }
 }

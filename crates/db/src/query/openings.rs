@@ -9,6 +9,7 @@ use kifudex_notation::normalize::name_key;
 
 use super::QueryError;
 use super::filter::GameFilter;
+use crate::store::labels::{Tally as StoredTally, TotalKey};
 use crate::store::{OpeningGame, Store};
 
 /// What the rows of `openings` are.
@@ -101,6 +102,34 @@ impl Tally {
     }
 
     /// The row; `player`: with the player's wins and losses.
+    /// Adds a stored row's counts, scored for `side` (0 sente, 1 gote).
+    fn add_counts(&mut self, t: &StoredTally, side: u8) {
+        let (games, sente, gote, draws) = (
+            t.games as u64,
+            t.sente_wins as u64,
+            t.gote_wins as u64,
+            t.draws as u64,
+        );
+        self.games += games;
+        self.sente += sente;
+        self.gote += gote;
+        self.draws += draws;
+        let won = if side == 0 { sente } else { gote };
+        self.won += won;
+        self.points2 += 2 * won + draws;
+        self.scored += sente + gote + draws;
+        for d in t.first_date.iter() {
+            if self.first.as_deref().is_none_or(|f| d.as_str() < f) {
+                self.first = Some(d.clone());
+            }
+        }
+        for d in t.last_date.iter() {
+            if self.last.as_deref().is_none_or(|l| d.as_str() > l) {
+                self.last = Some(d.clone());
+            }
+        }
+    }
+
     fn row(self, kind: &'static str, name: String, player: bool) -> OpeningRow {
         OpeningRow {
             kind,
@@ -160,6 +189,13 @@ pub fn openings(
     filter: &GameFilter,
     by: OpeningsBy,
 ) -> Result<Vec<OpeningRow>, QueryError> {
+    // Over every game, the totals the writers keep answer without reading the games.
+    if filter.is_empty()
+        && by != OpeningsBy::Pair
+        && let Some(totals) = store.opening_totals()?
+    {
+        return Ok(from_totals(totals, by));
+    }
     let sel = filter.selection(store)?;
     let key = filter.player.as_deref().map(name_key);
     // Whether a name is the filter's player's, worked out once per name.
@@ -237,6 +273,18 @@ pub fn openings(
         }
     })?;
     let player = key.is_some();
+    Ok(finish(tallies, years, year_games, by, player))
+}
+
+/// The rows from the tallies, sorted: by year (undated last) then most played first then by
+/// name for the trends; by kind then most played then by name otherwise.
+fn finish(
+    tallies: [HashMap<String, Tally>; 4],
+    years: HashMap<(Option<String>, String), Tally>,
+    year_games: HashMap<Option<String>, u64>,
+    by: OpeningsBy,
+    player: bool,
+) -> Vec<OpeningRow> {
     if by == OpeningsBy::Year {
         let mut rows: Vec<OpeningRow> = years
             .into_iter()
@@ -263,7 +311,7 @@ pub fn openings(
                     &b.name,
                 ))
         });
-        return Ok(rows);
+        return rows;
     }
     let mut rows: Vec<OpeningRow> = tallies
         .into_iter()
@@ -287,5 +335,31 @@ pub fn openings(
             &b.name,
         ))
     });
-    Ok(rows)
+    rows
+}
+
+/// The rows over every game from the stored totals (per kind, name, side and year): the same
+/// rows the games give.
+fn from_totals(totals: Vec<(TotalKey, StoredTally)>, by: OpeningsBy) -> Vec<OpeningRow> {
+    let mut tallies: [HashMap<String, Tally>; 4] = Default::default();
+    let mut years: HashMap<(Option<String>, String), Tally> = HashMap::new();
+    let mut year_games: HashMap<Option<String>, u64> = HashMap::new();
+    let year_of = |y: i64| (y > 0).then(|| format!("{y:04}"));
+    for ((kind, name, side, year), t) in totals {
+        // Whose score: sente's for a label, the side that played it for a name.
+        let side = if side == 1 { 1 } else { 0 };
+        let add = |tally: &mut Tally| tally.add_counts(&t, side);
+        match (by, kind) {
+            (OpeningsBy::Year, "all") => {
+                *year_games.entry(year_of(year)).or_default() += t.games as u64
+            }
+            (OpeningsBy::Year, "opening") => add(years.entry((year_of(year), name)).or_default()),
+            (OpeningsBy::Year, _) => {}
+            (_, "opening") => add(tallies[0].entry(name).or_default()),
+            (_, "strategy") => add(tallies[1].entry(name).or_default()),
+            (_, "castle") => add(tallies[2].entry(name).or_default()),
+            _ => {}
+        }
+    }
+    finish(tallies, years, year_games, by, false)
 }

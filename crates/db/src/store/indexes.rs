@@ -1,4 +1,4 @@
-//! The secondary indexes of the games table (date, sente, gote), which a bulk import builds
+//! The secondary indexes of the games table (date, sente, gote, label), which a bulk import builds
 //! once at its end instead of keeping up row by row. (The recognised openings by name are
 //! lists written with each transaction: `store::openings`.)
 //!
@@ -15,11 +15,19 @@ use rusqlite::Connection;
 
 use super::StoreError;
 
-/// Name and statement of each index, as the migrations create them (`0003_rows.sql`).
-const GAME_INDEXES: [(&str, &str); 3] = [
-    ("games_date", "CREATE INDEX games_date ON games(date)"),
+/// Name and statement of each index, as the migrations create them (`0003_rows.sql`,
+/// `0013_game_labels.sql`).
+const GAME_INDEXES: [(&str, &str); 4] = [
+    (
+        "games_date",
+        "CREATE INDEX games_date ON games(date, label_id)",
+    ),
     ("games_sente", "CREATE INDEX games_sente ON games(sente_id)"),
     ("games_gote", "CREATE INDEX games_gote ON games(gote_id)"),
+    (
+        "games_label",
+        "CREATE INDEX games_label ON games(label_id, date)",
+    ),
 ];
 
 /// The games indexes the database lacks.

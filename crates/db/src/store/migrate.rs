@@ -55,6 +55,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0012_checksums.sql",
         include_str!("../../../../migrations/0012_checksums.sql"),
     ),
+    (
+        "0013_game_labels.sql",
+        include_str!("../../../../migrations/0013_game_labels.sql"),
+    ),
 ];
 
 /// A step of a migration that SQL cannot take (a value the program computes), run right after
@@ -68,6 +72,7 @@ const RUST_STEPS: &[(&str, RustStep)] = &[
     ("0005_game_key.sql", super::rekey::recompute_fingerprints),
     ("0010_player_totals.sql", super::players::rebuild),
     ("0012_checksums.sql", super::checksum::fill),
+    ("0013_game_labels.sql", super::labels::rebuild),
 ];
 
 /// The schema version this program writes.

@@ -6,6 +6,7 @@ mod checkpoint;
 pub mod checksum;
 pub(crate) mod codec;
 mod indexes;
+pub mod labels;
 mod migrate;
 mod openings;
 mod players;
@@ -287,6 +288,18 @@ impl Store {
         })
     }
 
+    /// The opening totals (`opening_totals`), or None while they are stale (a removal took a
+    /// year's first or last game away, or the openings were recognised by other
+    /// definitions): the caller then counts from the games.
+    pub fn opening_totals(
+        &self,
+    ) -> Result<Option<Vec<(labels::TotalKey, labels::Tally)>>, StoreError> {
+        if openings::stale(&self.conn)? {
+            return Ok(None);
+        }
+        labels::read(&self.conn)
+    }
+
     /// Whether an import holds the import lock now. Asked without writing: the lock file is
     /// opened for reading, and a shared lock tried and let go.
     pub fn import_running(&self) -> bool {
@@ -319,6 +332,13 @@ impl Store {
         }
         if openings::stale(&self.conn)? {
             done.recognised = openings::recompute(&mut self.conn, progress)?;
+        }
+        if labels::stale(&self.conn)? {
+            progress.stage("counting the openings' totals", None, "");
+            let tx = self.conn.transaction()?;
+            labels::rebuild(&tx)?;
+            tx.commit()?;
+            progress.finish();
         }
         if self.unindexed_games()? > 0 {
             progress.stage("indexing positions", None, "games");

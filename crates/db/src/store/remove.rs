@@ -330,6 +330,7 @@ pub(super) fn delete_game(c: &Connection, game: i64) -> Result<(u64, Vec<i64>), 
     }
     let (sente, gote) = game_players(c, game)?;
     super::players::subtract(c, game)?;
+    super::labels::subtract(c, game)?;
     c.prepare_cached("DELETE FROM game_sources WHERE game_id = ?1")?
         .execute([game])?;
     c.prepare_cached("DELETE FROM games WHERE id = ?1")?

@@ -125,7 +125,8 @@ pub enum Cond {
     Source(String),
     /// The game's opening label is one of these: the header's value one of `headers`, or
     /// the label recognised from the moves one of `names` (see `classify`). From `from` only,
-    /// or (None) from the game's label: the header's when it has one, else the recognised.
+    /// or (None) the game's label (`classify::game_label`: the header's known name when it
+    /// has one, else the recognised) one of `names`.
     Opening {
         headers: Vec<String>,
         names: Vec<String>,
@@ -229,8 +230,9 @@ impl Cond {
                 match from {
                     Some(LabelSource::Header) => format!("g.opening IN ({h})"),
                     Some(LabelSource::Moves) => format!("g.label IN ({l})"),
+                    // The game's label by its number (`store::labels`), from its index.
                     None => {
-                        format!("(g.opening IN ({h}) OR (g.opening IS NULL AND g.label IN ({l})))")
+                        format!("g.label_id IN (SELECT id FROM game_labels WHERE name IN ({l}))")
                     }
                 }
             }
@@ -564,9 +566,22 @@ impl Store {
             rusqlite::params_from_iter(params.iter()),
             |r| r.get(0),
         )?;
+        // Many games taken and few wanted: walk the date index from the newest (it holds
+        // the label too) and stop at the limit, rather than let SQLite gather and sort every
+        // game taken by the index of a condition (83,000 rows sorted for the 20 newest games
+        // of 四間飛車 at 1,000,000 games: 0.5 s against 1 ms).
+        let newest_first = limit.is_some_and(|l| l.saturating_mul(100) < total as usize)
+            && total > 2000
+            && !sel.conds.is_empty()
+            && super::indexes::missing(&self.conn)?.is_empty();
+        let from = if newest_first {
+            SUMMARY_JOINS.replacen("FROM games g", "FROM games g INDEXED BY games_date", 1)
+        } else {
+            SUMMARY_JOINS.to_string()
+        };
         let limit = limit.map_or(-1, |l| l as i64);
         let sql = format!(
-            "SELECT {SUMMARY_COLUMNS} {SUMMARY_JOINS} {where_sql}
+            "SELECT {SUMMARY_COLUMNS} {from} {where_sql}
              ORDER BY g.date DESC, g.id DESC LIMIT {limit}"
         );
         let rows = self

@@ -99,6 +99,10 @@ pub struct Writer<'a> {
     postings: postings::Batch,
     /// The players' totals of the games written in the open transaction.
     totals: super::players::Pending,
+    /// The opening totals of the games written in the open transaction.
+    opening_totals: super::labels::Pending,
+    /// Numbers of the game labels written so far.
+    labels: super::labels::LabelIds,
     /// The player ids (sente's, gote's) of the last game [`Writer::put_game`] wrote.
     last_players: [Option<i64>; 2],
     /// The first 8 bytes of every stored game's fingerprint, with its id (loaded on the
@@ -138,9 +142,9 @@ const INSERT_SOURCE: &str = "INSERT INTO sources (path, key, size, mtime, conten
 const INSERT_GAME: &str = "INSERT INTO games (source_id, game_index, format, start_sfen, moves,
     times, plies, handicap, date, event, opening, title, sente_id, gote_id, terminal, winner,
     illegal_ply, illegal_rule, tree, fingerprint, headers, comments, incomplete, label,
-    recognised, moves_crc)
+    recognised, moves_crc, label_id)
     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,
-    ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)";
+    ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)";
 
 /// `slot`'s statement, prepared on first use.
 fn held<'s, 'a>(
@@ -183,6 +187,8 @@ impl<'a> Writer<'a> {
             deleted: Vec::new(),
             postings: postings::Batch::default(),
             totals: Default::default(),
+            opening_totals: Default::default(),
+            labels: Default::default(),
             last_players: [None; 2],
             fingerprints: None,
             paths: None,
@@ -228,6 +234,7 @@ impl<'a> Writer<'a> {
         }
         if self.in_tx {
             self.totals.flush(self.conn)?;
+            self.opening_totals.flush(self.conn)?;
             self.recognised.finish(self.conn)?;
             self.conn.execute_batch("COMMIT")?;
             self.in_tx = false;
@@ -518,6 +525,7 @@ impl<'a> Writer<'a> {
         let c = self.conn;
         // A game deleted below may be one this transaction wrote: its totals go in first.
         self.totals.flush(c)?;
+        self.opening_totals.flush(c)?;
         c.execute("DELETE FROM import_errors WHERE source_id = ?1", [source])?;
         c.execute("DELETE FROM game_sources WHERE source_id = ?1", [source])?;
         let games: Vec<i64> = c
@@ -593,6 +601,11 @@ impl<'a> Writer<'a> {
                     Some(r) => super::openings::encode(c, &mut self.opening_names, r)?,
                     None => (None, Vec::new()),
                 };
+                let game_label = kifudex_classify::game_label(
+                    g.opening.as_deref(),
+                    g.recognised.as_ref().and_then(|r| r.opening),
+                );
+                let label_id = game_label.map(|l| self.labels.id(c, l)).transpose()?;
                 held(c, &mut self.insert_game, INSERT_GAME)?.execute(params![
                     source,
                     index as i64,
@@ -620,6 +633,7 @@ impl<'a> Writer<'a> {
                     g.recognised.as_ref().and_then(|r| r.opening),
                     recognised_json,
                     super::checksum::moves(&g.moves),
+                    label_id,
                 ])?;
                 let id = c.last_insert_rowid();
                 let label = g.recognised.as_ref().and_then(|r| r.opening);
@@ -629,6 +643,12 @@ impl<'a> Writer<'a> {
                     g.result.code(),
                     date.as_deref(),
                     g.opening.as_deref().or(label),
+                );
+                self.opening_totals.add(
+                    game_label,
+                    g.recognised.as_ref(),
+                    g.result.code(),
+                    date.as_deref(),
                 );
                 match &g.recognised {
                     Some(_) => self.recognised.add(id, &recognised_keys),

@@ -381,7 +381,9 @@ impl GameFilter {
         let known_opening = self.opening.as_deref().and_then(opening_name);
         if let Some(name) = known_opening {
             let names = classify::descendants(name);
-            let headers: Vec<String> = if self.opening_from == Some(LabelSource::Moves) {
+            // Header values are looked through only when the header alone is asked: the
+            // game's label holds the header's known name already.
+            let headers: Vec<String> = if self.opening_from != Some(LabelSource::Header) {
                 Vec::new()
             } else {
                 store

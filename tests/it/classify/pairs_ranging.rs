@@ -1,0 +1,175 @@
+//! The pairs of the ranging rook's names (see `pairs.rs`).
+
+use super::pairs::{Case, f, g, s};
+
+/// The ranging rook: the files, their lines, and the others.
+pub static CASES: &[Case] = &[
+    s("振り飛車", "7g7f 2h6h", 3, "2g2f 2f2e 2h2f 2f7f"),
+    // 中飛車
+    s("中飛車", "5g5f 2h5h", 3, "LATE 5g5f 2h5h"),
+    s("ゴキゲン中飛車", "7g7f 5g5f 5f5e 2h5h", 7, "5g5f 5f5e 2h5h"),
+    s(
+        "原始中飛車",
+        "5g5f 2h5h 3i4h 4h5g",
+        7,
+        "5g5f 2h5h 3i4h 5i6h 4h5g",
+    ),
+    s(
+        "ツノ銀中飛車",
+        "5g5f 2h5h 6g6f 7i6h 6h6g 4g4f 3i4h 4h4g",
+        15,
+        "5g5f 2h5h 6g6f 7i6h 6h6g 4g4f 3i4h",
+    ),
+    s(
+        "5筋位取り中飛車",
+        "6g6f 5g5f 2h5h 5f5e",
+        7,
+        "7g7f 5g5f 2h5h 5f5e",
+    ),
+    s("ノーマル中飛車", "6g6f 2h5h", 3, "7g7f 2h5h"),
+    f(
+        "角交換中飛車",
+        "7g7f 3c3d 2h5h 2b8h+ 7i8h",
+        5,
+        "7g7f 3c3d 2h5h 4a4b 7i7h",
+    ),
+    s(
+        "中飛車左穴熊",
+        "5g5f 2h5h 7g7f 8h7g 9i9h 5i6h 6h7h 7h8h 8h9i 7i8h",
+        19,
+        "5g5f 2h5h 7g7f 8h7g 9i9h 5i6h 6h7h 7h8h 8h9i",
+    ),
+    f("先手中飛車", "5g5f 3c3d 2h5h", 3, "7g7f 5c5d 2g2f 8b5b"),
+    s(
+        "カニカニ銀",
+        "5g5f 2h5h 6g6f 6f6e 4g4f 4f4e 7i6h 6h6g 6g6f 3i4h 4h4g 4g4f",
+        23,
+        "5g5f 2h5h 6g6f 6f6e 4g4f 4f4e 7i6h 6h6g 6g6f 3i4h 4h4g",
+    ),
+    // 四間飛車
+    s("四間飛車", "7g7f 2h6h", 3, "5i6h 6h7h 2h6h"),
+    s(
+        "藤井システム",
+        "7g7f 2h6h 5i4h 3i3h 4h3i 4g4f 3g3f",
+        13,
+        "7g7f 2h6h 5i4h 3i3h 4g4f 3g3f",
+    ),
+    f(
+        "角交換四間飛車",
+        "7g7f 3c3d 2h6h 2b8h+ 7i8h",
+        5,
+        "7g7f 3c3d 2h6h 4a4b 7i7h",
+    ),
+    s("ノーマル四間飛車", "6g6f 2h6h", 3, "7g7f 2h6h"),
+    s("角道オープン四間飛車", "7g7f 2h6h", 3, "6g6f 2h6h"),
+    s(
+        "4→3戦法",
+        "6g6f 2h6h 7g7f 7f7e 6h7h",
+        9,
+        "6g6f 2h6h 7g7f 6h7h",
+    ),
+    s(
+        "四間飛車穴熊",
+        "6g6f 2h6h 1i1h 5i4h 4h3h 3h2h 2h1i 3i2h",
+        15,
+        "6g6f 2h6h 1i1h 5i4h 4h3h 3h2h 2h1i 3i3h",
+    ),
+    f("先手四間飛車", "7g7f 3c3d 2h6h", 3, "7g7f 3c3d 2g2f 8b4b"),
+    // 三間飛車
+    s("三間飛車", "7g7f 2h7h", 3, "LATE 7g7f 2h7h"),
+    s("石田流", "7g7f 7f7e 2h7h 7h7f", 7, "7g7f 7f7e 2h7h"),
+    s(
+        "石田流本組み",
+        "7g7f 7f7e 2h7h 7h7f 9g9f 8h9g 8i7g",
+        13,
+        "7g7f 7f7e 2h7h 7h7f 9g9f 8i7g",
+    ),
+    s("早石田", "7g7f 7f7e 2h7h", 5, "7g7f 6g6f 7f7e 2h7h"),
+    s(
+        "升田式石田流",
+        "7g7f 7f7e 2h7h 7h7f",
+        7,
+        "7g7f 7f7e 2h7h 5i4h 4h3h 3h2h 7h7f",
+    ),
+    s("ノーマル三間飛車", "6g6f 2h7h", 3, "7g7f 2h7h"),
+    s("角道オープン三間飛車", "7g7f 2h7h", 3, "6g6f 2h7h"),
+    s(
+        "三間飛車穴熊",
+        "6g6f 2h7h 1i1h 5i4h 4h3h 3h2h 2h1i 3i2h",
+        15,
+        "6g6f 2h7h 1i1h 5i4h 4h3h 3h2h 2h1i 3i3h",
+    ),
+    f("先手三間飛車", "7g7f 3c3d 2h7h", 3, "7g7f 3c3d 2g2f 8b3b"),
+    g("2手目△3二飛戦法", "7g7f 8b3b", 2, "7g7f 3c3d 2g2f 8b3b"),
+    f("初手▲7八飛戦法", "2h7h", 1, "7g7f 3c3d 2h7h"),
+    // 向かい飛車
+    s("向かい飛車", "7g7f 8h7g 2h8h", 5, "LATE 7g7f 8h7g 2h8h"),
+    f(
+        "ダイレクト向かい飛車",
+        "7g7f 3c3d 8h2b+ 3a2b 2h8h",
+        5,
+        "7g7f 3c3d 8h2b+ 3a2b 2h6h",
+    ),
+    s(
+        "ノーマル向かい飛車",
+        "6g6f 7g7f 8h7g 2h8h",
+        7,
+        "7g7f 8h7g 2h8h",
+    ),
+    s(
+        "向かい飛車穴熊",
+        "7g7f 8h7g 2h8h 1i1h 5i4h 4h3h 3h2h 2h1i 3i2h",
+        17,
+        "7g7f 8h7g 2h8h 1i1h 5i4h 4h3h 3h2h 2h1i 3i3h",
+    ),
+    // Others.
+    s("陽動振り飛車", "2g2f 7g7f 2h6h", 5, "7g7f 2h6h"),
+    s("鬼殺し", "7g7f 8i7g 7g6e", 5, "7g7f 8i7g"),
+    // Sides, bishop exchanges and the king in the corner.
+    g("後手中飛車", "7g7f 8b5b", 2, "7g7f 3c3d 5g5f 8c8d 2h5h"),
+    s(
+        "中飛車穴熊",
+        "5g5f 2h5h 1i1h 5i4h 4h3h 3h2h 2h1i 3i2h",
+        15,
+        "5g5f 2h5h 1i1h 5i4h 4h3h 3h2h 2h1i 3i3h",
+    ),
+    g("後手四間飛車", "7g7f 8b4b", 2, "7g7f 8c8d 2h6h"),
+    s(
+        "立石流",
+        "6g6f 6f6e 7g7f 7f7e 2h6h 6h7h 7h7f",
+        13,
+        "6g6f 7g7f 7f7e 2h6h 6h7h 7h7f",
+    ),
+    g("後手三間飛車", "7g7f 8b3b", 2, "7g7f 8c8d 2h7h"),
+    f(
+        "角交換三間飛車",
+        "7g7f 3c3d 2h7h 2b8h+ 7i8h",
+        5,
+        "7g7f 3c3d 2h7h 4a4b 7i6h",
+    ),
+    s("新石田流", "7g7f 7f7e 2h7h 7e7d", 7, "7g7f 7f7e 2h7h"),
+    f(
+        "角交換向かい飛車",
+        "7g7f 3c3d 8h2b+ 3a2b 2h8h",
+        5,
+        "7g7f 3c3d 8h7g 4a4b 2h8h",
+    ),
+    f(
+        "先手向かい飛車",
+        "7g7f 3c3d 8h7g 4a4b 2h8h",
+        5,
+        "7g7f 3c3d 8h7g 2b3c 1g1f 8b2b",
+    ),
+    g(
+        "後手向かい飛車",
+        "7g7f 3c3d 2g2f 2b3c 2f2e 8b2b",
+        6,
+        "7g7f 3c3d 8h7g 4a4b 2h8h",
+    ),
+    s(
+        "矢倉流中飛車",
+        "6g6f 2h5h 5i4h 4h3h 3h2h 5g5f 7i6h 6h5g 5g4f",
+        17,
+        "6g6f 2h5h 5i4h 4h3h 3h2h 5g5f 7i6h 6h5g",
+    ),
+];
