@@ -132,6 +132,9 @@ pub struct ImportCounts {
     pub games: usize,
     /// Games read that were already stored.
     pub duplicates: usize,
+    /// Of those, records that said other things than the stored game's own source (twins:
+    /// see `store::twins`), whose facts the game took where its own lacked them.
+    pub twins: usize,
     /// Errors recorded (unreadable files, and data a file holds that could not be kept).
     pub errors: usize,
     /// Warnings recorded (lines skipped that hold no game data, defaults assumed).

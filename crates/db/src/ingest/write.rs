@@ -7,6 +7,12 @@ use super::*;
 pub(super) struct TextJob {
     deleted: Vec<i64>,
     added: Vec<GameText>,
+    /// Games whose text changed (a twin filled their facts), their text now, how many of
+    /// them were never indexed, and the database's revision.
+    revised: Vec<i64>,
+    revised_texts: Vec<GameText>,
+    pending: usize,
+    revision: i64,
 }
 
 /// The text thread: applies each commit's games to the index, commits it every
@@ -18,6 +24,9 @@ pub(super) fn index_text(
     let mut committed = Instant::now();
     for job in jobs {
         text.apply(&job.deleted, &job.added)?;
+        if !job.revised.is_empty() {
+            text.revise(&job.revised, &job.revised_texts, job.pending, job.revision)?;
+        }
         if committed.elapsed() >= TEXT_COMMIT_EVERY {
             text.commit()?;
             committed = Instant::now();
@@ -109,16 +118,39 @@ impl Sink<'_, '_> {
     fn commit(&mut self) -> Result<(), IngestError> {
         self.db.commit()?;
         let deleted = self.db.take_deleted();
-        if deleted.is_empty() && self.texts.is_empty() {
+        let (mut revised, revision) = self.db.take_revised();
+        let mut revised_texts = Vec::new();
+        let mut pending = 0;
+        if !revised.is_empty() {
+            revised.sort_unstable();
+            revised.dedup();
+            // A game written in this commit is indexed once, with its text as it is now.
+            let before = self.texts.len();
+            self.texts.retain(|t| revised.binary_search(&t.id).is_err());
+            pending = before - self.texts.len();
+            revised_texts = self.db.game_texts(&revised)?;
+        }
+        if deleted.is_empty() && self.texts.is_empty() && revised.is_empty() {
             return Ok(());
         }
         // In pieces, so that the few jobs the channel holds stay small.
         let mut texts = std::mem::take(&mut self.texts).into_iter().peekable();
         let mut deleted = Some(deleted);
+        let mut revised = Some((revised, revised_texts));
         while deleted.is_some() || texts.peek().is_some() {
+            let added: Vec<GameText> = texts.by_ref().take(TEXT_JOB_GAMES).collect();
+            // The revised games go with the last job, after every game it adds.
+            let (revised, revised_texts) = match texts.peek() {
+                None => revised.take().unwrap_or_default(),
+                Some(_) => Default::default(),
+            };
             let job = TextJob {
                 deleted: deleted.take().unwrap_or_default(),
-                added: texts.by_ref().take(TEXT_JOB_GAMES).collect(),
+                added,
+                revised,
+                revised_texts,
+                pending,
+                revision,
             };
             // A closed channel means the text thread stopped with an error, which the
             // import reports when it joins the thread.
@@ -205,6 +237,10 @@ fn write_source(
                 sink.texts.push(game_text(id, players, game));
             }
             Inserted::Duplicate(_) => progress.duplicates += 1,
+            Inserted::Twin(_) => {
+                progress.duplicates += 1;
+                progress.twins += 1;
+            }
         }
     }
     for e in &p.errors {

@@ -75,6 +75,9 @@ struct Payload {
     /// openings in the index come from.
     #[serde(default)]
     openings: i64,
+    /// The last revision of the games' text ([`TextSource::text_revision`]) the index holds.
+    #[serde(default)]
+    revision: i64,
 }
 
 /// What [`TextIndex::sync`] did.
@@ -84,6 +87,8 @@ pub struct SyncReport {
     pub notice: Option<String>,
     /// Games added to the index.
     pub added: usize,
+    /// Games indexed again, their text having changed (facts taken from a twin).
+    pub revised: usize,
     /// Games deleted from it.
     pub deleted: usize,
 }
@@ -344,7 +349,10 @@ impl TextIndex {
                 "the text index names openings recognised by older definitions: `kifudex upgrade` brings it up to date".into(),
             ));
         }
-        if max == self.state.last_id && count == self.state.games {
+        if max == self.state.last_id
+            && count == self.state.games
+            && src.text_revision().map_err(source)? <= self.state.revision
+        {
             return Ok(None);
         }
         let missing = count.abs_diff(self.state.games);
@@ -586,13 +594,43 @@ impl TextIndex {
         Ok(())
     }
 
+    /// Indexes again the games whose text changed since they were indexed (`revised`, of
+    /// which `pending` were never indexed: their first text is this one), as of the
+    /// database's revision `revision`.
+    pub fn revise(
+        &mut self,
+        revised: &[i64],
+        games: &[GameText],
+        pending: usize,
+        revision: i64,
+    ) -> Result<(), TextError> {
+        self.delete_games(revised)?;
+        for g in games {
+            self.add_game(g)?;
+            self.state.last_id = self.state.last_id.max(g.id);
+        }
+        let before = revised.len().saturating_sub(pending) as u64;
+        self.state.games = (self.state.games + games.len() as u64).saturating_sub(before);
+        self.state.revision = self.state.revision.max(revision);
+        Ok(())
+    }
+
     /// Brings the index up to date with the database (see the module documentation).
     pub fn sync(&mut self, src: &impl TextSource) -> Result<SyncReport, TextError> {
         let mut report = SyncReport::default();
         let (max, count) = src.text_span().map_err(source)?;
         let epoch = src.text_epoch().map_err(source)?;
-        if max == self.state.last_id && count == self.state.games && epoch == self.state.openings {
+        let revision = src.text_revision().map_err(source)?;
+        if max == self.state.last_id
+            && count == self.state.games
+            && epoch == self.state.openings
+            && revision <= self.state.revision
+        {
             return Ok(report);
+        }
+        // An index filled from nothing holds every game's text as it is now.
+        if self.state.last_id == 0 {
+            self.state.revision = revision;
         }
         if epoch != self.state.openings {
             // The openings were recognised again (new definitions): every game document
@@ -607,6 +645,7 @@ impl TextIndex {
             self.state.last_id = 0;
             self.state.games = 0;
             self.state.openings = epoch;
+            self.state.revision = revision;
         } else if max < self.state.last_id {
             // Not the database this index was built from.
             report.notice =
@@ -614,6 +653,7 @@ impl TextIndex {
             self.writer()?.delete_all_documents()?;
             self.state.last_id = 0;
             self.state.games = 0;
+            self.state.revision = revision;
         }
         loop {
             let games = src
@@ -650,6 +690,19 @@ impl TextIndex {
                 }
             }
             self.state.games = count;
+            self.commit()?;
+        }
+        if revision > self.state.revision {
+            // Games whose text changed since they were indexed: indexed again.
+            let revised = src.text_revised(self.state.revision).map_err(source)?;
+            self.delete_games(&revised)?;
+            for &id in &revised {
+                for g in &src.text_games(id - 1, id, 1).map_err(source)? {
+                    self.add_game(g)?;
+                }
+            }
+            report.revised = revised.len();
+            self.state.revision = revision;
             self.commit()?;
         }
         Ok(report)
