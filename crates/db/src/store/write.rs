@@ -553,7 +553,6 @@ impl<'a> Writer<'a> {
             .query_map([source], |r| r.get(0))?
             .collect::<Result<_, _>>()?;
         c.execute("DELETE FROM game_sources WHERE source_id = ?1", [source])?;
-        c.execute("DELETE FROM twins_apart WHERE source_id = ?1", [source])?;
         let games: Vec<i64> = c
             .prepare("SELECT id FROM games WHERE source_id = ?1")?
             .query_map([source], |r| r.get(0))?

@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use super::{Conflicts, load};
+use super::{Conflicts, conflicts_among, every_facts, load};
 use crate::store::{GameSet, Store, StoreError};
 
 /// What kind of near twins.
@@ -71,10 +71,14 @@ impl Store {
                 .into_iter()
                 .flatten()
                 .collect();
+            let every: Vec<Vec<super::Facts>> = facts
+                .iter()
+                .map(|g| every_facts(c, g))
+                .collect::<Result<_, _>>()?;
             let mut conflicts = Conflicts::default();
-            for (i, a) in facts.iter().enumerate() {
-                for b in &facts[i + 1..] {
-                    conflicts = conflicts.or(a.facts.conflicts(&b.facts));
+            for (i, a) in every.iter().enumerate() {
+                for b in &every[i + 1..] {
+                    conflicts = conflicts.or(conflicts_among(a, b));
                 }
             }
             out.push(NearTwin {
@@ -133,7 +137,8 @@ impl Store {
                     let (Some(fa), Some(fb)) = (load(c, *a)?, load(c, *b)?) else {
                         continue;
                     };
-                    let mut conflicts = fa.facts.conflicts(&fb.facts);
+                    let mut conflicts =
+                        conflicts_among(&every_facts(c, &fa)?, &every_facts(c, &fb)?);
                     // A record cut short has no end of its own.
                     conflicts.end = false;
                     if conflicts.any() {

@@ -236,6 +236,31 @@ pub fn other_facts(c: &Connection, game: i64) -> Result<Vec<(i64, i64, SourceFac
         .collect()
 }
 
+/// What every source of game `g` says: the game's facts (its own source's, with what it
+/// took from others), then each other source's. A record is the game only when it conflicts
+/// with none of them (a CSA that says 13:00 is not the game another CSA of it says started
+/// at 09:00, though the game's own KIF gives no time). A source that holds a prefix of the
+/// game says nothing of its end.
+pub fn every_facts(c: &Connection, g: &GameFacts) -> Result<Vec<Facts>, StoreError> {
+    let mut out = vec![g.facts.clone()];
+    for (_, _, f) in other_facts(c, g.id)? {
+        let mut facts = f.facts();
+        if f.plies.is_some() {
+            facts.terminal = None;
+            facts.winner = None;
+        }
+        out.push(facts);
+    }
+    Ok(out)
+}
+
+/// Where any of `a` and any of `b` disagree.
+pub fn conflicts_among(a: &[Facts], b: &[Facts]) -> Conflicts {
+    a.iter()
+        .flat_map(|x| b.iter().map(move |y| x.conflicts(y)))
+        .fold(Conflicts::default(), Conflicts::or)
+}
+
 /// Links the record read as game `index` of `source` to game `game` as one more of its
 /// sources, with what it says when that is not what the game's own source says.
 pub fn link(

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use rusqlite::Connection;
 
-use super::{Facts, GameFacts, SourceFacts, kept_apart, load};
+use super::{Facts, GameFacts, SourceFacts, conflicts_among, every_facts, kept_apart, load};
 use crate::store::{GameRow, StoreError};
 use kifudex_notation::TerminalKind;
 
@@ -32,8 +32,9 @@ pub struct Candidates {
     first: Option<HashMap<u64, i64>>,
     /// The other games of a key shared by several (games the rule kept apart).
     more: HashMap<u64, Vec<i64>>,
-    /// The facts of the games compared so far (few: only games that share a key).
-    facts: HashMap<i64, GameFacts>,
+    /// The facts of the games compared so far, with what each of their sources says (few:
+    /// only games that share a key).
+    facts: HashMap<i64, (GameFacts, Vec<Facts>)>,
 }
 
 fn short(key: &[u8]) -> u64 {
@@ -104,18 +105,21 @@ impl Candidates {
         for id in ids {
             if !self.facts.contains_key(&id) {
                 match load(c, id)? {
-                    Some(g) => self.facts.insert(id, g),
+                    Some(g) => {
+                        let every = every_facts(c, &g)?;
+                        self.facts.insert(id, (g, every))
+                    }
                     // Deleted since (a file read again).
                     None => continue,
                 };
             }
-            let game = &self.facts[&id];
+            let (game, every) = &self.facts[&id];
             if game.key != row.fingerprint || kept_apart(c, source, index as i64, id)? {
                 continue;
             }
             let mine = mine
                 .get_or_insert_with(|| Facts::of(&row.headers, row.terminal, row.result.code()));
-            if game.facts.conflicts(mine).any() {
+            if conflicts_among(every, std::slice::from_ref(mine)).any() {
                 continue;
             }
             let terminal = row.terminal.map(TerminalKind::code);

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use rusqlite::Connection;
 
 use super::hand::absorb;
-use super::load;
+use super::{conflicts_among, every_facts, load};
 use crate::store::StoreError;
 
 /// Re-keys every game and merges the twins; says how many games went into how many.
@@ -44,9 +44,14 @@ pub(in crate::store) fn merge_twins(conn: &Connection) -> Result<Option<String>,
             let Some(game) = load(conn, id)? else {
                 continue;
             };
-            let found = kept
-                .iter()
-                .position(|k| !k.facts.conflicts(&game.facts).any());
+            let theirs = every_facts(conn, &game)?;
+            let mut found = None;
+            for (at, k) in kept.iter().enumerate() {
+                if !conflicts_among(&every_facts(conn, k)?, &theirs).any() {
+                    found = Some(at);
+                    break;
+                }
+            }
             match found {
                 Some(at) => {
                     absorb(conn, &kept[at], &game, false)?;
