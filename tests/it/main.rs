@@ -38,6 +38,7 @@ mod serve;
 mod sfen;
 mod store;
 mod text;
+mod twins;
 mod usi;
 mod usi_record;
 mod util;
