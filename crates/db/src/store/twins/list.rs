@@ -9,6 +9,9 @@ use std::collections::HashMap;
 use super::{Conflicts, conflicts_among, every_facts, load};
 use crate::store::{GameSet, Store, StoreError};
 
+/// A game's start (`start_sfen`, `handicap`) and main line as stored.
+type StoredLine = (Option<String>, String, Vec<u8>);
+
 /// What kind of near twins.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -117,7 +120,7 @@ impl Store {
         let mut out = Vec::new();
         let mut line = c.prepare("SELECT start_sfen, handicap, moves FROM games WHERE id = ?1")?;
         for ids in groups {
-            let lines: Vec<(i64, (Option<String>, String, Vec<u8>))> = ids
+            let lines: Vec<(i64, StoredLine)> = ids
                 .iter()
                 .map(|&id| {
                     Ok((

@@ -103,17 +103,17 @@ impl Candidates {
             .collect();
         let mut mine: Option<Facts> = None;
         for id in ids {
-            if !self.facts.contains_key(&id) {
-                match load(c, id)? {
+            let (game, every) = match self.facts.entry(id) {
+                std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                std::collections::hash_map::Entry::Vacant(e) => match load(c, id)? {
                     Some(g) => {
                         let every = every_facts(c, &g)?;
-                        self.facts.insert(id, (g, every))
+                        e.insert((g, every))
                     }
                     // Deleted since (a file read again).
                     None => continue,
-                };
-            }
-            let (game, every) = &self.facts[&id];
+                },
+            };
             if game.key != row.fingerprint || kept_apart(c, source, index as i64, id)? {
                 continue;
             }
