@@ -13,6 +13,7 @@ mod check;
 mod convert;
 mod export;
 mod filter;
+mod find;
 mod import;
 mod openings;
 mod optimize;
@@ -73,6 +74,9 @@ enum Command {
     Hash(export::HashArgs),
     /// Import record files, directories (recursively) and .zip archives into the database.
     Import(import::ImportArgs),
+    /// Pattern search over every position of every game (pieces on squares, hands, the last
+    /// move, castles ...), or positions like a given one (--like).
+    Find(find::FindArgs),
     /// Read game records without a database and print one JSON object per game.
     Parse(parse::ParseArgs),
     /// Count the leaf nodes of the legal move tree from a position (move generator check
@@ -137,6 +141,7 @@ pub fn run() -> ExitCode {
         Command::Parse(args) => parse::run(&args),
         Command::Perft(args) => perft::run(&args).map(|()| true),
         Command::Import(args) => import::run(&cli.db, &args),
+        Command::Find(args) => find::run(&cli.db, &args),
         Command::Reindex(args) => reindex::run(&cli.db, &args),
         Command::Remove(args) => remove::run(&cli.db, &args),
         Command::Search(args) => search::run(&cli.db, &args),
@@ -163,11 +168,29 @@ pub fn run() -> ExitCode {
         }
         Err(e) => {
             eprintln!("kifudex: {}", output::terminal_safe(&format!("{e:#}")));
+            // A query that cannot be read: the query again, the part at fault underlined.
+            let find = e.downcast_ref::<kifudex::find::FindError>();
+            if let Some(p) = find.and_then(|f| f.pointer()) {
+                eprint!("{p}");
+            }
             // A question asked wrongly is bad usage, as clap's own errors are.
-            match e.downcast_ref::<kifudex::query::QueryError>() {
-                Some(
-                    kifudex::query::QueryError::BadArgument(_)
-                    | kifudex::query::QueryError::Filter(_),
+            match (e.downcast_ref::<kifudex::query::QueryError>(), find) {
+                (
+                    Some(
+                        kifudex::query::QueryError::BadArgument(_)
+                        | kifudex::query::QueryError::Filter(_),
+                    ),
+                    _,
+                )
+                | (
+                    _,
+                    Some(
+                        kifudex::find::FindError::Parse { .. }
+                        | kifudex::find::FindError::Query(
+                            kifudex::query::QueryError::BadArgument(_)
+                            | kifudex::query::QueryError::Filter(_),
+                        ),
+                    ),
                 ) => ExitCode::from(2),
                 _ => ExitCode::from(1),
             }

@@ -185,7 +185,6 @@ fn suffix(s: &str, width: usize) -> String {
     kept.into_iter().rev().collect()
 }
 
-/// `s` cut to `width` columns with an ellipsis at the end.
 /// A game's opening label as a table cell: the header's as it is, the one recognised from the
 /// moves marked `*` (see [`OPENING_LEGEND`]).
 pub fn opening_cell(g: &kifudex::store::GameSummary) -> String {
@@ -207,6 +206,7 @@ pub fn any_recognised<'a>(
     games.into_iter().any(|g| g.label_source == Some("moves"))
 }
 
+/// `s` cut to `width` columns with an ellipsis at the end.
 pub fn cut(s: &str, width: usize) -> String {
     if s.width() <= width {
         return s.to_string();

@@ -77,6 +77,7 @@ pub fn answer(store: &Store, path: &str, p: &Params) -> Result<String, ApiError>
         "/api/search" => search(store, p)?,
         "/api/text" => return text(store, p),
         "/api/players" => return players(store, p),
+        "/api/find" => find(store, p)?,
         _ => match path.strip_prefix("/api/game/") {
             Some(id) => game(store, id, p)?,
             None => return Err(ApiError::NotFound(format!("no API call {path}"))),
@@ -293,6 +294,92 @@ fn players(store: &Store, p: &Params) -> Result<String, ApiError> {
     let shown = serde_json::to_string(&rows[..total.min(limit)])
         .map_err(|e| ApiError::Internal(e.to_string()))?;
     Ok(format!("{{\"players\":{shown},\"total\":{total}}}"))
+}
+
+/// How long `/api/find` scans before it gives up (below the server's time limit, so that
+/// the worker is free again when the request is answered).
+pub const FIND_LIMIT: Duration = Duration::from_secs(9);
+
+impl From<crate::find::FindError> for ApiError {
+    fn from(e: crate::find::FindError) -> ApiError {
+        match e {
+            crate::find::FindError::Parse { .. } => ApiError::BadRequest(e.to_string()),
+            crate::find::FindError::Query(q) => q.into(),
+            crate::find::FindError::Store(s) => s.into(),
+        }
+    }
+}
+
+/// `/api/find`: pattern search (`q=`, the query) or similar positions (`like=` a position,
+/// with `diff` and `ignore_hands`), among the games the filter takes; `all=1` for every ply.
+/// The rows are `find --json`'s, the totals its last line's. A scan longer than
+/// [`FIND_LIMIT`] is answered 503.
+fn find(store: &Store, p: &Params) -> Result<Value, ApiError> {
+    p.only(&[
+        &FILTER,
+        &["q", "like", "diff", "ignore_hands", "all", "limit"],
+    ])?;
+    let f = filter(p)?;
+    let limit = p.limit("limit", 50, MAX_LIMIT)?;
+    let all = p.flag("all")?;
+    let control = crate::find::Control {
+        deadline: Some(std::time::Instant::now() + FIND_LIMIT),
+        ..crate::find::Control::default()
+    };
+    let too_slow = |o: &crate::find::Outcome| {
+        if o.stopped {
+            Err(ApiError::TooSlow(FIND_LIMIT))
+        } else {
+            Ok(())
+        }
+    };
+    match (p.get("q"), p.get("like")) {
+        (Some(q), None) => {
+            if p.get("diff").is_some() || p.get("ignore_hands").is_some() {
+                return Err(ApiError::BadRequest(
+                    "diff and ignore_hands go with like=, not q=".into(),
+                ));
+            }
+            let query = crate::find::parse_query(q)?;
+            let options = crate::find::FindOptions { all, limit };
+            let found = crate::find::find(store, &query, &f, &options, &control)?;
+            too_slow(&found.outcome)?;
+            Ok(json!({
+                "games": found.rows,
+                "total": found.games,
+                "positions": found.positions,
+            }))
+        }
+        (None, Some(pos)) => {
+            let target = query::parse_position(pos)?;
+            let diff = match p.number("diff")? {
+                None => 0,
+                Some(d) if d <= 81 => d as u32,
+                Some(d) => {
+                    return Err(ApiError::BadRequest(format!(
+                        "diff={d}: a board has 81 squares"
+                    )));
+                }
+            };
+            let options = crate::find::LikeOptions {
+                diff,
+                ignore_hands: p.flag("ignore_hands")?,
+                all,
+                limit,
+            };
+            let found = crate::find::like(store, &target, &f, &options, &control)?;
+            too_slow(&found.outcome)?;
+            Ok(json!({
+                "sfen": target.to_sfen(),
+                "games": found.rows,
+                "total": found.games,
+                "positions": found.positions,
+            }))
+        }
+        _ => Err(ApiError::BadRequest(
+            "give q= (a query) or like= (a position), one of them".into(),
+        )),
+    }
 }
 
 /// `/api/game/ID`: the game's facts, its moves with times and comments, and the position at

@@ -231,8 +231,8 @@ fn root() -> PathBuf {
 }
 
 /// Commands the README shows that only read the database.
-const QUERIES: [&str; 8] = [
-    "search", "tree", "position", "players", "text", "show", "hash", "openings",
+const QUERIES: [&str; 9] = [
+    "search", "tree", "position", "players", "text", "show", "hash", "openings", "find",
 ];
 
 /// Imports `sample_db/` as the README does (from the project's folder, so the files are

@@ -14,6 +14,7 @@ mod evals;
 mod evals_stored;
 mod export;
 mod filter;
+mod find;
 mod handicap;
 mod hash;
 mod headers;

@@ -195,6 +195,41 @@ fn position_and_search_equal_the_cli() {
 }
 
 #[test]
+fn find_equals_the_cli() {
+    let q = "▲美濃囲い and 持駒 ▲歩 >= 1";
+    let v = ok(&format!("/api/find?q={}&all=1&limit=5", enc(q)));
+    let rows = cli(&["find", q, "--all", "--json", "--limit", "5"]);
+    assert!(rows.len() > 1, "{rows:?}");
+    assert_eq!(v["games"], Value::Array(rows[..rows.len() - 1].to_vec()));
+    assert_eq!(v["total"], rows.last().unwrap()["total"]);
+    assert_eq!(v["positions"], rows.last().unwrap()["positions"]);
+    // With the filter, and --like.
+    let v = ok(&format!("/api/find?q={}&since=2015", enc("last 王手")));
+    let rows = cli(&["find", "last 王手", "--since", "2015", "--json"]);
+    assert_eq!(v["games"], Value::Array(rows[..rows.len() - 1].to_vec()));
+    let pos = "startpos moves 7g7f 3c3d 2g2f";
+    let v = ok(&format!("/api/find?like={}&diff=2&limit=3", enc(pos)));
+    let rows = cli(&[
+        "find", "--like", pos, "--diff", "2", "--json", "--limit", "3",
+    ]);
+    assert_eq!(v["games"], Value::Array(rows[..rows.len() - 1].to_vec()));
+    assert_eq!(v["total"], rows.last().unwrap()["total"]);
+    // A query that cannot be read is a bad request that says where.
+    let (status, v) = get(&format!("/api/find?q={}", enc("▲９九玊")));
+    assert_eq!(status, 400);
+    assert_eq!(
+        v["error"],
+        "cannot read the query: column 4: expected a piece (歩 香 桂 銀 金 角 飛 玉 と 馬 龍 駒 空, or pawn, king …), found \"玊\""
+    );
+    let (status, v) = get("/api/find?limit=3");
+    assert_eq!(status, 400);
+    assert_eq!(
+        v["error"],
+        "give q= (a query) or like= (a position), one of them"
+    );
+}
+
+#[test]
 fn a_game_with_its_positions() {
     let id = cli(&["search", "--player", "羽生", "--json", "--limit", "1"])[0]["id"]
         .as_i64()

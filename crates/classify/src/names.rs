@@ -190,6 +190,26 @@ pub fn canonical(name: &str) -> Option<&'static str> {
         })
 }
 
+/// Whether a name or spelling kifudex knows begins with `c` (folded as [`fold`] folds it): a
+/// quick test before looking up the text that follows (pattern search reads names out of a
+/// query's running text).
+pub fn begins_a_name(c: char) -> bool {
+    static FIRST: OnceLock<Vec<char>> = OnceLock::new();
+    let first = FIRST.get_or_init(|| {
+        let mut v: Vec<char> = spellings()
+            .keys()
+            .filter_map(|n| n.chars().next())
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    });
+    fold(&c.to_string())
+        .chars()
+        .next()
+        .is_some_and(|f| first.binary_search(&f).is_ok())
+}
+
 /// What a name typed by a user stands for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Resolved {

@@ -3,6 +3,7 @@
 //! (`kifudex-notation`) and recognition (`kifudex-classify`).
 
 pub mod export;
+pub mod find;
 pub mod ingest;
 pub mod numhash;
 pub mod progress;

@@ -24,3 +24,10 @@ pub use sfen::{STARTPOS_SFEN, SfenError, hands_sfen};
 pub use types::{Color, Hand, Piece, PieceKind, Square};
 pub use walk::{BoardWalk, HashWalk};
 pub use zobrist::HASH_VERSION;
+
+/// Whether a piece of `by` attacks `sq` on `board`, whose occupied squares are `occupied` (bit
+/// `i` for the square of index `i`): for replays that keep a board of their own (pattern
+/// search asks it only of positions where a query asks for check).
+pub fn attacked_on(board: &[Option<Piece>; 81], occupied: u128, sq: Square, by: Color) -> bool {
+    attacks::attacked(board, occupied, sq, by)
+}

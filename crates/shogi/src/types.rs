@@ -404,7 +404,7 @@ impl Hand {
 
     /// Sets the count for a hand kind; callers keep counts within [`PieceKind::total`].
     #[inline]
-    pub(crate) fn set(&mut self, kind: PieceKind, n: u8) {
+    pub fn set(&mut self, kind: PieceKind, n: u8) {
         self.0[kind.index()] = n;
     }
 

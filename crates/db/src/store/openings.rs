@@ -367,6 +367,35 @@ impl Store {
     }
 }
 
+impl Store {
+    /// Ids in the lists of games where `side` (or either side) was recognised with one of
+    /// `names` (canonical names; the caller expands the hierarchy), in id order, read from the
+    /// lists alone: without looking each game up, so that a scan over a million games that
+    /// needs a name touches the lists' pages only. An id may name a game removed since (a
+    /// scan that reads the games by id skips it).
+    pub fn games_listed(
+        &self,
+        names: &[&str],
+        side: Option<Color>,
+    ) -> Result<Vec<i64>, StoreError> {
+        let mut out = Vec::new();
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT j.value FROM recognised_names rn JOIN opening_names n ON n.id = rn.name_id,
+                 json_each(rn.games) j
+             WHERE n.name = ?1 AND (?2 IS NULL OR rn.side = ?2)",
+        )?;
+        for name in names {
+            let side = side.map(|c| c.index() as i64);
+            for id in stmt.query_map(params![name, side], |r| r.get::<_, i64>(0))? {
+                out.push(id?);
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        Ok(out)
+    }
+}
+
 /// One game as `openings` counts it: what decides its result and date, its players' names,
 /// its label and what was recognised (as [`Store::recognised`] lists it).
 #[derive(Debug)]
