@@ -30,6 +30,8 @@ use tantivy::{
 use super::tokenizer::{self, JapaneseTokenizer, Mode, TOKENIZER_VERSION};
 use super::{GameText, TextDoc, TextError, TextField, TextSource, each_indexed_document, names};
 
+mod revise;
+
 /// Bump when the fields or what goes into them change: the index is then rebuilt.
 pub const SCHEMA_VERSION: u32 = 6;
 
@@ -594,27 +596,6 @@ impl TextIndex {
         Ok(())
     }
 
-    /// Indexes again the games whose text changed since they were indexed (`revised`, of
-    /// which `pending` were never indexed: their first text is this one), as of the
-    /// database's revision `revision`.
-    pub fn revise(
-        &mut self,
-        revised: &[i64],
-        games: &[GameText],
-        pending: usize,
-        revision: i64,
-    ) -> Result<(), TextError> {
-        self.delete_games(revised)?;
-        for g in games {
-            self.add_game(g)?;
-            self.state.last_id = self.state.last_id.max(g.id);
-        }
-        let before = revised.len().saturating_sub(pending) as u64;
-        self.state.games = (self.state.games + games.len() as u64).saturating_sub(before);
-        self.state.revision = self.state.revision.max(revision);
-        Ok(())
-    }
-
     /// Brings the index up to date with the database (see the module documentation).
     pub fn sync(&mut self, src: &impl TextSource) -> Result<SyncReport, TextError> {
         let mut report = SyncReport::default();
@@ -693,17 +674,7 @@ impl TextIndex {
             self.commit()?;
         }
         if revision > self.state.revision {
-            // Games whose text changed since they were indexed: indexed again.
-            let revised = src.text_revised(self.state.revision).map_err(source)?;
-            self.delete_games(&revised)?;
-            for &id in &revised {
-                for g in &src.text_games(id - 1, id, 1).map_err(source)? {
-                    self.add_game(g)?;
-                }
-            }
-            report.revised = revised.len();
-            self.state.revision = revision;
-            self.commit()?;
+            report.revised = self.index_revised(src, revision)?;
         }
         Ok(report)
     }
