@@ -17,6 +17,7 @@ use kifudex::notation::csa::{CsaVersion, write_csa, write_csa_games};
 use kifudex::notation::kif::{write_ki2, write_kif};
 use kifudex::notation::{Line, Record, jkf, psn, read_bytes, usi};
 use kifudex::store::fingerprint;
+use kifudex::store::twins::name_form;
 use kifudex::synth::{Synth, SynthOptions};
 
 /// Header keys that state facts (KIF and CSA spellings).
@@ -102,7 +103,16 @@ fn main() {
             {
                 continue;
             }
-            if seen.insert(fingerprint(&rec, rec.date())) {
+            // Each record kept once, as the key before twins told them apart: moves, players
+            // and date (the KI2 and KIF of one game, one without its date, are both kept:
+            // sample_db's pair of twins).
+            let key = (
+                fingerprint(&rec),
+                rec.sente().map(name_form),
+                rec.gote().map(name_form),
+                rec.date(),
+            );
+            if seen.insert(key) {
                 games.push(facts_only(rec));
             }
         }
@@ -211,5 +221,5 @@ fn slug(rec: &Record) -> String {
 }
 
 fn sjis(text: &str) -> Vec<u8> {
-    encoding_rs::SHIFT_JIS.encode(text).0.into_owned()
+    kifudex::notation::decode::encode_shift_jis(text).0
 }

@@ -71,7 +71,7 @@ fn main() {
             _ => write_ki2(&rec),
         };
         let data = match format {
-            "kif" | "ki2" => encoding_rs::SHIFT_JIS.encode(&text).0.into_owned(),
+            "kif" | "ki2" => kifudex::notation::decode::encode_shift_jis(&text).0,
             _ => text.into_bytes(),
         };
         let dir = out.join(format!("{:04}", i / 1000));

@@ -173,6 +173,7 @@ pub fn run(db: &Path, args: &ImportArgs) -> Result<bool> {
             "files": summary.total_files,
             "games": summary.games,
             "duplicates": summary.duplicates,
+            "twins": summary.twins,
             "errors": summary.errors,
             "warnings": summary.warnings,
             "seconds": (summary.seconds * 1000.0).round() / 1000.0,
@@ -193,8 +194,13 @@ fn summary_line(s: &ImportCounts, db: &Path) -> String {
     } else {
         0.0
     };
+    // Twins: duplicates read with other headers, whose facts the stored game took.
+    let twins = match s.twins {
+        0 => String::new(),
+        n => format!(" ({n} with other headers)"),
+    };
     let mut line = format!(
-        "imported {} into {}: {} new, {} duplicate{}, {}, {}",
+        "imported {} into {}: {} new, {} duplicate{}{twins}, {}, {}",
         plural(s.total_files, "file"),
         db.display(),
         plural(s.games, "game"),

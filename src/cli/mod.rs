@@ -34,6 +34,7 @@ mod show;
 mod stats;
 mod text;
 mod train;
+mod twins;
 mod upgrade;
 
 use std::path::PathBuf;
@@ -118,6 +119,9 @@ enum Command {
     Stats(stats::StatsArgs),
     /// Full-text search over comments, openings, events, titles, names and headers.
     Text(text::TextArgs),
+    /// Games that may be one but were not merged (a record cut short, the same moves under
+    /// conflicting metadata); merge or split twins by hand.
+    Twins(twins::TwinsArgs),
     /// Bring a database made by an older kifudex up to date: its schema, its recognised
     /// openings, its position and text indexes (commands that only read never change it).
     Upgrade(upgrade::UpgradeArgs),
@@ -174,6 +178,7 @@ pub fn run() -> ExitCode {
         Command::Show(args) => show::run(&cli.db, &args),
         Command::Stats(args) => stats::run(&cli.db, &args),
         Command::Text(args) => text::run(&cli.db, &args),
+        Command::Twins(args) => twins::run(&cli.db, &args),
         Command::Upgrade(args) => upgrade::run(&cli.db, &args),
     };
     match result {
@@ -267,6 +272,9 @@ pub fn open_for_writing(
     db: &std::path::Path,
 ) -> anyhow::Result<(kifudex::store::Store, kifudex::store::ImportLock)> {
     let mut store = kifudex::store::Store::open(db)?;
+    for note in store.migration_notes() {
+        eprintln!("kifudex: {note}");
+    }
     let lock = store.lock_import()?;
     store.upgrade_locked(&output::Bar::new())?;
     Ok((store, lock))

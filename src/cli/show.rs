@@ -16,7 +16,7 @@ use super::convert::encode;
 use super::output::Table;
 
 #[derive(Args, Debug)]
-#[command(group(clap::ArgGroup::new("listing").args(["openings", "evals"])))]
+#[command(group = clap::ArgGroup::new("listing").args(["openings", "evals", "sources"]).multiple(false))]
 pub struct ShowArgs {
     /// The game's id (as search and position print it).
     id: i64,
@@ -43,7 +43,12 @@ pub struct ShowArgs {
     /// engine's preferred move, instead of the game.
     #[arg(long, conflicts_with_all = ["board", "ply", "openings", "notation"])]
     evals: bool,
-    /// With --openings or --evals: one JSON object.
+    /// List every source of the game (each file and place that holds it, the game's own
+    /// first) with the facts the game took from each, instead of the game.
+    #[arg(long, conflicts_with_all = ["board", "ply", "notation", "openings", "evals"])]
+    sources: bool,
+    /// With --openings or --evals: one JSON object; with --sources: one JSON object per
+    /// source.
     #[arg(long, requires = "listing")]
     json: bool,
 }
@@ -60,6 +65,9 @@ fn notation(s: &str) -> Result<Notation, String> {
 
 pub fn run(db: &Path, args: &ShowArgs) -> Result<bool> {
     let store = super::open_for_reading(db, false)?;
+    if args.sources {
+        return show_sources(&store, db, args.id, args.json);
+    }
     let Some(game) = store.game(args.id)? else {
         bail!("no game with id {} in {}", args.id, db.display());
     };
@@ -133,6 +141,45 @@ pub fn run(db: &Path, args: &ShowArgs) -> Result<bool> {
     } else {
         out.write_all(&bytes)?;
     }
+    Ok(true)
+}
+
+/// `show --sources`: every source of the stored game, its own first.
+fn show_sources(store: &kifudex::store::Store, db: &Path, id: i64, json: bool) -> Result<bool> {
+    let Some(sources) = store.game_sources(id)? else {
+        bail!("no game with id {id} in {}", db.display());
+    };
+    let mut out = std::io::stdout().lock();
+    if json {
+        for s in &sources {
+            writeln!(out, "{}", serde_json::to_string(s)?)?;
+        }
+        return Ok(true);
+    }
+    let mut table = Table::new(vec!["file", "game", "format", "source", "took"]);
+    table.path_column = Some(0);
+    for s in &sources {
+        let role = match (s.own, s.differs, s.plies) {
+            (true, _, _) => "its own".to_string(),
+            (false, _, Some(p)) => format!("its first {p} moves, merged by hand"),
+            (false, true, None) if s.by_hand => "other facts, merged by hand".into(),
+            (false, true, None) => "other facts".into(),
+            (false, false, None) => "the same facts".into(),
+        };
+        table.rows.push(vec![
+            terminal_safe(&s.file).into_owned(),
+            (s.game_index + 1).to_string(),
+            s.format.clone().unwrap_or_default(),
+            role,
+            s.fields.join(", "),
+        ]);
+    }
+    table.write(&mut out)?;
+    writeln!(
+        out,
+        "game {id}: {}",
+        super::output::count(sources.len(), "source")
+    )?;
     Ok(true)
 }
 

@@ -40,6 +40,8 @@ pub fn run(db: &Path, args: &UpgradeArgs) -> Result<bool> {
             "game_indexes": done.game_indexes,
             "text_added": text.added,
             "text_deleted": text.deleted,
+            "text_revised": text.revised,
+            "notes": store.migration_notes(),
             "seconds": (seconds * 1000.0).round() / 1000.0,
         });
         outln!("{out}");
@@ -53,6 +55,7 @@ pub fn run(db: &Path, args: &UpgradeArgs) -> Result<bool> {
             if migrated == 1 { "" } else { "s" }
         ));
     }
+    said.extend(store.migration_notes().iter().cloned());
     if done.recognised > 0 {
         said.push(format!(
             "openings recognised again in {} games",
@@ -65,10 +68,10 @@ pub fn run(db: &Path, args: &UpgradeArgs) -> Result<bool> {
     if done.game_indexes {
         said.push("games indexes built".into());
     }
-    if text.added + text.deleted > 0 {
+    if text.added + text.deleted + text.revised > 0 {
         said.push(format!(
-            "text index: {} games added, {} removed",
-            text.added, text.deleted
+            "text index: {} games added, {} indexed again, {} removed",
+            text.added, text.revised, text.deleted
         ));
     }
     if said.is_empty() {

@@ -44,6 +44,8 @@ mod serve;
 mod sfen;
 mod store;
 mod text;
+mod twins;
 mod usi;
 mod usi_record;
 mod util;
+mod written_back;

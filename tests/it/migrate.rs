@@ -94,7 +94,7 @@ fn schema_2_comments_and_first_sources_move_into_the_games_row() {
              INSERT INTO games (id, source_id, game_index, format, moves, plies, handicap,
                terminal, fingerprint) VALUES (1, 1, 0, 'kif', x'', 0, '平手', 'resign', x'01');
              INSERT INTO games (id, source_id, game_index, format, moves, plies, handicap,
-               tree, fingerprint) VALUES (2, 2, 1, 'kif', x'', 0, '平手',
+               terminal, tree, fingerprint) VALUES (2, 2, 1, 'kif', x'', 0, '平手', 'abort',
                '手合割：平手
 手数----指手---------消費時間--
    1 ７六歩(77)

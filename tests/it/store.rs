@@ -257,16 +257,18 @@ fn games_come_back_as_they_went_in() {
     same(&round_trip(&mut store, "a.kif", &rec), &rec);
 
     // Fractional times (CSA V3 style), a move without time.
-    let mut frac = read_kif("手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n");
+    let mut frac = read_kif(
+        "開始日時：2019/01/01\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n",
+    );
     frac.main.moves[0].time = Some(MoveTime {
         spent: 1.234,
         total: Some(1.234),
     });
     same(&round_trip(&mut store, "b.kif", &frac), &frac);
 
-    // An absurd time is stored capped, not overflowed (the date makes it another game).
+    // An absurd time is stored capped, not overflowed (another day makes it another game).
     let mut huge = frac.clone();
-    huge.headers.push(("開始日時".into(), "2020/01/01".into()));
+    huge.headers[0].1 = "2020/01/01".into();
     huge.main.moves[1].time = Some(MoveTime {
         spent: 1e30,
         total: None,
@@ -277,8 +279,9 @@ fn games_come_back_as_they_went_in() {
         Some((1u64 << 53) as f64 / 1000.0)
     );
 
-    // Variations and bookmarks: kept whole.
-    let tree = "手数----指手---------消費時間--
+    // Variations and bookmarks: kept whole (another player: not a twin of the first game).
+    let tree = "先手：丙
+手数----指手---------消費時間--
    1 ７六歩(77)
 &定跡
    2 ３四歩(33)

@@ -603,21 +603,36 @@ pub fn crowded(rng: &mut Rng) -> Option<Position> {
     Position::from_sfen(&setup(&pieces.join(" "), "b", &hand)).ok()
 }
 
-/// The SQL that takes a database of schema 14 back to schema 13 (before evaluations), as a
-/// literal for `concat!`; [`BACK_TO_SCHEMA_13`] is the same text.
-macro_rules! back_to_schema_13 {
+/// The SQL that takes a database of schema 15 back to schema 14 (before twins), as a
+/// literal for `concat!`.
+macro_rules! back_to_schema_14 {
     () => {
-        "DROP TABLE engine_evals;
-    DROP TABLE game_evals;
-    DROP TABLE engine_analyses;"
+        "DROP TABLE game_revisions;
+    DROP TABLE twins_apart;
+    DROP TABLE game_fields;
+    ALTER TABLE game_sources DROP COLUMN facts;
+    "
     };
 }
 
-/// Takes a database of schema 14 back to schema 13 (its `user_version` is the caller's).
+/// The SQL that takes a database of schema 15 back to schema 13 (before evaluations and
+/// twins), as a literal for `concat!`; [`BACK_TO_SCHEMA_13`] is the same text.
+macro_rules! back_to_schema_13 {
+    () => {
+        concat!(
+            back_to_schema_14!(),
+            "DROP TABLE engine_evals;
+    DROP TABLE game_evals;
+    DROP TABLE engine_analyses;"
+        )
+    };
+}
+
+/// Takes a database of schema 15 back to schema 13 (its `user_version` is the caller's).
 pub const BACK_TO_SCHEMA_13: &str = back_to_schema_13!();
 
-/// SQL that takes a database of schema 14 back to what schema 10 made of it: no evaluations,
-/// no labels by number nor opening totals, no checksums,
+/// SQL that takes a database of schema 15 back to what schema 10 made of it: no twins'
+/// tables, no evaluations, no labels by number nor opening totals, no checksums,
 /// the recognised names as rows of a table indexed by name, no lists, no `games.recognised`
 /// (for the tests of older databases, which go back further from there).
 pub const BACK_TO_SCHEMA_10: &str = concat!(

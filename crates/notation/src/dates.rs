@@ -123,6 +123,46 @@ const ERAS: &[(&str, u32)] = &[
 
 /// The date a header value names; `None` when it names none.
 pub fn read_date(value: &str) -> Option<GameDate> {
+    read_date_with(value, |date, _| date)
+}
+
+/// The days a header value names: its date, and the last day of a game that a value says
+/// went on for days (`2008/12/17-18`, `2008年12月17日〜18日`, `17・18日`); the same date twice
+/// for one day (or a month, a year). `None` when it names no date.
+pub fn read_date_span(value: &str) -> Option<(GameDate, GameDate)> {
+    read_date_with(value, last_day)
+}
+
+/// The span of days from `date` to the day a range after it names (`-18` in
+/// `2008/12/17-18`).
+fn last_day(date: GameDate, rest: &str) -> (GameDate, GameDate) {
+    let Some(day) = date.day() else {
+        return (date, date);
+    };
+    let rest = rest.strip_prefix('日').unwrap_or(rest);
+    let mut chars = rest.chars();
+    let last = match chars.next() {
+        Some('-' | '~' | '〜' | '～' | '・' | '、' | ',') => {
+            let after = chars.as_str();
+            let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+            let more = after[digits..].chars().next();
+            // A number that is no time of day or month (`-18:00`, `-18/…`).
+            let next_day = (1..=2).contains(&digits)
+                && !matches!(more, Some(':' | '/' | '.' | '-' | '月' | '時'));
+            next_day
+                .then(|| after[..digits].parse::<u32>().ok())
+                .flatten()
+                .filter(|&d| d > day)
+                .and_then(|d| GameDate::new(date.year(), date.month(), Some(d)))
+        }
+        _ => None,
+    };
+    (date, last.unwrap_or(date))
+}
+
+/// The date a value names, given to `f` with what follows the date in the value (its
+/// digits folded to ASCII).
+fn read_date_with<R>(value: &str, f: impl FnOnce(GameDate, &str) -> R) -> Option<R> {
     let folded: String = value
         .chars()
         .map(|c| match c {
@@ -155,7 +195,8 @@ pub fn read_date(value: &str) -> Option<GameDate> {
             let (n, digits) = parts.number()?;
             if digits == 8 {
                 let (y, m, d) = (n / 10000, n / 100 % 100, n % 100);
-                return GameDate::new(y, Some(m), Some(d));
+                let date = GameDate::new(y, Some(m), Some(d))?;
+                return Some(f(date, parts.rest));
             }
             if digits != 4 {
                 return None;
@@ -166,15 +207,18 @@ pub fn read_date(value: &str) -> Option<GameDate> {
     if !(1000..=9999).contains(&year) {
         return None;
     }
+    let with_rest = |date: Option<GameDate>, rest: &str| date.map(|d| f(d, rest));
     let Some(month) = parts.next_after(&['/', '-', '.', '年']) else {
-        return GameDate::new(year, None, None);
+        return with_rest(GameDate::new(year, None, None), parts.rest);
     };
     if !(1..=12).contains(&month) {
-        return GameDate::new(year, None, None);
+        return with_rest(GameDate::new(year, None, None), parts.rest);
     }
     match parts.next_after(&['/', '-', '.', '月']) {
-        Some(day) if (1..=31).contains(&day) => GameDate::new(year, Some(month), Some(day)),
-        _ => GameDate::new(year, Some(month), None),
+        Some(day) if (1..=31).contains(&day) => {
+            with_rest(GameDate::new(year, Some(month), Some(day)), parts.rest)
+        }
+        _ => with_rest(GameDate::new(year, Some(month), None), parts.rest),
     }
 }
 
@@ -213,5 +257,45 @@ impl<'a> Parts<'a> {
                 None
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn day(y: u32, m: u32, d: u32) -> GameDate {
+        GameDate::new(y, Some(m), Some(d)).unwrap()
+    }
+
+    /// A game of two days says so in several ways; a time of day, another month or a
+    /// number that goes back is no range.
+    #[test]
+    fn spans_of_days() {
+        let two = (day(2008, 12, 17), day(2008, 12, 18));
+        for v in [
+            "2008/12/17-18",
+            "2008/12/17～18",
+            "2008年12月17日〜18日",
+            "2008年12月17・18日",
+            "２００８／１２／１７－１８",
+        ] {
+            assert_eq!(read_date_span(v), Some(two), "{v}");
+            assert_eq!(read_date(v), Some(day(2008, 12, 17)), "{v}");
+        }
+        let one = (day(2008, 12, 17), day(2008, 12, 17));
+        for v in [
+            "2008/12/17",
+            "2008/12/17 09:00",
+            "2008/12/17-09:00",
+            "2008-12-17T09:00:00",
+            "2008/12/17-16",
+            "20081217",
+        ] {
+            assert_eq!(read_date_span(v), Some(one), "{v}");
+        }
+        let month = GameDate::new(2008, Some(12), None).unwrap();
+        assert_eq!(read_date_span("2008/12"), Some((month, month)));
+        assert_eq!(read_date_span("no date"), None);
     }
 }

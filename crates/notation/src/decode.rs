@@ -132,6 +132,43 @@ impl Utf8Survey {
     }
 }
 
+/// Characters that Japanese text holds in two forms, the JIS one and the CP932 (Windows) one,
+/// with the CP932 form: `encoding_rs`'s Shift_JIS (the WHATWG encoder) has bytes for the
+/// CP932 form only, and writes the other as a `&#NNNN;` reference that no shogi program
+/// reads back. Both forms are one character of JIS X 0208 to the people who typed them (a
+/// 〜 in a comment typed on a Mac, a ～ typed on Windows).
+const CP932_FORMS: [(char, char); 7] = [
+    ('\u{301C}', '\u{FF5E}'), // WAVE DASH → FULLWIDTH TILDE
+    ('\u{2016}', '\u{2225}'), // DOUBLE VERTICAL LINE → PARALLEL TO
+    ('\u{2014}', '\u{2015}'), // EM DASH → HORIZONTAL BAR
+    ('\u{00A2}', '\u{FFE0}'), // CENT SIGN → FULLWIDTH CENT SIGN
+    ('\u{00A3}', '\u{FFE1}'), // POUND SIGN → FULLWIDTH POUND SIGN
+    ('\u{00AC}', '\u{FFE2}'), // NOT SIGN → FULLWIDTH NOT SIGN
+    ('\u{00A6}', '\u{FFE4}'), // BROKEN BAR → FULLWIDTH BROKEN BAR
+];
+
+/// The form of `c` that Shift_JIS (CP932) has bytes for, when `c` is the other form of such
+/// a character (U+2212 MINUS SIGN needs none: the encoder gives it U+FF0D's bytes).
+pub fn cp932_form(c: char) -> char {
+    CP932_FORMS
+        .iter()
+        .find(|(jis, _)| *jis == c)
+        .map_or(c, |&(_, cp932)| cp932)
+}
+
+/// `text` in Shift_JIS (CP932) as Japanese software reads it, and whether some character
+/// has no Shift_JIS form at all (written as a `&#NNNN;` reference). A character with a JIS
+/// and a CP932 form is written as the bytes of its CP932 form ([`cp932_form`]).
+pub fn encode_shift_jis(text: &str) -> (Vec<u8>, bool) {
+    let forms: Cow<'_, str> = if text.chars().any(|c| cp932_form(c) != c) {
+        Cow::Owned(text.chars().map(cp932_form).collect())
+    } else {
+        Cow::Borrowed(text)
+    };
+    let (bytes, _, lossy) = SHIFT_JIS.encode(&forms);
+    (bytes.into_owned(), lossy)
+}
+
 /// The length of the UTF-8 sequence `lead` starts (1 for a byte no sequence starts with:
 /// the validator then says what is wrong).
 fn utf8_len(lead: u8) -> usize {

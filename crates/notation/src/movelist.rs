@@ -87,8 +87,9 @@ impl Notation {
     /// The word for an ending, in the notation's language.
     fn ending(self, kind: TerminalKind, to_move: Color) -> String {
         match self {
+            // The exact name: a move list is read back by kifudex (and by people).
             Notation::Japanese | Notation::KitaoKawasaki | Notation::Iroha => {
-                kif::terminal_text(kind).to_string()
+                kif::terminal_name(kind).to_string()
             }
             Notation::Hodges | Notation::Hosking => psn::ending_text(kind),
             Notation::Usi => kind.code().to_string(),

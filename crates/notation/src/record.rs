@@ -413,6 +413,10 @@ pub struct Record {
     /// The main line stops at a move that could not be applied: the game went on in the file
     /// but not here.
     pub incomplete: bool,
+    /// The file states the start position in so many words (CSA's `PI` or `P1`…`P9` and the
+    /// side to move, a USI `startpos` or SFEN line): a record even of no moves, as the
+    /// reference readers read it.
+    pub start_stated: bool,
 }
 
 /// The header keys [`Record::sente`] looks under, in order.
@@ -543,9 +547,11 @@ impl Record {
         self.errors.iter().any(|e| !e.is_warning())
     }
 
-    /// Nothing was read: no header, no move, no terminal, no comment, the usual start.
+    /// Nothing was read: no header, no move, no terminal, no comment, the usual start (and
+    /// not stated: see [`Record::start_stated`]).
     pub fn is_blank(&self) -> bool {
-        self.headers.is_empty()
+        !self.start_stated
+            && self.headers.is_empty()
             && self.main.moves.is_empty()
             && self.main.terminal.is_none()
             && self.start_comments.is_empty()

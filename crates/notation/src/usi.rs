@@ -98,7 +98,10 @@ fn read_line(line: &str, n: usize) -> Result<Record, ReadError> {
         i += 1;
     }
     match words.get(i) {
-        Some((_, "startpos")) => i += 1,
+        Some((_, "startpos")) => {
+            i += 1;
+            rec.start_stated = true;
+        }
         Some((at, w)) => {
             let sfen_at = if *w == "sfen" { i + 1 } else { i };
             // A bare SFEN starts with a board of nine ranks.
@@ -119,7 +122,10 @@ fn read_line(line: &str, n: usize) -> Result<Record, ReadError> {
             let fields: Vec<&str> = words[sfen_at.min(end)..end].iter().map(|w| w.1).collect();
             let at = words.get(sfen_at).map_or(line.len(), |w| w.0);
             match Position::from_sfen_with(&fields.join(" "), Strictness::PiecesOnly) {
-                Ok(p) => rec.start = p,
+                Ok(p) => {
+                    rec.start = p;
+                    rec.start_stated = true;
+                }
                 Err(e) => {
                     // Point at the character that is wrong, not at the SFEN's start.
                     let at = match e.at(&fields) {

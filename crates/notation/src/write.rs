@@ -182,7 +182,7 @@ pub fn messages(dropped: &[Dropped], to: Target) -> Vec<String> {
             }
             Dropped::NonstandardSpecial => "the JKF schema has no special for an ending of this record; written as MAX_MOVES, FUSENSHO or FUSENPAI".into(),
             Dropped::DefaultResult => {
-                "CSA has no word for 不戦勝 or 不戦敗: written as %CHUDAN".into()
+                "CSA has no word for 不戦勝 or 不戦敗: written as %CHUDAN with a remark that says which (kifudex reads it back)".into()
             }
             Dropped::Fractions => "CSA V2.2 times are whole seconds: fractions are cut off (--csa-version 3.0 keeps them)".into(),
             Dropped::NotShiftJis => "some characters have no Shift-JIS form and were written as &#NNNN; references".into(),
@@ -335,11 +335,11 @@ pub fn write(games: &[Record], to: Target, csa_version: CsaVersion) -> Written {
     };
     let bytes = match to {
         Target::Kif | Target::Ki2 => {
-            let (encoded, _, lossy) = encoding_rs::SHIFT_JIS.encode(&text);
+            let (encoded, lossy) = super::decode::encode_shift_jis(&text);
             if lossy {
                 dropped.push(Dropped::NotShiftJis);
             }
-            encoded.into_owned()
+            encoded
         }
         _ => text.into_bytes(),
     };

@@ -132,6 +132,9 @@ pub struct ImportCounts {
     pub games: usize,
     /// Games read that were already stored.
     pub duplicates: usize,
+    /// Of those, records that said other things than the stored game's own source (twins:
+    /// see `store::twins`), whose facts the game took where its own lacked them.
+    pub twins: usize,
     /// Errors recorded (unreadable files, and data a file holds that could not be kept).
     pub errors: usize,
     /// Warnings recorded (lines skipped that hold no game data, defaults assumed).
@@ -203,7 +206,8 @@ struct Parsed {
     unchanged: bool,
     /// Known source whose content turned out unchanged (only its mtime changed).
     touch: Option<i64>,
-    games: Vec<GameRow>,
+    /// The games, each with its place in the source (a record skipped leaves a gap).
+    games: Vec<(usize, GameRow)>,
     errors: Vec<Problem>,
     /// More games of this source follow in the next `Parsed` (a big file, handed over in
     /// parts); the last part has the source as read whole (its games, format, error).
@@ -396,7 +400,7 @@ fn read_batch(
         // were pushed out by the reader's work in between), and it reads each game's moves
         // from the row, two bytes a move.
         if options.recognise {
-            for g in parsed.iter_mut().flat_map(|p| p.games.iter_mut()) {
+            for (_, g) in parsed.iter_mut().flat_map(|p| p.games.iter_mut()) {
                 g.recognise();
             }
         }
@@ -581,9 +585,9 @@ fn parse_source(
 /// rows, at once (they are still written in one transaction with their source).
 struct Parts<'o, 'e> {
     source: SourceRow,
-    games: Vec<GameRow>,
+    games: Vec<(usize, GameRow)>,
     errors: Vec<Problem>,
-    /// Games handed over already.
+    /// Records read so far (those skipped included): the next one's place in the source.
     done: usize,
     part: usize,
     options: &'o ImportOptions,
@@ -592,19 +596,32 @@ struct Parts<'o, 'e> {
 
 impl Parts<'_, '_> {
     fn add(&mut self, mut rec: kifudex_notation::Record, format: kifudex_notation::Format) {
-        let i = self.done + self.games.len();
+        let i = self.done;
+        self.done += 1;
         for e in std::mem::take(&mut rec.errors) {
             let at = Some((e.line, e.column));
             let mut p = problem(&self.source.path, Some(i), at, e.message);
             p.severity = e.severity;
             self.errors.push(p);
         }
+        if is_empty_game(&rec) {
+            let mut p = problem(
+                &self.source.path,
+                Some(i),
+                None,
+                "a record of no moves, with no headers and the usual start of its handicap: nothing to keep, skipped".to_string(),
+            );
+            p.severity = Severity::Warning;
+            self.errors.push(p);
+            return;
+        }
         // Its openings are recognised later, still in the parallel stage, with the other games
         // of the batch (`read_batch`): the writer only stores what was found.
-        self.games
-            .push(GameRow::from_record(rec, format, self.options.variations));
+        self.games.push((
+            i,
+            GameRow::from_record(rec, format, self.options.variations),
+        ));
         if self.games.len() == self.part {
-            self.done += self.part;
             (self.emit)(Parsed {
                 source: self.source.clone(),
                 unchanged: false,
@@ -628,7 +645,7 @@ impl Parts<'_, '_> {
         } = self;
         source.format = read.format;
         source.encoding = Some(read.encoding);
-        source.games = done + games.len();
+        source.games = done;
         if let Some(e) = &read.error {
             source.error = Some(e.clone());
             errors.insert(0, problem(&source.path, None, None, e.clone()));
@@ -642,6 +659,18 @@ impl Parts<'_, '_> {
             more: false,
         })
     }
+}
+
+/// A record of no moves that holds nothing else a game has: no header, no comment, and
+/// the start of a named handicap (the even one included). Kept, it would only be a
+/// duplicate of every other such record: an import skips it, with a warning. A record of
+/// no moves that carries headers or a start set up by hand (a problem, a position to
+/// study) is a game.
+fn is_empty_game(rec: &kifudex_notation::Record) -> bool {
+    rec.main.moves.is_empty()
+        && rec.headers.is_empty()
+        && rec.start_comments.is_empty()
+        && rec.handicap() != kifudex_shogi::Handicap::Other
 }
 
 fn problem(

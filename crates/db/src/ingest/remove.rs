@@ -10,7 +10,7 @@ use std::path::{Component, Path, PathBuf};
 use super::IngestError;
 use super::walk::{self, Unit};
 use crate::store::{Removal, Removed, Store, StoredSource};
-use crate::text::TextIndex;
+use crate::text::{TextIndex, TextSource};
 
 /// Where a source is on disk.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -169,13 +169,23 @@ pub fn missing(sources: &[&StoredSource]) -> Vec<i64> {
 /// the text index. The caller holds the import lock. Returns what went, and a notice about
 /// the text index when there is one (it was rebuilt first).
 pub fn remove(store: &mut Store, plan: &Removal) -> Result<(Removed, Option<String>), IngestError> {
+    let revision = store.text_revision()?;
     if plan.games.is_empty() {
-        return Ok((store.remove(plan)?, None));
+        let removed = store.remove(plan)?;
+        // A kept game that took facts from a source that went (a twin) has other text now.
+        if store.text_revision()? == revision {
+            return Ok((removed, None));
+        }
+        let (text, report) = TextIndex::open_synced(&store.db().text(), &*store)?;
+        text.finish()?;
+        return Ok((removed, report.notice));
     }
     // Brought up to date before the games go, so that only their documents are deleted.
     let (mut text, report) = TextIndex::open_synced(&store.db().text(), &*store)?;
     let removed = store.remove(plan)?;
     text.apply(&removed.games, &[])?;
+    // The kept games whose text changed, indexed again.
+    text.sync(&*store)?;
     text.finish()?;
     Ok((removed, report.notice))
 }

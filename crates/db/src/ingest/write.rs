@@ -7,6 +7,12 @@ use super::*;
 pub(super) struct TextJob {
     deleted: Vec<i64>,
     added: Vec<GameText>,
+    /// Games whose text changed (a twin filled their facts), their text now, how many of
+    /// them were never indexed, and the database's revision.
+    revised: Vec<i64>,
+    revised_texts: Vec<GameText>,
+    pending: usize,
+    revision: i64,
 }
 
 /// The text thread: applies each commit's games to the index, commits it every
@@ -18,6 +24,9 @@ pub(super) fn index_text(
     let mut committed = Instant::now();
     for job in jobs {
         text.apply(&job.deleted, &job.added)?;
+        if !job.revised.is_empty() {
+            text.revise(&job.revised, &job.revised_texts, job.pending, job.revision)?;
+        }
         if committed.elapsed() >= TEXT_COMMIT_EVERY {
             text.commit()?;
             committed = Instant::now();
@@ -41,8 +50,8 @@ pub(super) fn write_all(
     let mut batch_games = 0;
     let mut commits = 0u64;
     let mut batch_start = Instant::now();
-    // A big file whose parts are being written: its id and its games so far.
-    let mut open: Option<(i64, usize)> = None;
+    // A big file whose parts are being written: its id.
+    let mut open: Option<i64> = None;
     for part in rx {
         pending.insert((part.batch, part.part), part);
         while let Some(part) = pending.remove(&(next_batch, next_part)) {
@@ -109,16 +118,39 @@ impl Sink<'_, '_> {
     fn commit(&mut self) -> Result<(), IngestError> {
         self.db.commit()?;
         let deleted = self.db.take_deleted();
-        if deleted.is_empty() && self.texts.is_empty() {
+        let (mut revised, revision) = self.db.take_revised();
+        let mut revised_texts = Vec::new();
+        let mut pending = 0;
+        if !revised.is_empty() {
+            revised.sort_unstable();
+            revised.dedup();
+            // A game written in this commit is indexed once, with its text as it is now.
+            let before = self.texts.len();
+            self.texts.retain(|t| revised.binary_search(&t.id).is_err());
+            pending = before - self.texts.len();
+            revised_texts = self.db.game_texts(&revised)?;
+        }
+        if deleted.is_empty() && self.texts.is_empty() && revised.is_empty() {
             return Ok(());
         }
         // In pieces, so that the few jobs the channel holds stay small.
         let mut texts = std::mem::take(&mut self.texts).into_iter().peekable();
         let mut deleted = Some(deleted);
+        let mut revised = Some((revised, revised_texts));
         while deleted.is_some() || texts.peek().is_some() {
+            let added: Vec<GameText> = texts.by_ref().take(TEXT_JOB_GAMES).collect();
+            // The revised games go with the last job, after every game it adds.
+            let (revised, revised_texts) = match texts.peek() {
+                None => revised.take().unwrap_or_default(),
+                Some(_) => Default::default(),
+            };
             let job = TextJob {
                 deleted: deleted.take().unwrap_or_default(),
-                added: texts.by_ref().take(TEXT_JOB_GAMES).collect(),
+                added,
+                revised,
+                revised_texts,
+                pending,
+                revision,
             };
             // A closed channel means the text thread stopped with an error, which the
             // import reports when it joins the thread.
@@ -160,7 +192,7 @@ fn game_text(id: i64, player_ids: [Option<i64>; 2], g: GameRow) -> GameText {
 fn write_source(
     sink: &mut Sink<'_, '_>,
     p: Parsed,
-    open: &mut Option<(i64, usize)>,
+    open: &mut Option<i64>,
     progress: &mut ImportCounts,
     observer: &mut dyn Observer,
 ) -> Result<usize, IngestError> {
@@ -174,12 +206,12 @@ fn write_source(
     // a commit may come before its last part, and an import killed then leaves a source the
     // next import reads again whole, in place of the games written so far. The last part
     // completes the row.
-    let (source, first_index) = match open.take() {
-        Some((id, n)) => {
+    let source = match open.take() {
+        Some(id) => {
             if !p.more {
                 writer.finish_source(&p.source, id)?;
             }
-            (id, n)
+            id
         }
         None if p.more => {
             let unfinished = SourceRow {
@@ -187,18 +219,17 @@ fn write_source(
                 content_hash: String::new(),
                 ..p.source.clone()
             };
-            (writer.put_source(&unfinished)?, 0)
+            writer.put_source(&unfinished)?
         }
-        None => (writer.put_source(&p.source)?, 0),
+        None => writer.put_source(&p.source)?,
     };
     if p.more {
-        *open = Some((source, first_index + p.games.len()));
+        *open = Some(source);
     } else if p.source.error.is_some() {
         progress.failed_files += 1;
     }
     let games = p.games.len();
-    for (i, game) in p.games.into_iter().enumerate() {
-        let index = first_index + i;
+    for (index, game) in p.games {
         match writer.put_game(source, index, &game)? {
             Inserted::New(id) => {
                 progress.games += 1;
@@ -206,6 +237,10 @@ fn write_source(
                 sink.texts.push(game_text(id, players, game));
             }
             Inserted::Duplicate(_) => progress.duplicates += 1,
+            Inserted::Twin(_) => {
+                progress.duplicates += 1;
+                progress.twins += 1;
+            }
         }
     }
     for e in &p.errors {

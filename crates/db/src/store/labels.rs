@@ -276,6 +276,37 @@ pub(super) fn subtract(conn: &Connection, game: i64) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// Sets game `game`'s label number from its row (its 戦型 header and recognised label) and
+/// counts it in the totals: the inverse of [`subtract`], for a game whose facts changed (a
+/// twin filled its opening, date or result: see `store::twins::refresh`).
+pub(super) fn add_game(conn: &Connection, game: i64) -> Result<(), StoreError> {
+    let row: Option<(Option<String>, Option<String>)> = conn
+        .prepare_cached("SELECT opening, label FROM games WHERE id = ?1")?
+        .query_row([game], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    let Some((header, recognised)) = row else {
+        return Ok(());
+    };
+    let label = kifudex_classify::game_label(header.as_deref(), recognised.as_deref());
+    let label_id = label.map(|l| LabelIds::default().id(conn, l)).transpose()?;
+    conn.prepare_cached("UPDATE games SET label_id = ?2 WHERE id = ?1")?
+        .execute(params![game, label_id])?;
+    let Some((label, items, winner, date)) = facts(conn, game)? else {
+        return Ok(());
+    };
+    let borrowed: Vec<(u8, &'static str, &str)> =
+        items.iter().map(|(s, k, n)| (*s, *k, n.as_str())).collect();
+    let mut pending = Pending::default();
+    for key in keys(label.as_deref(), &borrowed, date.as_deref()) {
+        pending
+            .0
+            .entry(key)
+            .or_default()
+            .add(winner.as_deref(), date.as_deref());
+    }
+    pending.flush(conn)
+}
+
 /// Whether the totals must be counted again before they answer.
 pub(super) fn stale(conn: &Connection) -> Result<bool, StoreError> {
     Ok(super::meta_value(conn, TOTALS_STALE_META)?.is_some())

@@ -63,28 +63,42 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0014_evals.sql",
         include_str!("../../../../migrations/0014_evals.sql"),
     ),
+    (
+        "0015_twins.sql",
+        include_str!("../../../../migrations/0015_twins.sql"),
+    ),
 ];
 
 /// A step of a migration that SQL cannot take (a value the program computes), run right after
 /// the SQL file it names, in the same transaction. Steps are keyed by their migration's file
 /// name, which gives its schema version (its place in [`MIGRATIONS`], plus one), so that a
 /// renumbering at merge moves a step with its file.
-type RustStep = fn(&rusqlite::Connection) -> Result<(), StoreError>;
+/// A step may say what it did, for the user (how many games a re-keying merged).
+type RustStep = fn(&rusqlite::Connection) -> Result<Option<String>, StoreError>;
 
 /// Every Rust step, by the name of the migration it follows.
 const RUST_STEPS: &[(&str, RustStep)] = &[
-    ("0005_game_key.sql", super::rekey::recompute_fingerprints),
-    ("0010_player_totals.sql", super::players::rebuild),
-    ("0012_checksums.sql", super::checksum::fill),
-    ("0013_game_labels.sql", super::labels::rebuild),
-    ("0014_evals.sql", super::evals::fill),
+    ("0005_game_key.sql", |c| {
+        super::rekey::recompute_fingerprints(c).map(|()| None)
+    }),
+    ("0010_player_totals.sql", |c| {
+        super::players::rebuild(c).map(|()| None)
+    }),
+    ("0012_checksums.sql", |c| {
+        super::checksum::fill(c).map(|()| None)
+    }),
+    ("0013_game_labels.sql", |c| {
+        super::labels::rebuild(c).map(|()| None)
+    }),
+    ("0014_evals.sql", |c| super::evals::fill(c).map(|()| None)),
+    ("0015_twins.sql", super::twins::rekey::merge_twins),
 ];
 
 /// The schema version this program writes.
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
 
-/// Brings the database up to [`SCHEMA_VERSION`].
-pub fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
+/// Brings the database up to [`SCHEMA_VERSION`]; returns what the steps said they did.
+pub fn migrate(conn: &mut Connection) -> Result<Vec<String>, StoreError> {
     let current: u32 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
     if current > SCHEMA_VERSION {
         return Err(StoreError::TooNew {
@@ -92,8 +106,9 @@ pub fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
             known: SCHEMA_VERSION,
         });
     }
+    let mut notes = Vec::new();
     if current == SCHEMA_VERSION {
-        return Ok(());
+        return Ok(notes);
     }
     // A migration may rebuild a table others refer to: foreign keys are checked once it is
     // done, not statement by statement (the pragma only changes outside a transaction).
@@ -105,7 +120,7 @@ pub fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
             let tx = conn.transaction()?;
             tx.execute_batch(sql).map_err(failed)?;
             for (_, step) in RUST_STEPS.iter().filter(|(n, _)| n == name) {
-                step(&tx)?;
+                notes.extend(step(&tx)?);
             }
             let broken: Option<String> = tx
                 .prepare("PRAGMA foreign_key_check")?
@@ -124,5 +139,5 @@ pub fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
         Ok(())
     })();
     conn.pragma_update(None, "foreign_keys", enforced)?;
-    result
+    result.map(|()| notes)
 }

@@ -19,6 +19,7 @@ mod remove;
 mod select;
 mod text;
 mod tree;
+pub mod twins;
 mod write;
 
 pub use check::StoreCheck;
@@ -37,6 +38,8 @@ pub use remove::{Removal, Removed, StoredSource};
 pub use select::{
     Cond, GameSet, GameSummary, LabelSource, PlayerGame, PlayerName, Selection, Side, TextColumn,
 };
+pub use twins::hand::{MergedGames, SplitGame, TwinError};
+pub use twins::{GameSource, NearTwin, NearTwinKind};
 pub use write::{Inserted, KnownSource, KnownSources, SourceRow, Writer};
 
 use std::path::{Path, PathBuf};
@@ -171,6 +174,8 @@ pub struct Store {
     /// Main lines read for replays, kept between questions as long as the index is (see
     /// [`Store::kept_game_line`]).
     line_cache: std::cell::RefCell<read::KeptLines>,
+    /// What the migrations run by this open said they did ([`Store::migration_notes`]).
+    notes: Vec<String>,
 }
 
 impl Store {
@@ -186,12 +191,13 @@ impl Store {
         // Merging position segments frees many pages: give them back to the file system.
         conn.pragma_update(None, "auto_vacuum", "INCREMENTAL")?;
         configure(&conn)?;
-        migrate::migrate(&mut conn)?;
+        let notes = migrate::migrate(&mut conn)?;
         let store = Store {
             conn,
             db: DbDir::new(dir),
             index_cache: Default::default(),
             line_cache: Default::default(),
+            notes,
         };
         store.check_meta(true)?;
         Ok(store)
@@ -210,12 +216,13 @@ impl Store {
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )?;
         configure(&conn)?;
-        migrate::migrate(&mut conn)?;
+        let notes = migrate::migrate(&mut conn)?;
         let store = Store {
             conn,
             db: DbDir::new(dir),
             index_cache: Default::default(),
             line_cache: Default::default(),
+            notes,
         };
         store.check_meta(false)?;
         Ok(store)
@@ -266,9 +273,16 @@ impl Store {
             db: DbDir::new(dir),
             index_cache: Default::default(),
             line_cache: Default::default(),
+            notes: Vec::new(),
         };
         store.check_meta(false)?;
         Ok(store)
+    }
+
+    /// What the migrations this open ran said they did (games merged as twins), for the
+    /// user.
+    pub fn migration_notes(&self) -> &[String] {
+        &self.notes
     }
 
     /// The schema version of the database in `dir` as it is on disk (0 for one made before

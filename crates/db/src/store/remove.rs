@@ -41,6 +41,9 @@ pub struct Removal {
     pub players: Vec<i64>,
     /// Import errors and warnings that go with the sources and games.
     pub errors: u64,
+    /// Sources that stay and held only a prefix of a game that goes (merged into it by
+    /// hand): the next import reads them again, and stores what they hold.
+    pub read_again: Vec<i64>,
 }
 
 impl Removal {
@@ -110,7 +113,11 @@ impl Store {
             while let Some(r) = rows.next()? {
                 holders.entry(r.get(0)?).or_default().push(r.get(1)?);
             }
-            let mut stmt = c.prepare("SELECT game_id, source_id FROM game_sources")?;
+            // A source that holds only a prefix of a game (merged by hand) does not keep it.
+            let mut stmt = c.prepare(
+                "SELECT game_id, source_id FROM game_sources
+                 WHERE json_extract(facts, '$.plies') IS NULL",
+            )?;
             let mut rows = stmt.query([])?;
             while let Some(r) = rows.next()? {
                 holders.entry(r.get(0)?).or_default().push(r.get(1)?);
@@ -162,12 +169,23 @@ impl Store {
                 unused.push(p);
             }
         }
+        let mut read_again = BTreeSet::new();
+        if !gone_sources.is_empty() {
+            for &g in &gone {
+                read_again.extend(
+                    super::twins::partial_holders(c, g)?
+                        .into_iter()
+                        .filter(|s| !gone_sources.contains(s)),
+                );
+            }
+        }
         Ok(Removal {
             games: gone.into_iter().collect(),
             sources: gone_sources.into_iter().collect(),
             kept: kept.into_iter().collect(),
             players: unused,
             errors,
+            read_again: read_again.into_iter().collect(),
         })
     }
 
@@ -219,6 +237,17 @@ fn remove_rows(
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     let gone_sources: HashSet<i64> = plan.sources.iter().copied().collect();
     let mut errors = 0u64;
+    let mut players = HashSet::new();
+    // The games the sources that go held besides their own (the sources' links go below):
+    // they work their facts out again without them.
+    let mut linked: BTreeSet<i64> = plan.kept.iter().copied().collect();
+    for &s in &plan.sources {
+        let games: Vec<i64> = tx
+            .prepare_cached("SELECT game_id FROM game_sources WHERE source_id = ?1")?
+            .query_map([s], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
+        linked.extend(games);
+    }
     // A game kept that was first read from a removed source is known by another one.
     for &g in &plan.kept {
         let first: i64 = tx.query_row("SELECT source_id FROM games WHERE id = ?1", [g], |r| {
@@ -230,15 +259,16 @@ fn remove_rows(
         let others: Vec<(i64, i64)> = tx
             .prepare_cached(
                 "SELECT source_id, game_index FROM game_sources WHERE game_id = ?1
+                 AND json_extract(facts, '$.plies') IS NULL
                  ORDER BY source_id, game_index",
             )?
             .query_map([g], |r| Ok((r.get(0)?, r.get(1)?)))?
             .collect::<Result<_, _>>()?;
         if let Some(&(s, i)) = others.iter().find(|(s, _)| !gone_sources.contains(s)) {
-            move_game(&tx, g, s, i)?;
+            players.extend(move_game(&tx, g, s, i)?.players_gone);
         }
     }
-    let mut players = HashSet::new();
+    super::twins::read_again(&tx, &plan.read_again)?;
     for &g in &plan.games {
         let (count, named) = delete_game(&tx, g)?;
         errors += count;
@@ -253,8 +283,19 @@ fn remove_rows(
         tx.prepare_cached("DELETE FROM sources WHERE id = ?1")?
             .execute([s])?;
     }
+    for &s in &plan.sources {
+        tx.prepare_cached("DELETE FROM twins_apart WHERE source_id = ?1")?
+            .execute([s])?;
+    }
+    // What the kept games said they took from the sources that went, they say again from
+    // the sources they keep.
     let mut players: Vec<i64> = players.into_iter().collect();
+    for g in linked {
+        let done = super::twins::refresh::refresh(&tx, g)?;
+        players.extend(done.players_gone);
+    }
     players.sort_unstable();
+    players.dedup();
     let players = delete_unused_players(&tx, &players)?.len();
     if check {
         for table in ["games", "game_sources", "import_errors"] {
@@ -302,18 +343,53 @@ fn game_players(c: &Connection, game: i64) -> Result<(Option<i64>, Option<i64>),
     )
 }
 
-/// Makes `(source, index)`, one of a game's duplicates, the place its row names.
+/// The first of a game's other sources that holds it whole (not only a prefix of it).
+pub(super) fn whole_holder(c: &Connection, game: i64) -> Result<Option<(i64, i64)>, StoreError> {
+    Ok(c.query_row(
+        "SELECT source_id, game_index FROM game_sources WHERE game_id = ?1
+             AND json_extract(facts, '$.plies') IS NULL
+             ORDER BY source_id, game_index LIMIT 1",
+        [game],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+    .optional()?)
+}
+
+/// Makes `(source, index)`, one of a game's other sources, the place its row names: what
+/// it says becomes the game's own (the other sources that said what the game's own source
+/// said keep it as theirs), and the game's facts are worked out again.
 pub(super) fn move_game(
     c: &Connection,
     game: i64,
     source: i64,
     index: i64,
-) -> Result<(), StoreError> {
-    c.prepare_cached("UPDATE games SET source_id = ?2, game_index = ?3 WHERE id = ?1")?
-        .execute(params![game, source, index])?;
+) -> Result<super::twins::Refreshed, StoreError> {
+    let facts: Option<String> = c
+        .prepare_cached(
+            "SELECT facts FROM game_sources WHERE source_id = ?1 AND game_index = ?2
+             AND game_id = ?3",
+        )?
+        .query_row(params![source, index, game], |r| r.get(0))
+        .optional()?
+        .flatten();
     c.prepare_cached("DELETE FROM game_sources WHERE source_id = ?1 AND game_index = ?2")?
         .execute(params![source, index])?;
-    Ok(())
+    let own = match facts {
+        Some(text) => {
+            let new = super::twins::SourceFacts::parse(game, &text)?;
+            if let Some(g) = super::twins::load(c, game)? {
+                c.prepare_cached(
+                    "UPDATE game_sources SET facts = ?2 WHERE game_id = ?1 AND facts IS NULL",
+                )?
+                .execute(params![game, g.own_facts().json()])?;
+            }
+            Some(new)
+        }
+        None => None,
+    };
+    c.prepare_cached("UPDATE games SET source_id = ?2, game_index = ?3 WHERE id = ?1")?
+        .execute(params![game, source, index])?;
+    super::twins::refresh::refresh_with(c, game, own)
 }
 
 /// Deletes a game's row with its recognised openings, its duplicates' rows and the import
@@ -334,6 +410,7 @@ pub(super) fn delete_game(c: &Connection, game: i64) -> Result<(u64, Vec<i64>), 
     super::evals::delete_game(c, game)?;
     c.prepare_cached("DELETE FROM game_sources WHERE game_id = ?1")?
         .execute([game])?;
+    super::twins::forget_game(c, game)?;
     c.prepare_cached("DELETE FROM games WHERE id = ?1")?
         .execute([game])?;
     c.prepare_cached("INSERT OR IGNORE INTO removed_games (id) VALUES (?1)")?

@@ -104,6 +104,24 @@ impl TextSource for Store {
         text_games(&self.conn, after, upto, limit)
     }
 
+    fn text_revision(&self) -> Result<i64, StoreError> {
+        Ok(self.conn.query_row(
+            "SELECT coalesce(max(revision), 0) FROM game_revisions",
+            [],
+            |r| r.get(0),
+        )?)
+    }
+
+    fn text_revised(&self, after: i64) -> Result<Vec<i64>, StoreError> {
+        Ok(self
+            .conn
+            .prepare(
+                "SELECT DISTINCT game_id FROM game_revisions WHERE revision > ?1 ORDER BY game_id",
+            )?
+            .query_map([after], |r| r.get(0))?
+            .collect::<Result<_, _>>()?)
+    }
+
     fn text_game_ids(&self) -> Result<Vec<i64>, StoreError> {
         Ok(self
             .conn

@@ -75,8 +75,12 @@ pub struct SourceRow {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Inserted {
     New(i64),
-    /// The game was already stored (from another file, or earlier in this one) under this id.
+    /// The game was already stored (from another file, or earlier in this one) under this id,
+    /// read with the same headers and terminal.
     Duplicate(i64),
+    /// The game was already stored under this id, and this record of it says other things
+    /// (a twin: see `store::twins`); the game took what its own source lacks.
+    Twin(i64),
 }
 
 /// Writes to the database inside explicit transactions ([`Writer::begin`], [`Writer::commit`]).
@@ -84,8 +88,8 @@ pub enum Inserted {
 /// postings still gathered; a writer dropped without it leaves its last games unindexed until
 /// the next [`Writer::index_missing`].
 pub struct Writer<'a> {
-    conn: &'a Connection,
-    players: HashMap<String, i64>,
+    pub(super) conn: &'a Connection,
+    pub(super) players: HashMap<String, i64>,
     /// Numbers of the recognised names written so far.
     opening_names: super::openings::NameIds,
     /// The games of each recognised name written in the open transaction.
@@ -96,18 +100,23 @@ pub struct Writer<'a> {
     /// Games deleted since the last [`Writer::take_deleted`] (for the text index).
     deleted: Vec<i64>,
     /// Postings of the games written in the open transaction.
-    postings: postings::Batch,
+    pub(super) postings: postings::Batch,
     /// The players' totals of the games written in the open transaction.
-    totals: super::players::Pending,
+    pub(super) totals: super::players::Pending,
     /// The opening totals of the games written in the open transaction.
-    opening_totals: super::labels::Pending,
+    pub(super) opening_totals: super::labels::Pending,
     /// Numbers of the game labels written so far.
     labels: super::labels::LabelIds,
     /// The player ids (sente's, gote's) of the last game [`Writer::put_game`] wrote.
     last_players: [Option<i64>; 2],
-    /// The first 8 bytes of every stored game's fingerprint, with its id (loaded on the
-    /// first game), so that a new game needs no lookup.
-    fingerprints: Option<HashMap<u64, i64>>,
+    /// The stored games a new record may be a twin of, by key (loaded on the first game),
+    /// so that a new game needs no lookup.
+    pub(super) twins: super::twins::Candidates,
+    /// Games whose text changed since the last [`Writer::take_revised`] (a twin filled them).
+    pub(super) revised: Vec<i64>,
+    /// Result and date changes of games whose postings are in the batch being prepared
+    /// beside the writer: applied once its segment is written.
+    pub(super) corrections: Vec<(i64, u8, u32)>,
     /// A 64-bit hash of every source's key (loaded on the first source): a new source needs
     /// no lookup.
     paths: Option<HashSet<u64>>,
@@ -115,7 +124,7 @@ pub struct Writer<'a> {
     written_sources: HashSet<i64>,
     /// A full batch being sorted and cut beside the writer; its segment is written by a
     /// later transaction ([`Writer::store_prepared`]).
-    preparing: Option<std::thread::JoinHandle<Option<postings::PreparedSegment>>>,
+    pub(super) preparing: Option<std::thread::JoinHandle<Option<postings::PreparedSegment>>>,
     /// Postings a segment holds ([`postings::SEGMENT_ENTRIES`]; see [`Writer::segment_entries`]).
     segment_entries: usize,
     /// The two inserts every source and game makes, prepared once: the statement cache
@@ -190,7 +199,9 @@ impl<'a> Writer<'a> {
             opening_totals: Default::default(),
             labels: Default::default(),
             last_players: [None; 2],
-            fingerprints: None,
+            twins: Default::default(),
+            revised: Vec::new(),
+            corrections: Vec::new(),
             paths: None,
             written_sources: HashSet::new(),
             preparing: None,
@@ -202,6 +213,11 @@ impl<'a> Writer<'a> {
             log_limit: super::checkpoint::LOG_LIMIT,
             log_start: super::checkpoint::pages_written(conn),
         })
+    }
+
+    /// The connection the writer writes through.
+    pub(crate) fn conn_ref(&self) -> &'a Connection {
+        self.conn
     }
 
     /// Writes segments of `n` postings instead of [`postings::SEGMENT_ENTRIES`] (for tests of
@@ -274,6 +290,9 @@ impl<'a> Writer<'a> {
         let prepared = t.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
         if let Some(p) = prepared {
             p.store(self.conn)?;
+        }
+        for (game, result, date) in std::mem::take(&mut self.corrections) {
+            postings::set_game_columns(self.conn, game, result, date)?;
         }
         Ok(())
     }
@@ -520,38 +539,48 @@ impl<'a> Writer<'a> {
     }
 
     /// Unlinks a source's games and errors: a game first read from it moves to another
-    /// source that holds it, and is deleted when none does.
+    /// source that holds it whole, and is deleted when none does (a source that holds only a
+    /// prefix of it, merged by hand, is then read again by the next import); a game it was
+    /// one more source of works its facts out again without it.
     fn forget_source_games(&mut self, source: i64) -> Result<(), StoreError> {
         let c = self.conn;
         // A game deleted below may be one this transaction wrote: its totals go in first.
         self.totals.flush(c)?;
         self.opening_totals.flush(c)?;
         c.execute("DELETE FROM import_errors WHERE source_id = ?1", [source])?;
+        let twinned: Vec<i64> = c
+            .prepare("SELECT DISTINCT game_id FROM game_sources WHERE source_id = ?1")?
+            .query_map([source], |r| r.get(0))?
+            .collect::<Result<_, _>>()?;
         c.execute("DELETE FROM game_sources WHERE source_id = ?1", [source])?;
         let games: Vec<i64> = c
             .prepare("SELECT id FROM games WHERE source_id = ?1")?
             .query_map([source], |r| r.get(0))?
             .collect::<Result<_, _>>()?;
+        let mut changed = twinned;
         for game in games {
-            let other: Option<(i64, i64)> = c
-                .query_row(
-                    "SELECT source_id, game_index FROM game_sources WHERE game_id = ?1
-                     ORDER BY source_id, game_index LIMIT 1",
-                    [game],
-                    |r| Ok((r.get(0)?, r.get(1)?)),
-                )
-                .optional()?;
-            match other {
-                Some((s, i)) => super::remove::move_game(c, game, s, i)?,
+            match super::remove::whole_holder(c, game)? {
+                Some((s, i)) => {
+                    let done = super::remove::move_game(c, game, s, i)?;
+                    self.refreshed(game, done);
+                }
                 None => {
+                    let partial = super::twins::partial_holders(c, game)?;
+                    super::twins::read_again(c, &partial)?;
                     let (_, players) = super::remove::delete_game(c, game)?;
                     // A name only this game spelt goes with it.
                     for p in super::remove::delete_unused_players(c, &players)? {
                         self.players.retain(|_, id| *id != p);
                     }
+                    self.twins.forget(game);
                     self.deleted.push(game);
                 }
             }
+        }
+        changed.sort_unstable();
+        changed.dedup();
+        for game in changed {
+            self.refresh_game(game)?;
         }
         Ok(())
     }
@@ -590,10 +619,18 @@ impl<'a> Writer<'a> {
     ) -> Result<Inserted, StoreError> {
         let c = self.conn;
         // Look first rather than insert-or-ignore: a refused insert would still use up an id.
-        let existing = self.stored(&g.fingerprint)?;
-        let result = match existing {
-            Some(id) => Inserted::Duplicate(id),
-            None => {
+        let placed = self.twins.place(c, source, index, g)?;
+        let result = match placed {
+            super::twins::Placed::Same(id) => {
+                super::twins::link(c, source, index as i64, id, None)?;
+                Inserted::Duplicate(id)
+            }
+            super::twins::Placed::Twin(id, facts) => {
+                super::twins::link(c, source, index as i64, id, Some(&facts))?;
+                self.refresh_game(id)?;
+                Inserted::Twin(id)
+            }
+            super::twins::Placed::New => {
                 let sente = g.sente.as_deref().map(|n| self.player(n)).transpose()?;
                 let gote = g.gote.as_deref().map(|n| self.player(n)).transpose()?;
                 let date = g.date.map(|d| d.to_string());
@@ -665,9 +702,7 @@ impl<'a> Writer<'a> {
                     }
                     None => {}
                 }
-                if let Some(map) = &mut self.fingerprints {
-                    map.insert(short(&g.fingerprint), id);
-                }
+                self.twins.add(&g.fingerprint, id);
                 self.postings.add(
                     id,
                     &g.positions,
@@ -684,47 +719,12 @@ impl<'a> Writer<'a> {
                 Inserted::New(id)
             }
         };
-        // The game's row names its first source; game_sources the others.
-        if let Inserted::Duplicate(id) = result {
-            c.prepare_cached(
-                "INSERT OR IGNORE INTO game_sources (source_id, game_index, game_id)
-                 VALUES (?1, ?2, ?3)",
-            )?
-            .execute(params![source, index as i64, id])?;
-        }
         Ok(result)
     }
 
     /// The player ids (sente's, gote's) of the game the last [`Writer::put_game`] wrote new.
     pub fn last_players(&self) -> [Option<i64>; 2] {
         self.last_players
-    }
-
-    /// The id of the stored game with this fingerprint.
-    fn stored(&mut self, fingerprint: &[u8; 16]) -> Result<Option<i64>, StoreError> {
-        let c = self.conn;
-        if self.fingerprints.is_none() {
-            let mut map = HashMap::new();
-            let mut stmt = c.prepare("SELECT id, fingerprint FROM games")?;
-            let mut rows = stmt.query([])?;
-            while let Some(r) = rows.next()? {
-                if let Ok(fp) = <[u8; 16]>::try_from(r.get_ref(1)?.as_blob().unwrap_or(&[])) {
-                    map.insert(short(&fp), r.get(0)?);
-                }
-            }
-            self.fingerprints = Some(map);
-        }
-        let map = self.fingerprints.as_ref().expect("loaded above");
-        let Some(&id) = map.get(&short(fingerprint)) else {
-            return Ok(None);
-        };
-        // The first 8 bytes matched: the game is stored if all 16 do.
-        let stored: Vec<u8> = c
-            .prepare_cached("SELECT fingerprint FROM games WHERE id = ?1")?
-            .query_row([id], |r| r.get(0))
-            .optional()?
-            .unwrap_or_default();
-        Ok((stored == fingerprint[..]).then_some(id))
     }
 
     /// Records a problem met in a source (in game `index`, at `line`/`column` when known),
@@ -760,10 +760,6 @@ fn path_hash(path: &[u8]) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     path.hash(&mut h);
     h.finish()
-}
-
-fn short(fingerprint: &[u8; 16]) -> u64 {
-    u64::from_le_bytes(fingerprint[..8].try_into().expect("8 bytes"))
 }
 
 impl Drop for Writer<'_> {

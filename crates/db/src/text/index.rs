@@ -30,6 +30,8 @@ use tantivy::{
 use super::tokenizer::{self, JapaneseTokenizer, Mode, TOKENIZER_VERSION};
 use super::{GameText, TextDoc, TextError, TextField, TextSource, each_indexed_document, names};
 
+mod revise;
+
 /// Bump when the fields or what goes into them change: the index is then rebuilt.
 pub const SCHEMA_VERSION: u32 = 6;
 
@@ -75,6 +77,9 @@ struct Payload {
     /// openings in the index come from.
     #[serde(default)]
     openings: i64,
+    /// The last revision of the games' text ([`TextSource::text_revision`]) the index holds.
+    #[serde(default)]
+    revision: i64,
 }
 
 /// What [`TextIndex::sync`] did.
@@ -84,6 +89,8 @@ pub struct SyncReport {
     pub notice: Option<String>,
     /// Games added to the index.
     pub added: usize,
+    /// Games indexed again, their text having changed (facts taken from a twin).
+    pub revised: usize,
     /// Games deleted from it.
     pub deleted: usize,
 }
@@ -344,7 +351,10 @@ impl TextIndex {
                 "the text index names openings recognised by older definitions: `kifudex upgrade` brings it up to date".into(),
             ));
         }
-        if max == self.state.last_id && count == self.state.games {
+        if max == self.state.last_id
+            && count == self.state.games
+            && src.text_revision().map_err(source)? <= self.state.revision
+        {
             return Ok(None);
         }
         let missing = count.abs_diff(self.state.games);
@@ -591,8 +601,17 @@ impl TextIndex {
         let mut report = SyncReport::default();
         let (max, count) = src.text_span().map_err(source)?;
         let epoch = src.text_epoch().map_err(source)?;
-        if max == self.state.last_id && count == self.state.games && epoch == self.state.openings {
+        let revision = src.text_revision().map_err(source)?;
+        if max == self.state.last_id
+            && count == self.state.games
+            && epoch == self.state.openings
+            && revision <= self.state.revision
+        {
             return Ok(report);
+        }
+        // An index filled from nothing holds every game's text as it is now.
+        if self.state.last_id == 0 {
+            self.state.revision = revision;
         }
         if epoch != self.state.openings {
             // The openings were recognised again (new definitions): every game document
@@ -607,6 +626,7 @@ impl TextIndex {
             self.state.last_id = 0;
             self.state.games = 0;
             self.state.openings = epoch;
+            self.state.revision = revision;
         } else if max < self.state.last_id {
             // Not the database this index was built from.
             report.notice =
@@ -614,6 +634,7 @@ impl TextIndex {
             self.writer()?.delete_all_documents()?;
             self.state.last_id = 0;
             self.state.games = 0;
+            self.state.revision = revision;
         }
         loop {
             let games = src
@@ -651,6 +672,9 @@ impl TextIndex {
             }
             self.state.games = count;
             self.commit()?;
+        }
+        if revision > self.state.revision {
+            report.revised = self.index_revised(src, revision)?;
         }
         Ok(report)
     }

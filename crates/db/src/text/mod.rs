@@ -64,6 +64,15 @@ pub trait TextSource {
     /// A number that changes whenever the recognised openings of stored games are computed
     /// again: the index is rebuilt when it no longer matches.
     fn text_epoch(&self) -> Result<i64, Self::Error>;
+    /// The last revision of a stored game's text (facts a game took from a twin, a merge):
+    /// 0 when none was ever made.
+    fn text_revision(&self) -> Result<i64, Self::Error> {
+        Ok(0)
+    }
+    /// The games whose text was revised after revision `after`.
+    fn text_revised(&self, _after: i64) -> Result<Vec<i64>, Self::Error> {
+        Ok(Vec::new())
+    }
 }
 
 /// What can go wrong with the text index.

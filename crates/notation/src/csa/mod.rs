@@ -340,6 +340,7 @@ impl Game {
         if self.play.is_none() {
             let (start, ok) = self.setup.build(n, first, &mut self.rec.errors);
             self.rec.start = start.clone();
+            self.rec.start_stated = self.setup.states_position();
             // A broken board: whatever moves follow are not read.
             self.rec.incomplete = !ok;
             let mut line = OpenLine::main(start);
@@ -517,8 +518,11 @@ impl Game {
     /// ([`Record::invalid_declaration`]), its result kept. With no `%` terminal, a Floodgate
     /// summary gives the end.
     fn settle_result(&mut self) {
+        let Some(to_move) = self.play.as_ref().map(|p| p.line.pos.side_to_move()) else {
+            return;
+        };
+        self.default_result(to_move);
         let Some(play) = &self.play else { return };
-        let to_move = play.line.pos.side_to_move();
         let summary = self
             .summary
             .as_deref()
@@ -537,6 +541,33 @@ impl Game {
                 }
             }
             _ => {}
+        }
+    }
+}
+
+impl Game {
+    /// A `%CHUDAN` followed by the remark this writer gives a kind CSA has no word for
+    /// (`'まで0手で先手の不戦勝`, see `write::default_remark`) is that kind; the remark, which
+    /// only said so, goes.
+    fn default_result(&mut self, to_move: Color) {
+        let plies = self.rec.main.moves.len();
+        let Some(t) = self.rec.main.terminal.as_mut() else {
+            return;
+        };
+        if t.kind != TerminalKind::Abort {
+            return;
+        }
+        let found = self.rec.notes.iter().enumerate().find_map(|(i, n)| {
+            let summary = n.text.strip_prefix("まで")?;
+            let kind = crate::kif::summary_terminal(summary, to_move)?;
+            (n.after == plies + 1
+                && terminals::write(kind, to_move).is_none()
+                && write::default_remark(kind, plies, to_move).as_deref() == Some(&n.text))
+            .then_some((i, kind))
+        });
+        if let Some((i, kind)) = found {
+            t.kind = kind;
+            self.rec.notes.remove(i);
         }
     }
 }

@@ -213,6 +213,11 @@ impl Setup {
 
     /// The start position, `first` being the colour of the first move, which gives the side
     /// to move when no line does; `false` when the position is impossible.
+    /// Whether the file gave a start position (`PI`, `P1`…`P9`, `P+`/`P-`).
+    pub(super) fn states_position(&self) -> bool {
+        self.pi || self.rows || self.lists
+    }
+
     pub(super) fn build(
         &self,
         n: usize,

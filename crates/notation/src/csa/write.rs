@@ -40,9 +40,18 @@ impl CsaVersion {
 }
 
 /// The `%` word for a terminal, `to_move` being the side to move when it comes. Kinds CSA
-/// has no word for (不戦勝, 不戦敗) are written `%CHUDAN`.
+/// has no word for (不戦勝, 不戦敗) are written `%CHUDAN`, followed by a remark in KIF's words
+/// that says which ([`default_remark`]).
 pub fn terminal_word(kind: TerminalKind, to_move: Color) -> &'static str {
     super::terminals::write(kind, to_move).unwrap_or("%CHUDAN")
+}
+
+/// The remark written after the `%CHUDAN` of a kind CSA has no word for: the KIF summary
+/// (`まで0手で先手の不戦勝`), which a person reads and the reader takes as the kind.
+pub(super) fn default_remark(kind: TerminalKind, plies: usize, to_move: Color) -> Option<String> {
+    super::terminals::write(kind, to_move)
+        .is_none()
+        .then(|| format!("まで{plies}手で{}", crate::kif::summary_text(kind, to_move)))
 }
 
 /// Several games in one file, separated by `/` lines.
@@ -98,6 +107,9 @@ pub fn write_csa(rec: &Record, version: CsaVersion) -> String {
         time(&mut out, t.time, version);
         for c in &t.comments {
             let _ = writeln!(out, "'*{c}");
+        }
+        if let Some(remark) = default_remark(t.kind, rec.main.moves.len(), pos.side_to_move()) {
+            let _ = writeln!(out, "'{remark}");
         }
     }
     // Notes after the terminal (and any placed beyond the end of the line).

@@ -16,8 +16,8 @@ mod write;
 use line::{header, move_line, parse_time, simple_move, trim_end_spaces};
 
 pub use results::{
-    move_terminal, summary_terminal, summary_text, terminal_text, terminal_word,
-    terminal_word_named,
+    move_terminal, refines, summary_terminal, summary_text, terminal_name, terminal_text,
+    terminal_word, terminal_word_named,
 };
 pub use write::{
     board_diagram, board_diagram_with, is_handicap_game, write_ki2, write_kif, write_kif_bytes,
@@ -408,16 +408,21 @@ fn read(text: &str, dialect: Dialect) -> Record {
             && cuts.is_empty()
             && let Some(open) = stack.last()
             && let Some(line) = line_at(&mut rec.main, &open.path)
-            && line.terminal.is_none()
         {
-            // KI2 (and some KIF) give the end only as まで76手で後手の勝ち.
+            // KI2 (and some KIF) give the end only as まで76手で後手の勝ち; after a move
+            // line's word, the summary may name the kind more exactly (持将棋, then まで256手で
+            // 最大手数: a draw by the move limit).
             let to_move = if line.moves.len() % 2 == 0 {
                 open.start.side_to_move()
             } else {
                 open.start.side_to_move().opponent()
             };
             if let Some(kind) = summary_terminal(summary, to_move) {
-                line.terminal = Some(Terminal::new(kind, None));
+                match &mut line.terminal {
+                    None => line.terminal = Some(Terminal::new(kind, None)),
+                    Some(t) if results::refines(t.kind, kind) => t.kind = kind,
+                    Some(_) => {}
+                }
             }
             continue;
         }

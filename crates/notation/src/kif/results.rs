@@ -39,7 +39,10 @@ enum Role {
 }
 
 /// Every terminal word, with what it means for the side it names (by default the side to move).
-const WORDS: [(&str, TerminalKind, Role); 24] = {
+/// The last five are this program's own names for the endings the KIF specification has no
+/// word for ([`terminal_name`]): written in `まで…` summaries and move lists, never on a move
+/// line, where other programs read only the specification's words.
+const WORDS: [(&str, TerminalKind, Role); 29] = {
     use Role::*;
     use TerminalKind::*;
     [
@@ -67,6 +70,11 @@ const WORDS: [(&str, TerminalKind, Role); 24] = {
         ("不詰", NoMate, Neither),
         ("不詰み", NoMate, Neither),
         ("詰め", Mate, Loses),
+        ("最大手数", MaxMoves, Neither),
+        ("宣言引き分け", EnteringKingDraw, Neither),
+        ("反則手", IllegalMove, Loses),
+        ("待った", Takeback, Neither),
+        ("エラー", Error, Neither),
     ]
 };
 
@@ -199,14 +207,18 @@ pub fn summary_terminal(summary: &str, to_move: Color) -> Option<TerminalKind> {
     Some(for_side(kind, role, named, to_move))
 }
 
-/// The KIF terminal word written for a terminal.
+/// The KIF terminal word written for a terminal on a move line: one of the specification's
+/// words, which every KIF reader knows. A kind the specification has no word for gets the
+/// nearest one (a draw by the move limit or by declaration is 持将棋, a takeback or an error
+/// 中断, an illegal move 反則負け); the `まで…` summary after it names the kind exactly
+/// ([`summary_text`]), and the reader takes the summary's more exact kind.
 pub fn terminal_text(kind: TerminalKind) -> &'static str {
     use TerminalKind::*;
     match kind {
         Resign => "投了",
-        Abort | Takeback | MaxMoves | Error => "中断",
+        Abort | Takeback | Error => "中断",
         Repetition => "千日手",
-        Impasse | EnteringKingDraw => "持将棋",
+        Impasse | EnteringKingDraw | MaxMoves => "持将棋",
         TimeUp => "切れ負け",
         IllegalWin => "反則勝ち",
         IllegalLoss | IllegalMove => "反則負け",
@@ -216,6 +228,27 @@ pub fn terminal_text(kind: TerminalKind) -> &'static str {
         Mate => "詰み",
         NoMate => "不詰",
     }
+}
+
+/// A word that names the terminal exactly: [`terminal_text`], or for the kinds the KIF
+/// specification has no word for, this program's own (最大手数, 宣言引き分け, 反則手, 待った,
+/// エラー), which [`terminal_word`] reads back.
+pub fn terminal_name(kind: TerminalKind) -> &'static str {
+    use TerminalKind::*;
+    match kind {
+        MaxMoves => "最大手数",
+        EnteringKingDraw => "宣言引き分け",
+        IllegalMove => "反則手",
+        Takeback => "待った",
+        Error => "エラー",
+        _ => terminal_text(kind),
+    }
+}
+
+/// Whether the kind `exact` (read from a summary) says more exactly what `word` (read from
+/// a move line) says: the move line of `exact` is written with `word`'s word.
+pub fn refines(word: TerminalKind, exact: TerminalKind) -> bool {
+    word != exact && terminal_text(word) == terminal_text(exact)
 }
 
 /// What follows `まで N手で` for a terminal, `to_move` being the side to move at the end: the
@@ -234,10 +267,10 @@ pub fn summary_text(kind: TerminalKind, to_move: Color) -> String {
         Resign => format!("{winner}の勝ち"),
         TimeUp => format!("時間切れにより{winner}の勝ち"),
         IllegalWin => format!("{mover}の反則勝ち"),
-        IllegalLoss | IllegalMove => format!("{mover}の反則負け"),
+        IllegalLoss => format!("{mover}の反則負け"),
         EnteringKingWin => format!("{mover}の入玉勝ち"),
         DefaultWin => format!("{mover}の不戦勝"),
         DefaultLoss => format!("{mover}の不戦敗"),
-        _ => terminal_text(kind).to_string(),
+        _ => terminal_name(kind).to_string(),
     }
 }

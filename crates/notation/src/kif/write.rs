@@ -10,7 +10,7 @@ use crate::japanese::{RANK_KANJI, kanji_count, kind_char, kind_name};
 use crate::movetext::{KifMove, japanese, parse_japanese_move, resolve};
 use crate::record::{Line, MoveTime, Record};
 
-use super::results::{summary_text, terminal_text};
+use super::results::{summary_text, terminal_name, terminal_text};
 
 /// Header keys the reader takes for the board diagram; the writer rebuilds them from the position.
 const BOARD_KEYS: [&str; 4] = ["先手の持駒", "後手の持駒", "下手の持駒", "上手の持駒"];
@@ -246,6 +246,12 @@ fn write_line_bytes(
         write_move_line(bytes, n, terminal_text(t.kind), t.time);
         for c in &t.comments {
             push_line(bytes, b"*", c);
+        }
+        // A kind the specification has no word for: the move line says the nearest word,
+        // the summary the kind (read back as it).
+        if terminal_name(t.kind) != terminal_text(t.kind) {
+            let summary = summary_text(t.kind, pos.side_to_move());
+            push_line(bytes, format!("まで{}手で", n - 1).as_bytes(), &summary);
         }
     }
 }

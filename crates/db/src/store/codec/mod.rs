@@ -8,7 +8,6 @@
 use kifudex_classify::Recognised;
 use kifudex_notation::dates::GameDate;
 use kifudex_notation::kif::read_kif;
-use kifudex_notation::normalize::{name_key, strip_titles};
 use kifudex_notation::{Format, GameResult, Line, MoveNode, Note, Record, Terminal, TerminalKind};
 use kifudex_shogi::{BoardWalk, Handicap, Move, Position, Rule, Strictness};
 
@@ -133,7 +132,7 @@ impl GameRow {
             illegal: rec.first_illegal().map(|(ply, rule)| (ply as u32, rule)),
             incomplete: rec.incomplete,
             tree: tree::encode(&rec),
-            fingerprint: fingerprint(&rec, date),
+            fingerprint: fingerprint(&rec),
             date,
             headers: Vec::new(),
             headers_text: encode_headers(&rec.headers, columns),
@@ -269,92 +268,31 @@ pub(super) fn tree_positions(
     Ok(positions(&rec, true))
 }
 
-/// 16 bytes identifying a game: its start position, main line, terminal, date and time of
-/// day (when the record gives one), both players and the event, names normalised (width,
-/// spaces, titles and ranks). The same game read from a KIF and a CSA file has the same
-/// fingerprint; two games that differ in any of these do not (short or aborted online games
-/// often share moves and date).
-pub fn fingerprint(rec: &Record, date: Option<GameDate>) -> [u8; 16] {
-    let date = date.map(|d| d.to_string());
-    GameKey {
-        start: rec.start.hash(),
-        moves: rec.main.moves.iter().map(|n| n.mv.to_u16()),
-        terminal: rec.terminal().map(TerminalKind::code),
-        date: date.as_deref(),
-        start_time: rec.start_time(),
-        sente: rec.sente(),
-        gote: rec.gote(),
-        event: rec.event(),
+/// The duplicate key of a game: 16 bytes over its start position and main line, the same
+/// for every record of them whatever else the records say (the games with the key are the
+/// candidates a record is compared with: see `store::twins`).
+pub fn fingerprint(rec: &Record) -> [u8; 16] {
+    line_key(
+        rec.start.hash(),
+        rec.main.moves.iter().map(|n| n.mv.to_u16()),
+    )
+}
+
+/// [`fingerprint`] of a start position's hash and the moves' 16-bit codes.
+pub(super) fn line_key(start: u64, moves: impl Iterator<Item = u16>) -> [u8; 16] {
+    let mut a: u64 = start ^ 0x9E37_79B9_7F4A_7C15;
+    let mut b: u64 = start.rotate_left(29) ^ 0xD1B5_4A32_D192_ED03;
+    let mut feed = |x: u64| {
+        a = (a ^ x).wrapping_mul(0x0000_0100_0000_01B3).rotate_left(23);
+        b = (b ^ x.rotate_left(17)).wrapping_mul(0xFF51_AFD7_ED55_8CCD) ^ (b >> 31);
+    };
+    for mv in moves {
+        feed(mv as u64);
     }
-    .fingerprint()
-}
-
-/// What a game's fingerprint is made of (see [`fingerprint`]).
-pub(super) struct GameKey<'a, M: Iterator<Item = u16>> {
-    pub start: u64,
-    pub moves: M,
-    pub terminal: Option<&'a str>,
-    pub date: Option<&'a str>,
-    /// The start time as the record gives it: only its time of day (`10:00`) is used.
-    pub start_time: Option<&'a str>,
-    pub sente: Option<&'a str>,
-    pub gote: Option<&'a str>,
-    pub event: Option<&'a str>,
-}
-
-impl<M: Iterator<Item = u16>> GameKey<'_, M> {
-    pub fn fingerprint(self) -> [u8; 16] {
-        let mut a: u64 = self.start ^ 0x9E37_79B9_7F4A_7C15;
-        let mut b: u64 = self.start.rotate_left(29) ^ 0xD1B5_4A32_D192_ED03;
-        let mut feed = |x: u64| {
-            a = (a ^ x).wrapping_mul(0x0000_0100_0000_01B3).rotate_left(23);
-            b = (b ^ x.rotate_left(17)).wrapping_mul(0xFF51_AFD7_ED55_8CCD) ^ (b >> 31);
-        };
-        for mv in self.moves {
-            feed(mv as u64);
-        }
-        // Each part after its own tag, so that no part can pass for another.
-        let mut text = |tag: u64, s: &str| {
-            feed(tag << 32);
-            for byte in s.bytes() {
-                feed((tag << 32) + 0x100 + byte as u64);
-            }
-        };
-        text(1, self.terminal.unwrap_or(""));
-        text(2, self.date.unwrap_or(""));
-        text(
-            3,
-            &self.start_time.and_then(time_of_day).unwrap_or_default(),
-        );
-        let name = |n: Option<&str>| n.map(|n| strip_titles(&name_key(n))).unwrap_or_default();
-        text(4, &name(self.sente));
-        text(5, &name(self.gote));
-        text(6, &self.event.map(name_key).unwrap_or_default());
-        let mut out = [0u8; 16];
-        out[..8].copy_from_slice(&mix(a).to_le_bytes());
-        out[8..].copy_from_slice(&mix(b ^ a.rotate_left(7)).to_le_bytes());
-        out
-    }
-}
-
-/// The time of day in a start time (`2024/01/15 9:05:30` → `09:05`), seconds left out (not
-/// every writer gives them).
-fn time_of_day(s: &str) -> Option<String> {
-    let b = s.as_bytes();
-    let colon = (1..b.len()).find(|&i| {
-        b[i] == b':' && b[i - 1].is_ascii_digit() && b.get(i + 1).is_some_and(u8::is_ascii_digit)
-    })?;
-    let hour_start = (0..colon)
-        .rev()
-        .take_while(|&i| b[i].is_ascii_digit())
-        .last()?;
-    let hour: u32 = s[hour_start..colon].parse().ok()?;
-    let minute: u32 = s[colon + 1..]
-        .bytes()
-        .take_while(u8::is_ascii_digit)
-        .take(2)
-        .fold(0, |n, d| n * 10 + u32::from(d - b'0'));
-    Some(format!("{hour:02}:{minute:02}"))
+    let mut out = [0u8; 16];
+    out[..8].copy_from_slice(&mix(a).to_le_bytes());
+    out[8..].copy_from_slice(&mix(b ^ a.rotate_left(7)).to_le_bytes());
+    out
 }
 
 fn mix(mut x: u64) -> u64 {

@@ -135,6 +135,52 @@ pub fn covered_through(conn: &Connection) -> Result<i64, StoreError> {
     )?)
 }
 
+/// Sets the result and date a segment keeps for a game (its facts changed: a twin filled
+/// them, a source went), with the segment's checksum; false when no segment covers it yet
+/// (its postings are still to be written, from the game's row or a writer's batch).
+pub fn set_game_columns(
+    conn: &Connection,
+    game: i64,
+    result: u8,
+    date: u32,
+) -> Result<bool, StoreError> {
+    type Row = (i64, i64, i64, i64, i64, Vec<u8>, Vec<u8>);
+    let rows: Vec<Row> = conn
+        .prepare_cached(
+            "SELECT id, first_game, last_game, games, entries, results, dates
+             FROM position_segments WHERE first_game <= ?1 AND last_game >= ?1",
+        )?
+        .query_map([game], |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+                r.get(6)?,
+            ))
+        })?
+        .collect::<Result<_, _>>()?;
+    let found = !rows.is_empty();
+    for (id, first, last, games, entries, mut results, mut dates) in rows {
+        let i = (game - first) as usize;
+        let (Some(r), Some(d)) = (results.get_mut(i), dates.get_mut(i * 4..i * 4 + 4)) else {
+            return Err(StoreError::IndexDamaged(
+                "a segment's columns are shorter than its games",
+            ));
+        };
+        *r = result;
+        d.copy_from_slice(&date.to_le_bytes());
+        let crc = super::checksum::segment(first, last, games, entries, &results, &dates);
+        conn.prepare_cached(
+            "UPDATE position_segments SET results = ?2, dates = ?3, crc = ?4 WHERE id = ?1",
+        )?
+        .execute(rusqlite::params![id, results, dates, crc])?;
+    }
+    Ok(found)
+}
+
 /// Sizes of the position index.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct IndexSize {

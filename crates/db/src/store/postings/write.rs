@@ -115,6 +115,18 @@ impl Batch {
         self.games.is_empty()
     }
 
+    /// Sets the result and date of a game of the batch; false when the batch has no such
+    /// game (a game's facts changed after its postings were gathered: a twin filled them).
+    pub fn set_columns(&mut self, game: i64, result: u8, date: u32) -> bool {
+        match self.games.binary_search_by_key(&game, |g| g.0) {
+            Ok(i) => {
+                self.games[i] = (game, result, date);
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
     /// Whether the batch should be written as a segment now, with segments of `limit`
     /// postings ([`SEGMENT_ENTRIES`] unless a test asks for small ones).
     pub fn is_full(&self, limit: usize) -> bool {

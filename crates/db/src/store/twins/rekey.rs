@@ -1,0 +1,82 @@
+//! The Rust step of migration 0015: every game re-keyed by its start and main line alone,
+//! and the games that are now twins merged (the first stored of them stays and takes the
+//! others' sources). Part of the migration's transaction: a migration killed at any moment
+//! leaves the database as it was before it, and the next command that writes runs it again.
+
+use std::collections::HashMap;
+
+use rusqlite::Connection;
+
+use super::hand::absorb;
+use super::{conflicts_among, every_facts, load};
+use crate::store::StoreError;
+
+/// Re-keys every game and merges the twins; says how many games went into how many.
+pub(in crate::store) fn merge_twins(conn: &Connection) -> Result<Option<String>, StoreError> {
+    crate::store::rekey::recompute_fingerprints(conn)?;
+    // The keys shared by several games, with their games in id order.
+    let mut first: HashMap<u128, i64> = HashMap::new();
+    let mut shared: HashMap<u128, Vec<i64>> = HashMap::new();
+    {
+        let mut stmt = conn.prepare("SELECT id, fingerprint FROM games ORDER BY id")?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            let id: i64 = r.get(0)?;
+            let key = r.get_ref(1)?.as_blob().unwrap_or(&[]);
+            let key = u128::from_le_bytes(key.try_into().unwrap_or([0; 16]));
+            match first.get(&key) {
+                Some(&f) => shared.entry(key).or_insert_with(|| vec![f]).push(id),
+                None => {
+                    first.insert(key, id);
+                }
+            }
+        }
+    }
+    drop(first);
+    let mut groups: Vec<Vec<i64>> = shared.into_values().collect();
+    groups.sort_unstable();
+    let (mut merged, mut into) = (0usize, 0usize);
+    for group in groups {
+        // The games that stay, each with what it says now.
+        let mut kept: Vec<super::GameFacts> = Vec::new();
+        let mut took: Vec<bool> = Vec::new();
+        for id in group {
+            let Some(game) = load(conn, id)? else {
+                continue;
+            };
+            let theirs = every_facts(conn, &game)?;
+            let mut found = None;
+            for (at, k) in kept.iter().enumerate() {
+                if !conflicts_among(&every_facts(conn, k)?, &theirs).any() {
+                    found = Some(at);
+                    break;
+                }
+            }
+            match found {
+                Some(at) => {
+                    absorb(conn, &kept[at], &game, false)?;
+                    merged += 1;
+                    if !took[at] {
+                        took[at] = true;
+                        into += 1;
+                    }
+                    // What it says now, with what it took.
+                    if let Some(now) = load(conn, kept[at].id)? {
+                        kept[at] = now;
+                    }
+                }
+                None => {
+                    kept.push(game);
+                    took.push(false);
+                }
+            }
+        }
+    }
+    Ok((merged > 0).then(|| {
+        format!(
+            "merged {merged} game{} into {into} that {} the same game read from several sources (the key of a game is now its start and moves; its metadata is compared)",
+            if merged == 1 { "" } else { "s" },
+            if into == 1 { "is" } else { "are" },
+        )
+    }))
+}
