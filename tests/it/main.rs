@@ -28,6 +28,7 @@ mod movelist;
 mod movetext;
 mod openings;
 mod perft;
+mod picture;
 mod pieces;
 mod position;
 mod psn;
