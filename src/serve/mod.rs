@@ -11,6 +11,7 @@ mod api;
 mod cache;
 pub mod http;
 mod params;
+mod questions;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -203,7 +204,7 @@ fn handle(head: &Head, jobs: &SyncSender<Job>, limit: Duration) -> Answer {
     match rx.recv_timeout(limit) {
         Ok(Ok(body)) => Answer {
             status: 200,
-            content_type: "application/json; charset=utf-8",
+            content_type: questions::content_type(path),
             body,
         },
         Ok(Err(e)) => error_answer(&e),
