@@ -31,6 +31,7 @@ use crate::store::Store;
 /// The page's files, compiled into the binary: the page works offline.
 const INDEX_HTML: &str = include_str!("page/index.html");
 const APP_JS: &str = include_str!("page/app.js");
+const PANELS_JS: &str = include_str!("page/panels.js");
 const STYLE_CSS: &str = include_str!("page/style.css");
 
 /// How the server runs.
@@ -171,6 +172,7 @@ fn handle(head: &Head, jobs: &SyncSender<Job>, limit: Duration) -> Answer {
     let file = match path {
         "/" | "/index.html" => Some((INDEX_HTML, "text/html; charset=utf-8")),
         "/app.js" => Some((APP_JS, "text/javascript; charset=utf-8")),
+        "/panels.js" => Some((PANELS_JS, "text/javascript; charset=utf-8")),
         "/style.css" => Some((STYLE_CSS, "text/css; charset=utf-8")),
         _ => None,
     };
