@@ -125,7 +125,7 @@ pub fn count_kanji(n: u8) -> String {
                 s.push(digit(n / 10));
             }
             s.push('十');
-            if n % 10 != 0 {
+            if !n.is_multiple_of(10) {
                 s.push(digit(n % 10));
             }
             s
