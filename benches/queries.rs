@@ -2,10 +2,10 @@
 //!
 //! `cargo bench --bench queries -- DB [QUERIES]` picks QUERIES (default 1,000) positions
 //! from random games of DB at random plies (seeded), answers `position` (limit 50) for each
-//! and prints p50/p90/p99/max for the positions reached by at most 1,000 games (the GUIDE §4
+//! and prints p50/p90/p99/max for the positions reached by at most 1,000 games (the project.s
 //! target) and for all; then `tree` on the start position, five times; then full-text
 //! queries (limit 20) of several shapes, each 20 times. Then the same questions under a game
-//! filter (GUIDE, issue 22's targets): `tree` on the start position in one player's games,
+//! filter (issue 22.s targets): `tree` on the start position in one player's games,
 //! `position` limited to a period and to a player, `players` listing everyone, and text
 //! queries limited to a player.
 

@@ -1,4 +1,4 @@
-//! Builds `sample_db/` from a folder of real records (GUIDE §6):
+//! Builds `sample_db/` from a folder of real records (the sample the README imports):
 //!
 //! `cargo run --release --example build_sample_db -- ../shared/corpus/files sample_db [--min N]`
 //!

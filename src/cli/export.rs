@@ -80,8 +80,8 @@ pub struct BookArgs {
     /// Only moves played in at least this many games.
     #[arg(long, default_value_t = 1, value_name = "N")]
     min_count: u64,
-    /// Only positions reached within this many moves.
-    #[arg(long, default_value_t = 40, value_name = "N")]
+    /// Only positions reached within this many moves (at most 100,000).
+    #[arg(long, default_value_t = 40, value_name = "N", value_parser = super::bounds::ply::<u32>())]
     max_ply: u32,
     /// Only the moves of the side that won.
     #[arg(long)]

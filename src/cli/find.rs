@@ -30,8 +30,8 @@ pub struct FindArgs {
     /// Instead of a query: positions like this one (an SFEN, `startpos moves ...`, `sfen ...`).
     #[arg(long, value_name = "POS")]
     like: Option<String>,
-    /// With --like: the most squares whose contents may differ.
-    #[arg(long, value_name = "K", default_value_t = 0, requires = "like")]
+    /// With --like: the most squares whose contents may differ (0 to 81).
+    #[arg(long, value_name = "K", default_value_t = 0, requires = "like", value_parser = super::bounds::diff())]
     diff: u32,
     /// With --like: any pieces in hand (else the hands must be the same).
     #[arg(long, requires = "like")]
@@ -45,8 +45,8 @@ pub struct FindArgs {
     /// Every ply at which it holds (with --like, every position near enough).
     #[arg(long)]
     all: bool,
-    /// At most this many rows (every match is counted).
-    #[arg(long, default_value_t = 50, value_name = "N")]
+    /// At most this many rows (every match is counted, up to 1,000,000).
+    #[arg(long, default_value_t = 50, value_name = "N", value_parser = super::bounds::rows())]
     limit: usize,
     /// Only the totals.
     #[arg(long)]

@@ -13,7 +13,7 @@ pub struct ImportArgs {
     /// Record files, directories (read recursively) and .zip archives.
     #[arg(required = true, value_name = "PATH")]
     paths: Vec<PathBuf>,
-    /// Worker threads reading records (default: one per core).
+    /// Worker threads reading records (default: one per core; at most four per core).
     #[arg(long, short = 'j', value_name = "N")]
     jobs: Option<usize>,
     /// Print the summary as one JSON object.
@@ -155,7 +155,7 @@ pub fn run(db: &Path, args: &ImportArgs) -> Result<bool> {
     let mut report = Report::new(&bar);
     report.pause_after = args.pause_after_commits;
     let mut options = ImportOptions {
-        jobs: args.jobs,
+        jobs: args.jobs.map(|j| super::bounds::threads("--jobs", j)),
         variations: args.variations,
         recognise: !args.no_recognise,
         ..ImportOptions::default()

@@ -9,6 +9,7 @@ macro_rules! outln {
     }};
 }
 
+mod bounds;
 mod check;
 mod convert;
 mod export;
@@ -127,6 +128,17 @@ pub fn run() -> ExitCode {
             return ExitCode::from(e.exit_code() as u8);
         }
     };
+    // The database folder a command writes into, for a full disk's message.
+    let writes_db = matches!(
+        cli.command,
+        Command::Import(_)
+            | Command::Reindex(_)
+            | Command::Remove(_)
+            | Command::Optimize(_)
+            | Command::Upgrade(_)
+            | Command::Check(_)
+    )
+    .then(|| cli.db.clone());
     let result = match cli.command {
         Command::Check(args) => check::run(&cli.db, &args),
         Command::Convert(args) => convert::run(&args),
@@ -162,7 +174,21 @@ pub fn run() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("kifudex: {}", output::terminal_safe(&format!("{e:#}")));
+            let message = format!("{e:#}");
+            if disk_full(&e, &message) {
+                match &writes_db {
+                    Some(db) => eprintln!(
+                        "kifudex: the disk is full: no space left to write the database in {} \
+                         (what was committed is kept; free some space and run the command again)",
+                        output::terminal_safe(&db.display().to_string())
+                    ),
+                    None => eprintln!("kifudex: the disk is full"),
+                }
+            }
+            eprintln!(
+                "kifudex: {}",
+                bounds::cut_echo(&output::terminal_safe(&message))
+            );
             // A query that cannot be read: the query again, the part at fault underlined.
             let find = e.downcast_ref::<kifudex::find::FindError>();
             if let Some(p) = find.and_then(|f| f.pointer()) {
@@ -191,6 +217,22 @@ pub fn run() -> ExitCode {
             }
         }
     }
+}
+
+/// Whether the error is the disk's being full, wherever it was met: an I/O error of a full
+/// disk in the chain, SQLite's "database or disk is full", or tantivy's account of one (which
+/// reaches us as text).
+fn disk_full(e: &anyhow::Error, message: &str) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::StorageFull)
+    }) || [
+        "No space left on device",
+        "database or disk is full",
+        "StorageFull",
+    ]
+    .iter()
+    .any(|m| message.contains(m))
 }
 
 /// Opens the database to read it, never writing; says on stderr what of it is behind its

@@ -8,8 +8,8 @@ use kifudex::query::parse_position;
 
 #[derive(Args, Debug)]
 pub struct PerftArgs {
-    /// How many plies deep to count.
-    #[arg(short, long, default_value_t = 5)]
+    /// How many plies deep to count (at most 12).
+    #[arg(short, long, default_value_t = 5, value_parser = super::bounds::perft_depth())]
     depth: u32,
     /// Also print the count below each first move.
     #[arg(long)]

@@ -18,8 +18,8 @@ pub struct PlayersArgs {
     name: Option<String>,
     #[command(flatten)]
     filter: FilterArgs,
-    /// At most this many players (most games first).
-    #[arg(long, default_value_t = 50, value_name = "N")]
+    /// At most this many players (most games first, up to 1,000,000).
+    #[arg(long, default_value_t = 50, value_name = "N", value_parser = super::bounds::rows())]
     limit: usize,
     /// One JSON object per player.
     #[arg(long, conflicts_with = "csv")]

@@ -93,8 +93,8 @@ pub struct PositionArgs {
     /// The other way round (oldest, shortest, or reaching it latest first).
     #[arg(long)]
     reverse: bool,
-    /// At most this many rows.
-    #[arg(long, default_value_t = 50, value_name = "N")]
+    /// At most this many rows (up to 1,000,000).
+    #[arg(long, default_value_t = 50, value_name = "N", value_parser = super::bounds::rows())]
     limit: usize,
     /// One JSON object per row, then {"total": N}.
     #[arg(long, conflicts_with = "csv")]

@@ -14,8 +14,8 @@ use super::output::{OPENING_LEGEND, Style, Table, any_recognised, count, opening
 pub struct SearchArgs {
     #[command(flatten)]
     filter: FilterArgs,
-    /// At most this many rows (newest first).
-    #[arg(long, default_value_t = 50, value_name = "N")]
+    /// At most this many rows (newest first, up to 1,000,000).
+    #[arg(long, default_value_t = 50, value_name = "N", value_parser = super::bounds::rows())]
     limit: usize,
     /// One JSON object per row.
     #[arg(long, conflicts_with = "csv")]

@@ -19,14 +19,15 @@ pub struct ServeArgs {
     /// Open the page in the desktop's browser once the server listens.
     #[arg(long)]
     open: bool,
-    /// Threads that run queries, each with its own connection to the database.
+    /// Threads that run queries, each with its own connection to the database (at most four
+    /// per core).
     #[arg(long, default_value_t = 4, value_name = "N")]
     workers: usize,
 }
 
 pub fn run(db: &Path, args: &ServeArgs) -> Result<bool> {
     let mut opts = ServeOptions::new(db, SocketAddr::new(args.host, args.port));
-    opts.workers = args.workers.clamp(1, 64);
+    opts.workers = super::bounds::threads("--workers", args.workers);
     let running = start(&opts)?;
     let addr = running.addr();
     if !args.host.is_loopback() {

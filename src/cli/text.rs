@@ -22,8 +22,8 @@ pub struct TextArgs {
     /// Search engine lines (読み筋, `**` comments) too, not only when named by `engine:`.
     #[arg(long)]
     engine: bool,
-    /// At most this many hits (best first).
-    #[arg(long, default_value_t = 20, value_name = "N")]
+    /// At most this many hits (best first, up to 1,000,000).
+    #[arg(long, default_value_t = 20, value_name = "N", value_parser = super::bounds::rows())]
     limit: usize,
     /// One JSON object per hit.
     #[arg(long)]

@@ -1,4 +1,4 @@
-//! The contracts users and scripts rely on: the `parse` object of GUIDE §3 (every field,
+//! The contracts users and scripts rely on: the `parse` object (docs/formats.md) (every field,
 //! golden), and the README's examples on `sample_db/` (its import figures, and every query
 //! it shows, which must print exactly what the README pastes).
 
@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use crate::util::{Kifudex, TempDb};
 
-/// The fields GUIDE §3 fixes for a game (`positions` only with `--positions`).
+/// The fields the `parse` object has for a game (`positions` only with `--positions`).
 const FIELDS: [&str; 23] = [
     "file",
     "game_index",
@@ -231,8 +231,8 @@ fn root() -> PathBuf {
 }
 
 /// Commands the README shows that only read the database.
-const QUERIES: [&str; 9] = [
-    "search", "tree", "position", "players", "text", "show", "hash", "openings", "find",
+const QUERIES: [&str; 10] = [
+    "search", "tree", "position", "players", "text", "show", "hash", "openings", "find", "check",
 ];
 
 /// Imports `sample_db/` as the README does (from the project's folder, so the files are
@@ -265,11 +265,52 @@ fn the_readme_examples_print_what_the_readme_shows() {
         "{summary}"
     );
 
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    let lines: Vec<&str> = readme.lines().collect();
-    // KIFUDEX_BLESS_README=1 writes what the commands print into the README instead of
+    // KIFUDEX_BLESS_README=1 writes what the commands print into the pages instead of
     // comparing (to paste real output after a change; review the diff).
     let bless = std::env::var_os("KIFUDEX_BLESS_README").is_some();
+    let mut pages = vec!["README.md".to_string()];
+    let mut docs: Vec<String> = std::fs::read_dir(root().join("docs"))
+        .unwrap()
+        .map(|e| format!("docs/{}", e.unwrap().file_name().to_string_lossy()))
+        .filter(|p| p.ends_with(".md"))
+        .collect();
+    docs.sort();
+    pages.extend(docs);
+    let mut checked = 0;
+    for page in &pages {
+        checked += page_examples(&db, page, bless);
+    }
+    assert!(checked >= 30, "only {checked} examples found");
+
+    // `stats`, but for the database's name and its sizes on disk.
+    let stats = Kifudex::new()
+        .db(&db)
+        .args(["stats", "--json"])
+        .output()
+        .success()
+        .json_lines();
+    let s = &stats[0];
+    for (field, want) in [
+        ("games", 220),
+        ("positions", 25367),
+        ("players", 281),
+        ("files", 215),
+        ("duplicates", 0),
+        ("illegal", 3),
+        ("errors", 0),
+        ("warnings", 0),
+    ] {
+        assert_eq!(s[field], json!(want), "stats {field}: {s}");
+    }
+}
+
+/// Runs every query a page shows (a `$ kifudex` line in a fenced block, without a pipe)
+/// against `db` and compares what it prints with what the page pastes: on success the
+/// standard output, on failure the exit status and standard error. With `bless`, writes
+/// what the commands print into the page instead. Returns how many were checked.
+fn page_examples(db: &TempDb, page: &str, bless: bool) -> usize {
+    let readme = std::fs::read_to_string(root().join(page)).unwrap();
+    let lines: Vec<&str> = readme.lines().collect();
     let mut blessed: Vec<(usize, usize, String)> = Vec::new();
     let mut checked = 0;
     let mut in_block = false;
@@ -301,7 +342,7 @@ fn the_readme_examples_print_what_the_readme_shows() {
             continue;
         }
         let run = Kifudex::new()
-            .db(&db)
+            .db(db)
             .args(&args)
             .current_dir(root())
             .output();
@@ -324,40 +365,19 @@ fn the_readme_examples_print_what_the_readme_shows() {
         assert_eq!(
             got,
             shown.join("\n").trim_end(),
-            "README line {}: kifudex {command}",
+            "{page} line {}: kifudex {command}",
             i - shown.len()
         );
         checked += 1;
     }
-    assert!(checked >= 15, "only {checked} README examples found");
     if bless {
         let mut out: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
         for (from, to, got) in blessed.into_iter().rev() {
             out.splice(from..to, got.lines().map(str::to_string));
         }
-        std::fs::write(root().join("README.md"), out.join("\n") + "\n").unwrap();
+        std::fs::write(root().join(page), out.join("\n") + "\n").unwrap();
     }
-
-    // `stats`, but for the database's name and its sizes on disk.
-    let stats = Kifudex::new()
-        .db(&db)
-        .args(["stats", "--json"])
-        .output()
-        .success()
-        .json_lines();
-    let s = &stats[0];
-    for (field, want) in [
-        ("games", 220),
-        ("positions", 25367),
-        ("players", 281),
-        ("files", 215),
-        ("duplicates", 0),
-        ("illegal", 3),
-        ("errors", 0),
-        ("warnings", 0),
-    ] {
-        assert_eq!(s[field], json!(want), "stats {field}: {s}");
-    }
+    checked
 }
 
 /// A command line split as a shell would: words, and "quoted words".
@@ -388,4 +408,83 @@ fn words(line: &str) -> Vec<String> {
         out.push(word);
     }
     out
+}
+
+/// The README stays short, and every link of the README and of `docs/`, and every document a
+/// code comment points at, leads to a file of the repository.
+#[test]
+fn the_readme_is_short_and_every_link_leads_somewhere() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let lines = readme.lines().count();
+    assert!(lines <= 300, "README.md has {lines} lines (at most 300)");
+    let mut pages = vec![root().join("README.md")];
+    for e in std::fs::read_dir(root().join("docs")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "md") {
+            pages.push(p);
+        }
+    }
+    let mut broken = Vec::new();
+    for page in &pages {
+        let text = std::fs::read_to_string(page).unwrap();
+        let dir = page.parent().unwrap();
+        let mut rest = text.as_str();
+        while let Some(at) = rest.find("](") {
+            rest = &rest[at + 2..];
+            let end = rest.find(')').unwrap_or(rest.len());
+            let target = &rest[..end];
+            let path = target.split('#').next().unwrap_or_default();
+            if !(path.is_empty() || path.contains("://") || dir.join(path).exists()) {
+                broken.push(format!("{}: {target}", page.display()));
+            }
+        }
+    }
+    // Code comments that name a document.
+    let mut stack: Vec<std::path::PathBuf> = ["src", "crates", "tests", "benches", "examples"]
+        .iter()
+        .map(|d| root().join(d))
+        .collect();
+    while let Some(p) = stack.pop() {
+        if p.is_dir() {
+            if p.file_name().is_some_and(|n| n == "target") {
+                continue;
+            }
+            for e in std::fs::read_dir(&p).unwrap() {
+                stack.push(e.unwrap().path());
+            }
+            continue;
+        }
+        if p.extension().is_none_or(|x| x != "rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&p).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            let Some(comment) = line.split_once("//").map(|(_, c)| c) else {
+                continue;
+            };
+            assert!(
+                !comment.contains("GUIDE §"),
+                "{}:{}: points at a guide the repository does not hold",
+                p.display(),
+                n + 1
+            );
+            let mut rest = comment;
+            while let Some(at) = rest.find("docs/") {
+                let name: String = rest[at..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || "/._-".contains(*c))
+                    .collect();
+                let name = name.trim_end_matches('.');
+                if name.ends_with(".md") && !root().join(name).exists() {
+                    broken.push(format!("{}:{}: {name}", p.display(), n + 1));
+                }
+                rest = &rest[at + 5..];
+            }
+        }
+    }
+    assert!(
+        broken.is_empty(),
+        "links to nothing:\n{}",
+        broken.join("\n")
+    );
 }

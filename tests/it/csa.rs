@@ -1,4 +1,4 @@
-//! The CSA reader against fixtures written for this project: every case of GUIDE §2 (CSA).
+//! The CSA reader against fixtures written for this project: every case of the CSA specification.
 
 use crate::util::{CSA_GAME, corpus_root, csa_clean, usi_moves};
 use kifudex::notation::csa::read_csa;

@@ -1040,3 +1040,65 @@ fn a_book_of_a_game_not_in_the_database_fails_and_leaves_nothing() {
         .collect();
     assert!(left.is_empty(), "{left:?}");
 }
+
+/// The Parquet files appear together or not at all: a failed export (nothing selected)
+/// leaves no folder; the hidden folder a killed export left (its process gone) is removed by
+/// the next export to the same folder, spill files and all; `--force` over a previous export
+/// replaces its three files and leaves nothing hidden beside them.
+#[test]
+fn parquet_exports_leave_the_previous_output_or_nothing() {
+    let (_dir, db) = sample_db("export-parquet-whole");
+    let parent = db.parent().unwrap().join("exports");
+    std::fs::create_dir_all(&parent).unwrap();
+    let pq = parent.join("pq");
+    let p = pq.to_str().unwrap();
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["export", "--parquet", p, "--player", "nobody-at-all"])
+        .output();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(names_in(&parent), Vec::<String>::new());
+    // What a killed export left: its hidden folder, a process id that runs no more (above
+    // any pid_max), a part of a file and spill files.
+    let left = parent.join(".pq.part-4294967");
+    std::fs::create_dir_all(left.join(".positions-spill")).unwrap();
+    std::fs::write(left.join("games.parquet"), b"PAR1 half").unwrap();
+    std::fs::write(left.join(".positions-spill").join("run-0"), vec![7u8; 4096]).unwrap();
+    // A hidden folder of another name is not this export's.
+    std::fs::create_dir_all(parent.join(".other.part-4294967")).unwrap();
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["export", "--parquet", p, "--player", "羽生"])
+        .output();
+    assert!(out.status.success(), "{}", out.stderr);
+    assert_eq!(
+        names_in(&parent),
+        vec![".other.part-4294967".to_string(), "pq".to_string()]
+    );
+    assert_eq!(
+        names_in(&pq),
+        vec!["comments.parquet", "games.parquet", "positions.parquet"]
+    );
+    assert_eq!(parquet_rows(&pq.join("games.parquet")).len(), 5);
+    // Into the previous export, with --force: its files are replaced.
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["export", "--parquet", p, "--force", "--player", "藤井"])
+        .output();
+    assert!(out.status.success(), "{}", out.stderr);
+    assert_eq!(
+        names_in(&parent),
+        vec![".other.part-4294967".to_string(), "pq".to_string()]
+    );
+    assert_eq!(
+        names_in(&pq),
+        vec!["comments.parquet", "games.parquet", "positions.parquet"]
+    );
+    let rows = parquet_rows(&pq.join("games.parquet"));
+    assert!(
+        !rows.is_empty()
+            && rows.iter().all(|r| r["sente"].to_string().contains("藤井")
+                || r["gote"].to_string().contains("藤井")),
+        "{rows:?}"
+    );
+}

@@ -1,4 +1,4 @@
-//! The KIF reader against fixtures written for this project: every case of GUIDE §2 (KIF).
+//! The KIF reader against fixtures written for this project: every case of the KIF article.
 
 use crate::util::{corpus, same_in_every_encoding, usi_moves};
 use kifudex::notation::kif::{read_ki2, read_kif, write_ki2, write_kif};
@@ -249,7 +249,7 @@ fn variations_in_increasing_order_attach_to_the_line_that_has_the_ply() {
 }
 
 /// The last move leaves the mover's own king in check (a real engine game ends so): the
-/// move is kept and the game is flagged at that ply, as GUIDE §2 asks. One reference reader
+/// move is kept and the game is flagged at that ply, as the project asks of every reader. One reference reader
 /// keeps it, the other refuses the file.
 #[test]
 fn a_final_move_into_check_is_kept_and_flagged() {

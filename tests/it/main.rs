@@ -1,6 +1,7 @@
 //! Integration tests, one binary (see Cargo.toml: `autotests = false`).
 
 mod answers;
+mod bounds;
 mod check;
 mod classify;
 mod cli;
@@ -9,6 +10,7 @@ mod csa;
 mod csa_write;
 mod db;
 mod decode;
+mod diskfull;
 mod engine;
 mod evals;
 mod evals_stored;

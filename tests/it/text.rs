@@ -293,7 +293,7 @@ fn japanese_and_latin_queries() {
     // finds 到着手前 (到着 + 手前).
     assert_eq!(found(&db, "着手", &[]), vec![(3, Some(4)), (4, Some(0))]);
 
-    // The hit's fields, by the names of GUIDE §3.
+    // The hit's fields, by the names of the JSON output (docs/commands.md).
     let h = &hits(&db, "銀", &[])[0];
     assert_eq!(h["id"], 1);
     assert!(h["file"].as_str().unwrap().ends_with("a.kif"));

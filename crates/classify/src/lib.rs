@@ -8,6 +8,8 @@
 //! Positions that are not an even or handicap start (problems, positions set up by hand)
 //! get nothing.
 
+#![doc = include_str!("../README.md")]
+
 mod board;
 mod families;
 mod label;

@@ -2,6 +2,8 @@
 //! import, the queries and the exports. Built on the board (`kifudex-shogi`), the records
 //! (`kifudex-notation`) and recognition (`kifudex-classify`).
 
+#![doc = include_str!("../README.md")]
+
 pub mod export;
 pub mod find;
 pub mod ingest;

@@ -8,6 +8,8 @@
 //! when sente is ahead. An evaluation belongs to a ply: ply N is the position after the N-th
 //! move of the main line (ply 0 the start position).
 
+#![doc = include_str!("../README.md")]
+
 mod dialects;
 pub mod engine;
 mod pv;

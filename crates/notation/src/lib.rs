@@ -1,6 +1,8 @@
 //! Game records: decoding, the record model, and one module per format for reading and
 //! writing. Knows nothing of SQLite or tantivy.
 
+#![doc = include_str!("../README.md")]
+
 mod build;
 pub mod csa;
 pub mod dates;

@@ -2,6 +2,8 @@
 //! handicap start positions, Zobrist hashing and board transforms. Knows nothing of files,
 //! formats or storage.
 
+#![doc = include_str!("../README.md")]
+
 pub mod ascii;
 mod attacks;
 mod declaration;

@@ -53,8 +53,45 @@ impl Stage {
             Err(e) if e.kind() == ErrorKind::NotFound => {}
             Err(e) => return Err(io(e)),
         }
+        Stage::hidden(out, force, exists).or_else(|e| match e {
+            Some(e) => Err(e),
+            None => in_place(out),
+        })
+    }
+
+    /// Prepares the output folder `out` for files that must appear together or not at all
+    /// (Parquet's three): they are always written into a hidden folder beside it, even when
+    /// `out` already holds files (`--force`), where [`Stage::finish`] renames them in one by
+    /// one. One that exists and holds anything is refused unless `force`.
+    pub fn staged(out: &Path, force: bool) -> Result<Stage, ExportError> {
+        let io = |e| ExportError::Io(out.to_path_buf(), e);
+        let exists = out.is_dir();
+        if exists && !force && std::fs::read_dir(out).map_err(io)?.next().is_some() {
+            return Err(ExportError::Exists(out.to_path_buf()));
+        }
+        if out.exists() && !exists {
+            return Err(io(std::io::Error::new(
+                ErrorKind::AlreadyExists,
+                "exists and is not a folder",
+            )));
+        }
+        Stage::hidden(out, force, exists).map_err(|e| {
+            e.unwrap_or_else(|| {
+                io(std::io::Error::new(
+                    ErrorKind::PermissionDenied,
+                    "no hidden folder can be made beside it",
+                ))
+            })
+        })
+    }
+
+    /// The hidden folder beside `out`, made; `Err(None)` when none can be made beside an
+    /// existing folder (the caller writes in place). Folders left by killed exports to the same
+    /// `out` are removed first.
+    fn hidden(out: &Path, force: bool, exists: bool) -> Result<Stage, Option<ExportError>> {
+        let io = |e| Some(ExportError::Io(out.to_path_buf(), e));
         let Some(name) = out.file_name() else {
-            return in_place(out);
+            return Err(None);
         };
         let parent = match out.parent() {
             Some(p) if !p.as_os_str().is_empty() => p,
@@ -63,6 +100,7 @@ impl Stage {
         std::fs::create_dir_all(parent).map_err(io)?;
         let name = name.to_string_lossy();
         let pid = std::process::id();
+        remove_left(parent, &name);
         // A folder left by a killed export of a process with the same id is not reused.
         for n in 0u32.. {
             let folder = parent.join(match n {
@@ -79,11 +117,16 @@ impl Stage {
                 }
                 Err(e) if e.kind() == ErrorKind::AlreadyExists && n < 100 => {}
                 // An empty folder in a folder the user may not write: into it, file by file.
-                Err(_) if exists => return in_place(out),
+                Err(_) if exists => return Err(None),
                 Err(e) => return Err(io(e)),
             }
         }
         unreachable!("the loop returns")
+    }
+
+    /// The folder the files are written into: the hidden one, or the output folder itself.
+    pub fn folder(&self) -> &Path {
+        self.folder.as_deref().unwrap_or(&self.out)
     }
 
     /// The output folder.
@@ -149,5 +192,36 @@ impl Drop for Stage {
         if let Some(folder) = self.folder.take() {
             let _ = std::fs::remove_dir_all(folder);
         }
+    }
+}
+
+/// Removes the hidden folders (`.NAME.part-PID`, `.NAME.part-PID-N`) that exports to `NAME`
+/// killed before their end left in `parent`: those of processes no longer running.
+fn remove_left(parent: &Path, name: &str) {
+    let prefix = format!(".{name}.part-");
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let Some(rest) = file_name.to_str().and_then(|f| f.strip_prefix(&prefix)) else {
+            continue;
+        };
+        let Ok(pid) = rest.split('-').next().unwrap_or_default().parse::<u32>() else {
+            continue;
+        };
+        if pid != std::process::id() && !running(pid) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// Whether a process `pid` is running; where that cannot be known, it is taken to be (its
+/// folder is left alone).
+fn running(pid: u32) -> bool {
+    if cfg!(target_os = "linux") {
+        Path::new(&format!("/proc/{pid}")).exists()
+    } else {
+        true
     }
 }

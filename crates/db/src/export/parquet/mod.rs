@@ -22,7 +22,8 @@ use table::{Column, Layout, Table, opt_text, push_list, push_opt, static_text, t
 
 use super::PosRow;
 use super::pool::with_workers;
-use super::{ExportError, ExportGame, prepare_dir};
+use super::stage::Stage;
+use super::{ExportError, ExportGame};
 use crate::numhash::NumberHash;
 use crate::sort::HashSort;
 use crate::store::postings::date_text;
@@ -144,6 +145,9 @@ impl Prepared {
 /// The three files being written.
 struct ParquetFiles {
     out: PathBuf,
+    /// The hidden folder the files are written into, renamed to `out` at the end: a killed
+    /// or failed export leaves the previous output as it was, or nothing.
+    stage: Stage,
     games: Table,
     comments: Table,
     positions: HashSort<PosRow>,
@@ -152,9 +156,10 @@ struct ParquetFiles {
 
 impl ParquetFiles {
     fn create(out: &Path, force: bool) -> Result<ParquetFiles, ExportError> {
-        prepare_dir(out, force)?;
+        let stage = Stage::staged(out, force)?;
+        let dir = stage.folder().to_path_buf();
         let games = Table::create(
-            &out.join("games.parquet"),
+            &dir.join("games.parquet"),
             GAMES_SCHEMA,
             vec![
                 Column::I64(vec![]),
@@ -187,7 +192,7 @@ impl ParquetFiles {
             &[("id", Layout::Plain(Encoding::DELTA_BINARY_PACKED))],
         )?;
         let comments = Table::create(
-            &out.join("comments.parquet"),
+            &dir.join("comments.parquet"),
             COMMENTS_SCHEMA,
             vec![
                 Column::I64(vec![]),
@@ -199,9 +204,10 @@ impl ParquetFiles {
         )?;
         Ok(ParquetFiles {
             out: out.to_path_buf(),
+            stage,
             games,
             comments,
-            positions: HashSort::new(&out.join(".positions-spill")),
+            positions: HashSort::new(&dir.join(".positions-spill")),
             report: ParquetReport::default(),
         })
     }
@@ -249,7 +255,8 @@ impl ParquetFiles {
 
     fn finish(self) -> Result<ParquetReport, ExportError> {
         let ParquetFiles {
-            out,
+            out: _,
+            stage,
             games,
             comments,
             positions,
@@ -260,10 +267,12 @@ impl ParquetFiles {
         }
         games.close()?;
         comments.close()?;
-        write_positions(&out, positions)?;
+        let dir = stage.folder().to_path_buf();
+        write_positions(&dir, positions)?;
         for name in ["games.parquet", "positions.parquet", "comments.parquet"] {
-            report.bytes += std::fs::metadata(out.join(name)).map_or(0, |m| m.len());
+            report.bytes += std::fs::metadata(dir.join(name)).map_or(0, |m| m.len());
         }
+        stage.finish()?;
         Ok(report)
     }
 }

@@ -1,6 +1,6 @@
 //! The position index: for every position of every game, a posting (position key, game,
 //! hand signature, move played next), kept as sorted runs ("segments") of bit-packed blocks
-//! inside the SQLite file (GUIDE §4).
+//! inside the SQLite file (docs/database.md).
 //!
 //! * The key is the top [`KEY_BITS`] bits of the board hash (board and side to move), so one
 //!   lookup serves searches with and without hands. Keys this short can collide, and hands
