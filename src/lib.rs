@@ -14,4 +14,5 @@ pub use kifudex_notation::{normalize, synth};
 pub use kifudex_shogi as shogi;
 pub use kifudex_shogi::ascii;
 
+pub mod picture;
 pub mod serve;

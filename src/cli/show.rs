@@ -31,22 +31,29 @@ pub struct ShowArgs {
     board: bool,
     /// Print the main line as a numbered move list in this notation: japanese, hodges,
     /// hosking, kitao-kawasaki, iroha, usi or csa.
-    #[arg(long, value_name = "NOTATION", value_parser = notation, conflicts_with_all = ["board", "ply"])]
+    #[arg(long, value_name = "NOTATION", value_parser = notation, conflicts_with_all = ["board", "ply", "svg"])]
     notation: Option<Notation>,
     /// List the opening (戦型) recognised from the moves with the reason it was chosen, and
     /// each side's strategies and castles with the ply each first held at and the move that
     /// completed it, instead of the game.
-    #[arg(long, conflicts_with_all = ["board", "ply"])]
+    #[arg(long, conflicts_with_all = ["board", "ply", "svg"])]
     openings: bool,
     /// List the moves with the evaluation of the position after each (the record's engine
     /// comments, or the last whole analysis by `kifudex analyse`), its depth, source and the
     /// engine's preferred move, instead of the game.
-    #[arg(long, conflicts_with_all = ["board", "ply", "openings", "notation"])]
+    #[arg(long, conflicts_with_all = ["board", "ply", "openings", "notation", "svg"])]
     evals: bool,
     /// List every source of the game (each file and place that holds it, the game's own
     /// first) with the facts the game took from each, instead of the game.
-    #[arg(long, conflicts_with_all = ["board", "ply", "notation", "openings", "evals"])]
+    #[arg(long, conflicts_with_all = ["board", "ply", "notation", "openings", "evals", "svg"])]
     sources: bool,
+    /// Draw the board (after the last move unless --ply says) as an SVG picture: the pieces
+    /// in kanji, both hands, the coordinates, the last move marked and the players' names.
+    #[arg(long, conflicts_with_all = ["board", "to"])]
+    svg: bool,
+    /// With --svg: write the picture to this file instead of standard output.
+    #[arg(long, short = 'o', value_name = "FILE", requires = "svg")]
+    output: Option<std::path::PathBuf>,
     /// With --openings or --evals: one JSON object; with --sources: one JSON object per
     /// source.
     #[arg(long, requires = "listing")]
@@ -89,6 +96,15 @@ pub fn run(db: &Path, args: &ShowArgs) -> Result<bool> {
     }
     if let Some(n) = args.notation {
         out.write_all(write_move_list(rec, n, false).as_bytes())?;
+        return Ok(true);
+    }
+    if args.svg {
+        let svg = kifudex::picture::game_svg(&game, args.ply)?;
+        match &args.output {
+            Some(path) => std::fs::write(path, svg)
+                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?,
+            None => out.write_all(svg.as_bytes())?,
+        }
         return Ok(true);
     }
     if args.board || args.ply.is_some() {

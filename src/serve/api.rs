@@ -66,6 +66,10 @@ impl From<crate::store::StoreError> for ApiError {
 /// names of [`FIELDS`].
 static FILTER: std::sync::LazyLock<Vec<&'static str>> =
     std::sync::LazyLock::new(|| FIELDS.iter().map(|d| d.param).collect());
+/// The game filter's parameters, for the calls of other modules.
+pub(super) fn game_filter_params() -> &'static [&'static str] {
+    &FILTER
+}
 const POSITION: &[&str] = &["sfen", "play", "at"];
 const WIDEN: &[&str] = &["ignore_hands", "either_side", "mirror", "flip"];
 
@@ -78,6 +82,9 @@ pub fn answer(store: &Store, path: &str, p: &Params) -> Result<String, ApiError>
         "/api/text" => return text(store, p),
         "/api/players" => return players(store, p),
         "/api/find" => find(store, p)?,
+        "/api/player" => return super::questions::player(store, p),
+        "/api/openings" => return super::questions::openings(store, p),
+        "/api/board.svg" => return super::questions::board_svg(store, p),
         _ => match path.strip_prefix("/api/game/") {
             Some(id) => game(store, id, p)?,
             None => return Err(ApiError::NotFound(format!("no API call {path}"))),
@@ -88,7 +95,16 @@ pub fn answer(store: &Store, path: &str, p: &Params) -> Result<String, ApiError>
 
 /// The filter the parameters give (the fields' API names, `min_plies` spelt with `_`); an
 /// error names the parameter.
-fn filter(p: &Params) -> Result<GameFilter, ApiError> {
+pub(super) fn filter(p: &Params) -> Result<GameFilter, ApiError> {
+    let f = filter_unchecked(p)?;
+    f.check()
+        .map_err(|e| ApiError::BadRequest(e.describe(Words::Api)))?;
+    Ok(f)
+}
+
+/// [`filter`] without the check of the fields together (`vs` without `player`, say), for a
+/// call that adds a field of its own first.
+pub(super) fn filter_unchecked(p: &Params) -> Result<GameFilter, ApiError> {
     let mut f = GameFilter::default();
     for d in FIELDS {
         if let Some(v) = p.get(d.param) {
@@ -96,8 +112,6 @@ fn filter(p: &Params) -> Result<GameFilter, ApiError> {
                 .map_err(|e| ApiError::BadRequest(e.describe(Words::Api)))?;
         }
     }
-    f.check()
-        .map_err(|e| ApiError::BadRequest(e.describe(Words::Api)))?;
     Ok(f)
 }
 
@@ -446,6 +460,8 @@ fn game(store: &Store, id: &str, p: &Params) -> Result<Value, ApiError> {
         "opening": g.opening,
         "plies": g.plies,
         "winner": g.winner,
+        // The sides are 下手 and 上手 rather than 先手 and 後手.
+        "handicap": crate::notation::kif::is_handicap_game(rec),
         "terminal": rec.main.terminal.as_ref().map(|t| t.kind.code()),
         "sources": g.sources,
         "headers": headers,

@@ -11,6 +11,7 @@ mod api;
 mod cache;
 pub mod http;
 mod params;
+mod questions;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -30,6 +31,7 @@ use crate::store::Store;
 /// The page's files, compiled into the binary: the page works offline.
 const INDEX_HTML: &str = include_str!("page/index.html");
 const APP_JS: &str = include_str!("page/app.js");
+const PANELS_JS: &str = include_str!("page/panels.js");
 const STYLE_CSS: &str = include_str!("page/style.css");
 
 /// How the server runs.
@@ -170,6 +172,7 @@ fn handle(head: &Head, jobs: &SyncSender<Job>, limit: Duration) -> Answer {
     let file = match path {
         "/" | "/index.html" => Some((INDEX_HTML, "text/html; charset=utf-8")),
         "/app.js" => Some((APP_JS, "text/javascript; charset=utf-8")),
+        "/panels.js" => Some((PANELS_JS, "text/javascript; charset=utf-8")),
         "/style.css" => Some((STYLE_CSS, "text/css; charset=utf-8")),
         _ => None,
     };
@@ -203,7 +206,7 @@ fn handle(head: &Head, jobs: &SyncSender<Job>, limit: Duration) -> Answer {
     match rx.recv_timeout(limit) {
         Ok(Ok(body)) => Answer {
             status: 200,
-            content_type: "application/json; charset=utf-8",
+            content_type: questions::content_type(path),
             body,
         },
         Ok(Err(e)) => error_answer(&e),

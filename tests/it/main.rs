@@ -33,6 +33,7 @@ mod movelist;
 mod movetext;
 mod openings;
 mod perft;
+mod picture;
 mod pieces;
 mod position;
 mod psn;

@@ -681,3 +681,6 @@ fn answers_follow_imports_and_removals_made_while_serving() {
     assert_eq!(games("7g7f"), 12);
     running.stop();
 }
+
+#[path = "serve_panels.rs"]
+mod panels;

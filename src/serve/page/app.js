@@ -14,6 +14,15 @@ const TEXT = {
     start: "開始局面", lang: "English", loading: "読み込み中…", plies: "手数", terminal: "終局",
     senteWon: "先手勝ち", goteWon: "後手勝ち", drawn: "引き分け", unknown: "—", textHits: "コメント検索",
     textFound: (n) => `コメント「${n}」を含む棋譜`,
+    shitateWon: "下手勝ち", uwateWon: "上手勝ち", shitate: "下手", uwate: "上手",
+    missingGame: (id) => `棋譜 ${id} は見つかりません（削除されたか、番号の誤りです）`,
+    terminals: {
+      resign: "投了", abort: "中断", repetition: "千日手", impasse: "持将棋", time_up: "切れ負け",
+      illegal_move: "反則", illegal_win: "反則勝ち", illegal_loss: "反則負け",
+      entering_king_win: "入玉勝ち", entering_king_draw: "入玉引き分け", default_win: "不戦勝",
+      default_loss: "不戦敗", mate: "詰み", no_mate: "不詰", takeback: "待った",
+      max_moves: "最大手数", error: "エラー",
+    },
   },
   en: {
     player: "Player", as: "Side", either: "either", sente: "Sente", gote: "Gote", event: "Event",
@@ -26,10 +35,22 @@ const TEXT = {
     hand: "Hand", none: "none", start: "Start", lang: "日本語", loading: "Loading…", plies: "Plies",
     terminal: "End", senteWon: "Sente won", goteWon: "Gote won", drawn: "Draw", unknown: "—",
     textHits: "Comment search", textFound: (n) => `Games whose comments hold “${n}”`,
+    shitateWon: "Shitate won", uwateWon: "Uwate won", shitate: "Shitate", uwate: "Uwate",
+    missingGame: (id) => `There is no game ${id} (removed, or a wrong number)`,
+    terminals: {
+      resign: "resigned", abort: "aborted", repetition: "repetition (sennichite)",
+      impasse: "impasse (jishogi)", time_up: "time up", illegal_move: "illegal move",
+      illegal_win: "won by an illegal move", illegal_loss: "lost by an illegal move",
+      entering_king_win: "entering king win", entering_king_draw: "entering king draw",
+      default_win: "won by default", default_loss: "lost by default", mate: "mate",
+      no_mate: "no mate", takeback: "takeback", max_moves: "move limit", error: "error",
+    },
   },
 };
 
-const FILTER_KEYS = ["player", "as", "event", "opening", "since", "until", "winner", "text"];
+const FILTER_KEYS = ["player", "as", "event", "opening", "strategy", "castle", "since", "until",
+  "winner", "text"];
+const VIEWS = ["explorer", "players", "player", "openings"];
 const KANJI = { P: "歩", L: "香", N: "桂", S: "銀", G: "金", B: "角", R: "飛", K: "玉",
   "+P": "と", "+L": "杏", "+N": "圭", "+S": "全", "+B": "馬", "+R": "龍" };
 const HAND_ORDER = ["R", "B", "G", "S", "N", "L", "P"];
@@ -48,6 +69,10 @@ const state = {
   lang: "ja",
   game: null,         // the game open in the viewer
   gply: 0,
+  view: "explorer",   // or a panel: players, player (name, opp), openings (by)
+  name: "",
+  opp: "",
+  by: "",
 };
 let current = null;   // the last /api/tree answer
 let selected = null;  // {from: "7g"} or {drop: "P"}
@@ -55,7 +80,7 @@ let viewerGame = null;
 let requestSeq = 0;
 
 function t(key, arg) {
-  const v = TEXT[state.lang][key];
+  const v = TEXT[state.lang][key] ?? PANEL_TEXT[state.lang][key];
   return typeof v === "function" ? v(arg) : (v ?? key);
 }
 
@@ -72,6 +97,10 @@ function readUrl() {
   state.lang = q.get("lang") === "en" ? "en" : "ja";
   state.game = q.get("game");
   state.gply = parseInt(q.get("gply") || "0", 10) || 0;
+  state.view = VIEWS.includes(q.get("view")) ? q.get("view") : "explorer";
+  state.name = q.get("name") || "";
+  state.opp = q.get("opp") || "";
+  state.by = q.get("by") || "";
 }
 
 function urlOf(s) {
@@ -83,6 +112,10 @@ function urlOf(s) {
   if (s.flip) q.set("flip", "1");
   if (s.lang === "en") q.set("lang", "en");
   if (s.game) { q.set("game", s.game); q.set("gply", String(s.gply)); }
+  if (s.view !== "explorer") q.set("view", s.view);
+  if (s.name && (s.view === "players" || s.view === "player")) q.set("name", s.name);
+  if (s.opp && s.view === "player") q.set("opp", s.opp);
+  if (s.by && s.view === "openings") q.set("by", s.by);
   const qs = q.toString();
   return location.pathname + (qs ? "?" + qs : "");
 }
@@ -159,7 +192,7 @@ const CELL = 50, OX = 6, OY = 24;
 
 function drawBoard(container, pos, opts) {
   const { flip, marks, last, onSquare } = opts;
-  const svg = el("svg", { viewBox: "0 0 486 484", role: "img", "aria-label": "board" });
+  const svg = el("svg", { viewBox: "0 0 486 484", role: "group", "aria-label": t("board") });
   svg.appendChild(el("rect", { x: OX, y: OY, width: 9 * CELL, height: 9 * CELL, fill: "#f1d29a", stroke: "#333", "stroke-width": 2 }));
   for (let i = 1; i < 9; i++) {
     svg.appendChild(el("line", { x1: OX + i * CELL, y1: OY, x2: OX + i * CELL, y2: OY + 9 * CELL, stroke: "#333" }));
@@ -178,7 +211,11 @@ function drawBoard(container, pos, opts) {
       let fill = "transparent";
       if (last && (sq === last.from || sq === last.to)) fill = "rgba(255,170,0,.35)";
       if (marks && marks.sel === sq) fill = "rgba(0,120,255,.35)";
-      const rect = el("rect", { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, fill, "data-sq": sq });
+      const p0 = pos.board[sq];
+      // Read square by square: ７六 ☗歩, ５五 (empty).
+      const said = FILE_DIGITS[parseInt(sq[0], 10) - 1] + RANK_KANJI[RANKS.indexOf(sq[1])] +
+        (p0 ? " " + (isSente(p0) ? "☗" : "☖") + KANJI[p0.toUpperCase()] : "");
+      const rect = el("rect", { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, fill, "data-sq": sq, role: "img", "aria-label": said });
       svg.appendChild(rect);
       const p = pos.board[sq];
       if (p) {
@@ -248,6 +285,7 @@ function lastMoveSquares(usi) {
 
 function renderExplorer() {
   if (!current) return;
+  treeRow = -1;
   const pos = parseSfen(current.sfen);
   const legal = current.legal || [];
   const marks = { targets: new Set() };
@@ -318,9 +356,13 @@ function renderExplorer() {
   renderGames(document.querySelector("#games tbody"), current.recent_games || []);
 }
 
+// A handicap game's sides are 下手 (who moves as sente) and 上手.
+const isHandicap = (g) => g.handicap === true || (typeof g.handicap === "string" && g.handicap !== "" && g.handicap !== "even" && g.handicap !== "平手");
+
 function resultText(g) {
-  if (g.winner === "sente") return t("senteWon");
-  if (g.winner === "gote") return t("goteWon");
+  const h = isHandicap(g);
+  if (g.winner === "sente") return t(h ? "shitateWon" : "senteWon");
+  if (g.winner === "gote") return t(h ? "uwateWon" : "goteWon");
   if (g.winner === "draw") return t("drawn");
   return t("unknown");
 }
@@ -338,7 +380,9 @@ function renderGames(tbody, games) {
   for (const g of games) {
     const tr = document.createElement("tr");
     tr.dataset.game = g.id;
-    for (const v of [g.date, g.sente, g.gote, g.event, g.opening, resultText(g)]) {
+    const opening = g.recognised && g.opening && g.recognised !== g.opening
+      ? `${g.opening}（${g.recognised}）` : (g.opening || g.recognised);
+    for (const v of [g.date, g.sente, g.gote, g.event, opening, resultText(g)]) {
       const td = document.createElement("td");
       td.textContent = v || "";
       tr.appendChild(td);
@@ -432,25 +476,37 @@ async function openGame(id, ply) {
 }
 
 async function showViewer() {
-  document.getElementById("explorer").hidden = true;
-  document.getElementById("viewer").hidden = false;
-  const status = document.getElementById("status");
+  for (const id of ["explorer", "players", "openings"]) document.getElementById(id).hidden = true;
+  const viewer = document.getElementById("viewer");
+  viewer.hidden = false;
+  const missing = document.getElementById("vmissing");
+  const opening = !viewerGame || String(viewerGame.id) !== state.game;
   try {
-    if (!viewerGame || String(viewerGame.id) !== state.game) {
-      viewerGame = await api("/api/game/" + encodeURIComponent(state.game));
-    }
+    if (opening) viewerGame = await api("/api/game/" + encodeURIComponent(state.game));
   } catch (e) {
-    document.getElementById("vtitle").textContent = e.message;
-    status.textContent = e.message;
+    // No such game: said in the page's language, with nothing of a board beside it.
+    viewerGame = null;
+    viewer.classList.add("nogame");
+    missing.hidden = false;
+    missing.textContent = /^no game|is no game id/.test(e.message) ? t("missingGame", state.game) : e.message;
+    document.getElementById("vtitle").textContent = "";
+    document.getElementById("vheaders").replaceChildren();
+    document.getElementById("vmoves").replaceChildren();
+    document.body.dataset.gply = "missing";
     return;
   }
+  viewer.classList.remove("nogame");
+  missing.hidden = true;
   const g = viewerGame;
   state.gply = Math.max(0, Math.min(g.moves.length, state.gply));
-  document.getElementById("vtitle").textContent = `${g.sente || "?"} − ${g.gote || "?"}`;
   const dl = document.getElementById("vheaders");
   dl.replaceChildren();
+  const h = isHandicap(g);
+  document.getElementById("vtitle").textContent =
+    `☗${t(h ? "shitate" : "sente")} ${g.sente || "?"} − ☖${t(h ? "uwate" : "gote")} ${g.gote || "?"}`;
+  const ending = g.terminal ? (t("terminals")[g.terminal] || g.terminal) : null;
   const facts = [[t("date"), g.date], [t("event"), g.event], [t("opening"), g.opening],
-    [t("plies"), g.plies], [t("result"), resultText(g)], [t("terminal"), g.terminal]];
+    [t("plies"), g.plies], [t("result"), resultText(g)], [t("terminal"), ending]];
   for (const r of g.recognised || []) facts.push([`${r.side === "sente" ? "☗" : "☖"}${r.kind}`, `${r.name} (${r.ply})`]);
   for (const [k, v] of facts) {
     if (v === null || v === undefined || v === "") continue;
@@ -475,6 +531,15 @@ async function showViewer() {
     ol.appendChild(li);
   });
   renderViewer();
+  if (opening) boardInView();
+}
+
+// On a narrow screen the move list is below the board: the page is scrolled so that the
+// board, not the list, is what shows when a game opens.
+function boardInView() {
+  const col = document.querySelector("#viewer .boardcol");
+  const box = col.getBoundingClientRect();
+  if (box.top < 0 || box.bottom > window.innerHeight) col.scrollIntoView({ block: "start" });
 }
 
 function renderViewer() {
@@ -484,11 +549,22 @@ function renderViewer() {
   drawBoard(document.getElementById("vboard"), pos, { flip: state.flip, last: lastMoveSquares(lastUsi) });
   const bottom = state.flip ? "w" : "b";
   const top = state.flip ? "b" : "w";
-  drawHand(document.getElementById("vhand-bottom"), pos, bottom, { label: bottom === "b" ? g.sente : g.gote });
-  drawHand(document.getElementById("vhand-top"), pos, top, { label: top === "b" ? g.sente : g.gote });
+  const h = isHandicap(g);
+  const label = (side) => side === "b" ? `${t(h ? "shitate" : "sente")} ${g.sente || ""}`
+    : `${t(h ? "uwate" : "gote")} ${g.gote || ""}`;
+  drawHand(document.getElementById("vhand-bottom"), pos, bottom, { label: label(bottom) });
+  drawHand(document.getElementById("vhand-top"), pos, top, { label: label(top) });
   const items = document.querySelectorAll("#vmoves li");
   items.forEach((li, i) => li.classList.toggle("cur", i === state.gply));
-  if (items[state.gply]) items[state.gply].scrollIntoView({ block: "nearest" });
+  // The list scrolls within itself (scrollIntoView would scroll the page away from the board).
+  const li = items[state.gply];
+  const ol = document.getElementById("vmoves");
+  if (li && (li.offsetTop < ol.scrollTop || li.offsetTop + li.offsetHeight > ol.scrollTop + ol.clientHeight)) {
+    ol.scrollTop = li.offsetTop - ol.clientHeight / 2;
+  }
+  const svg = document.getElementById("vsvg");
+  svg.href = `/api/board.svg?id=${encodeURIComponent(g.id)}&ply=${state.gply}`;
+  svg.download = `kifudex-${g.id}-${state.gply}.svg`;
   const comments = (g.comments || []).filter((c) => c.ply === state.gply).map((c) => c.text);
   document.getElementById("vcomment").textContent = comments.join("\n");
   document.body.dataset.gply = String(state.gply);
@@ -504,9 +580,8 @@ function viewerGo(n) {
 
 function closeViewer() {
   state.game = null;
-  document.getElementById("viewer").hidden = true;
-  document.getElementById("explorer").hidden = false;
   pushUrl(false);
+  showView();
 }
 
 function exploreFromViewer() {
@@ -523,7 +598,27 @@ function exploreFromViewer() {
 function applyLanguage() {
   document.documentElement.lang = state.lang;
   for (const e of document.querySelectorAll("[data-t]")) e.textContent = t(e.dataset.t);
+  for (const e of document.querySelectorAll("[data-label]")) e.setAttribute("aria-label", t(e.dataset.label));
   document.getElementById("lang").textContent = t("lang");
+}
+
+// The section the state asks for (the viewer over all of them), and its answers.
+function showView() {
+  const sections = { explorer: "explorer", players: "players", player: "players", openings: "openings" };
+  for (const [tab, view] of [["tab-explorer", "explorer"], ["tab-players", "players"], ["tab-openings", "openings"]]) {
+    const on = sections[state.view] === view;
+    document.getElementById(tab).classList.toggle("sel", on);
+    if (on) document.getElementById(tab).setAttribute("aria-current", "page");
+    else document.getElementById(tab).removeAttribute("aria-current");
+  }
+  if (state.game) { showViewer(); return; }
+  document.getElementById("viewer").hidden = true;
+  for (const id of ["explorer", "players", "openings"]) {
+    document.getElementById(id).hidden = id !== sections[state.view];
+  }
+  if (state.view === "players") loadPlayers();
+  else if (state.view === "player") loadPlayer();
+  else if (state.view === "openings") loadOpenings();
 }
 
 function fillForm() {
@@ -535,13 +630,9 @@ function route() {
   readUrl();
   applyLanguage();
   fillForm();
-  if (state.game) {
-    showViewer();
-  } else {
-    document.getElementById("viewer").hidden = true;
-    document.getElementById("explorer").hidden = false;
-  }
+  showView();
   load();
+  loadTextHits();
 }
 
 document.getElementById("filter").addEventListener("submit", (e) => {
@@ -553,20 +644,31 @@ document.getElementById("filter").addEventListener("submit", (e) => {
     if (v) state.filter[k] = v;
   }
   pushUrl(false);
-  load();
+  route();
 });
 document.getElementById("clear").addEventListener("click", () => {
   state.filter = {};
   fillForm();
   pushUrl(false);
-  load();
+  route();
 });
+for (const [tab, view] of [["tab-explorer", "explorer"], ["tab-players", "players"], ["tab-openings", "openings"]]) {
+  document.getElementById(tab).addEventListener("click", (e) => {
+    e.preventDefault();
+    state.view = view;
+    state.game = null;
+    if (view !== "players") state.name = "";
+    pushUrl(false);
+    showView();
+  });
+}
+wirePanels();
 document.getElementById("lang").addEventListener("click", (e) => {
   e.preventDefault();
   state.lang = state.lang === "ja" ? "en" : "ja";
   pushUrl(true);
   applyLanguage();
-  if (!document.getElementById("viewer").hidden) showViewer(); else renderExplorer();
+  if (!document.getElementById("viewer").hidden) showViewer(); else { renderExplorer(); showView(); loadTextHits(); }
 });
 document.getElementById("flip").addEventListener("click", () => {
   state.flip = !state.flip; pushUrl(true); renderExplorer();
@@ -581,13 +683,48 @@ document.getElementById("vforward").addEventListener("click", () => viewerGo(sta
 document.getElementById("vlast").addEventListener("click", () => viewerGo(viewerGame ? viewerGame.moves.length : 0));
 document.getElementById("vclose").addEventListener("click", closeViewer);
 document.getElementById("vexplore").addEventListener("click", exploreFromViewer);
+// ← → step through the line or the game, ↑ ↓ choose a move of the tree (Enter plays it),
+// f flips the board.
+let treeRow = -1;
 document.addEventListener("keydown", (e) => {
-  if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
+  if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT" || e.altKey || e.ctrlKey || e.metaKey) return;
   const viewer = !document.getElementById("viewer").hidden;
+  if (e.key === "f") {
+    state.flip = !state.flip;
+    pushUrl(true);
+    if (viewer) renderViewer(); else renderExplorer();
+    return;
+  }
+  const rows = [...document.querySelectorAll("#tree tbody tr[data-move]")];
+  if (!viewer && (e.key === "ArrowUp" || e.key === "ArrowDown") && rows.length) {
+    e.preventDefault();
+    treeRow = Math.max(0, Math.min(rows.length - 1, treeRow + (e.key === "ArrowDown" ? 1 : -1)));
+    rows.forEach((tr, i) => { tr.classList.toggle("kbd", i === treeRow); tr.setAttribute("aria-selected", String(i === treeRow)); });
+    return;
+  }
+  if (!viewer && e.key === "Enter" && rows[treeRow]) {
+    e.preventDefault();
+    const mv = rows[treeRow].dataset.move;
+    treeRow = -1;
+    playMove(mv);
+    return;
+  }
   const step = { ArrowLeft: -1, ArrowRight: 1 }[e.key];
   if (step === undefined) return;
   e.preventDefault();
   if (viewer) viewerGo(state.gply + step); else goTo(state.at + step);
 });
+// A swipe across the viewer's board steps through the game.
+(() => {
+  let x0 = null;
+  const board = document.getElementById("vboard");
+  board.addEventListener("touchstart", (e) => { x0 = e.touches[0].clientX; }, { passive: true });
+  board.addEventListener("touchend", (e) => {
+    if (x0 === null) return;
+    const dx = e.changedTouches[0].clientX - x0;
+    x0 = null;
+    if (Math.abs(dx) > 40) viewerGo(state.gply + (dx < 0 ? 1 : -1));
+  });
+})();
 window.addEventListener("popstate", route);
 route();
