@@ -493,3 +493,48 @@ fn optimize_merges_the_text_index() {
     );
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// Text search beside a reindex: while `reindex` builds new generations of the index one
+/// after another, every `text` query answers, in full, what it answered before (the readers
+/// keep the generation they opened until the new one is complete). However the two
+/// interleave, no answer may be empty, partial or an error.
+#[test]
+fn text_queries_beside_reindexes_answer_in_full() {
+    let root = TempDb::new("text-beside-reindex");
+    let db = root.join("db");
+    let out = Kifudex::new()
+        .db(&db)
+        .args(["import", "sample_db/"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output();
+    assert!(out.status.success(), "{}", out.stderr);
+    let ask = |db: &Path| {
+        Kifudex::new()
+            .db(db)
+            .args(["text", "序盤", "--limit", "1000", "--json"])
+            .output()
+    };
+    let before = ask(&db);
+    assert!(before.status.success(), "{}", before.stderr);
+    assert!(before.stdout.lines().count() > 3, "{}", before.stdout);
+    let reindexing = std::sync::atomic::AtomicBool::new(true);
+    let answers = std::thread::scope(|s| {
+        let writer = s.spawn(|| {
+            for _ in 0..6 {
+                let o = Kifudex::new().db(&db).args(["reindex"]).output();
+                assert!(o.status.success(), "{}", o.stderr);
+            }
+            reindexing.store(false, std::sync::atomic::Ordering::SeqCst);
+        });
+        let mut answers = Vec::new();
+        while reindexing.load(std::sync::atomic::Ordering::SeqCst) || answers.len() < 5 {
+            answers.push(ask(&db));
+        }
+        writer.join().unwrap();
+        answers
+    });
+    for (i, a) in answers.iter().enumerate() {
+        assert!(a.status.success(), "query {i}: {}", a.stderr);
+        assert_eq!(a.stdout, before.stdout, "query {i}");
+    }
+}
