@@ -247,3 +247,37 @@ fn a_database_before_checksums_gets_them_from_the_upgrade() {
     );
     assert_eq!(check(&db, false).0, 1);
 }
+
+/// A stored value that is not what its column holds (text that is not UTF-8, a blob where
+/// text belongs) is said to be damage of the database file, not a bare database error.
+#[test]
+fn a_damaged_value_is_said_to_be_damage() {
+    let (_dir, db) = sample("check-value");
+    let c = rusqlite::Connection::open(db.join("kifudex.sqlite")).unwrap();
+    c.execute_batch(
+        "UPDATE games SET event = CAST(X'41FF42' AS TEXT) WHERE id = 5;
+         UPDATE games SET headers = X'41FF42' WHERE id = 6;",
+    )
+    .unwrap();
+    drop(c);
+    for (args, detail) in [
+        (
+            vec!["search", "--limit", "300"],
+            "invalid utf-8 sequence of 1 bytes from index 1 at index 6",
+        ),
+        (
+            vec!["show", "6"],
+            "Invalid column type Blob at index: 8, name: headers",
+        ),
+    ] {
+        let out = run(&db, &args);
+        assert_eq!(out.code(), 1, "{args:?}");
+        assert_eq!(
+            out.stderr,
+            format!(
+                "kifudex: the database file kifudex.sqlite is damaged: a stored value is not what its column holds ({detail}); the games it holds cannot be rebuilt from it: re-import them, or restore a backup\n"
+            ),
+            "{args:?}"
+        );
+    }
+}

@@ -141,6 +141,12 @@ pub enum StoreError {
     Locked,
     #[error("database error: {0}")]
     Sqlite(rusqlite::Error),
+    /// A stored value that cannot be what its column holds (text that is not UTF-8, a blob
+    /// where text belongs): the file was changed under kifudex or damaged on disk.
+    #[error(
+        "the database file {DB_FILE} is damaged: a stored value is not what its column holds ({0}); the games it holds cannot be rebuilt from it: re-import them, or restore a backup"
+    )]
+    DamagedValue(String),
 }
 
 impl From<rusqlite::Error> for StoreError {
@@ -151,7 +157,15 @@ impl From<rusqlite::Error> for StoreError {
             Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => {
                 StoreError::Locked
             }
-            _ => StoreError::Sqlite(e),
+            _ => match e {
+                rusqlite::Error::Utf8Error(..)
+                | rusqlite::Error::FromSqlConversionFailure(..)
+                | rusqlite::Error::InvalidColumnType(..)
+                | rusqlite::Error::IntegralValueOutOfRange(..) => {
+                    StoreError::DamagedValue(e.to_string())
+                }
+                e => StoreError::Sqlite(e),
+            },
         }
     }
 }
