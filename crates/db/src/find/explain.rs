@@ -55,25 +55,9 @@ fn sides(c: Option<Color>) -> &'static str {
     }
 }
 
-/// The Japanese name of a kind.
+/// The Japanese name of a kind, as KIF writes it.
 pub(crate) fn kanji(k: PieceKind) -> &'static str {
-    use PieceKind::*;
-    match k {
-        Pawn => "歩",
-        Lance => "香",
-        Knight => "桂",
-        Silver => "銀",
-        Gold => "金",
-        Bishop => "角",
-        Rook => "飛",
-        King => "玉",
-        ProPawn => "と",
-        ProLance => "成香",
-        ProKnight => "成桂",
-        ProSilver => "成銀",
-        Horse => "馬",
-        Dragon => "龍",
-    }
+    kifudex_notation::japanese::kind_name(k)
 }
 
 fn piece(k: PieceKind) -> String {
