@@ -197,13 +197,19 @@ impl Store {
     /// (for import).
     pub fn create(dir: &Path) -> Result<Store, StoreError> {
         std::fs::create_dir_all(dir).map_err(|e| StoreError::CreateDir(dir.to_path_buf(), e))?;
-        let mut conn = Connection::open(DbDir::new(dir).sqlite())?;
+        let conn = Connection::open(DbDir::new(dir).sqlite())?;
         // Both only take effect on a new, empty database. Games rows are about 900 bytes:
         // 8 KB pages waste less of each page than 4 KB ones (position blocks, at most 4,000
         // bytes, go two to a page).
         conn.pragma_update(None, "page_size", 8192)?;
         // Merging position segments frees many pages: give them back to the file system.
         conn.pragma_update(None, "auto_vacuum", "INCREMENTAL")?;
+        Store::migrated(conn, dir, true)
+    }
+
+    /// The store of a connection opened to write: configured, its schema brought up to date
+    /// and its meta checked (`new`: a database just created).
+    fn migrated(mut conn: Connection, dir: &Path, new: bool) -> Result<Store, StoreError> {
         configure(&conn)?;
         let notes = migrate::migrate(&mut conn)?;
         let store = Store {
@@ -213,7 +219,7 @@ impl Store {
             line_cache: Default::default(),
             notes,
         };
-        store.check_meta(true)?;
+        store.check_meta(new)?;
         Ok(store)
     }
 
@@ -225,21 +231,11 @@ impl Store {
         if !file.is_file() {
             return Err(StoreError::Missing(dir.to_path_buf()));
         }
-        let mut conn = Connection::open_with_flags(
+        let conn = Connection::open_with_flags(
             &file,
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )?;
-        configure(&conn)?;
-        let notes = migrate::migrate(&mut conn)?;
-        let store = Store {
-            conn,
-            db: DbDir::new(dir),
-            index_cache: Default::default(),
-            line_cache: Default::default(),
-            notes,
-        };
-        store.check_meta(false)?;
-        Ok(store)
+        Store::migrated(conn, dir, false)
     }
 
     /// Opens an existing database to read it only; nothing is ever written, not even SQLite's
