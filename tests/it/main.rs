@@ -19,6 +19,7 @@ mod evals_questions;
 mod evals_stored;
 mod export;
 mod filter;
+mod filter_fields;
 mod find;
 mod handicap;
 mod hash;
