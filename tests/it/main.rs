@@ -15,6 +15,7 @@ mod diskfull;
 mod engine;
 mod evals;
 mod evals_db;
+mod evals_export;
 mod evals_questions;
 mod evals_stored;
 mod export;
