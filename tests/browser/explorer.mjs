@@ -52,10 +52,27 @@ async function panels(page, url) {
     // The filter's castle field narrows the games as `position --castle` does.
     await page.goto(url);
     await page.waitForFunction(() => Number(document.body.dataset.ready || 0) >= 1);
-    await page.fill('#filter input[name="castle"]', "美濃囲い");
+    // On a phone the filter is one line until tapped, and folds again once applied; on a
+    // wide screen it is open and the line is not shown.
+    const castleInput = '#filter input[name="castle"]';
+    if (name === "phone") {
+      check(at("the filter is folded"), !(await page.isVisible(castleInput)), "");
+      check(at("the folded filter says it is empty"), (await page.textContent("#filtersum")) === "絞り込み",
+        await page.textContent("#filtersum"));
+      await page.click("#filtersum");
+    } else {
+      check(at("the filter is open, without its folded line"),
+        (await page.isVisible(castleInput)) && !(await page.isVisible("#filtersum")), "");
+    }
+    await page.fill(castleInput, "美濃囲い");
     await page.click('#filter button[type="submit"]');
     await page.waitForFunction(() => Number(document.body.dataset.ready || 0) >= 2);
     check(at("the castle field is in the URL"), new URL(page.url()).searchParams.get("castle") === "美濃囲い", page.url());
+    if (name === "phone") {
+      check(at("the applied filter folds into a line that says what it holds"),
+        !(await page.isVisible(castleInput)) && (await page.textContent("#filtersum")) === "絞り込み（囲い: 美濃囲い）",
+        await page.textContent("#filtersum"));
+    }
     const castleGames = await page.$$eval("#games tbody tr", (trs) => trs.map((tr) => tr.dataset.game));
     const castleHits = cli("position", "startpos", "--castle", "美濃囲い", "--json", "--limit", "20").filter((r) => r.id);
     check(at("the castle filter's games equal `position startpos --castle 美濃囲い`"),
