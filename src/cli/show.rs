@@ -209,7 +209,7 @@ fn show_openings(
 ) -> Result<bool> {
     use kifudex::shogi::Color;
     let r = kifudex::classify::recognise_record(rec);
-    let japanese = super::parse::completing_moves(rec, &r);
+    let japanese = kifudex::game_json::completing_moves(rec, &r);
     let side = |c: Color| if c == Color::Black { "sente" } else { "gote" };
     if json {
         let items: Vec<serde_json::Value> = r
