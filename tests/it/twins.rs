@@ -585,3 +585,64 @@ fn one_source_is_split_by_its_number_or_file() {
         .output();
     assert_eq!(out.code(), 2, "--source needs --split: {}", out.stderr);
 }
+
+/// The event is compared: one that holds the other (竜王戦 and the full name of the match and
+/// game), or the same after width, spaces and 旧字体 are folded, is the same event; another
+/// game of the match or another event keeps the same moves apart, listed by `twins` as a
+/// conflict of `event`. A record without an event matches any.
+#[test]
+fn conflicting_events_stay_apart() {
+    let dir = TempDb::new("twins-event");
+    let files = dir.join("files");
+    let short_event = TITLE_CSA.replace(
+        "$START_TIME:2008/12/17 09:00:00\n",
+        "$START_TIME:2008/12/17 09:00:00\n$EVENT:竜王戦\n",
+    );
+    let old_form = TITLE_KIF.replace(EVENT, "第２１期 龍王戦七番勝負第7局");
+    let fifth = TITLE_KIF.replace(EVENT, "第21期竜王戦七番勝負 第5局");
+    let other = TITLE_KIF.replace(EVENT, "王将戦");
+    write(
+        &files,
+        &[
+            ("a.kif", TITLE_KIF),
+            ("b.csa", &short_event),
+            ("c.kif", &old_form),
+            ("d.kif", &fifth),
+            ("e.kif", &other),
+            ("f.ki2", TITLE_KI2),
+        ],
+    );
+    let db = dir.join("db");
+    let summary = import(&db, &files);
+    assert_eq!(
+        (&summary["games"], &summary["duplicates"], &summary["twins"]),
+        (&Value::from(3), &Value::from(3), &Value::from(3)),
+        "{summary}"
+    );
+    assert_eq!(
+        games(&db),
+        [
+            (1, Some(EVENT.to_string())),
+            (2, Some("第21期竜王戦七番勝負 第5局".to_string())),
+            (3, Some("王将戦".to_string())),
+        ]
+    );
+    let names = |id| -> Vec<String> { sources(&db, id).into_iter().map(|s| s.0).collect() };
+    assert_eq!(names(1), ["a.kif", "b.csa", "c.kif", "f.ki2"]);
+    assert_eq!(names(2), ["d.kif"]);
+    assert_eq!(names(3), ["e.kif"]);
+    assert_eq!(head_to_head_and_tree(&db), (3, 3));
+    assert_eq!(text_games(&db, "王将戦"), [3]);
+    let near = run(&db, &["twins", "--json"]);
+    assert_eq!(
+        near,
+        [
+            serde_json::json!({"kind": "conflict", "games": [1, 2, 3], "plies": [4, 4, 4], "conflicts": ["event"]})
+        ]
+    );
+    let listed = Kifudex::new().db(&db).args(["twins"]).output().success();
+    assert_eq!(
+        listed.stdout,
+        "kind      games    moves    what differs\nconflict  1, 2, 3  4, 4, 4  event\n1 near twin\n"
+    );
+}
