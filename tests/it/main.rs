@@ -46,6 +46,7 @@ mod sfen;
 mod store;
 mod text;
 mod twins;
+mod twins_kill;
 mod usi;
 mod usi_record;
 mod util;

@@ -34,6 +34,7 @@ pub use facts::{Conflicts, Fact, Facts, TERMINAL_FIELD, name_form, time_of_day};
 pub use list::{NearTwin, NearTwinKind};
 pub(crate) use place::{Candidates, Placed};
 pub use refresh::Refreshed;
+pub use rekey::after_each_merge;
 pub use sources::GameSource;
 
 use rusqlite::{Connection, OptionalExtension, params};
