@@ -38,6 +38,7 @@ mod pieces;
 mod position;
 mod psn;
 mod readonly;
+mod recognise_again;
 mod remove;
 mod results;
 mod rules;

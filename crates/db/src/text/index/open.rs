@@ -71,7 +71,11 @@ impl TextIndex {
     pub fn behind(&self, src: &impl TextSource) -> Result<Option<String>, TextError> {
         let (max, count) = src.text_span().map_err(source)?;
         let epoch = src.text_epoch().map_err(source)?;
-        if epoch != self.state.openings {
+        if epoch != self.state.openings
+            && !src
+                .text_epoch_revised(self.state.openings)
+                .map_err(source)?
+        {
             return Ok(Some(
                 "the text index names openings recognised by older definitions: `kifudex upgrade` brings it up to date".into(),
             ));

@@ -149,7 +149,16 @@ impl TextIndex {
         if self.state.last_id == 0 {
             self.state.revision = revision;
         }
-        if epoch != self.state.openings {
+        if epoch != self.state.openings
+            && self.state.last_id > 0
+            && src
+                .text_epoch_revised(self.state.openings)
+                .map_err(source)?
+        {
+            // The openings were recognised again, and every game whose names changed was
+            // revised: those are indexed again below, with the revisions.
+            self.state.openings = epoch;
+        } else if epoch != self.state.openings {
             // The openings were recognised again (new definitions): every game document
             // names them.
             if self.state.last_id > 0 {
