@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { EVALS_DIR, evalGraph } from "./evals.mjs";
 import { launch, serve } from "./serve.mjs";
 
 const [bin, sample, shots] = process.argv.slice(2);
@@ -16,6 +17,8 @@ if (!bin || !sample || !shots) {
 mkdirSync(shots, { recursive: true });
 const db = mkdtempSync(join(tmpdir(), "kifudex-browser-"));
 execFileSync(bin, ["import", sample, "--db", db], { stdio: ["ignore", "ignore", "inherit"] });
+// And a game with an engine's evaluations, for the viewer's graph (evals.mjs).
+execFileSync(bin, ["import", EVALS_DIR, "--db", db], { stdio: ["ignore", "ignore", "inherit"] });
 const cli = (...args) =>
   execFileSync(bin, [...args, "--db", db], { encoding: "utf8" })
     .trim().split("\n").filter((l) => l).map((l) => JSON.parse(l));
@@ -37,8 +40,8 @@ async function inView(page, selector) {
   return [ok, JSON.stringify(box) + " in " + JSON.stringify(size)];
 }
 
-// The panels, the filter's castle, comment hits, a handicap game's words, an unknown game and
-// the picture of a position, each at 1400 and at 400 pixels wide.
+// The panels, the filter's castle, comment hits, a handicap game's words, an unknown game,
+// the picture of a position and the evaluation graph, each at 1400 and at 400 pixels wide.
 async function panels(page, url) {
   const widths = [[1400, 900, "desktop"], [400, 900, "phone"]];
   const everyGame = cli("search", "--json", "--limit", "1000");
@@ -167,6 +170,8 @@ async function panels(page, url) {
       }
       await page.screenshot({ path: join(shots, `openings${by ? "-" + by : ""}-${name}.png`) });
     }
+
+    await evalGraph(page, url, { cli, check, shots, name, inView });
   }
 }
 

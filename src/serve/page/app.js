@@ -80,7 +80,7 @@ let viewerGame = null;
 let requestSeq = 0;
 
 function t(key, arg) {
-  const v = TEXT[state.lang][key] ?? PANEL_TEXT[state.lang][key];
+  const v = TEXT[state.lang][key] ?? PANEL_TEXT[state.lang][key] ?? EVAL_TEXT[state.lang][key];
   return typeof v === "function" ? v(arg) : (v ?? key);
 }
 
@@ -530,6 +530,7 @@ async function showViewer() {
     li.addEventListener("click", () => viewerGo(i + 1));
     ol.appendChild(li);
   });
+  showEvals(g);
   renderViewer();
   if (opening) boardInView();
 }
@@ -567,6 +568,7 @@ function renderViewer() {
   svg.download = `kifudex-${g.id}-${state.gply}.svg`;
   const comments = (g.comments || []).filter((c) => c.ply === state.gply).map((c) => c.text);
   document.getElementById("vcomment").textContent = comments.join("\n");
+  showEvalAt(g, state.gply);
   document.body.dataset.gply = String(state.gply);
 }
 

@@ -109,7 +109,8 @@ fn one_table_of_spellings() {
     assert_eq!(canonical("角換わりその他"), Some("角換わり"));
     assert_eq!(canonical(" 四間飛車 "), Some("四間飛車"));
     assert_eq!(canonical("銀立ち矢倉"), Some("銀立ち矢倉"));
-    assert_eq!(canonical("菱矢倉"), None);
+    assert_eq!(canonical("流れ矢倉"), None);
+    assert_eq!(canonical("四枚矢倉"), Some("総矢倉"));
     assert_eq!(canonical("四枚美濃"), Some("ダイヤモンド美濃"));
     assert_eq!(canonical("elmo囲い"), Some("エルモ囲い"));
     assert_eq!(canonical("横歩取り△8五飛"), Some("中座飛車"));

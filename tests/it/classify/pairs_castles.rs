@@ -149,8 +149,15 @@ pub static CASES: &[Case] = &[
         17,
         "7g7f 6g6f 7i6h 6h7g 4i5h 5h6g 6i6h 5i6i",
     ),
+    // 金矢倉, then the right silver by 4八 to 5七 (総矢倉) and on to 6六 (菱矢倉).
     s(
         "総矢倉",
+        "7g7f 6g6f 7i6h 6h7g 6i7h 4i5h 5h6g 9g9f 8h9g 5i6i 6i7i 7i8h 6f6e 5g5f 3i4h 4h5g",
+        31,
+        "7g7f 6g6f 7i6h 6h7g 6i7h 4i5h 5h6g 9g9f 8h9g 5i6i 6i7i 7i8h 6f6e 5g5f 3i4h",
+    ),
+    s(
+        "菱矢倉",
         "7g7f 6g6f 7i6h 6h7g 6i7h 4i5h 5h6g 9g9f 8h9g 5i6i 6i7i 7i8h 6f6e 5g5f 3i4h 4h5g 5g6f",
         33,
         "7g7f 6g6f 7i6h 6h7g 6i7h 4i5h 5h6g 9g9f 8h9g 5i6i 6i7i 7i8h 6f6e 5g5f 3i4h 4h5g",
@@ -307,5 +314,27 @@ pub static CASES: &[Case] = &[
         "7g7f 6g6f 7i6h 6h7g 6i6h 6h6g 4i5h 5i6h 6h7h",
         17,
         "7g7f 6g6f 7i6h 6h7g 6i6h 6h6g 4i4h 5i6h 6h7h",
+    ),
+    // ミレニアム and エルモ囲い on the right; each near miss stops a move short.
+    s(
+        "振り飛車ミレニアム",
+        "3g3f 2h6h 2i3g 3i2h 4i3i 5i4h 4h3h 3h2i",
+        15,
+        "3g3f 2h6h 2i3g 3i2h 4i3i 5i4h 4h3h",
+    ),
+    s("振りエルモ", "3i4h 4i3i 5i4i 4i3h", 7, "3i4h 4i3i 5i4i"),
+    // 舟囲い, the left silver to 5七 and the gold from 6九 up beside the other.
+    s(
+        "舟囲いDX",
+        "5g5f 5i6h 6h7h 4i5h 7i6h 6h5g 6i6h",
+        13,
+        "5g5f 5i6h 6h7h 4i5h 7i6h 6h5g",
+    ),
+    // 舟囲い, the right silver by 4八 to 5七, then the left one up to 6八.
+    s(
+        "菱囲い",
+        "5i6h 6h7h 4i5h 5g5f 3i4h 4h5g 7i6h",
+        13,
+        "5i6h 6h7h 4i5h 5g5f 3i4h 4h5g",
     ),
 ];

@@ -191,4 +191,83 @@ pub static CASES: &[Case] = &[
         17,
         "6g6f 2h5h 5i4h 4h3h 3h2h 5g5f 7i6h 6h5g",
     ),
+    // Named lines.
+    f(
+        "角交換振り飛車",
+        "7g7f 3c3d 2h6h 2b8h+ 7i8h",
+        5,
+        "7g7f 3c3d 2g2f 2b8h+ 7i8h",
+    ),
+    f(
+        "逆棒銀",
+        "7g7f 3c3d 2h6h 2b8h+ 7i8h 4a4b 8h7g 4b4a 6h8h 4a4b 7g8f",
+        11,
+        "7g7f 3c3d 2h6h 2b8h+ 7i8h 4a4b 8h7g 4b4a 6h8h 4a4b 9g9f",
+    ),
+    // 角交換四間飛車 into 振り飛車穴熊; the near miss digs the same 穴熊 behind a closed
+    // diagonal.
+    f(
+        "レグスペ",
+        "7g7f 3c3d 2h6h 2b8h+ 7i8h 4a4b 5i4h 4b4a 4h3h 4a4b 3h2h 4b4a 1i1h 4a4b 2h1i 4b4a 3i2h",
+        17,
+        "7g7f 3c3d 6g6f 4a4b 2h6h 4b4a 5i4h 4a4b 4h3h 4b4a 3h2h 4a4b 1i1h 4b4a 2h1i 4a4b 3i2h",
+    ),
+    // The near miss jumps the knight to 3七 as usual.
+    s(
+        "トマホーク",
+        "7g7f 6g6f 2h7h 7i6h 5i4h 1g1f 1f1e 6h6g 6g5f 2i1g",
+        19,
+        "7g7f 6g6f 2h7h 7i6h 5i4h 1g1f 1f1e 6h6g 6g5f 3g3f 2i3g",
+    ),
+    // The near miss keeps the silver on 6七 (ノーマル三間飛車's 6七銀型).
+    s(
+        "コーヤン流",
+        "7g7f 6g6f 2h7h 3i3h 5i4h 4h3i 5g5f 7i6h 6h5g 1g1f 1f1e 3g3f 2i3g",
+        25,
+        "7g7f 6g6f 2h7h 3i3h 5i4h 4h3i 7i6h 6h6g 1g1f 1f1e 3g3f 2i3g",
+    ),
+    // ▲7六歩 △3四歩 ▲7五歩 △8四歩 ▲7八飛 △8五歩 ▲7七角 △同角成 ▲同桂; the near miss
+    // takes back with the rook.
+    f(
+        "新鬼殺し",
+        "7g7f 3c3d 7f7e 8c8d 2h7h 8d8e 8h7g 2b7g+ 8i7g",
+        9,
+        "7g7f 3c3d 7f7e 8c8d 2h7h 8d8e 8h7g 2b7g+ 7h7g",
+    ),
+    // ▲2六歩 △3四歩 ▲2五歩 △3三角 ▲7六歩 △2二飛; in the near miss the rook pawn stays
+    // on 2六.
+    g(
+        "鬼殺し向かい飛車",
+        "2g2f 3c3d 2f2e 2b3c 7g7f 8b2b",
+        6,
+        "2g2f 3c3d 7g7f 2b3c 5g5f 8b2b",
+    ),
+    s(
+        "メリケン向かい飛車",
+        "7g7f 7f7e 8h7g 2h8h",
+        7,
+        "7g7f 8h7g 2h8h 7f7e",
+    ),
+    // 超速 ▲3七銀 to 4六 against gote's silver to 5四; in the near miss sente's silver
+    // stays on 3七.
+    g(
+        "銀対抗",
+        "7g7f 3c3d 2g2f 5c5d 2f2e 8b5b 3i4h 5d5e 3g3f 2b3c 4h3g 3a4b 3g4f 4b5c 5i6h 5c5d",
+        16,
+        "7g7f 3c3d 2g2f 5c5d 2f2e 8b5b 3i4h 5d5e 3g3f 2b3c 4h3g 3a4b 5i6h 4b5c 6h7h 5c5d",
+    ),
+    // The king on 3八 at ply 40 (sente's twenty moves, gote waiting); in the near miss it
+    // has gone on to 2八.
+    f(
+        "耀龍四間飛車",
+        "7g7f 4a4b 6g6f 4b4a 2h6h 4a4b 5i4h 4b4a 4h3h 4a4b 3i4h 4b4a 7i7h 4a4b 9g9f 4b4a 1g1f 4a4b 5g5f 4b4a 4g4f 4a4b 6i5h 4b4a 9f9e 4a4b 1f1e 4b4a 3g3f 4a4b 2g2f 4b4a 5h4g 4a4b 4i5h 4b4a 7h6g 4a4b 8h7g 4b4a",
+        40,
+        "7g7f 4a4b 6g6f 4b4a 2h6h 4a4b 5i4h 4b4a 4h3h 4a4b 3i4h 4b4a 7i7h 4a4b 9g9f 4b4a 1g1f 4a4b 5g5f 4b4a 4g4f 4a4b 6i5h 4b4a 9f9e 4a4b 1f1e 4b4a 3g3f 4a4b 2g2f 4b4a 5h4g 4a4b 4i5h 4b4a 7h6g 4a4b 3h2h 4b4a",
+    ),
+    s(
+        "三間飛車藤井システム",
+        "7g7f 6g6f 2h7h 7i6h 6h6g 1g1f 1f1e",
+        13,
+        "7g7f 6g6f 2h7h 7i6h 6h6g 5i4h 1g1f 1f1e",
+    ),
 ];

@@ -479,4 +479,56 @@ pub static CASES: &[Case] = &[
         5,
         "7g7f 5c5d 3g3f 8b5b 2h4h",
     ),
+    // Named lines of 角換わり, 相掛かり and 矢倉, and 右玉 against a ranging rook.
+    // Gote's 右玉 after its own 一手損; in the near miss gote's king goes left.
+    g(
+        "羽生流右玉",
+        "7g7f 3c3d 2g2f 2b8h+ 7i8h 5a6b 2f2e 4a5b 1g1f 1c1d 9g9f 9c9d 3i3h 3a3b 4g4f 7a7b",
+        16,
+        "7g7f 3c3d 2g2f 2b8h+ 7i8h 5a4b 2f2e 4a5b 1g1f 1c1d 9g9f 9c9d 3i3h 3a3b 4g4f 7a7b",
+    ),
+    f(
+        "4五桂速攻",
+        kakugawari!("3g3f 5a4b 2i3g 4b5a 3g4e"),
+        15,
+        kakugawari!("3g3f 5a4b 2i3g 4b5a 4g4f"),
+    ),
+    // ▲2六歩 △8四歩 ▲2五歩 △8五歩 ▲7八金 △3二金 ▲2四歩 △同歩 ▲同飛 △2三歩 ▲2六飛
+    // △7二銀 ▲1六歩 △1四歩 ▲3八銀 △6四歩 ▲7六歩 △8六歩 ▲同歩 △同飛 ▲2四歩; the near
+    // miss stops the rook's file with ▲8七歩 instead.
+    f(
+        "塚田スペシャル",
+        "2g2f 8c8d 2f2e 8d8e 6i7h 4a3b 2e2d 2c2d 2h2d P*2c 2d2f 7a7b 1g1f 1c1d 3i3h 6c6d 7g7f 8e8f 8g8f 8b8f P*2d",
+        21,
+        "2g2f 8c8d 2f2e 8d8e 6i7h 4a3b 2e2d 2c2d 2h2d P*2c 2d2f 7a7b 1g1f 1c1d 3i3h 6c6d 7g7f 8e8f 8g8f 8b8f P*8g",
+    ),
+    // Sente's 腰掛け銀 and gote's △7四銀; the near miss sits on 5四 too (相腰掛け銀).
+    g(
+        "鎖鎌銀",
+        aigakari!("4g4f 6c6d 3i4h 7a6b 4h4g 6b6c 4g5f 6c7d"),
+        18,
+        aigakari!("4g4f 6c6d 3i4h 7a6b 4h4g 6b6c 4g5f 6c5d"),
+    ),
+    // Gote exchanges the centre pawns against sente's 矢倉 and takes the bishop round to 7三;
+    // the near miss draws it back to 4四.
+    g(
+        "阿久津流急戦矢倉",
+        "7g7f 3c3d 6g6f 5c5d 7i6h 7c7d 5g5f 5d5e 5f5e 2b5e 6h7g 9c9d 6i7h 5e7c",
+        14,
+        "7g7f 3c3d 6g6f 5c5d 7i6h 7c7d 5g5f 5d5e 5f5e 2b5e 6h7g 9c9d 6i7h 5e4d",
+    ),
+    // Against gote's 四間飛車; the near miss builds the same 右玉 against a static rook.
+    f(
+        "糸谷流右玉",
+        "7g7f 3c3d 2g2f 4c4d 3i4h 8b4b 4g4f 5a6b 4h4g 6b7b 6g6f 3a3b 7i6h 7a6b 6h6g 9c9d 6i5h 1c1d 5i4h",
+        19,
+        "7g7f 3c3d 2g2f 4c4d 3i4h 8c8d 4g4f 5a6b 4h4g 6b7b 6g6f 3a3b 7i6h 7a6b 6h6g 9c9d 6i5h 1c1d 5i4h",
+    ),
+    // Against gote's ゴキゲン中飛車; in the near miss the king has stepped aside.
+    f(
+        "5八金右超急戦",
+        "7g7f 3c3d 2g2f 5c5d 2f2e 5d5e 3i4h 8b5b 4i5h 2b3c 2e2d 2c2d 2h2d",
+        11,
+        "7g7f 3c3d 2g2f 5c5d 2f2e 5d5e 3i4h 8b5b 5i6h 2b3c 2e2d 2c2d 2h2d",
+    ),
 ];

@@ -32,6 +32,10 @@ pub(super) const DEFS: &[Def] = &[
     castle("右矢倉", Some("矢倉囲い"), "金矢倉 built on the right, as in 相振り飛車: king 2八, silver 3七, golds 3八 and 4七."),
     castle("振り飛車穴熊", Some("穴熊"), "穴熊 on the right: king 1九, lance 1八, silver or gold 2八.")
     .aka(&["振り穴", "振穴", "振飛車穴熊"]),
+    castle("振り飛車ミレニアム", Some("ミレニアム囲い"), "ミレニアム囲い on the right, as a ranging rook builds it: king 2九 behind the knight on 3七, silver 2八, gold 3九.")
+    .aka(&["振りミレ", "振り飛車トーチカ"]),
+    castle("振りエルモ", Some("エルモ囲い"), "エルモ囲い on the right, as a ranging rook builds it: king 3八, silver 4八, the gold under the king on 3九.")
+    .aka(&["振り飛車エルモ", "振りelmo"]),
 ];
 
 #[rustfmt::skip]
@@ -54,4 +58,6 @@ pub(super) const PATTERNS: &[Pattern] = &[
     pat("銀無双", CASTLING, &[Own(K, sq(38)), Own(S, sqs(&[58, 48]))]),
     pat("右矢倉", CASTLING, &[Own(K, sq(28)), Own(S, sq(37)), Own(G, sqs(&[38, 47]))]),
     pat("振り飛車穴熊", CASTLING, &[Own(K, sq(19)), Own(L, sq(18)), OwnAny(GS, sq(28))]),
+    pat("振り飛車ミレニアム", CASTLING, &[Own(K, sq(29)), Own(S, sq(28)), Own(N, sq(37)), Own(G, sq(39))]),
+    pat("振りエルモ", CASTLING, &[Own(K, sq(38)), Own(S, sq(48)), Own(G, sq(39))]),
 ];

@@ -86,6 +86,18 @@ pub(super) const DEFS: &[Def] = &[
     strategy("玉頭銀", Some("振り飛車"), "A ranging rook's silver climbs over the centre to 4五 or 3四, at the head of the static rook's king castled on that side."),
     strategy("鬼殺し", None, "The left knight jumps to 6五 in the first moves (▲7七桂 then ▲6五桂), a trap aimed at 7三 and 5三."),
     strategy("矢倉流中飛車", Some("中飛車"), "中飛車 with the bishop's diagonal closed by the pawn on 6六 whose other silver comes round to 4六 (via 6八 and 5七), the king castled."),
+    // Named lines of the ranging rook.
+    strategy("角交換振り飛車", Some("振り飛車"), "A ranging rook that exchanged the bishops in the opening, whichever file the rook went to: the diagonal was left open on purpose."),
+    strategy("逆棒銀", Some("角交換振り飛車"), "角交換振り飛車 with the rook on 8八 and the left silver climbing the rook's file to 8六 or 8五: 棒銀 played by the ranging rook against the static rook's bishop head."),
+    strategy("レグスペ", Some("角交換四間飛車"), "角交換四間飛車 with the king dug into 振り飛車穴熊 (king 1九, lance 1八) instead of 美濃.").aka(&["白色レグホーンスペシャル", "白色レグホン・スペシャル", "レグホーンスペシャル"]),
+    strategy("トマホーク", Some("三間飛車"), "三間飛車 against 居飛車穴熊: the right knight jumped to the edge at 1七 over the pawn pushed to 1五, and the left silver out over the centre (5六, 4五 or 3四), the king left on 4八 or near."),
+    strategy("コーヤン流", Some("三間飛車"), "三間飛車 against 居飛車穴熊 (中田功's): the left silver on 5七 over the pushed centre pawn, the king on 3九 in 片美濃, the knight up on 3七 and the edge pawn on 1五, ready to break the corner.").aka(&["中田功XP", "コーヤン流三間飛車"]),
+    strategy("新鬼殺し", Some("早石田"), "早石田 that invites the bishop exchange on 7七 and takes back with the knight (▲7六歩 ▲7五歩 ▲7八飛 ▲7七角 △同角成 ▲同桂), the 7-file pawn on 7五."),
+    strategy("鬼殺し向かい飛車", Some("向かい飛車"), "Against the rook pawn pushed to 2五 at once, the bishop up to 3三 and the rook swung straight behind it to 2二 with the diagonal open (▲2六歩 △3四歩 ▲2五歩 △3三角 ▲7六歩 △2二飛)."),
+    strategy("メリケン向かい飛車", Some("向かい飛車"), "向かい飛車 swung after the 7-file pawn was pushed to 7五, the bishop's diagonal open."),
+    strategy("耀龍四間飛車", Some("四間飛車"), "ノーマル四間飛車 whose king stops on 3八 instead of going on into 美濃: still there after 40 plies (大橋貴洸's)."),
+    strategy("三間飛車藤井システム", Some("三間飛車"), "ノーマル三間飛車 that keeps the king at home on 5九 with the silver up on 6七 and the edge pawn on to 1五, ready to attack a 穴熊 before it is built.").aka(&["久保システム"]),
+    strategy("銀対抗", Some("ゴキゲン中飛車"), "ゴキゲン中飛車 against 超速: the silver brought to 5四 (5六 from sente's side) to face the static rook's silver on 4六 (6四)."),
 ];
 
 #[rustfmt::skip]
@@ -153,4 +165,19 @@ pub(super) const PATTERNS: &[Pattern] = &[
     pat("玉頭銀", (1, 60), &[Had("振り飛車"), OwnAny(S, sqs(&[45, 34])), OppAny(K, RIGHT_SIDE)]),
     pat("鬼殺し", (1, 16), &[Own(N, sq(65)), OwnNone(P, sq(77))]),
     pat("矢倉流中飛車", (1, 60), &[Had("中飛車"), Own(P, sq(66)), Own(S, sq(46)), OwnNone(K, sq(59))]),
+    // Named lines.
+    pat("角交換振り飛車", OPENING, &[Had("振り飛車"), OwnHand(PieceKind::Bishop), OppHand(PieceKind::Bishop)]),
+    pat("逆棒銀", (1, 50), &[Had("角交換振り飛車"), Own(R, sq(88)), OwnAny(S, sqs(&[86, 85]))]),
+    pat("レグスペ", CASTLING, &[Had("角交換四間飛車"), Had("振り飛車穴熊")]),
+    pat("トマホーク", (1, 60), &[Had("三間飛車"), Own(N, sq(17)), Own(P, sq(15)), OwnAny(S, sqs(&[56, 45, 34]))]),
+    pat("コーヤン流", CASTLING, &[Had("三間飛車"), Own(S, sq(57)), Own(P, sq(56)), Own(K, sq(39)), Own(N, sq(37)), Own(P, sq(15))]),
+    // The knight took back on 7七: the bishops are exchanged and the knight stands where the
+    // bishop was taken.
+    pat("新鬼殺し", (1, 16), &[Had("早石田"), Own(N, sq(77)), Own(P, sq(75)), OwnHand(PieceKind::Bishop), OppHand(PieceKind::Bishop)]),
+    pat("鬼殺し向かい飛車", (1, 12), &[Just("向かい飛車"), Own(B, sq(77)), Opp(P, sq(85)), OwnNone(P, sq(66))]),
+    pat("メリケン向かい飛車", OPENING, &[Just("向かい飛車"), Own(P, sq(75))]),
+    // Looked at once: the king that stops on 3八 for good, not one on its way to 2八.
+    pat("耀龍四間飛車", (40, 40), &[Had("ノーマル四間飛車"), Own(K, sq(38))]),
+    pat("三間飛車藤井システム", (1, 40), &[Had("三間飛車"), Own(P, sqs(&[66, 15])), Own(K, sq(59)), Own(S, sq(67))]),
+    pat("銀対抗", (1, 50), &[Had("ゴキゲン中飛車"), Own(S, sq(56)), Opp(S, sq(64))]),
 ];

@@ -30,6 +30,8 @@ pub(super) const DEFS: &[Def] = &[
     strategy("一手損角換わり", Some("角換わり"), "角換わり in which this side's bishop took the other on its home square (△8八角成 ▲同銀): a tempo given up to exchange.").aka(&["一手損角換り", "後手一手損角換わり"]),
     strategy("角換わり右玉", Some("角換わり"), "角換わり with the king gone to the right (右玉)."),
     strategy("角換わり4八金2九飛型", Some("角換わり"), "角換わり with the gold on 4八 and the rook drawn back to 2九, the modern 腰掛け銀 set-up.").aka(&["4八金2九飛型", "4八金・2九飛型"]),
+    strategy("羽生流右玉", Some("角換わり右玉"), "右玉 played by the side that gave up the tempo in 一手損角換わり."),
+    strategy("4五桂速攻", Some("角換わり"), "角換わり in which the right knight jumps on to 4五 (via 3七) to open the attack at once.").aka(&["▲4五桂速攻", "角換わり4五桂", "角換わり▲4五桂"]),
     // 横歩取り
     strategy("横歩取り", None, "The rook, up its file after the rook pawns were exchanged, takes the pawn beside it on 3四 in the opening.").aka(&["横歩取", "YOKOFUDORI", "YOKOFUTORI", "SIDEPAWNCAPTURE"]),
     strategy("中座飛車", Some("横歩取り"), "Against 横歩取り, the rook, after exchanging its rook pawn, settles on 8五 (▲2五飛 from sente's side).").aka(&["横歩取り8五飛", "横歩取り△8五飛", "8五飛車戦法", "8五飛戦法"]),
@@ -54,6 +56,8 @@ pub(super) const DEFS: &[Def] = &[
     strategy("縦歩取り", Some("相掛かり"), "相掛かり where the rook, up on 2六 after exchanging its rook pawn, steps across to 3六 to take the 3-file pawn from below, up its file.").aka(&["タテ歩取り", "縦歩取り戦法"]),
     strategy("中原流相掛かり", Some("相掛かり"), "相掛かり引き飛車 with the king in 中原囲い (6九, golds 5九 and 7八, silver 4八)."),
     strategy("UFO銀", Some("相掛かり"), "相掛かり where the right silver comes out to 3六 beside the rook's file, to fly on to the centre."),
+    strategy("塚田スペシャル", Some("相掛かり"), "相掛かり with the rook up on 2六 after the exchange, the edge pawn on 1六 and the silver on 3八, where a pawn is dropped again on 2四 when the other side exchanges its own rook pawn.").aka(&["塚田流"]),
+    strategy("鎖鎌銀", Some("相掛かり"), "相掛かり against a 腰掛け銀: instead of sitting on the centre, the silver goes out beside the rook's file (△7四銀, ▲3六銀 from sente's side) over the pushed 6-file (4-file) pawn.").aka(&["猪突銀", "猪突銀戦法"]),
     // 矢倉
     strategy("矢倉", None, "The bishop's diagonal closed by ▲6六歩, the silver on 7七 and the gold on 7八, or any 矢倉囲い: a 矢倉 game.").aka(&["YAGURA", "FORTRESS"]),
     strategy("雀刺し", Some("矢倉"), "矢倉 attacking the edge: the rook on the 1-file, the knight on 3七 and the edge pawn on 1五."),
@@ -65,6 +69,7 @@ pub(super) const DEFS: &[Def] = &[
     strategy("矢倉左美濃急戦", Some("矢倉"), "Against 矢倉, a quick attack from 左美濃 (king 8八, silver 7八, gold 6九).").aka(&["居角左美濃"]),
     strategy("急戦矢倉", Some("矢倉"), "Against a 矢倉, an attack before castling: a silver out on the fifth rank or the knight jumped to 4五 or 6五, the king still near its start."),
     strategy("脇システム", Some("矢倉"), "矢倉 with the bishop out on 4六 facing the opponent's on 6四."),
+    strategy("阿久津流急戦矢倉", Some("急戦矢倉"), "Against 矢倉, the centre pawns exchanged (no pawn left on the 5-file) and the bishop brought round to 7三 (3七 from sente's side) before castling.").aka(&["阿久津流"]),
     // 雁木
     strategy("雁木", None, "A static rook castled in 雁木囲い.").aka(&["雁木戦法", "GANGI"]),
     // Silver strategies of any static rook.
@@ -82,6 +87,7 @@ pub(super) const DEFS: &[Def] = &[
     strategy("右玉", None, "A static rook whose king goes right (4八, 3八, 4九 or 3九), gold beside it, rook at home."),
     strategy("雁木右玉", Some("右玉"), "右玉 behind 雁木's silvers: the silvers on 6七 and 5七, the king gone right."),
     strategy("矢倉右玉", Some("右玉"), "右玉 behind a 矢倉's silver and gold: silver 7七 over gold 7八, the king gone right."),
+    strategy("糸谷流右玉", Some("右玉"), "右玉 against a ranging rook: the silvers on 6七 and 4七, the king gone right to 4八 beside them."),
     strategy("アヒル戦法", None, "A static rook castled in アヒル囲い (king 5八, silvers 6八 and 4八, golds 7九 and 3九), playing to trade the major pieces."),
     strategy("5筋位取り", None, "A static rook takes the centre with its pawn on 5五, the rook at home.").aka(&["五筋位取り"]),
     strategy("端位取り", None, "An edge pawn pushed to 9五 (or 1五) while the opponent's is still at home on 9三 (1三), taking space on the edge."),
@@ -109,6 +115,8 @@ pub(super) const PATTERNS: &[Pattern] = &[
     pat("一手損角換わり", (1, 30), &[Just("角換わり"), OppAny(GS, sq(22)), OppNone(GS | N, sq(33))]),
     pat("角換わり右玉", CASTLING, &[Had("角換わり"), Had("右玉")]),
     pat("角換わり4八金2九飛型", (1, 60), &[Had("角換わり"), Own(G, sq(48)), Own(R, sq(29))]),
+    pat("羽生流右玉", CASTLING, &[Had("一手損角換わり"), Had("右玉")]),
+    pat("4五桂速攻", (1, 60), &[Had("角換わり"), Own(N, sq(45))]),
     // 横歩取り
     pat("横歩取り", OPENING, &[Own(R, sq(34)), Opening, NotHad("振り飛車"), NotHad("角換わり"), NotHad("矢倉"), NotHad("雁木")]),
     pat("中座飛車", OPENING, &[OppDid("横歩取り"), Own(R, sq(25)), OwnNone(P, file(2))]),
@@ -136,6 +144,9 @@ pub(super) const PATTERNS: &[Pattern] = &[
     pat("縦歩取り", OPENING, &[Had("相掛かり"), Own(R, sq(36))]),
     pat("中原流相掛かり", (1, 60), &[Had("相掛かり引き飛車"), Had("中原囲い")]),
     pat("UFO銀", (1, 40), &[Had("相掛かり"), Own(S, sq(36)), OwnAny(R, file(2))]),
+    // The rook pawn was exchanged: a pawn on 2四 again is one dropped there.
+    pat("塚田スペシャル", OPENING, &[Had("相掛かり浮き飛車"), Own(R, sq(26)), Own(P, sqs(&[24, 16])), Own(S, sq(38))]),
+    pat("鎖鎌銀", (1, 60), &[Had("相掛かり"), OppHad("腰掛け銀"), Own(S, sq(36)), Own(P, sq(46))]),
     // 矢倉
     pat("矢倉", (1, 60), &[Own(S, sq(77)), Own(G, sq(78)), Own(P, sq(66)), NotHad("振り飛車")]),
     pat("矢倉", CASTLING, &[Had("矢倉囲い"), NotHad("振り飛車")]),
@@ -151,6 +162,7 @@ pub(super) const PATTERNS: &[Pattern] = &[
     pat("急戦矢倉", OPENING, &[OppHad("矢倉"), NotHad("矢倉"), NotHad("振り飛車"), OwnAny(K, sqs(&[59, 69, 68, 58, 49])), OwnAny(S, sqs(&[35, 45, 55, 65, 75]))]),
     pat("急戦矢倉", OPENING, &[OppHad("矢倉"), NotHad("矢倉"), NotHad("振り飛車"), OwnAny(K, sqs(&[59, 69, 68, 58, 49])), OwnAny(N, sqs(&[45, 65]))]),
     pat("脇システム", (1, 60), &[Had("矢倉"), Own(B, sq(46)), Opp(B, sq(64))]),
+    pat("阿久津流急戦矢倉", OPENING, &[OppHad("矢倉"), NotHad("矢倉"), NotHad("振り飛車"), OwnNone(P, file(5)), Own(B, sq(37))]),
     // 雁木
     pat("雁木", (1, 60), &[Had("雁木囲い"), NotHad("振り飛車")]),
     // Silvers.
@@ -168,6 +180,7 @@ pub(super) const PATTERNS: &[Pattern] = &[
     pat("右玉", (16, 70), &[OwnAny(K, sqs(&[48, 38, 49, 39])), OwnAny(R, sqs(&[28, 29])), OwnAny(G, sqs(&[58, 68, 78])), NotHad("振り飛車")]),
     pat("雁木右玉", (16, 70), &[Had("右玉"), Own(S, sqs(&[67, 57]))]),
     pat("矢倉右玉", (16, 70), &[Had("右玉"), Own(S, sq(77)), Own(G, sq(78))]),
+    pat("糸谷流右玉", (16, 70), &[Had("右玉"), OppHad("振り飛車"), Own(S, sqs(&[67, 47]))]),
     pat("アヒル戦法", CASTLING, &[Had("アヒル囲い"), NotHad("振り飛車")]),
     pat("5筋位取り", OPENING, &[Own(P, sq(55)), OwnAny(R, file(2)), NotHad("振り飛車")]),
     pat("端位取り", OPENING, &[Own(P, sq(95)), Opp(P, sq(93))]),

@@ -34,6 +34,7 @@ pub(super) const DEFS: &[Def] = &[
     strategy("鷺宮定跡", Some("5七銀左急戦"), "Against 四間飛車 with its silver still on 3二: 5七銀左 with the gold moved up to 6八 and the rook to 3八."),
     strategy("4六金戦法", Some("対振り急戦"), "Against 中飛車, the right gold climbs to 4六 to lead the attack."),
     strategy("端角戦法", Some("対振り急戦"), "Against a ranging rook, the bishop out on the edge at 9七."),
+    strategy("5八金右超急戦", Some("対振り急戦"), "Against ゴキゲン中飛車, the right gold up to 5八 with the king still at home and the rook pawn pushed on to 2四 at once to be exchanged (▲5八金右, ▲2四歩), before either side castles.").aka(&["▲5八金右超急戦", "5八金右急戦"]),
     strategy("居飛車", None, "A side whose rook did not range in the opening: still a static rook after 40 plies."),
 ];
 
@@ -64,6 +65,7 @@ pub(super) const PATTERNS: &[Pattern] = &[
     pat("鷺宮定跡", (1, 60), &[OppHad("四間飛車"), VS[1], Opp(S, sq(32)), Own(S, sq(57)), Own(R, sq(38)), Own(G, sq(68))]),
     pat("4六金戦法", (1, 50), &[OppHad("中飛車"), VS[1], Own(G, sq(46))]),
     pat("端角戦法", (1, 50), &[VS[0], VS[1], Own(B, sq(97))]),
+    pat("5八金右超急戦", (1, 30), &[OppHad("ゴキゲン中飛車"), VS[1], Own(K, sq(59)), Own(G, sq(58)), OwnNone(G, sq(49)), OwnNone(P, sqs(&[27, 26, 25]))]),
     pat("居飛車", (40, 40), &[NotHad("振り飛車"), OwnAny(R | kind(PieceKind::Dragon), area(1, 9, 1, 9))]),
     pat("居飛車", (40, 40), &[NotHad("振り飛車"), OwnHand(PieceKind::Rook)]),
 ];

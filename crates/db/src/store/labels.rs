@@ -5,9 +5,11 @@
 //! Imports add to the totals; a removal subtracts, and marks them stale when it takes a
 //! year's first or last game away (the next command that writes counts them again).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use rusqlite::{Connection, OptionalExtension, params};
+use rustc_hash::FxHashMap;
 
 use super::StoreError;
 use kifudex_classify::Recognised;
@@ -76,29 +78,42 @@ fn year(date: Option<&str>) -> i64 {
         .unwrap_or(0)
 }
 
+/// A row of the totals while it is counted: as [`TotalKey`], the name borrowed when it is
+/// one kifudex knows (every recognised name, and most labels), so that counting a game
+/// copies no text.
+type CountKey = (&'static str, Cow<'static, str>, i64, i64);
+
 /// The rows a game counts in: all games, its label, each recognised name with its
 /// ancestors for the side that played it.
 fn keys(
     label: Option<&str>,
     items: &[(u8, &'static str, &str)],
     date: Option<&str>,
-) -> Vec<TotalKey> {
+) -> Vec<CountKey> {
     let y = year(date);
     let mut out = Vec::with_capacity(items.len() + 2);
-    out.push(("all", String::new(), -1, y));
+    out.push(("all", Cow::Borrowed(""), -1, y));
     if let Some(l) = label {
-        out.push(("opening", l.to_string(), -1, y));
+        out.push(("opening", name(l), -1, y));
     }
-    for &(side, kind, name) in items {
-        out.push((kind, name.to_string(), i64::from(side), y));
+    for &(side, kind, n) in items {
+        out.push((kind, name(n), i64::from(side), y));
     }
     out
+}
+
+/// `n` borrowed from the definitions when it is spelled as one of them.
+fn name(n: &str) -> Cow<'static, str> {
+    match kifudex_classify::canonical(n).filter(|c| *c == n) {
+        Some(c) => Cow::Borrowed(c),
+        None => Cow::Owned(n.to_string()),
+    }
 }
 
 /// The totals of the games a writer added in its open transaction, written by
 /// [`Pending::flush`] before it commits.
 #[derive(Default)]
-pub(super) struct Pending(HashMap<TotalKey, Tally>);
+pub(super) struct Pending(FxHashMap<CountKey, Tally>);
 
 impl Pending {
     /// Counts a game: its label, what was recognised (every name, ancestors included),
@@ -110,16 +125,19 @@ impl Pending {
         winner: Option<&str>,
         date: Option<&str>,
     ) {
-        let items: Vec<(u8, &'static str, &str)> = recognised
-            .map(|r| {
-                r.items
-                    .iter()
-                    .map(|i| (i.side.index() as u8, i.kind.code(), i.name))
-                    .collect()
-            })
-            .unwrap_or_default();
-        for key in keys(label, &items, date) {
-            self.0.entry(key).or_default().add(winner, date);
+        let y = year(date);
+        let mut count = |key: CountKey| self.0.entry(key).or_default().add(winner, date);
+        count(("all", Cow::Borrowed(""), -1, y));
+        if let Some(l) = label {
+            count(("opening", name(l), -1, y));
+        }
+        for i in recognised.iter().flat_map(|r| &r.items) {
+            count((
+                i.kind.code(),
+                Cow::Borrowed(i.name),
+                i.side.index() as i64,
+                y,
+            ));
         }
     }
 

@@ -9,6 +9,7 @@
 use std::collections::HashMap;
 
 use rusqlite::{Connection, OptionalExtension, params};
+use rustc_hash::FxHashMap;
 
 use super::{Store, StoreError};
 
@@ -66,9 +67,9 @@ fn won(winner: Option<&str>, side: u8) -> Option<bool> {
 /// [`Pending::flush`] before it commits.
 #[derive(Default)]
 pub(super) struct Pending {
-    sides: HashMap<(i64, u8), SideTotals>,
+    sides: FxHashMap<(i64, u8), SideTotals>,
     /// Games by opening, per (player, side).
-    openings: HashMap<(i64, u8), HashMap<String, u64>>,
+    openings: FxHashMap<(i64, u8), FxHashMap<String, u64>>,
 }
 
 impl Pending {
