@@ -47,32 +47,9 @@ fn def(field: Field) -> &'static kifudex::query::FieldDef {
     FIELDS.iter().find(|d| d.field == field).unwrap()
 }
 
-/// `%XX` for every byte but the unreserved ones.
-fn enc(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                (b as char).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
-}
-
 fn http_get(addr: std::net::SocketAddr, path: &str) -> (u16, Value) {
-    use std::io::{Read, Write};
-    let mut s = std::net::TcpStream::connect(addr).expect("connect");
-    write!(
-        s,
-        "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut raw = Vec::new();
-    s.read_to_end(&mut raw).unwrap();
-    let text = String::from_utf8(raw).expect("UTF-8 answer");
-    let (head, body) = text.split_once("\r\n\r\n").expect("a header and a body");
-    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-    let v = serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"));
+    let (status, body) = crate::serve::request(addr, "GET", path);
+    let v = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body}"));
     (status, v)
 }
 
@@ -133,7 +110,7 @@ fn every_filter_field_selects_alike_through_the_cli_the_api_and_a_text_query() {
         // The API: the very rows.
         let query: Vec<String> = pairs
             .iter()
-            .map(|(f, v)| format!("{}={}", f.param, enc(v)))
+            .map(|(f, v)| format!("{}={}", f.param, crate::serve::enc(v)))
             .collect();
         let (status, v) = http_get(addr, &format!("/api/search?{}&limit=500", query.join("&")));
         assert_eq!(status, 200, "{what}: {v}");

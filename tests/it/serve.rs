@@ -34,7 +34,7 @@ fn server() -> &'static (PathBuf, SocketAddr) {
 }
 
 /// `%XX` for every byte but the unreserved ones.
-fn enc(s: &str) -> String {
+pub(crate) fn enc(s: &str) -> String {
     s.bytes()
         .map(|b| match b {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b',' => {
@@ -46,7 +46,7 @@ fn enc(s: &str) -> String {
 }
 
 /// One HTTP/1.1 request; the status and the body.
-fn request(addr: SocketAddr, method: &str, path: &str) -> (u16, String) {
+pub(crate) fn request(addr: SocketAddr, method: &str, path: &str) -> (u16, String) {
     let mut s = TcpStream::connect(addr).expect("connect");
     write!(
         s,
