@@ -626,4 +626,6 @@ pub static CASES: &[Case] = &[
         13,
         "7g7f 3c3d 9g9f 8b4b 9f9e 6a6b 3i4h 6b6a 3g3f 6a6b 4h3g 6b6a 3g4f",
     ),
+    // ▲5六歩, ▲5八金右, ▲5七金; in the near miss the gold stays on 5八.
+    s("金立ち戦法", "5g5f 4i5h 5h5g", 5, "5g5f 4i5h 6i6h"),
 ];
