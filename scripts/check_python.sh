@@ -19,3 +19,12 @@ cargo clippy -q -p kifudex-python --features python --all-targets -- -D warnings
 # The package as `pip install .` makes it, in the dev profile (the root's test build is reused).
 VIRTUAL_ENV="$(realpath "$venv")" "$venv/bin/maturin" develop -q
 KIFUDEX_BIN="$(realpath "$bin")" "$venv/bin/python" -m pytest -q tests/python "$@"
+# And the way the README installs it: `pip install .` from the repository (a release wheel
+# built by pip's own isolated maturin), into a virtual environment of its own, then the
+# package's tests again against it.
+fresh=target/venv-pip
+rm -rf "$fresh"
+python3 -m venv "$fresh"
+"$fresh/bin/pip" install -q ".[pandas,arrow]" cshogi numpy pytest
+KIFUDEX_BIN="$(realpath "$bin")" "$fresh/bin/python" -m pytest -q -p no:cacheprovider \
+  tests/python/test_package.py "$@"

@@ -7,7 +7,9 @@
 //! benchmarks.
 
 pub use kifudex_classify as classify;
-pub use kifudex_db::{analyse, export, find, ingest, numhash, progress, query, sort, store, text};
+pub use kifudex_db::{
+    analyse, export, find, game_json, ingest, numhash, progress, query, sort, store, text,
+};
 pub use kifudex_evals as evals;
 pub use kifudex_notation as notation;
 pub use kifudex_notation::{normalize, synth};

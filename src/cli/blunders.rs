@@ -7,7 +7,7 @@ use std::path::Path;
 
 use anyhow::Result;
 use clap::Args;
-use kifudex::query::evals::{BlunderQuery, find_blunders};
+use kifudex::query::evals::{BLUNDER_DROP, BlunderQuery, find_blunders};
 
 use super::filter::FilterArgs;
 use super::output::{Table, count};
@@ -18,7 +18,7 @@ pub struct BlundersArgs {
     filter: FilterArgs,
     /// The least fall of the mover's evaluation, in the evaluations' units (a mate counts
     /// as ±30000).
-    #[arg(long, default_value_t = 300, value_name = "N",
+    #[arg(long, default_value_t = BLUNDER_DROP, value_name = "N",
           value_parser = clap::value_parser!(i32).range(1..))]
     drop: i32,
     /// At most this many blunders, worst first (0: all; up to 1,000,000).

@@ -36,7 +36,7 @@ pub struct ExportArgs {
     /// Every game in one file (games.csa, games.psn, games.usi): for the formats that hold many.
     #[arg(long, requires = "to")]
     one_file: bool,
-    /// Write games.parquet, positions.parquet and comments.parquet into this folder instead.
+    /// Write games.parquet, positions.parquet, comments.parquet and evals.parquet into this folder instead.
     #[arg(long, value_name = "DIR")]
     parquet: Option<PathBuf>,
     /// Write into a folder that exists (files of the same name are replaced).
@@ -52,7 +52,7 @@ pub struct ParquetArgs {
     /// Record files (no database): every game of each.
     #[arg(required = true)]
     files: Vec<PathBuf>,
-    /// The folder to write games.parquet, positions.parquet and comments.parquet into.
+    /// The folder to write games.parquet, positions.parquet, comments.parquet and evals.parquet into.
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
     /// Number the games from this id (shards of one collection: give each its own range).
@@ -161,11 +161,12 @@ pub fn run_export(db: &Path, args: &ExportArgs) -> Result<bool> {
             println!("{}", serde_json::to_string(&report)?);
         } else {
             println!(
-                "wrote {} with {}, {} and {} ({} bytes) in {:.2} s",
+                "wrote {} with {}, {}, {} and {} ({} bytes) in {:.2} s",
                 dir.display(),
                 plural(report.games, "game", "games"),
                 plural(report.positions as usize, "position", "positions"),
                 plural(report.comments as usize, "comment", "comments"),
+                plural(report.evals as usize, "evaluation", "evaluations"),
                 report.bytes,
                 start.elapsed().as_secs_f64()
             );

@@ -172,8 +172,8 @@ fn show_sources(store: &kifudex::store::Store, db: &Path, id: i64, json: bool) -
         }
         return Ok(true);
     }
-    let mut table = Table::new(vec!["file", "game", "format", "source", "took"]);
-    table.path_column = Some(0);
+    let mut table = Table::new(vec!["#", "file", "game", "format", "source", "took"]);
+    table.path_column = Some(1);
     for s in &sources {
         let role = match (s.own, s.differs, s.plies) {
             (true, _, _) => "its own".to_string(),
@@ -183,6 +183,7 @@ fn show_sources(store: &kifudex::store::Store, db: &Path, id: i64, json: bool) -
             (false, false, None) => "the same facts".into(),
         };
         table.rows.push(vec![
+            s.number.to_string(),
             terminal_safe(&s.file).into_owned(),
             (s.game_index + 1).to_string(),
             s.format.clone().unwrap_or_default(),
@@ -209,7 +210,7 @@ fn show_openings(
 ) -> Result<bool> {
     use kifudex::shogi::Color;
     let r = kifudex::classify::recognise_record(rec);
-    let japanese = super::parse::completing_moves(rec, &r);
+    let japanese = kifudex::game_json::completing_moves(rec, &r);
     let side = |c: Color| if c == Color::Black { "sente" } else { "gote" };
     if json {
         let items: Vec<serde_json::Value> = r

@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use anyhow::Result;
+use anyhow::{Result, bail};
 use clap::Args;
 use kifudex::store::{NearTwinKind, Store};
 use kifudex::text::index::TextIndex;
@@ -14,6 +14,11 @@ use super::filter::FilterArgs;
 use super::output::{Table, count};
 
 #[derive(Args, Debug)]
+// The filter's --source glob is --source-glob here (as in `remove`): --source names the
+// source of a game to split.
+#[command(mut_arg("source", |a| a
+    .long("source-glob")
+    .help("Near twins with a game read from a file matching this glob (the filter's --source)")))]
 pub struct TwinsArgs {
     #[command(flatten)]
     filter: FilterArgs,
@@ -25,6 +30,16 @@ pub struct TwinsArgs {
     /// record merged by hand) a game of its own again, never merged into it again.
     #[arg(long, value_name = "ID")]
     split: Option<i64>,
+    /// With --split: split only this source of the game, by its number in `show ID
+    /// --sources` (the game's own is 1) or by its file as listed there; a source that read
+    /// the game with the same facts is split too.
+    #[arg(
+        long = "source",
+        id = "split_source",
+        value_name = "N|PATH",
+        requires = "split"
+    )]
+    split_source: Option<String>,
     /// JSON Lines: one object per pair or group (or the merge or split done).
     #[arg(long)]
     json: bool,
@@ -58,7 +73,15 @@ pub fn run(db: &Path, args: &TwinsArgs) -> Result<bool> {
     }
     if let Some(game) = args.split {
         let (mut store, _lock) = super::open_for_writing(db)?;
-        let done = with_text(&mut store, |s| s.split_twins(game).map_err(Into::into))?;
+        let done = match &args.split_source {
+            None => with_text(&mut store, |s| s.split_twins(game).map_err(Into::into))?,
+            Some(named) => {
+                let number = source_number(&store, game, named)?;
+                with_text(&mut store, |s| {
+                    s.split_twin_source(game, number).map_err(Into::into)
+                })?
+            }
+        };
         if args.json {
             writeln!(out, "{}", serde_json::to_string(&done)?)?;
         } else {
@@ -103,6 +126,43 @@ pub fn run(db: &Path, args: &TwinsArgs) -> Result<bool> {
     }
     writeln!(out, "{}", count(found.len(), "near twin"))?;
     Ok(true)
+}
+
+/// The number (from 1, as `show --sources` lists them) of the source of game `game` that
+/// `named` names: a number, or the file as listed (or the same file named from here).
+fn source_number(store: &Store, game: i64, named: &str) -> Result<usize> {
+    if let Ok(n) = named.parse::<usize>() {
+        return Ok(n);
+    }
+    let Some(sources) = store.game_sources(game)? else {
+        return Err(kifudex::store::TwinError::NoGame(game).into());
+    };
+    let cwd = std::env::current_dir()?;
+    let same = |file: &str| {
+        file == named
+            || kifudex::ingest::remove::absolute(Path::new(file), &cwd)
+                == kifudex::ingest::remove::absolute(Path::new(named), &cwd)
+    };
+    let found: Vec<usize> = sources
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| same(&s.file))
+        .map(|(i, _)| i + 1)
+        .collect();
+    match found[..] {
+        [n] => Ok(n),
+        [] => {
+            bail!("game {game} has no source {named} (`kifudex show {game} --sources` lists them)")
+        }
+        _ => {
+            let numbers: Vec<String> = found.iter().map(usize::to_string).collect();
+            bail!(
+                "{named} holds game {game} {} times (sources {}): name one by its number",
+                found.len(),
+                numbers.join(", ")
+            )
+        }
+    }
 }
 
 /// Runs a merge or split with the text index brought up to date around it: the games that

@@ -18,15 +18,43 @@ pub struct UpgradeArgs {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+    /// In the migration that merges twins, after this many merges, say so on stderr
+    /// (`paused after N merges`) and wait until standard input closes before going on:
+    /// tests kill the upgrade in the middle of the migration's transaction without
+    /// watching the clock.
+    #[arg(long, hide = true, value_name = "MERGES")]
+    pause_after_merges: Option<usize>,
+    /// Once the database is up to date, say so on stderr (`paused before the text index`)
+    /// and wait until standard input closes before bringing the text index up to date.
+    #[arg(long, hide = true)]
+    pause_before_text: bool,
+}
+
+/// Says on stderr where it stopped and waits until standard input closes (or cannot be
+/// read): then the upgrade goes on.
+fn pause(at: &str) {
+    eprintln!("kifudex: paused {at}");
+    let mut rest = Vec::new();
+    let _ = std::io::Read::read_to_end(&mut std::io::stdin(), &mut rest);
 }
 
 pub fn run(db: &Path, args: &UpgradeArgs) -> Result<bool> {
     let started = Instant::now();
+    if let Some(n) = args.pause_after_merges {
+        kifudex::store::twins::after_each_merge(move |merged| {
+            if merged == n {
+                pause(&format!("after {n} merges"));
+            }
+        });
+    }
     let before = Store::schema_version(db)?;
     let bar = Bar::new();
     let mut store = Store::open(db)?;
     let _lock = store.lock_import()?;
     let done = store.upgrade_locked(&bar)?;
+    if args.pause_before_text {
+        pause("before the text index");
+    }
     let text = super::sync_text(&store, &bar)?;
     let seconds = started.elapsed().as_secs_f64();
     let migrated = MIGRATIONS.len() as u32 - before.min(MIGRATIONS.len() as u32);

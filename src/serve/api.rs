@@ -398,9 +398,20 @@ fn find(store: &Store, p: &Params) -> Result<Value, ApiError> {
 
 /// `/api/game/ID`: the game's facts, its moves with times and comments, the position at
 /// every ply, and its evaluations (`evals`, with `evals_analysis` naming the engine analysis
-/// they come from; null: the record's engine comments).
+/// they come from; null: the record's engine comments) with its blunders (the rows of
+/// `blunders --json` for the game, in ply order; `drop` as `blunders --drop`).
 fn game(store: &Store, id: &str, p: &Params) -> Result<Value, ApiError> {
-    p.only(&[])?;
+    p.only(&[&["drop"]])?;
+    let drop = match p.number("drop")? {
+        None => query::evals::BLUNDER_DROP,
+        Some(n) if (1..=i32::MAX as u64).contains(&n) => n as i32,
+        Some(n) => {
+            return Err(ApiError::BadRequest(format!(
+                "drop={n}: give a number from 1 to {}",
+                i32::MAX
+            )));
+        }
+    };
     let id: i64 = id
         .parse()
         .map_err(|_| ApiError::BadRequest(format!("{id:?} is no game id")))?;
@@ -448,6 +459,10 @@ fn game(store: &Store, id: &str, p: &Params) -> Result<Value, ApiError> {
         .collect();
     // The evaluations beside the moves (`kifudex show ID --evals --json` gives the same).
     let evals = query::evals::game_evals(store, &g)?;
+    let blunders = match &evals {
+        Some(_) => query::evals::game_blunders(store, g.id, drop)?,
+        None => Vec::new(),
+    };
     Ok(json!({
         "id": g.id,
         "file": g.file,
@@ -471,5 +486,6 @@ fn game(store: &Store, id: &str, p: &Params) -> Result<Value, ApiError> {
         "comments": comments,
         "evals": evals.as_ref().map_or(&[][..], |e| &e.evals[..]),
         "evals_analysis": evals.as_ref().and_then(|e| e.analysis.as_ref()),
+        "blunders": blunders,
     }))
 }

@@ -32,6 +32,7 @@ use crate::store::Store;
 const INDEX_HTML: &str = include_str!("page/index.html");
 const APP_JS: &str = include_str!("page/app.js");
 const PANELS_JS: &str = include_str!("page/panels.js");
+const EVALS_JS: &str = include_str!("page/evals.js");
 const STYLE_CSS: &str = include_str!("page/style.css");
 
 /// How the server runs.
@@ -173,6 +174,7 @@ fn handle(head: &Head, jobs: &SyncSender<Job>, limit: Duration) -> Answer {
         "/" | "/index.html" => Some((INDEX_HTML, "text/html; charset=utf-8")),
         "/app.js" => Some((APP_JS, "text/javascript; charset=utf-8")),
         "/panels.js" => Some((PANELS_JS, "text/javascript; charset=utf-8")),
+        "/evals.js" => Some((EVALS_JS, "text/javascript; charset=utf-8")),
         "/style.css" => Some((STYLE_CSS, "text/css; charset=utf-8")),
         _ => None,
     };

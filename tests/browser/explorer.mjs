@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { EVALS_DIR, evalGraph } from "./evals.mjs";
 import { launch, serve } from "./serve.mjs";
 
 const [bin, sample, shots] = process.argv.slice(2);
@@ -16,6 +17,8 @@ if (!bin || !sample || !shots) {
 mkdirSync(shots, { recursive: true });
 const db = mkdtempSync(join(tmpdir(), "kifudex-browser-"));
 execFileSync(bin, ["import", sample, "--db", db], { stdio: ["ignore", "ignore", "inherit"] });
+// And a game with an engine's evaluations, for the viewer's graph (evals.mjs).
+execFileSync(bin, ["import", EVALS_DIR, "--db", db], { stdio: ["ignore", "ignore", "inherit"] });
 const cli = (...args) =>
   execFileSync(bin, [...args, "--db", db], { encoding: "utf8" })
     .trim().split("\n").filter((l) => l).map((l) => JSON.parse(l));
@@ -37,8 +40,8 @@ async function inView(page, selector) {
   return [ok, JSON.stringify(box) + " in " + JSON.stringify(size)];
 }
 
-// The panels, the filter's castle, comment hits, a handicap game's words, an unknown game and
-// the picture of a position, each at 1400 and at 400 pixels wide.
+// The panels, the filter's castle, comment hits, a handicap game's words, an unknown game,
+// the picture of a position and the evaluation graph, each at 1400 and at 400 pixels wide.
 async function panels(page, url) {
   const widths = [[1400, 900, "desktop"], [400, 900, "phone"]];
   const everyGame = cli("search", "--json", "--limit", "1000");
@@ -49,10 +52,27 @@ async function panels(page, url) {
     // The filter's castle field narrows the games as `position --castle` does.
     await page.goto(url);
     await page.waitForFunction(() => Number(document.body.dataset.ready || 0) >= 1);
-    await page.fill('#filter input[name="castle"]', "美濃囲い");
+    // On a phone the filter is one line until tapped, and folds again once applied; on a
+    // wide screen it is open and the line is not shown.
+    const castleInput = '#filter input[name="castle"]';
+    if (name === "phone") {
+      check(at("the filter is folded"), !(await page.isVisible(castleInput)), "");
+      check(at("the folded filter says it is empty"), (await page.textContent("#filtersum")) === "絞り込み",
+        await page.textContent("#filtersum"));
+      await page.click("#filtersum");
+    } else {
+      check(at("the filter is open, without its folded line"),
+        (await page.isVisible(castleInput)) && !(await page.isVisible("#filtersum")), "");
+    }
+    await page.fill(castleInput, "美濃囲い");
     await page.click('#filter button[type="submit"]');
     await page.waitForFunction(() => Number(document.body.dataset.ready || 0) >= 2);
     check(at("the castle field is in the URL"), new URL(page.url()).searchParams.get("castle") === "美濃囲い", page.url());
+    if (name === "phone") {
+      check(at("the applied filter folds into a line that says what it holds"),
+        !(await page.isVisible(castleInput)) && (await page.textContent("#filtersum")) === "絞り込み（囲い: 美濃囲い）",
+        await page.textContent("#filtersum"));
+    }
     const castleGames = await page.$$eval("#games tbody tr", (trs) => trs.map((tr) => tr.dataset.game));
     const castleHits = cli("position", "startpos", "--castle", "美濃囲い", "--json", "--limit", "20").filter((r) => r.id);
     check(at("the castle filter's games equal `position startpos --castle 美濃囲い`"),
@@ -167,6 +187,8 @@ async function panels(page, url) {
       }
       await page.screenshot({ path: join(shots, `openings${by ? "-" + by : ""}-${name}.png`) });
     }
+
+    await evalGraph(page, url, { cli, check, shots, name, inView });
   }
 }
 

@@ -319,3 +319,67 @@ fn players_show_their_loss_per_move_and_blunders() {
         "{header}"
     );
 }
+
+/// `/api/game/ID` carries the game's blunders (the explorer marks them): the drops of the
+/// game's moves of at least 300 (or `drop`) computed here, in ply order, and the very rows
+/// `blunders --json` lists for the game.
+#[test]
+fn the_game_call_carries_its_blunders() {
+    use kifudex::serve::{Params, answer};
+    let (dir, games) = generated("evals-game-blunders", 12, 7);
+    let db = dir.join("db");
+    let store = kifudex::store::Store::open_read_only(&db).unwrap();
+    let drops = all_drops(&games);
+    for limit_drop in [300, 1000] {
+        let d = limit_drop.to_string();
+        let cli = run_json(&db, &["blunders", "--json", "--limit", "0", "--drop", &d]);
+        let mut with_some = 0;
+        for id in 1..=games.len() as i64 {
+            let query = if limit_drop == 300 {
+                String::new()
+            } else {
+                format!("drop={d}")
+            };
+            let api: Value = serde_json::from_str(
+                &answer(
+                    &store,
+                    &format!("/api/game/{id}"),
+                    &Params::parse(&query).unwrap(),
+                )
+                .unwrap(),
+            )
+            .unwrap();
+            let shown: Vec<(u64, i64)> = api["blunders"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|b| (b["ply"].as_u64().unwrap(), b["drop"].as_i64().unwrap()))
+                .collect();
+            let want: Vec<(u64, i64)> = drops
+                .iter()
+                .filter(|x| x.game == id && x.drop() >= limit_drop)
+                .map(|x| (x.ply as u64, i64::from(x.drop())))
+                .collect();
+            assert_eq!(shown, want, "game {id}, drop {d}");
+            let mut rows: Vec<&Value> = cli[..cli.len() - 1]
+                .iter()
+                .filter(|b| b["id"] == id)
+                .collect();
+            rows.sort_by_key(|b| b["ply"].as_u64());
+            assert_eq!(
+                api["blunders"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .collect::<Vec<_>>(),
+                rows
+            );
+            with_some += usize::from(!want.is_empty());
+        }
+        assert!(with_some >= 2, "drop {d}: {with_some} games with blunders");
+    }
+    for bad in ["drop=0", "drop=x", "ply=3"] {
+        let e = answer(&store, "/api/game/1", &Params::parse(bad).unwrap()).unwrap_err();
+        assert_eq!(e.status(), 400, "{bad}: {e}");
+    }
+}

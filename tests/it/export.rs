@@ -469,7 +469,7 @@ fn field_json(name: &str, field: &parquet::record::Field) -> Value {
 }
 
 /// The rows of a Parquet file, as JSON objects.
-fn parquet_rows(path: &Path) -> Vec<Value> {
+pub fn parquet_rows(path: &Path) -> Vec<Value> {
     use parquet::file::reader::{FileReader, SerializedFileReader};
     let reader = SerializedFileReader::new(std::fs::File::open(path).unwrap()).unwrap();
     reader
@@ -1077,7 +1077,12 @@ fn parquet_exports_leave_the_previous_output_or_nothing() {
     );
     assert_eq!(
         names_in(&pq),
-        vec!["comments.parquet", "games.parquet", "positions.parquet"]
+        vec![
+            "comments.parquet",
+            "evals.parquet",
+            "games.parquet",
+            "positions.parquet"
+        ]
     );
     assert_eq!(parquet_rows(&pq.join("games.parquet")).len(), 5);
     // Into the previous export, with --force: its files are replaced.
@@ -1092,7 +1097,12 @@ fn parquet_exports_leave_the_previous_output_or_nothing() {
     );
     assert_eq!(
         names_in(&pq),
-        vec!["comments.parquet", "games.parquet", "positions.parquet"]
+        vec![
+            "comments.parquet",
+            "evals.parquet",
+            "games.parquet",
+            "positions.parquet"
+        ]
     );
     let rows = parquet_rows(&pq.join("games.parquet"));
     assert!(

@@ -475,3 +475,174 @@ fn a_database_of_the_previous_format_has_its_twins_merged() {
         "{out}"
     );
 }
+
+/// `twins --split ID --source N|PATH` splits one source of a game, named by its number in
+/// `show --sources` or by its file; a source that read the game with the same facts is split
+/// too; the game's own source, a number or a file the game does not have are refused with
+/// words. A split record goes to another stored game when the rule finds it one.
+#[test]
+fn one_source_is_split_by_its_number_or_file() {
+    let dir = TempDb::new("twins-split-one");
+    let files = dir.join("files");
+    write(
+        &files,
+        &[
+            ("a.csa", TITLE_CSA),
+            ("b.kif", TITLE_KIF),
+            ("c.ki2", TITLE_KI2),
+            // The CSA again under another name: the same facts as the game's own source.
+            ("d.csa", TITLE_CSA),
+        ],
+    );
+    let db = dir.join("db");
+    assert_eq!(import(&db, &files)["games"], 1);
+    let listed: Vec<(i64, String, bool)> = run(&db, &["show", "1", "--sources", "--json"])
+        .iter()
+        .map(|s| {
+            let file = s["file"].as_str().unwrap();
+            (
+                s["number"].as_i64().unwrap(),
+                Path::new(file)
+                    .file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .into(),
+                s["differs"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            (1, "a.csa".to_string(), false),
+            (2, "b.kif".to_string(), true),
+            (3, "c.ki2".to_string(), true),
+            (4, "d.csa".to_string(), false),
+        ]
+    );
+    let table = Kifudex::new()
+        .db(&db)
+        .args(["show", "1", "--sources"])
+        .output()
+        .success();
+    assert!(table.stdout.starts_with("#  file"), "{}", table.stdout);
+
+    // By number: the CSA of the same facts, a game of its own now.
+    let split = run(&db, &["twins", "--json", "--split", "1", "--source", "4"]);
+    assert_eq!(split, [serde_json::json!({"game": 1, "games": [2]})]);
+    let names = |id| -> Vec<String> { sources(&db, id).into_iter().map(|s| s.0).collect() };
+    assert_eq!(names(1), ["a.csa", "b.kif", "c.ki2"]);
+    assert_eq!(names(2), ["d.csa"]);
+    assert_eq!(games(&db), [(1, Some(EVENT.to_string())), (2, None)]);
+
+    // By file: the KI2 goes to game 2, which the rule finds it is (only a person kept it
+    // from game 1).
+    let c = files.join("c.ki2");
+    let c = c.to_str().unwrap();
+    let split = run(&db, &["twins", "--json", "--split", "1", "--source", c]);
+    assert_eq!(split, [serde_json::json!({"game": 1, "games": [2]})]);
+    assert_eq!(names(1), ["a.csa", "b.kif"]);
+    assert_eq!(names(2), ["d.csa", "c.ki2"]);
+    assert_eq!(games(&db), [(1, Some(EVENT.to_string())), (2, None)]);
+    assert_eq!(head_to_head_and_tree(&db), (2, 2));
+    assert_eq!(text_games(&db, "天童"), [1]);
+
+    // Wrong asks, refused with words; nothing changes.
+    let refused = |source: &str| {
+        let out = Kifudex::new()
+            .db(&db)
+            .args(["twins", "--split", "1", "--source", source])
+            .output();
+        assert_eq!(out.code(), 1, "{}", out.stderr);
+        out.stderr
+    };
+    let own = refused("1");
+    assert!(
+        own.contains(
+            "source 1 is game 1's own source (the game's row was read from it): split its other sources from it instead"
+        ),
+        "{own}"
+    );
+    let beyond = refused("3");
+    assert!(
+        beyond
+            .contains("game 1 has no source 3: it has 2 (`kifudex show 1 --sources` numbers them)"),
+        "{beyond}"
+    );
+    assert!(refused("0").contains("game 1 has no source 0: it has 2"));
+    let elsewhere = refused(c);
+    assert!(
+        elsewhere.contains(&format!(
+            "game 1 has no source {c} (`kifudex show 1 --sources` lists them)"
+        )),
+        "{elsewhere}"
+    );
+    assert_eq!(names(1), ["a.csa", "b.kif"]);
+    assert_eq!(names(2), ["d.csa", "c.ki2"]);
+    let out = Kifudex::new()
+        .db(&db)
+        .args(["twins", "--source", "2"])
+        .output();
+    assert_eq!(out.code(), 2, "--source needs --split: {}", out.stderr);
+}
+
+/// The event is compared: one that holds the other (竜王戦 and the full name of the match and
+/// game), or the same after width, spaces and 旧字体 are folded, is the same event; another
+/// game of the match or another event keeps the same moves apart, listed by `twins` as a
+/// conflict of `event`. A record without an event matches any.
+#[test]
+fn conflicting_events_stay_apart() {
+    let dir = TempDb::new("twins-event");
+    let files = dir.join("files");
+    let short_event = TITLE_CSA.replace(
+        "$START_TIME:2008/12/17 09:00:00\n",
+        "$START_TIME:2008/12/17 09:00:00\n$EVENT:竜王戦\n",
+    );
+    let old_form = TITLE_KIF.replace(EVENT, "第２１期 龍王戦七番勝負第7局");
+    let fifth = TITLE_KIF.replace(EVENT, "第21期竜王戦七番勝負 第5局");
+    let other = TITLE_KIF.replace(EVENT, "王将戦");
+    write(
+        &files,
+        &[
+            ("a.kif", TITLE_KIF),
+            ("b.csa", &short_event),
+            ("c.kif", &old_form),
+            ("d.kif", &fifth),
+            ("e.kif", &other),
+            ("f.ki2", TITLE_KI2),
+        ],
+    );
+    let db = dir.join("db");
+    let summary = import(&db, &files);
+    assert_eq!(
+        (&summary["games"], &summary["duplicates"], &summary["twins"]),
+        (&Value::from(3), &Value::from(3), &Value::from(3)),
+        "{summary}"
+    );
+    assert_eq!(
+        games(&db),
+        [
+            (1, Some(EVENT.to_string())),
+            (2, Some("第21期竜王戦七番勝負 第5局".to_string())),
+            (3, Some("王将戦".to_string())),
+        ]
+    );
+    let names = |id| -> Vec<String> { sources(&db, id).into_iter().map(|s| s.0).collect() };
+    assert_eq!(names(1), ["a.kif", "b.csa", "c.kif", "f.ki2"]);
+    assert_eq!(names(2), ["d.kif"]);
+    assert_eq!(names(3), ["e.kif"]);
+    assert_eq!(head_to_head_and_tree(&db), (3, 3));
+    assert_eq!(text_games(&db, "王将戦"), [3]);
+    let near = run(&db, &["twins", "--json"]);
+    assert_eq!(
+        near,
+        [
+            serde_json::json!({"kind": "conflict", "games": [1, 2, 3], "plies": [4, 4, 4], "conflicts": ["event"]})
+        ]
+    );
+    let listed = Kifudex::new().db(&db).args(["twins"]).output().success();
+    assert_eq!(
+        listed.stdout,
+        "kind      games    moves    what differs\nconflict  1, 2, 3  4, 4, 4  event\n1 near twin\n"
+    );
+}

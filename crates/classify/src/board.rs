@@ -89,7 +89,7 @@ pub struct Board {
 pub const EMPTY: u8 = 28;
 
 /// The scratch place in [`Board::hands`].
-const NO_HAND: u8 = 14;
+pub const NO_HAND: u8 = 14;
 
 /// A colour and kind as one number, `colour × 14 + kind` (0–27): where [`Board`] keeps the
 /// piece's squares.
@@ -152,20 +152,23 @@ const HAND_OF_CAPTURE: [[u8; 29]; 2] = {
 
 /// What one move changed: the pieces that left a square (the piece moved, as it was, and
 /// the piece taken), each `(slot, square index)` with [`EMPTY`] for none, the piece that
-/// entered a square (the piece moved, as it is, or dropped), and whether a hand changed.
+/// entered a square (the piece moved, as it is, or dropped), and the hand that a capture
+/// gave its first piece of a kind.
 #[derive(Copy, Clone, Debug)]
 pub struct Changed {
     pub left: [(u8, u8); 2],
     pub entered: (u8, u8),
-    /// Whether a hand changed (a capture or a drop).
-    pub hands: bool,
+    /// `colour × 7 + kind` of the hand that went from none to one piece of a kind, else
+    /// [`NO_HAND`]: the only change of a hand after which a test of a hand (it holds one or
+    /// more) can start to hold.
+    pub gained: u8,
 }
 
 impl Changed {
     const NOTHING: Changed = Changed {
         left: [(EMPTY, 0); 2],
         entered: (EMPTY, 0),
-        hands: false,
+        gained: NO_HAND,
     };
 }
 
@@ -219,8 +222,10 @@ impl Board {
                 };
                 self.pieces[now as usize] |= BIT[to];
                 self.mailbox[to] = now;
-                let hand = &mut self.hands[HAND_OF_CAPTURE[owner][taken as usize] as usize];
+                let at = HAND_OF_CAPTURE[owner][taken as usize];
+                let hand = &mut self.hands[at as usize];
                 *hand = hand.saturating_add(1);
+                let gained = [NO_HAND, at][(*hand == 1) as usize];
                 // Kings move and are taken rarely: these branches are foreseen.
                 if moved == king_slot(owner) && self.kings[owner] == from as u8 {
                     self.kings[owner] = to as u8;
@@ -231,7 +236,7 @@ impl Board {
                 Changed {
                     left: [(moved, from as u8), (taken, to as u8)],
                     entered: (now, to as u8),
-                    hands: taken != EMPTY,
+                    gained,
                 }
             }
             Move::Drop { kind, to } => {
@@ -249,7 +254,7 @@ impl Board {
                 Changed {
                     left: [(EMPTY, 0), (was, to as u8)],
                     entered: (now, to as u8),
-                    hands: true,
+                    gained: NO_HAND,
                 }
             }
         }

@@ -1,7 +1,8 @@
 //! The matcher: replays a main line on a [`Board`] and tries, after each ply, only the
 //! patterns a move could have changed (those naming a piece on a square a piece entered or
-//! left, those reading a hand that changed, those whose window opens, those asking for a
-//! name just found), within their windows; it stops at the last window.
+//! left, those reading a hand that gained its first piece of a kind, those whose window
+//! opens, those asking for a name just found), within their windows; it stops at the last
+//! window.
 //!
 //! A pattern can start to hold only when one of its conditions starts to hold, and every
 //! condition that can start to hold has such a trigger: the others (the opening still on,
@@ -13,7 +14,7 @@
 
 use std::sync::OnceLock;
 
-use super::board::{Board, Kinds, Squares, area, kind, rotate, slot};
+use super::board::{Board, Kinds, NO_HAND, Squares, area, kind, rotate, slot};
 use super::patterns::{Cond, DEFS, PATTERNS};
 use kifudex_shogi::{Color, Move, PieceKind, Position};
 
@@ -179,6 +180,19 @@ impl Lists {
     }
 }
 
+/// Where [`Board`] counts `who`'s pieces of `k` in hand; for a kind no hand holds (a test of
+/// it never holds) a key that nothing reads.
+fn hand_key(who: Color, k: PieceKind) -> usize {
+    if k.index() < 7 {
+        who.index() * 7 + k.index()
+    } else {
+        NEVER_GAINED
+    }
+}
+
+/// The key of [`Matcher::on_hands`] that no move reads.
+const NEVER_GAINED: usize = NO_HAND as usize + 1;
+
 /// An entry: the pattern and the side it is read for.
 #[inline]
 fn entry(pattern: usize, side: usize) -> u16 {
@@ -214,8 +228,9 @@ pub(super) struct Matcher {
     on_enter: Lists,
     /// The same for a piece leaving the square (it stands in one of their `None` sets).
     on_leave: Lists,
-    /// The entries that read a hand.
-    on_hands: Vec<u16>,
+    /// By hand (`colour × 7 + kind`): the entries that read it, tried when a capture gives
+    /// it its first piece (a hand only starts to hold a kind then).
+    on_hands: Lists,
     /// By name: the patterns of the side that finds it asking for it (`Had`, `Just`).
     on_name_own: Lists,
     /// By name: the patterns of the other side asking for it (`OppHad`).
@@ -357,7 +372,7 @@ impl Matcher {
                             triggers(&mut enter, who, k, q, i, s)
                         }
                         Test::None(who, k, q) => triggers(&mut leave, who, k, q, i, s),
-                        Test::Hand(..) => on_hands.push(entry(i, s)),
+                        Test::Hand(who, k) => on_hands.push((hand_key(who, k), entry(i, s))),
                         Test::Had(who, d) | Test::Did(who, d) | Test::Just(who, d)
                             if who == side =>
                         {
@@ -407,7 +422,7 @@ impl Matcher {
             patterns,
             on_enter: Lists::new(29 * 81, &enter),
             on_leave: Lists::new(29 * 81, &leave),
-            on_hands,
+            on_hands: Lists::new(NEVER_GAINED + 1, &on_hands),
             on_name_own: Lists::new(DEFS.len(), &name_own),
             on_name_opp: Lists::new(DEFS.len(), &name_opp),
             not_had_own: Lists::new(DEFS.len(), &not_own),
@@ -578,15 +593,11 @@ impl Matcher {
                 work.extend_from_slice(self.opening_at.get(ply as usize));
             }
             let (entered, [left, taken]) = (changed.entered, changed.left);
-            work.extend_from_slice(
-                self.on_enter
-                    .get(entered.0 as usize * 81 + entered.1 as usize),
-            );
-            work.extend_from_slice(self.on_leave.get(left.0 as usize * 81 + left.1 as usize));
-            work.extend_from_slice(self.on_leave.get(taken.0 as usize * 81 + taken.1 as usize));
-            if changed.hands {
-                work.extend_from_slice(&self.on_hands);
-            }
+            let (on_enter, on_leave) = (&self.on_enter, &self.on_leave);
+            work.extend_from_slice(on_enter.get(entered.0 as usize * 81 + entered.1 as usize));
+            work.extend_from_slice(on_leave.get(left.0 as usize * 81 + left.1 as usize));
+            work.extend_from_slice(on_leave.get(taken.0 as usize * 81 + taken.1 as usize));
+            work.extend_from_slice(self.on_hands.get(changed.gained as usize));
             if work.is_empty() {
                 continue;
             }

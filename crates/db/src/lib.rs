@@ -7,6 +7,7 @@
 pub mod analyse;
 pub mod export;
 pub mod find;
+pub mod game_json;
 pub mod ingest;
 pub mod numhash;
 pub mod progress;

@@ -2,14 +2,14 @@
 
 use std::path::{Path, PathBuf};
 
+use kifudex_db::game_json;
 use kifudex_notation::{Format, ReadFile, Record, read_bytes};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList};
+use pyo3::types::{PyBytes, PyList};
 use rayon::prelude::*;
 
 use crate::ReadError;
 use crate::convert::to_py;
-use crate::record;
 
 /// One game of a record file.
 #[pyclass(frozen, module = "kifudex")]
@@ -50,7 +50,7 @@ impl Game {
     /// Every header (a key written twice: its later value, in its first place).
     #[getter]
     fn headers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &record::headers(&self.record))
+        to_py(py, &game_json::headers(&self.record))
     }
 
     /// Every header as written, as (key, value) pairs (a key may repeat).
@@ -95,7 +95,7 @@ impl Game {
     /// The main line's moves in USI.
     #[getter]
     fn moves(&self) -> Vec<String> {
-        record::moves(&self.record)
+        game_json::moves(&self.record)
     }
 
     /// The number of moves of the main line.
@@ -119,38 +119,38 @@ impl Game {
     /// The comments: dicts of `ply` (0 the start, N after the N-th move) and `text`.
     #[getter]
     fn comments<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &record::comments(&self.record))
+        to_py(py, &game_json::comments(&self.record))
     }
 
     /// The evaluations of the engine comments, as `kifudex parse` gives them: `ply`, `value`
     /// and `mate` from sente's side, `depth`, `source` and `best` (the engine's move, USI).
     #[getter]
     fn evaluations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &record::evals(&self.record))
+        to_py(py, &game_json::evals(&self.record))
     }
 
     /// The opening, strategies and castles recognised from the moves.
     #[getter]
     fn recognised<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &record::recognised(&self.record))
+        to_py(py, &game_json::recognised(&self.record))
     }
 
     /// The errors met reading the game: dicts of `line`, `column` and `message`.
     #[getter]
     fn errors<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &record::problems(&self.record, false))
+        to_py(py, &game_json::problems(&self.record, false))
     }
 
     /// The warnings met reading the game, as `errors`.
     #[getter]
     fn warnings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &record::problems(&self.record, true))
+        to_py(py, &game_json::problems(&self.record, true))
     }
 
     /// The first illegal move of the main line: a dict of `ply` and `rule`, or None.
     #[getter]
     fn illegal<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &record::illegal(&self.record))
+        to_py(py, &game_json::illegal(&self.record))
     }
 
     /// Whether the main line stops at a move that could not be played.
@@ -164,25 +164,33 @@ impl Game {
     fn sfen(&self, ply: Option<usize>) -> PyResult<String> {
         let len = self.record.main.moves.len();
         let ply = ply.unwrap_or(len);
-        record::sfen_at(&self.record, ply).ok_or_else(|| {
+        game_json::sfen_at(&self.record, ply).ok_or_else(|| {
             pyo3::exceptions::PyIndexError::new_err(format!("ply {ply}: the game has {len} moves"))
         })
     }
 
     /// The SFEN of every main-line position, the start first.
     fn positions(&self) -> Vec<String> {
-        record::positions(&self.record)
+        game_json::sfens(&self.record)
     }
 
-    /// Everything as one dict (the fields of `kifudex parse --positions`, and the comments).
+    /// Everything as one dict: the object `kifudex parse --positions` prints for the game,
+    /// with `comments` the comments themselves (as the `comments` field gives them) and
+    /// `comment_count` their number (parse's `comments`).
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let d = to_py(py, &record::game_value(&self.record))?;
-        let dict = d.cast::<PyDict>()?;
-        dict.set_item("file", self.file.as_deref())?;
-        dict.set_item("game_index", self.game_index)?;
-        dict.set_item("format", self.format)?;
-        dict.set_item("encoding", self.encoding)?;
-        Ok(d)
+        let mut map = serde_json::Map::new();
+        map.insert("file".into(), self.file.as_deref().into());
+        map.insert("game_index".into(), self.game_index.into());
+        map.insert("format".into(), self.format.into());
+        map.insert("encoding".into(), self.encoding.into());
+        if let serde_json::Value::Object(game) = game_json::game(&self.record, true) {
+            map.extend(game);
+        }
+        // A game that was read has no error: a file that cannot be read raises instead.
+        map.shift_remove("error");
+        let count = map.insert("comments".into(), game_json::comments(&self.record));
+        map.insert("comment_count".into(), count.unwrap_or_default());
+        to_py(py, &serde_json::Value::Object(map))
     }
 
     fn __repr__(&self) -> String {

@@ -3,10 +3,9 @@
 //! command line's, with the GIL released while kifudex works.
 //!
 //! The bindings are built only with the `python` feature (maturin turns it on): without it
-//! the crate is the plain Rust that shapes games and answers as Python sees them, so that
-//! `cargo test` at the workspace root needs no Python.
-
-pub mod record;
+//! the crate is empty, so that `cargo test` and `cargo clippy` at the workspace root need no
+//! Python. A game's fields are shaped by `kifudex_db::game_json`, as `kifudex parse` prints
+//! them.
 
 #[cfg(feature = "python")]
 mod convert;

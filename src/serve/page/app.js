@@ -6,7 +6,7 @@ const TEXT = {
   ja: {
     player: "対局者", as: "手番", either: "どちらでも", sente: "先手", gote: "後手", event: "棋戦",
     opening: "戦型", since: "から", until: "まで", result: "結果", any: "すべて", senteWins: "先手勝ち",
-    goteWins: "後手勝ち", draw: "引き分け", text: "コメント", apply: "絞り込む", clear: "解除",
+    goteWins: "後手勝ち", draw: "引き分け", text: "コメント", apply: "絞り込む", clear: "解除", filterLine: "絞り込み",
     flip: "反転", moves: "指し手", move: "指し手", games: "局数", results: "結果", score: "勝率",
     first: "初出", last: "最終", gamesHere: "この局面の棋譜", date: "日付", explore: "この局面を調べる",
     close: "閉じる", reach: (n) => `${n}局`, noMoves: "この局面からの指し手はありません",
@@ -27,7 +27,7 @@ const TEXT = {
   en: {
     player: "Player", as: "Side", either: "either", sente: "Sente", gote: "Gote", event: "Event",
     opening: "Opening", since: "Since", until: "Until", result: "Result", any: "any", senteWins: "Sente won",
-    goteWins: "Gote won", draw: "Draw", text: "Comment", apply: "Filter", clear: "Clear",
+    goteWins: "Gote won", draw: "Draw", text: "Comment", apply: "Filter", clear: "Clear", filterLine: "Filter",
     flip: "Flip", moves: "Moves", move: "Move", games: "Games", results: "Results", score: "Score",
     first: "First", last: "Last", gamesHere: "Games reaching this position", date: "Date",
     explore: "Explore this position", close: "Close", reach: (n) => `${n} games`,
@@ -80,7 +80,7 @@ let viewerGame = null;
 let requestSeq = 0;
 
 function t(key, arg) {
-  const v = TEXT[state.lang][key] ?? PANEL_TEXT[state.lang][key];
+  const v = TEXT[state.lang][key] ?? PANEL_TEXT[state.lang][key] ?? EVAL_TEXT[state.lang][key];
   return typeof v === "function" ? v(arg) : (v ?? key);
 }
 
@@ -530,6 +530,7 @@ async function showViewer() {
     li.addEventListener("click", () => viewerGo(i + 1));
     ol.appendChild(li);
   });
+  showEvals(g);
   renderViewer();
   if (opening) boardInView();
 }
@@ -567,6 +568,7 @@ function renderViewer() {
   svg.download = `kifudex-${g.id}-${state.gply}.svg`;
   const comments = (g.comments || []).filter((c) => c.ply === state.gply).map((c) => c.text);
   document.getElementById("vcomment").textContent = comments.join("\n");
+  showEvalAt(g, state.gply);
   document.body.dataset.gply = String(state.gply);
 }
 
@@ -624,6 +626,24 @@ function showView() {
 function fillForm() {
   const f = document.getElementById("filter");
   for (const k of FILTER_KEYS) if (f.elements[k]) f.elements[k].value = state.filter[k] || "";
+  summariseFilter(f);
+}
+
+// On a phone the filter folds into one line that says what it holds (the line shows only
+// below 600 px); it opens when tapped, and folds again once applied.
+const PHONE = window.matchMedia("(max-width: 600px)");
+const filterBox = document.getElementById("filterbox");
+filterBox.open = !PHONE.matches;
+PHONE.addEventListener("change", () => { filterBox.open = !PHONE.matches; });
+
+function summariseFilter(f) {
+  const held = FILTER_KEYS.filter((k) => state.filter[k] && f.elements[k]).map((k) => {
+    const el = f.elements[k];
+    const value = el.tagName === "SELECT" ? el.options[el.selectedIndex].text : state.filter[k];
+    return `${el.closest("label").querySelector("span").textContent}: ${value}`;
+  });
+  document.getElementById("filtersum").textContent =
+    t("filterLine") + (held.length ? "（" + held.join("、") + "）" : "");
 }
 
 function route() {
@@ -643,6 +663,7 @@ document.getElementById("filter").addEventListener("submit", (e) => {
     const v = f.elements[k] && f.elements[k].value.trim();
     if (v) state.filter[k] = v;
   }
+  if (PHONE.matches) filterBox.open = false;
   pushUrl(false);
   route();
 });

@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 
 use crate::sort::HashedRow;
 use crate::store::{GameRow, Store, StoreError};
+use kifudex_evals::stored::StoredEval;
 use kifudex_notation::{Format, Record};
 use kifudex_shogi::Position;
 
@@ -56,6 +57,9 @@ pub struct ExportGame {
     pub sources: Vec<String>,
     pub row: GameRow,
     pub record: Record,
+    /// Its evaluations in ply order: the database's (those `show --evals` gives), or the
+    /// record's engine comments for a game read from a file.
+    pub evals: Vec<StoredEval>,
 }
 
 impl ExportGame {
@@ -67,13 +71,21 @@ impl ExportGame {
         format: Format,
         record: Record,
     ) -> ExportGame {
+        let row = GameRow::new(&record, format);
+        // The row holds them read from the record, in their stored form.
+        let evals = row
+            .evals
+            .as_ref()
+            .and_then(|e| kifudex_evals::stored::decode(&e.evals).ok())
+            .unwrap_or_default();
         ExportGame {
             id,
             file: file.to_string(),
             game_index: game_index as i64,
             sources: vec![file.to_string()],
-            row: GameRow::new(&record, format),
+            row,
             record,
+            evals,
         }
     }
 
@@ -81,6 +93,7 @@ impl ExportGame {
     pub fn load(store: &Store, id: i64) -> Result<ExportGame, ExportError> {
         let g = store.game(id)?.ok_or(ExportError::Missing(id))?;
         let format = Format::from_name(&g.format).unwrap_or(Format::Kif);
+        let evals = store.game_evals(id)?.map_or_else(Vec::new, |e| e.evals);
         Ok(ExportGame {
             id,
             // The columns only: the opening is not recognised again.
@@ -89,6 +102,7 @@ impl ExportGame {
             game_index: g.game_index,
             sources: g.sources,
             record: g.record,
+            evals,
         })
     }
 

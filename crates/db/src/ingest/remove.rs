@@ -60,7 +60,7 @@ fn zip_prefix(path: &str) -> Option<&str> {
 
 /// `path` made absolute from `cwd`, with `.` dropped and `..` taken off the path before it
 /// (by the words alone: links are not followed).
-fn absolute(path: &Path, cwd: &Path) -> PathBuf {
+pub fn absolute(path: &Path, cwd: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for c in cwd.join(path).components() {
         match c {

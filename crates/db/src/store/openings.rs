@@ -159,8 +159,15 @@ pub(super) fn encode(
 }
 
 /// The meta key of the recognition epoch: how many times the stored recognitions were
-/// computed again (the text index, which holds the names, is rebuilt when it changes).
+/// computed again (the text index, which holds the names, follows when it changes: by the
+/// games revised, see [`LOGGED_META`], or rebuilt).
 const EPOCH_META: &str = "recognised_epoch";
+
+/// The meta key of the epochs whose changes were recorded as game revisions: `FIRST LAST`,
+/// each recomputation from FIRST - 1 to LAST having revised every game whose label or
+/// recognised names it changed (`game_revisions`), so that the text index re-indexes those
+/// games alone instead of every game.
+const LOGGED_META: &str = "recognised_logged";
 
 /// The recognition epoch (0 before the first recomputation).
 pub(super) fn epoch(conn: &Connection) -> Result<i64, StoreError> {
@@ -170,6 +177,31 @@ pub(super) fn epoch(conn: &Connection) -> Result<i64, StoreError> {
         })
         .optional()?;
     Ok(v.and_then(|v| v.parse().ok()).unwrap_or(0))
+}
+
+/// Whether every game whose recognised openings changed since epoch `since` has a revision
+/// made since (see [`LOGGED_META`]): the epochs after `since` up to the current one were all
+/// recorded so.
+pub(super) fn logged_since(conn: &Connection, since: i64) -> Result<bool, StoreError> {
+    let now = epoch(conn)?;
+    Ok(match logged(conn)? {
+        Some((first, last)) => last == now && first <= since + 1,
+        None => since == now,
+    })
+}
+
+fn logged(conn: &Connection) -> Result<Option<(i64, i64)>, StoreError> {
+    let v: Option<String> = conn
+        .query_row(
+            "SELECT value FROM meta WHERE key = ?1",
+            [LOGGED_META],
+            |r| r.get(0),
+        )
+        .optional()?;
+    Ok(v.and_then(|v| {
+        let (a, b) = v.split_once(' ')?;
+        Some((a.parse().ok()?, b.parse().ok()?))
+    }))
 }
 
 /// Whether the stored rows were made by other definitions than this program's.
@@ -214,17 +246,25 @@ pub(super) fn recompute(
     progress: &dyn crate::progress::Progress,
 ) -> Result<u64, StoreError> {
     let total: i64 = conn.query_row("SELECT count(*) FROM games", [], |r| r.get(0))?;
-    let next = epoch(conn)? + 1;
+    let before = epoch(conn)?;
+    let next = before + 1;
+    // The epochs recorded as revisions go on from the last one, or start again with this
+    // one (an older program recomputed without recording what changed).
+    let first = match logged(conn)? {
+        Some((first, last)) if last == before => first,
+        _ => next,
+    };
     let tx = conn.transaction()?;
+    // Each game keeps its rows until its own are written (a run killed part way leaves the
+    // games it did not reach as they were); the lists by name are written again whole.
     tx.execute("DELETE FROM recognised_names", [])?;
-    tx.execute(
-        "UPDATE games SET label = NULL, recognised = NULL
-         WHERE label IS NOT NULL OR recognised IS NOT NULL",
-        [],
-    )?;
     tx.execute(
         "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
         params![EPOCH_META, next.to_string()],
+    )?;
+    tx.execute(
+        "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
+        params![LOGGED_META, format!("{first} {next}")],
     )?;
     tx.commit()?;
     let mut names = NameIds::default();
@@ -244,18 +284,32 @@ pub(super) fn recompute(
     while !rows.is_empty() {
         // Write one chunk while the next is recognised.
         let n = rows.len() as u64;
+        let ids: Vec<i64> = rows.iter().map(|r| r.0).collect();
         rows = next_chunk(conn, &mut after)?;
         let (written, next) = rayon::join(
             || -> Result<(), StoreError> {
                 let tx = conn.transaction()?;
                 let mut lists = Lists::default();
-                for (id, r) in &found {
-                    let (json, keys) = encode(&tx, &mut names, r)?;
-                    tx.prepare_cached(
-                        "UPDATE games SET label = ?2, recognised = ?3 WHERE id = ?1",
-                    )?
-                    .execute(params![id, r.opening, json])?;
-                    lists.add(*id, &keys);
+                // Both in id order; a game whose moves cannot be read has none.
+                let mut found = found.iter().peekable();
+                for id in ids {
+                    let r = found.next_if(|(f, _)| *f == id).map(|(_, r)| r);
+                    let (label, (json, keys)) = match r {
+                        Some(r) => (r.opening, encode(&tx, &mut names, r)?),
+                        None => (None, (None, Vec::new())),
+                    };
+                    // Only a game whose rows change is written, and revised: the text
+                    // index indexes it again, and no other.
+                    let changed = tx
+                        .prepare_cached(
+                            "UPDATE games SET label = ?2, recognised = ?3
+                             WHERE id = ?1 AND (label IS NOT ?2 OR recognised IS NOT ?3)",
+                        )?
+                        .execute(params![id, label, json])?;
+                    if changed > 0 {
+                        super::twins::revise(&tx, id)?;
+                    }
+                    lists.add(id, &keys);
                 }
                 lists.finish(&tx)?;
                 tx.commit()?;

@@ -85,6 +85,10 @@ impl TextSource for Store {
         super::openings::epoch(&self.conn)
     }
 
+    fn text_epoch_revised(&self, since: i64) -> Result<bool, StoreError> {
+        super::openings::logged_since(&self.conn, since)
+    }
+
     type Error = StoreError;
 
     /// The largest id ever given to a game (games removed since included: the index, which

@@ -64,6 +64,12 @@ pub trait TextSource {
     /// A number that changes whenever the recognised openings of stored games are computed
     /// again: the index is rebuilt when it no longer matches.
     fn text_epoch(&self) -> Result<i64, Self::Error>;
+    /// Whether every game whose recognised openings changed since epoch `since` was revised
+    /// since ([`TextSource::text_revised`]): the index then indexes those games again
+    /// instead of being rebuilt.
+    fn text_epoch_revised(&self, _since: i64) -> Result<bool, Self::Error> {
+        Ok(false)
+    }
     /// The last revision of a stored game's text (facts a game took from a twin, a merge):
     /// 0 when none was ever made.
     fn text_revision(&self) -> Result<i64, Self::Error> {

@@ -10,12 +10,14 @@
 //!   [`POSITION_GROUP`] rows, with min/max statistics: a query for one hash reads one or two
 //!   row groups.
 //! - `comments.parquet`: game, ply, kind (comment, engine, remark) and text.
+//! - `evals.parquet`: the evaluations, a row per evaluated position ([`evals`]).
 
 use std::path::{Path, PathBuf};
 
 use parquet::basic::Encoding;
 use parquet::data_type::ByteArray;
 
+mod evals;
 mod table;
 
 use table::{Column, Layout, Table, opt_text, push_list, push_opt, static_text, text};
@@ -93,6 +95,8 @@ pub struct ParquetReport {
     pub games: usize,
     pub positions: u64,
     pub comments: u64,
+    /// Rows of `evals.parquet`: evaluated positions.
+    pub evals: u64,
     pub bytes: u64,
 }
 
@@ -142,7 +146,7 @@ impl Prepared {
     }
 }
 
-/// The three files being written.
+/// The four files being written.
 struct ParquetFiles {
     out: PathBuf,
     /// The hidden folder the files are written into, renamed to `out` at the end: a killed
@@ -150,6 +154,7 @@ struct ParquetFiles {
     stage: Stage,
     games: Table,
     comments: Table,
+    evals: Table,
     positions: HashSort<PosRow>,
     report: ParquetReport,
 }
@@ -202,11 +207,13 @@ impl ParquetFiles {
             ],
             &[("game", Layout::Plain(Encoding::DELTA_BINARY_PACKED))],
         )?;
+        let evals = evals::create(&dir)?;
         Ok(ParquetFiles {
             out: out.to_path_buf(),
             stage,
             games,
             comments,
+            evals,
             positions: HashSort::new(&dir.join(".positions-spill")),
             report: ParquetReport::default(),
         })
@@ -242,7 +249,11 @@ impl ParquetFiles {
             self.comments.rows += 1;
             self.report.comments += 1;
         }
+        self.report.evals += evals::add(&mut self.evals, g.id, &g.evals);
         add_game(&mut self.games, p);
+        if self.evals.rows >= POSITION_GROUP {
+            self.evals.flush()?;
+        }
         if self.games.rows >= GAME_GROUP {
             self.games.flush()?;
         }
@@ -259,6 +270,7 @@ impl ParquetFiles {
             stage,
             games,
             comments,
+            evals,
             positions,
             mut report,
         } = self;
@@ -267,9 +279,15 @@ impl ParquetFiles {
         }
         games.close()?;
         comments.close()?;
+        evals.close()?;
         let dir = stage.folder().to_path_buf();
         write_positions(&dir, positions)?;
-        for name in ["games.parquet", "positions.parquet", "comments.parquet"] {
+        for name in [
+            "games.parquet",
+            "positions.parquet",
+            "comments.parquet",
+            "evals.parquet",
+        ] {
             report.bytes += std::fs::metadata(dir.join(name)).map_or(0, |m| m.len());
         }
         stage.finish()?;
@@ -277,8 +295,8 @@ impl ParquetFiles {
     }
 }
 
-/// Writes `games.parquet`, `positions.parquet` and `comments.parquet` into `out` from the
-/// games `next` hands over one at a time (`None`: no more).
+/// Writes `games.parquet`, `positions.parquet`, `comments.parquet` and `evals.parquet` into
+/// `out` from the games `next` hands over one at a time (`None`: no more).
 pub fn write_parquet(
     out: &Path,
     force: bool,

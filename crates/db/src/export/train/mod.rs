@@ -9,6 +9,7 @@
 //! the side to move's point of view as both formats want them.
 
 pub mod pack;
+mod seen;
 mod select;
 
 use std::collections::HashMap;
@@ -349,7 +350,7 @@ pub fn write_training(
         ..TrainReport::default()
     };
     let len = opts.format.record_len();
-    let mut seen: std::collections::HashSet<u64> = std::collections::HashSet::new();
+    let mut seen = seen::Seen::default();
     // With a shuffle, each file's records wait here.
     let mut held: Vec<Vec<u8>> = vec![Vec::new(); files.len()];
     let mut done = 0usize;

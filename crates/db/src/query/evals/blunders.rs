@@ -7,7 +7,7 @@ use std::collections::{BinaryHeap, HashMap};
 
 use super::{QueryError, best_word, scan_parts};
 use crate::query::filter::{GameFilter, matching_players};
-use crate::store::{Side, Store};
+use crate::store::{GameSet, Side, Store};
 use kifudex_evals::drops::{self, MoveDrop};
 use kifudex_shogi::Color;
 
@@ -130,10 +130,31 @@ pub fn find_blunders(store: &Store, q: &BlunderQuery) -> Result<Blunders, QueryE
             None => q.side.is_none_or(|s| (s == Side::Gote) == (i == 1)),
         }
     };
-    let limit = q.limit.unwrap_or(usize::MAX);
+    scan(store, games.as_ref(), wanted, q.drop, q.limit)
+}
+
+/// The blunders of one game (both sides' moves), in ply order: the rows [`find_blunders`]
+/// lists for it. Empty for a game without evaluations.
+pub fn game_blunders(store: &Store, game: i64, drop: i32) -> Result<Vec<Blunder>, QueryError> {
+    let one = GameSet::from_ids([game]);
+    let mut rows = scan(store, Some(&one), |_, _| true, drop, None)?.rows;
+    rows.sort_by_key(|b| b.ply);
+    Ok(rows)
+}
+
+/// The moves of the games of `games` (all with evaluations when `None`) that fell by at
+/// least `drop` for a mover `wanted` takes, the worst `limit` described.
+fn scan(
+    store: &Store,
+    games: Option<&GameSet>,
+    wanted: impl Fn(i64, Color) -> bool + Sync,
+    drop: i32,
+    limit: Option<usize>,
+) -> Result<Blunders, QueryError> {
+    let limit = limit.unwrap_or(usize::MAX);
     let parts = scan_parts(
         store,
-        games.as_ref(),
+        games,
         || Part {
             kept: BinaryHeap::new(),
             total: 0,
@@ -142,7 +163,7 @@ pub fn find_blunders(store: &Store, q: &BlunderQuery) -> Result<Blunders, QueryE
         |part, g, evals| {
             part.games += 1;
             for d in drops::drops(evals, g.first) {
-                if d.drop() < q.drop || !wanted(g.game, d.mover) {
+                if d.drop() < drop || !wanted(g.game, d.mover) {
                     continue;
                 }
                 part.total += 1;

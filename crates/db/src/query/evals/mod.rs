@@ -5,8 +5,8 @@
 pub mod blunders;
 pub mod summary;
 
-pub use blunders::{Blunder, BlunderQuery, Blunders, find_blunders};
-pub use summary::{PlayerEvals, calibration, player_evals};
+pub use blunders::{Blunder, BlunderQuery, Blunders, find_blunders, game_blunders};
+pub use summary::{BLUNDER_DROP, PlayerEvals, calibration, player_evals};
 
 use crate::store::{AnalysisKey, GameSet, ScannedEvals, Store, StoreError, StoredGame};
 use kifudex_evals::engine::BestMove;

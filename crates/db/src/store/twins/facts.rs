@@ -7,6 +7,8 @@ use kifudex_notation::headers::key_row;
 use kifudex_notation::normalize::{name_key, strip_titles};
 use kifudex_notation::{Record, TITLE_KEYS, TerminalKind};
 
+use super::event::{event_form, same_event};
+
 /// A fact of a game that a source may give or lack, and that a game missing it takes from
 /// another of its sources. Each is the fact of a row of the header table
 /// (`kifudex_notation::headers::KEY_TABLE`) but the handicap (the start, which twins share),
@@ -100,6 +102,8 @@ pub struct Facts {
     pub days: Option<(GameDate, GameDate)>,
     /// The time of day it started (`09:00`), when the record gives one.
     pub time: Option<String>,
+    /// The event as compared ([`event_form`]).
+    pub event: Option<String>,
     pub terminal: Option<TerminalKind>,
     /// `sente`, `gote`, `draw`, or `None` when unknown.
     pub winner: Option<String>,
@@ -111,20 +115,22 @@ pub struct Conflicts {
     pub players: bool,
     pub date: bool,
     pub time: bool,
+    pub event: bool,
     pub end: bool,
 }
 
 impl Conflicts {
     pub fn any(self) -> bool {
-        self.players || self.date || self.time || self.end
+        self.players || self.date || self.time || self.event || self.end
     }
 
-    /// The facts in conflict, in words: `players`, `date`, `time`, `end`.
+    /// The facts in conflict, in words: `players`, `date`, `time`, `event`, `end`.
     pub fn words(self) -> Vec<&'static str> {
         [
             (self.players, "players"),
             (self.date, "date"),
             (self.time, "time"),
+            (self.event, "event"),
             (self.end, "end"),
         ]
         .into_iter()
@@ -138,6 +144,7 @@ impl Conflicts {
             players: self.players || other.players,
             date: self.date || other.date,
             time: self.time || other.time,
+            event: self.event || other.event,
             end: self.end || other.end,
         }
     }
@@ -167,6 +174,7 @@ impl Facts {
             gote: rec.gote().map(name_form),
             days: days(&rec),
             time: rec.start_time().and_then(time_of_day),
+            event: rec.event().and_then(event_form),
             terminal,
             winner: winner.map(str::to_string),
         }
@@ -174,7 +182,8 @@ impl Facts {
 
     /// Where these facts and `other`'s disagree: a fact one of them lacks agrees with
     /// anything; names compare in their [`name_form`]; days at the precision both give (a
-    /// month holds its days, `2008/12/17-18` holds the 17th and the 18th); terminals agree
+    /// month holds its days, `2008/12/17-18` holds the 17th and the 18th); events when one
+    /// holds the other ([`same_event`]: 竜王戦 is 第21期竜王戦七番勝負第5局); terminals agree
     /// when they are the same or give the same known winner.
     pub fn conflicts(&self, other: &Facts) -> Conflicts {
         let differ =
@@ -186,6 +195,7 @@ impl Facts {
                 _ => false,
             },
             time: differ(&self.time, &other.time),
+            event: matches!((&self.event, &other.event), (Some(a), Some(b)) if !same_event(a, b)),
             end: match (self.terminal, other.terminal) {
                 (Some(a), Some(b)) if a != b => {
                     self.winner.is_none() || other.winner.is_none() || self.winner != other.winner
@@ -306,6 +316,16 @@ mod tests {
         assert!(!second_day.conflicts(&kif).any());
         let month = facts(&[("開始日時", "2008/12")]);
         assert!(!month.conflicts(&csa).any());
+        // The event: one holding the other is the same; 旧字体, width, spaces folded.
+        let short_event = facts(&[("$EVENT", "竜王戦")]);
+        assert!(!short_event.conflicts(&kif).any());
+        let old_form = facts(&[("棋戦", "第２１期 龍王戦")]);
+        assert!(!old_form.conflicts(&kif).any());
+        let other_game = facts(&[("棋戦", "第22期竜王戦七番勝負第5局")]);
+        assert!(!other_game.conflicts(&short_event).any());
+        assert_eq!(other_game.conflicts(&kif).words(), ["event"]);
+        let other_event = facts(&[("棋戦", "王将戦"), ("開始日時", "2008/12/20")]);
+        assert_eq!(other_event.conflicts(&kif).words(), ["date", "event"]);
         let later = facts(&[("$START_TIME", "2008/12/17 13:00:00")]);
         assert_eq!(later.conflicts(&csa).words(), ["time"]);
         let mut aborted = facts(&[]);

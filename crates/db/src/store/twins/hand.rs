@@ -26,6 +26,18 @@ pub enum TwinError {
         "game {0} has no source to split from it: every other source read it with the same headers and terminal"
     )]
     NothingToSplit(i64),
+    #[error(
+        "game {game} has no source {number}: it has {count} (`kifudex show {game} --sources` numbers them)"
+    )]
+    NoSource {
+        game: i64,
+        number: usize,
+        count: usize,
+    },
+    #[error(
+        "source 1 is game {0}'s own source (the game's row was read from it): split its other sources from it instead"
+    )]
+    OwnSource(i64),
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -190,6 +202,58 @@ impl Store {
         if others.is_empty() {
             return Err(TwinError::NothingToSplit(game));
         }
+        self.split_off(g, others)
+    }
+
+    /// Makes source `number` of game `game` (numbered from 1 as
+    /// [`game_sources`](Store::game_sources) lists them, its own first) a game again, never
+    /// merged into `game` again (`kifudex twins --split ID --source N`). A source that read
+    /// the game with the same headers and terminal as its own is split too: a person says it
+    /// is another game. The game's own source cannot be split from it (its row is that
+    /// source's record): its other sources can.
+    pub fn split_twin_source(&mut self, game: i64, number: usize) -> Result<SplitGame, TwinError> {
+        let g = load(&self.conn, game)?.ok_or(TwinError::NoGame(game))?;
+        let others: Vec<(i64, i64, Option<String>)> = self
+            .conn
+            .prepare_cached(
+                "SELECT source_id, game_index, facts FROM game_sources WHERE game_id = ?1
+                 ORDER BY source_id, game_index",
+            )?
+            .query_map([game], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+            .collect::<Result<_, _>>()?;
+        let count = others.len() + 1;
+        if number == 1 {
+            return Err(if count == 1 {
+                TwinError::NothingToSplit(game)
+            } else {
+                TwinError::OwnSource(game)
+            });
+        }
+        let Some((source, index, facts)) = number
+            .checked_sub(2)
+            .and_then(|at| others.into_iter().nth(at))
+        else {
+            return Err(TwinError::NoSource {
+                game,
+                number,
+                count,
+            });
+        };
+        let facts = match facts {
+            Some(text) => SourceFacts::parse(game, &text)?,
+            None => g.own_facts(),
+        };
+        self.split_off(g, vec![(source, index, facts)])
+    }
+
+    /// Makes each of `sources` (sources of game `g` other than its own, with what each
+    /// says) a game again, never merged into `g` again; works `g`'s facts out again.
+    fn split_off(
+        &mut self,
+        g: super::GameFacts,
+        sources: Vec<(i64, i64, SourceFacts)>,
+    ) -> Result<SplitGame, TwinError> {
+        let game = g.id;
         let (start_sfen, handicap, moves) = line_of(&self.conn, game)?;
         let start = start_position(game, start_sfen.as_deref(), &handicap)?;
         let moves = decode_moves(&moves)
@@ -197,7 +261,7 @@ impl Store {
         let mut made = Vec::new();
         let mut w = self.writer()?;
         w.begin()?;
-        for (source, index, f) in others {
+        for (source, index, f) in sources {
             let format: Option<String> = w.conn_ref().query_row(
                 "SELECT format FROM sources WHERE id = ?1",
                 [source],

@@ -3,7 +3,8 @@
 //! Two records are twins (one game) when they have the same start and the same main line
 //! (the duplicate key, `games.fingerprint`, is a hash of these alone), terminals that agree,
 //! and metadata that does not conflict ([`Facts::conflicts`]): a field one source lacks
-//! matches anything, names compare after normalisation, days at the precision both give.
+//! matches anything, names compare after normalisation, days at the precision both give,
+//! events when one holds the other.
 //! Different players, or days that cannot be the same, make two games.
 //!
 //! The stored game keeps every source: its own (the row's `source_id`) and the others in
@@ -19,6 +20,7 @@
 //! [`Store::near_twins`](crate::store::Store::near_twins); a person merges or splits by hand
 //! ([`hand`]).
 
+mod event;
 mod facts;
 pub mod hand;
 mod list;
@@ -32,6 +34,7 @@ pub use facts::{Conflicts, Fact, Facts, TERMINAL_FIELD, name_form, time_of_day};
 pub use list::{NearTwin, NearTwinKind};
 pub(crate) use place::{Candidates, Placed};
 pub use refresh::Refreshed;
+pub use rekey::after_each_merge;
 pub use sources::GameSource;
 
 use rusqlite::{Connection, OptionalExtension, params};

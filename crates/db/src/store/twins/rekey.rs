@@ -4,12 +4,25 @@
 //! leaves the database as it was before it, and the next command that writes runs it again.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use rusqlite::Connection;
 
 use super::hand::absorb;
 use super::{conflicts_among, every_facts, load};
 use crate::store::StoreError;
+
+/// What runs after each game the re-keying merges, with how many it merged so far.
+type MergeHook = Box<dyn Fn(usize) + Send + Sync>;
+
+static AFTER_EACH_MERGE: OnceLock<MergeHook> = OnceLock::new();
+
+/// Sets what runs after each game the re-keying migration merges (once a process): tests
+/// stop the migration there, in the middle of its transaction, to kill it at a known point
+/// (`kifudex upgrade --pause-after-merges N`). Returns false when one was set before.
+pub fn after_each_merge(hook: impl Fn(usize) + Send + Sync + 'static) -> bool {
+    AFTER_EACH_MERGE.set(Box::new(hook)).is_ok()
+}
 
 /// Re-keys every game and merges the twins; says how many games went into how many.
 pub(in crate::store) fn merge_twins(conn: &Connection) -> Result<Option<String>, StoreError> {
@@ -56,6 +69,9 @@ pub(in crate::store) fn merge_twins(conn: &Connection) -> Result<Option<String>,
                 Some(at) => {
                     absorb(conn, &kept[at], &game, false)?;
                     merged += 1;
+                    if let Some(hook) = AFTER_EACH_MERGE.get() {
+                        hook(merged);
+                    }
                     if !took[at] {
                         took[at] = true;
                         into += 1;

@@ -12,6 +12,8 @@ use crate::store::{Store, StoreError};
 /// One source of a stored game.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct GameSource {
+    /// Its number, from 1 in the order listed (its own first): `twins --split ID --source N`.
+    pub number: usize,
     /// The path as imported (an archive entry as `archive.zip!entry`).
     pub file: String,
     /// The game's place in the file, from 0.
@@ -64,6 +66,7 @@ impl Store {
                 .map(|text| SourceFacts::parse(id, &text))
                 .transpose()?;
             out.push(GameSource {
+                number: n + 1,
                 file,
                 game_index: index,
                 format,

@@ -1,0 +1,172 @@
+//! The openings recognised again after a definition change: the text index takes the games
+//! whose recognised names changed, and only those (issue 37: rebuilding it whole was most
+//! of the time on a large database). An index behind a recognition it cannot follow game by
+//! game (one an older kifudex made) is rebuilt.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::util::{Kifudex, TempDb};
+use kifudex::classify::recognise_record;
+use kifudex::notation::Record;
+use kifudex::synth::{Synth, SynthOptions};
+
+const GAMES: usize = 40;
+
+/// The games (ids from 1) whose recognised names hold `needle`, by recognising each record.
+fn want(records: &[Record], needle: &str) -> Vec<i64> {
+    records
+        .iter()
+        .enumerate()
+        .filter(|(_, rec)| {
+            let r = recognise_record(rec);
+            r.opening.is_some_and(|o| o.contains(needle))
+                || r.items.iter().any(|i| i.name.contains(needle))
+        })
+        .map(|(i, _)| i as i64 + 1)
+        .collect()
+}
+
+/// The games `text opening:NEEDLE` finds, each once, in id order.
+fn got(db: &Path, needle: &str) -> Vec<i64> {
+    let out = Kifudex::new()
+        .db(db)
+        .args([
+            "text",
+            &format!("opening:{needle}"),
+            "--json",
+            "--limit",
+            "1000",
+        ])
+        .output()
+        .success();
+    let mut ids: Vec<i64> = out
+        .json_lines()
+        .iter()
+        .map(|h| h["id"].as_i64().unwrap())
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids
+}
+
+fn sql(db: &Path, batch: &str) {
+    rusqlite::Connection::open(db.join("kifudex.sqlite"))
+        .unwrap()
+        .execute_batch(batch)
+        .unwrap();
+}
+
+/// `upgrade --json`'s object and what it said on stderr.
+fn upgrade(db: &Path) -> (Value, String) {
+    let out = Kifudex::new()
+        .db(db)
+        .args(["upgrade", "--json"])
+        .output()
+        .success();
+    (out.json_lines().remove(0), out.stderr)
+}
+
+#[test]
+fn recognised_again_the_text_index_takes_the_games_that_changed() {
+    let dir = TempDb::new("recognise-again");
+    let files = dir.join("games");
+    std::fs::create_dir_all(&files).unwrap();
+    let mut synth = Synth::new(SynthOptions {
+        seed: 37,
+        ..SynthOptions::default()
+    });
+    let mut records = Vec::new();
+    for i in 0..GAMES {
+        let mut rec = synth.game();
+        rec.headers.retain(|(k, _)| k != "戦型");
+        let text = kifudex::notation::kif::write_kif(&rec);
+        std::fs::write(files.join(format!("g{i:03}.kifu")), &text).unwrap();
+        records.push(kifudex::notation::kif::read_kif(&text));
+    }
+    let db = dir.join("db");
+    Kifudex::new()
+        .db(&db)
+        .args(["import", files.to_str().unwrap()])
+        .output()
+        .success();
+    let needles = ["振り飛車", "居飛車", "美濃", "居玉"];
+    let all = |db: &Path| -> Vec<Vec<i64>> { needles.iter().map(|n| got(db, n)).collect() };
+    let wanted: Vec<Vec<i64>> = needles.iter().map(|n| want(&records, n)).collect();
+    assert_eq!(all(&db), wanted);
+
+    // Games 1 to 5 without their recognised names (as other definitions left them), and an
+    // index built from that.
+    sql(
+        &db,
+        "UPDATE games SET label = NULL, recognised = NULL WHERE id <= 5;",
+    );
+    std::fs::remove_dir_all(db.join(kifudex::store::TEXT_DIR)).unwrap();
+    let (done, _) = upgrade(&db);
+    assert_eq!(
+        (&done["recognised"], &done["text_added"]),
+        (&Value::from(0), &Value::from(GAMES))
+    );
+    let before = all(&db);
+    assert_ne!(before, wanted, "games 1 to 5 have names the test looks for");
+
+    // The definitions changed: every game is recognised again, games 1 to 5 get their names
+    // back, and the text index takes those five alone.
+    sql(
+        &db,
+        "UPDATE meta SET value = '0' WHERE key = 'classify_version';",
+    );
+    let (done, said) = upgrade(&db);
+    assert_eq!(
+        (
+            &done["recognised"],
+            &done["text_revised"],
+            &done["text_added"],
+            &done["text_deleted"]
+        ),
+        (
+            &Value::from(GAMES),
+            &Value::from(5),
+            &Value::from(0),
+            &Value::from(0)
+        ),
+        "{done}"
+    );
+    assert!(!said.contains("rebuilding"), "{said}");
+    assert_eq!(all(&db), wanted);
+
+    // Recognised again with nothing changed: nothing to index.
+    sql(
+        &db,
+        "UPDATE meta SET value = '0' WHERE key = 'classify_version';",
+    );
+    let (done, _) = upgrade(&db);
+    assert_eq!(
+        (
+            &done["recognised"],
+            &done["text_revised"],
+            &done["text_added"]
+        ),
+        (&Value::from(GAMES), &Value::from(0), &Value::from(0)),
+        "{done}"
+    );
+    assert_eq!(all(&db), wanted);
+
+    // Recognised again by a kifudex that did not record what changed: the index cannot
+    // follow game by game and is rebuilt.
+    sql(
+        &db,
+        "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'recognised_epoch';
+         DELETE FROM meta WHERE key = 'recognised_logged';",
+    );
+    let (done, said) = upgrade(&db);
+    assert_eq!(done["text_added"], GAMES, "{done}");
+    assert!(
+        said.contains(
+            "the recognised openings changed: rebuilding the text index from the database"
+        ),
+        "{said}"
+    );
+    assert_eq!(all(&db), wanted);
+}
