@@ -29,7 +29,7 @@ use recognise::Matcher;
 
 /// The version of the definitions: bump it with every change of a pattern or name, so
 /// that stored recognitions are computed again.
-pub const CLASSIFY_VERSION: u32 = 10;
+pub const CLASSIFY_VERSION: u32 = 11;
 
 /// One name recognised for one side.
 #[derive(Clone, Debug, PartialEq, Eq)]

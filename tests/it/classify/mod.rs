@@ -156,7 +156,11 @@ fn the_hierarchy() {
     assert_eq!(family("銀冠"), "美濃囲い");
     assert_eq!(family("力戦"), "その他の戦型");
     let under = descendants("石田流");
-    assert_eq!(under, vec!["石田流", "石田流本組み"]);
+    assert_eq!(
+        under,
+        vec!["石田流", "石田流本組み", "石田流7七角型", "石田流穴熊"]
+    );
+    assert_eq!(lineage("ウソ矢倉"), vec!["ウソ矢倉", "矢倉"]);
     assert!(descendants("三間飛車").contains(&"升田式石田流"));
     assert!(descendants("矢倉").contains(&"相矢倉"));
     assert_eq!(family("相三間飛車"), "相振り飛車");

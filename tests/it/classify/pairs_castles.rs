@@ -337,4 +337,15 @@ pub static CASES: &[Case] = &[
         13,
         "5i6h 6h7h 4i5h 5g5f 3i4h 4h5g",
     ),
+    // ▲5八飛, ▲6八銀, ▲4八銀 with the king at home; in the near miss the right silver
+    // goes to 3八.
+    s("無敵囲い", "2h5h 7i6h 3i4h", 5, "2h5h 7i6h 3i3h"),
+    // Sente's 居飛車穴熊 against gote's 振り飛車穴熊; in the near miss gote's silver never
+    // comes to 8二.
+    f(
+        "相穴熊",
+        "7g7f 8b4b 8h7g 9a9b 9i9h 5a6b 5i6h 6b7b 6h7h 7b8b 7h8h 8b9a 8h9i 7a8b 7i8h",
+        15,
+        "7g7f 8b4b 8h7g 9a9b 9i9h 5a6b 5i6h 6b7b 6h7h 7b8b 7h8h 8b9a 8h9i 4a3b 7i8h",
+    ),
 ];

@@ -270,4 +270,28 @@ pub static CASES: &[Case] = &[
         13,
         "7g7f 6g6f 2h7h 7i6h 6h6g 5i4h 1g1f 1f1e",
     ),
+    // 石田流 (▲7六飛 over ▲7五歩), the diagonal closed, the bishop up to 7七; the near
+    // miss takes it to 9七 instead.
+    s(
+        "石田流7七角型",
+        "7g7f 7f7e 2h7h 7h7f 6g6f 8h7g",
+        11,
+        "7g7f 7f7e 2h7h 7h7f 6g6f 9g9f 8h9g",
+    ),
+    // 石田流, then the king into the corner; the near miss digs the same 穴熊 in ノーマル
+    // 三間飛車.
+    s(
+        "石田流穴熊",
+        "7g7f 7f7e 2h7h 7h7f 1i1h 5i4h 4h3h 3h2h 2h1i 3i2h",
+        19,
+        "7g7f 6g6f 2h7h 1i1h 5i4h 4h3h 3h2h 2h1i 3i2h",
+    ),
+    // 三間飛車, 美濃 on 2八, ▲4五歩 and the left silver by 5七 to 4六; in the near miss it
+    // stays on 5七.
+    s(
+        "真部流",
+        "7g7f 6g6f 2h7h 5i4h 4h3h 3h2h 3i3h 5g5f 4g4f 4f4e 7i6h 6h5g 5g4f",
+        25,
+        "7g7f 6g6f 2h7h 5i4h 4h3h 3h2h 3i3h 5g5f 4g4f 4f4e 7i6h 6h5g 4i5h",
+    ),
 ];

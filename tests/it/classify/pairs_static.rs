@@ -531,4 +531,101 @@ pub static CASES: &[Case] = &[
         11,
         "7g7f 3c3d 2g2f 5c5d 2f2e 5d5e 3i4h 8b5b 5i6h 2b3c 2e2d 2c2d 2h2d",
     ),
+    // Named lines of 横歩取り, 矢倉 and the static rook against a ranging rook.
+    // Against 横歩取り's △3三角, no pawn dropped back on 8七, ▲5八玉 and ▲3八金; the near
+    // miss drops it (▲8七歩 △8五飛).
+    f(
+        "山崎流",
+        yokofu!("2b3c 3d3f 3a2b 5i5h 4a3b 4i3h"),
+        19,
+        yokofu!("2b3c 3d3f 3a2b P*8g 8f8e 5i5h 4a3b 4i3h"),
+    ),
+    // Against 中座飛車 (▲8七歩 △8五飛 ▲2六飛), the king at home, ▲3七桂 and ▲3五歩; in the
+    // near miss the king has stepped up to 5八.
+    f(
+        "新山崎流",
+        yokofu!("2b3c 3d3f 3a2b P*8g 8f8e 3f2f 4a3b 3i4h 7a6b 3g3f 5a4a 2i3g 7c7d 3f3e"),
+        27,
+        yokofu!("2b3c 3d3f 3a2b P*8g 8f8e 3f2f 4a3b 5i5h 7a6b 3g3f 5a4a 2i3g 7c7d 3f3e"),
+    ),
+    // Against gote's 矢倉, sente's right gold by 5八 and 5七 to 6六; in the near miss it
+    // stays on 5七.
+    f(
+        "カニカニ金",
+        "7g7f 3c3d 5g5f 4c4d 4i5h 3a4b 9g9f 4b3c 5h5g 4a3b 5g6f",
+        11,
+        "7g7f 3c3d 5g5f 4c4d 4i5h 3a4b 9g9f 4b3c 5h5g 4a3b 1g1f",
+    ),
+    // Against sente's ひねり飛車, gote's gold up by 4二 and 4三 to 4四 (then on to 5五); the
+    // near miss flies the same gold against a rook that stayed on 2六.
+    g(
+        "タコ金",
+        aigakari!("2h2f 4b4a 2f7f 4c4d 9g9f 4d4e 9f9e 4a4b 1g1f 4b4c 1f1e 4c4d 5i5h 4d5e"),
+        22,
+        aigakari!("2h2f 4b4a 9g9f 4c4d 9f9e 4d4e 1g1f 4a4b 1f1e 4b4c 3g3f 4c4d 5i5h 4d5e"),
+    ),
+    // ▲7六歩 △3四歩 ▲2六歩 △4四歩, then gote's 矢倉 with △8三歩 at home; in the near
+    // miss gote pushed △8四歩 first.
+    g(
+        "ウソ矢倉",
+        "7g7f 3c3d 2g2f 4c4d 4i4h 3a4b 4h4i 4b3c 4i4h 4a3b 4h4i 6a5b 4i4h 5b4c 4h4i 1c1d 4i4h 2b1c 4h4i 5a4a 4i4h 4a3a",
+        22,
+        "7g7f 8c8d 2g2f 3c3d 4i4h 4c4d 4h4i 3a4b 4i4h 4b3c 4h4i 4a3b 4i4h 6a5b 4h4i 5b4c 4i4h 1c1d 4h4i 2b1c 4i4h 5a4a 4h4i 4a3a",
+    ),
+    // 矢倉早囲い, ▲2五歩 and the bishop from 7九 to 4六; in the near miss the rook pawn
+    // stops on 2六.
+    s(
+        "藤井矢倉",
+        "7g7f 6g6f 7i6h 6h7g 4i5h 5h6g 5i6h 6h7h 8h7i 2g2f 2f2e 5g5f 7i4f",
+        25,
+        "7g7f 6g6f 7i6h 6h7g 4i5h 5h6g 5i6h 6h7h 8h7i 2g2f 9g9f 5g5f 7i4f",
+    ),
+    // Against gote's 四間飛車: ▲4八銀 ▲5六歩 ▲5七銀 ▲5五歩 ▲5六銀 ▲6五銀 ▲5八飛; in the
+    // near miss the rook stays at home.
+    f(
+        "英春流かまいたち",
+        "7g7f 3c3d 3i4h 4c4d 5g5f 8b4b 5i6h 9c9d 9g9f 7a7b 6h7h 3a3b 4h5g 3b4c 5f5e 5a6b 5g5f 6a5b 5f6e 6b7a 2h5h",
+        21,
+        "7g7f 3c3d 3i4h 4c4d 5g5f 8b4b 5i6h 9c9d 9g9f 7a7b 6h7h 3a3b 4h5g 3b4c 5f5e 5a6b 5g5f 6a5b 5f6e 6b7a 2g2f",
+    ),
+    // ▲7六歩 △3四歩 ▲2六歩 △4四角; the near miss is △3三角.
+    g(
+        "4手目△4四角戦法",
+        "7g7f 3c3d 2g2f 2b4d",
+        4,
+        "7g7f 3c3d 2g2f 2b3c",
+    ),
+    // Against ゴキゲン中飛車, straight into 穴熊 with the silver on 4八; the near miss digs
+    // the same 穴熊 against 四間飛車.
+    f(
+        "一直線穴熊",
+        "7g7f 3c3d 2g2f 5c5d 2f2e 8b5b 3i4h 5d5e 5i6h 2b3c 6h7h 5a6b 4i5h 6b7b 8h7g 7b8b 7h8h 3a4b 9i9h 4b5c 8h9i 9a9b 7i8h",
+        23,
+        "7g7f 3c3d 2g2f 4c4d 2f2e 8b4b 3i4h 2b3c 5i6h 5a6b 6h7h 6b7b 4i5h 7b8b 8h7g 3a3b 7h8h 7a7b 9i9h 9a9b 8h9i 4a5b 7i8h",
+    ),
+    // 舟囲い, the left silver by 6八 to 5七 and the right one to 4七; in the near miss the
+    // right silver stays on 4八.
+    f(
+        "二枚銀",
+        "7g7f 3c3d 5g5f 8b4b 5i6h 6a6b 6h7h 6b6a 4i5h 6a6b 7i6h 6b6a 6h5g 6a6b 4g4f 6b6a 3i4h 6a6b 4h4g",
+        19,
+        "7g7f 3c3d 5g5f 8b4b 5i6h 6a6b 6h7h 6b6a 4i5h 6a6b 7i6h 6b6a 6h5g 6a6b 4g4f 6b6a 3i4h 6a6b 9g9f",
+    ),
+    // 舟囲い, ▲5七銀右 and ▲3八飛; in the near miss the silver stays on 4八.
+    f(
+        "3八飛戦法",
+        "7g7f 3c3d 5g5f 8b4b 5i6h 6a6b 6h7h 6b6a 4i5h 6a6b 3i4h 6b6a 4h5g 6a6b 2h3h",
+        15,
+        "7g7f 3c3d 5g5f 8b4b 5i6h 6a6b 6h7h 6b6a 4i5h 6a6b 3i4h 6b6a 9g9f 6a6b 2h3h",
+    ),
+    // The king to 7八, the right silver by 4八 and 3七 to 4六; in the near miss the king
+    // has stayed at home.
+    f(
+        "4六銀右急戦",
+        "7g7f 3c3d 5i6h 8b4b 6h7h 6a6b 3i4h 6b6a 3g3f 6a6b 4h3g 6b6a 3g4f",
+        13,
+        "7g7f 3c3d 9g9f 8b4b 9f9e 6a6b 3i4h 6b6a 3g3f 6a6b 4h3g 6b6a 3g4f",
+    ),
+    // ▲5六歩, ▲5八金右, ▲5七金; in the near miss the gold stays on 5八.
+    s("金立ち戦法", "5g5f 4i5h 5h5g", 5, "5g5f 4i5h 6i6h"),
 ];

@@ -97,6 +97,9 @@ pub(super) const DEFS: &[Def] = &[
     strategy("メリケン向かい飛車", Some("向かい飛車"), "向かい飛車 swung after the 7-file pawn was pushed to 7五, the bishop's diagonal open."),
     strategy("耀龍四間飛車", Some("四間飛車"), "ノーマル四間飛車 whose king stops on 3八 instead of going on into 美濃: still there after 40 plies (大橋貴洸's)."),
     strategy("三間飛車藤井システム", Some("三間飛車"), "ノーマル三間飛車 that keeps the king at home on 5九 with the silver up on 6七 and the edge pawn on to 1五, ready to attack a 穴熊 before it is built.").aka(&["久保システム"]),
+    strategy("石田流7七角型", Some("石田流"), "石田流 with the bishop's diagonal closed by the pawn on 6六 and the bishop up on 7七 under the rook on 7六, instead of out on the edge at 9七.").aka(&["石田流▲7七角型", "7七角型石田流"]),
+    strategy("石田流穴熊", Some("石田流"), "石田流 with the king dug into the right corner (振り飛車穴熊: king 1九, lance 1八).").aka(&["石田流三間飛車穴熊"]),
+    strategy("真部流", Some("三間飛車"), "三間飛車 against 居飛車穴熊 (真部一男's): the 4-file pawn pushed to 4五 to take space, the left silver brought through 5七 up to 4六 behind it, the king in 美濃 on 2八.").aka(&["真部流三間飛車"]),
     strategy("銀対抗", Some("ゴキゲン中飛車"), "ゴキゲン中飛車 against 超速: the silver brought to 5四 (5六 from sente's side) to face the static rook's silver on 4六 (6四)."),
 ];
 
@@ -179,5 +182,8 @@ pub(super) const PATTERNS: &[Pattern] = &[
     // Looked at once: the king that stops on 3八 for good, not one on its way to 2八.
     pat("耀龍四間飛車", (40, 40), &[Had("ノーマル四間飛車"), Own(K, sq(38))]),
     pat("三間飛車藤井システム", (1, 40), &[Had("三間飛車"), Own(P, sqs(&[66, 15])), Own(K, sq(59)), Own(S, sq(67))]),
+    pat("石田流7七角型", (1, 60), &[Had("石田流"), Own(R, sq(76)), Own(B, sq(77)), Own(P, sq(66))]),
+    pat("石田流穴熊", CASTLING, &[Had("石田流"), Had("振り飛車穴熊")]),
+    pat("真部流", (1, 60), &[Had("三間飛車"), Own(P, sq(45)), Own(S, sq(46)), Own(K, sq(28))]),
     pat("銀対抗", (1, 50), &[Had("ゴキゲン中飛車"), Own(S, sq(56)), Opp(S, sq(64))]),
 ];

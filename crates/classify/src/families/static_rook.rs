@@ -34,6 +34,8 @@ pub(super) const DEFS: &[Def] = &[
     strategy("4五桂速攻", Some("角換わり"), "角換わり in which the right knight jumps on to 4五 (via 3七) to open the attack at once.").aka(&["▲4五桂速攻", "角換わり4五桂", "角換わり▲4五桂"]),
     // 横歩取り
     strategy("横歩取り", None, "The rook, up its file after the rook pawns were exchanged, takes the pawn beside it on 3四 in the opening.").aka(&["横歩取", "YOKOFUDORI", "YOKOFUTORI", "SIDEPAWNCAPTURE"]),
+    strategy("山崎流", Some("横歩取り"), "横歩取り where the side that took the pawn leaves its rook's file open instead of dropping a pawn back on 8七, the king up on 5八 and the gold on 3八, to keep the other rook off 8五.").aka(&["角交換型山崎流"]),
+    strategy("新山崎流", Some("横歩取り"), "Against 中座飛車 (the rook on 8五), the side that took the pawn keeps its king at home on 5九 and attacks at once with the knight on 3七 and the 3-file pawn on 3五.").aka(&["横歩取り新山崎流"]),
     strategy("中座飛車", Some("横歩取り"), "Against 横歩取り, the rook, after exchanging its rook pawn, settles on 8五 (▲2五飛 from sente's side).").aka(&["横歩取り8五飛", "横歩取り△8五飛", "8五飛車戦法", "8五飛戦法"]),
     strategy("横歩取り3三角型", Some("横歩取り"), "Against 横歩取り, the bishop comes up to 3三 (▲7七角 from sente's side).").aka(&["横歩取り△3三角", "横歩取り3三角"]),
     strategy("横歩取り3三桂型", Some("横歩取り"), "Against 横歩取り, the knight jumps to 3三 (▲7七桂 from sente's side).").aka(&["横歩取り△3三桂", "横歩取り3三桂", "脇流"]),
@@ -56,6 +58,7 @@ pub(super) const DEFS: &[Def] = &[
     strategy("縦歩取り", Some("相掛かり"), "相掛かり where the rook, up on 2六 after exchanging its rook pawn, steps across to 3六 to take the 3-file pawn from below, up its file.").aka(&["タテ歩取り", "縦歩取り戦法"]),
     strategy("中原流相掛かり", Some("相掛かり"), "相掛かり引き飛車 with the king in 中原囲い (6九, golds 5九 and 7八, silver 4八)."),
     strategy("UFO銀", Some("相掛かり"), "相掛かり where the right silver comes out to 3六 beside the rook's file, to fly on to the centre."),
+    strategy("タコ金", Some("相掛かり"), "Against ひねり飛車, a gold flown up like a kite to the centre, on 6六 or 5五 (▲7七金 ▲6六金 ▲5五金, or △4四金 △5五金 from gote's side).").aka(&["対ひねり飛車タコ金", "タコ金戦法"]),
     strategy("塚田スペシャル", Some("相掛かり"), "相掛かり with the rook up on 2六 after the exchange, the edge pawn on 1六 and the silver on 3八, where a pawn is dropped again on 2四 when the other side exchanges its own rook pawn.").aka(&["塚田流"]),
     strategy("鎖鎌銀", Some("相掛かり"), "相掛かり against a 腰掛け銀: instead of sitting on the centre, the silver goes out beside the rook's file (△7四銀, ▲3六銀 from sente's side) over the pushed 6-file (4-file) pawn.").aka(&["猪突銀", "猪突銀戦法"]),
     // 矢倉
@@ -68,6 +71,9 @@ pub(super) const DEFS: &[Def] = &[
     strategy("4六銀3七桂型", Some("矢倉"), "矢倉 with the right silver on 4六 and the knight on 3七.").aka(&["矢倉4六銀3七桂", "4六銀・3七桂型"]),
     strategy("矢倉左美濃急戦", Some("矢倉"), "Against 矢倉, a quick attack from 左美濃 (king 8八, silver 7八, gold 6九).").aka(&["居角左美濃"]),
     strategy("急戦矢倉", Some("矢倉"), "Against a 矢倉, an attack before castling: a silver out on the fifth rank or the knight jumped to 4五 or 6五, the king still near its start."),
+    strategy("ウソ矢倉", Some("矢倉"), "Gote's 矢倉 castled without the rook pawn pushed (△8三歩 still at home), as after the ranging-rook-like 4手目△4四歩.").aka(&["うそ矢倉", "無理矢理矢倉"]),
+    strategy("藤井矢倉", Some("矢倉"), "矢倉 by 藤井猛's early castle (矢倉早囲い, the king hurried to 7八) with the rook pawn pushed on to 2五 and the bishop out on 4六.").aka(&["藤井流矢倉"]),
+    strategy("カニカニ金", Some("矢倉"), "Against 矢倉, the right gold climbs out to the centre (▲5八金 ▲5七金, then 6六 or 5五; △5三金 △4四金 △5五金 from gote's side) to lead the attack (児玉孝一's).").aka(&["カニカニ金戦法"]),
     strategy("脇システム", Some("矢倉"), "矢倉 with the bishop out on 4六 facing the opponent's on 6四."),
     strategy("阿久津流急戦矢倉", Some("急戦矢倉"), "Against 矢倉, the centre pawns exchanged (no pawn left on the 5-file) and the bishop brought round to 7三 (3七 from sente's side) before castling.").aka(&["阿久津流"]),
     // 雁木
@@ -90,6 +96,8 @@ pub(super) const DEFS: &[Def] = &[
     strategy("糸谷流右玉", Some("右玉"), "右玉 against a ranging rook: the silvers on 6七 and 4七, the king gone right to 4八 beside them."),
     strategy("アヒル戦法", None, "A static rook castled in アヒル囲い (king 5八, silvers 6八 and 4八, golds 7九 and 3九), playing to trade the major pieces."),
     strategy("5筋位取り", None, "A static rook takes the centre with its pawn on 5五, the rook at home.").aka(&["五筋位取り"]),
+    strategy("英春流かまいたち", Some("5筋位取り"), "5筋位取り against a ranging rook (鈴木英春's): the silver from 5六 on to 6五 beside the pawn on 5五, then the rook swung to 5八 behind them.").aka(&["かまいたち戦法", "英春流かまいたち戦法"]),
+    strategy("金立ち戦法", None, "A static rook's gold climbs to 5七 in the opening (▲5八金右 then ▲5七金) to lead the attack or hold the centre.").aka(&["5七金戦法", "金立ち"]),
     strategy("端位取り", None, "An edge pawn pushed to 9五 (or 1五) while the opponent's is still at home on 9三 (1三), taking space on the edge."),
     strategy("嬉野流", None, "▲6八銀 first, then the bishop to 7九 with the 7-file pawn unmoved."),
     strategy("新嬉野流", Some("嬉野流"), "嬉野流 with the silver on 5七 over the pushed centre pawn (5六), the bishop on 7九 behind the unmoved 7-file pawn."),
@@ -97,6 +105,7 @@ pub(super) const DEFS: &[Def] = &[
     strategy("筋違い角", None, "A bishop on 4五 or 6五 in the first sixteen plies (dropped after an early exchange), off the opponent's diagonals."),
     strategy("相筋違い角", Some("筋違い角"), "Both sides played 筋違い角, each bishop dropped off the other's diagonals."),
     strategy("4手目△3三角戦法", None, "Gote's second move raises the bishop to 3三 on the open diagonal (▲7六歩 △3四歩 ▲… △3三角), offering the exchange to play 角交換振り飛車 or 相振り飛車.").aka(&["4手目3三角", "4手目△3三角", "△3三角戦法"]),
+    strategy("4手目△4四角戦法", None, "Gote's second move takes the bishop out to 4四 through the open diagonal (▲7六歩 △3四歩 ▲… △4四角), aiming at 8八 and ready to exchange.").aka(&["4手目4四角", "4手目△4四角", "△4四角戦法"]),
     strategy("パックマン", None, "Gote's first move pushes the 4-file pawn to 4四 into the open diagonal, offering it."),
     strategy("角頭歩戦法", None, "The pawn on the bishop's head (the 8-file pawn) pushed in the first moves with the bishop's diagonal open."),
     strategy("中原流急戦矢倉", Some("矢倉"), "Against 矢倉, an early attack in the centre: the 3- and 4-file pawns pushed, the silver up to 4七 and the centre pawn on to 5五 (△7四歩 △6四歩 △6三銀 △5五歩 from gote's side).").aka(&["中原流"]),
@@ -119,6 +128,9 @@ pub(super) const PATTERNS: &[Pattern] = &[
     pat("4五桂速攻", (1, 60), &[Had("角換わり"), Own(N, sq(45))]),
     // 横歩取り
     pat("横歩取り", OPENING, &[Own(R, sq(34)), Opening, NotHad("振り飛車"), NotHad("角換わり"), NotHad("矢倉"), NotHad("雁木")]),
+    // The 8-file pawn went in the exchange and none was dropped back.
+    pat("山崎流", OPENING, &[Had("横歩取り"), OwnNone(P, file(8)), Own(K, sq(58)), Own(G, sq(38))]),
+    pat("新山崎流", (1, 50), &[Had("横歩取り"), OppHad("中座飛車"), Own(K, sq(59)), Own(N, sq(37)), Own(P, sq(35))]),
     pat("中座飛車", OPENING, &[OppDid("横歩取り"), Own(R, sq(25)), OwnNone(P, file(2))]),
     pat("横歩取り3三角型", OPENING, &[OppDid("横歩取り"), Own(B, sq(77))]),
     pat("横歩取り3三桂型", OPENING, &[OppDid("横歩取り"), Own(N, sq(77))]),
@@ -145,6 +157,7 @@ pub(super) const PATTERNS: &[Pattern] = &[
     pat("中原流相掛かり", (1, 60), &[Had("相掛かり引き飛車"), Had("中原囲い")]),
     pat("UFO銀", (1, 40), &[Had("相掛かり"), Own(S, sq(36)), OwnAny(R, file(2))]),
     // The rook pawn was exchanged: a pawn on 2四 again is one dropped there.
+    pat("タコ金", OPENING, &[OppHad("ひねり飛車"), OwnAny(G, sqs(&[66, 55]))]),
     pat("塚田スペシャル", OPENING, &[Had("相掛かり浮き飛車"), Own(R, sq(26)), Own(P, sqs(&[24, 16])), Own(S, sq(38))]),
     pat("鎖鎌銀", (1, 60), &[Had("相掛かり"), OppHad("腰掛け銀"), Own(S, sq(36)), Own(P, sq(46))]),
     // 矢倉
@@ -161,6 +174,9 @@ pub(super) const PATTERNS: &[Pattern] = &[
     pat("矢倉左美濃急戦", (1, 50), &[OppHad("矢倉"), Had("左美濃")]),
     pat("急戦矢倉", OPENING, &[OppHad("矢倉"), NotHad("矢倉"), NotHad("振り飛車"), OwnAny(K, sqs(&[59, 69, 68, 58, 49])), OwnAny(S, sqs(&[35, 45, 55, 65, 75]))]),
     pat("急戦矢倉", OPENING, &[OppHad("矢倉"), NotHad("矢倉"), NotHad("振り飛車"), OwnAny(K, sqs(&[59, 69, 68, 58, 49])), OwnAny(N, sqs(&[45, 65]))]),
+    pat("ウソ矢倉", (1, 60), &[Had("矢倉囲い"), Own(P, sq(27)), NotHad("振り飛車"), Side(Color::White)]),
+    pat("藤井矢倉", (1, 60), &[Had("矢倉早囲い"), Own(P, sq(25)), Own(B, sq(46))]),
+    pat("カニカニ金", OPENING, &[OppHad("矢倉"), NotHad("振り飛車"), OwnAny(G, sqs(&[66, 55]))]),
     pat("脇システム", (1, 60), &[Had("矢倉"), Own(B, sq(46)), Opp(B, sq(64))]),
     pat("阿久津流急戦矢倉", OPENING, &[OppHad("矢倉"), NotHad("矢倉"), NotHad("振り飛車"), OwnNone(P, file(5)), Own(B, sq(37))]),
     // 雁木
@@ -183,6 +199,8 @@ pub(super) const PATTERNS: &[Pattern] = &[
     pat("糸谷流右玉", (16, 70), &[Had("右玉"), OppHad("振り飛車"), Own(S, sqs(&[67, 47]))]),
     pat("アヒル戦法", CASTLING, &[Had("アヒル囲い"), NotHad("振り飛車")]),
     pat("5筋位取り", OPENING, &[Own(P, sq(55)), OwnAny(R, file(2)), NotHad("振り飛車")]),
+    pat("英春流かまいたち", (1, 60), &[Had("5筋位取り"), OppHad("振り飛車"), Own(P, sq(55)), Own(S, sq(65)), Own(R, sq(58))]),
+    pat("金立ち戦法", OPENING, &[Own(G, sq(57)), NotHad("振り飛車")]),
     pat("端位取り", OPENING, &[Own(P, sq(95)), Opp(P, sq(93))]),
     pat("端位取り", OPENING, &[Own(P, sq(15)), Opp(P, sq(13))]),
     pat("嬉野流", (1, 12), &[Own(S, sq(68)), Own(B, sq(79)), Own(P, sq(77))]),
@@ -191,6 +209,7 @@ pub(super) const PATTERNS: &[Pattern] = &[
     pat("筋違い角", (1, 16), &[OwnAny(B, sqs(&[45, 65]))]),
     pat("相筋違い角", (1, 24), &[Had("筋違い角"), OppHad("筋違い角")]),
     pat("4手目△3三角戦法", (4, 4), &[Own(B, sq(77)), Side(Color::White)]),
+    pat("4手目△4四角戦法", (4, 4), &[Own(B, sq(66)), Side(Color::White)]),
     pat("パックマン", (2, 2), &[Own(P, sq(66)), OppNone(P, sq(33)), Side(Color::White)]),
     pat("角頭歩戦法", (1, 8), &[OwnNone(P, sqs(&[87, 77]))]),
     pat("中原流急戦矢倉", OPENING, &[OppHad("矢倉"), NotHad("振り飛車"), Own(P, sqs(&[36, 46, 55])), Own(S, sq(47))]),

@@ -35,6 +35,10 @@ pub(super) const DEFS: &[Def] = &[
     strategy("4六金戦法", Some("対振り急戦"), "Against 中飛車, the right gold climbs to 4六 to lead the attack."),
     strategy("端角戦法", Some("対振り急戦"), "Against a ranging rook, the bishop out on the edge at 9七."),
     strategy("5八金右超急戦", Some("対振り急戦"), "Against ゴキゲン中飛車, the right gold up to 5八 with the king still at home and the rook pawn pushed on to 2四 at once to be exchanged (▲5八金右, ▲2四歩), before either side castles.").aka(&["▲5八金右超急戦", "5八金右急戦"]),
+    strategy("一直線穴熊", Some("対振り持久戦"), "Against ゴキゲン中飛車, the king taken straight into 居飛車穴熊 (king 9九, lance 9八) without the 超速 silver going out first.").aka(&["対ゴキゲン一直線穴熊"]),
+    strategy("二枚銀", Some("対振り急戦"), "Against a ranging rook, 舟囲い with both silvers side by side in front of it on 5七 and 4七 (4五歩早仕掛け with the right silver up on 4七).").aka(&["二枚銀急戦"]),
+    strategy("3八飛戦法", Some("対振り急戦"), "Against a ranging rook, the rook moved one file to 3八 with a silver on 5七, aiming at the head of the ranging side's bishop (鷺宮定跡 is its 左銀 form).").aka(&["▲3八飛戦法"]),
+    strategy("4六銀右急戦", Some("対振り急戦"), "Against a ranging rook, the right silver out to 4六 by way of 4八 and 3七, the left silver still on 7九 or 6八, the king in 舟囲い or the like.").aka(&["▲4六銀右急戦", "4六銀右戦法", "4六銀右"]),
     strategy("居飛車", None, "A side whose rook did not range in the opening: still a static rook after 40 plies."),
 ];
 
@@ -66,6 +70,10 @@ pub(super) const PATTERNS: &[Pattern] = &[
     pat("4六金戦法", (1, 50), &[OppHad("中飛車"), VS[1], Own(G, sq(46))]),
     pat("端角戦法", (1, 50), &[VS[0], VS[1], Own(B, sq(97))]),
     pat("5八金右超急戦", (1, 30), &[OppHad("ゴキゲン中飛車"), VS[1], Own(K, sq(59)), Own(G, sq(58)), OwnNone(G, sq(49)), OwnNone(P, sqs(&[27, 26, 25]))]),
+    pat("一直線穴熊", CASTLING, &[OppHad("ゴキゲン中飛車"), VS[1], Had("居飛車穴熊"), NotHad("超速")]),
+    pat("二枚銀", (1, 50), &[VS[0], VS[1], Had("舟囲い"), Own(S, sqs(&[57, 47]))]),
+    pat("3八飛戦法", (1, 50), &[VS[0], VS[1], Own(R, sq(38)), Own(S, sq(57))]),
+    pat("4六銀右急戦", (1, 50), &[VS[0], VS[1], Own(S, sq(46)), OwnAny(S, sqs(&[79, 68])), OwnAny(K, sqs(&[78, 68, 69, 79]))]),
     pat("居飛車", (40, 40), &[NotHad("振り飛車"), OwnAny(R | kind(PieceKind::Dragon), area(1, 9, 1, 9))]),
     pat("居飛車", (40, 40), &[NotHad("振り飛車"), OwnHand(PieceKind::Rook)]),
 ];
