@@ -66,6 +66,19 @@ export async function evalGraph(page, url, { cli, check, shots, name, inView }) 
   await page.waitForFunction(() => document.body.dataset.gply === "9");
   const nine = await page.textContent("#vevalnow .bl");
   check(at("a blunder names the engine's better move"), nine === "悪手 ☗７八玉: +60 → −400（460損） 最善 ☗５六歩", nine);
+  // …and draws it on the board: an arrow from ５七 to ５六, the two squares' centres.
+  const arrow = await page.$$eval("#vboard [data-better]", (gs) => gs.map((g) => {
+    const l = g.querySelector("line");
+    return [g.dataset.better, l && [l.getAttribute("x1"), l.getAttribute("y1")].join(","),
+      g.querySelector("path") && g.querySelector("path").getAttribute("d").split(" ").slice(0, 2).join(" ")];
+  }));
+  check(at("the better move is an arrow from ５七 to ５六"),
+    JSON.stringify(arrow) === JSON.stringify([["5g5f", "231,349", "M231 299"]]), JSON.stringify(arrow));
+  await page.keyboard.press("ArrowLeft");
+  await page.waitForFunction(() => document.body.dataset.gply === "8");
+  check(at("no arrow where no blunder was played"), (await page.$$("#vboard [data-better]")).length === 0, "");
+  await page.keyboard.press("ArrowRight");
+  await page.waitForFunction(() => document.body.dataset.gply === "9");
   await page.goto(`${url}?game=${game.id}&gply=14`);
   await page.waitForFunction(() => document.body.dataset.gply === "14");
   const mate = await page.textContent("#vevalnow .now");

@@ -548,6 +548,7 @@ function renderViewer() {
   const pos = parseSfen(g.positions[state.gply]);
   const lastUsi = state.gply > 0 ? g.moves[state.gply - 1].usi : null;
   drawBoard(document.getElementById("vboard"), pos, { flip: state.flip, last: lastMoveSquares(lastUsi) });
+  drawBetterMove(document.getElementById("vboard"), g, state.gply, state.flip);
   const bottom = state.flip ? "w" : "b";
   const top = state.flip ? "b" : "w";
   const h = isHandicap(g);

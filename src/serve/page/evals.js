@@ -149,3 +149,34 @@ function showEvalAt(g, ply) {
     now.appendChild(s);
   }
 }
+
+// At a blunder's ply, the engine's better move (played instead of it, from the position
+// before) as an arrow on the board: from its square to its target, or a ring on the target
+// of a drop.
+function drawBetterMove(container, g, ply, flip) {
+  const b = (g.blunders || []).find((x) => x.ply === ply);
+  const svg = container.querySelector("svg");
+  if (!b || !b.better || !svg) return;
+  const centre = (sq) => {
+    const file = parseInt(sq[0], 10), rank = RANKS.indexOf(sq[1]);
+    const c = flip ? file - 1 : 9 - file, r = flip ? 8 - rank : rank;
+    return [OX + c * CELL + CELL / 2, OY + r * CELL + CELL / 2];
+  };
+  const [tx, ty] = centre(b.better.slice(2, 4));
+  const mark = { "data-better": b.better, "pointer-events": "none", stroke: "rgba(30,140,60,.85)", fill: "none" };
+  if (b.better[1] === "*") {
+    svg.appendChild(el("circle", { ...mark, cx: tx, cy: ty, r: 20, "stroke-width": 5 }));
+    return;
+  }
+  const [fx, fy] = centre(b.better.slice(0, 2));
+  // The shaft stops short of the target's centre, where the head's point is.
+  const len = Math.hypot(tx - fx, ty - fy), ux = (tx - fx) / len, uy = (ty - fy) / len;
+  const bx = tx - ux * 16, by = ty - uy * 16;
+  const g2 = el("g", mark);
+  g2.appendChild(el("line", { x1: fx, y1: fy, x2: bx, y2: by, "stroke-width": 8, "stroke-linecap": "round" }));
+  g2.appendChild(el("path", {
+    d: `M${tx} ${ty} L${bx - uy * 12} ${by + ux * 12} L${bx + uy * 12} ${by - ux * 12} Z`,
+    fill: "rgba(30,140,60,.85)", stroke: "none",
+  }));
+  svg.appendChild(g2);
+}
