@@ -652,6 +652,6 @@ fn explain_says_it_in_words() {
     );
     assert_eq!(
         explain(&parsed("▲穴熊 and △四間飛車 and 手数 30..60 and ▲と 敵陣")),
-        "all of:\n  sente's (▲) castle 穴熊 (or 居飛車穴熊, 銀冠穴熊, ビッグ4, 松尾流穴熊, 音無しの構え, 矢倉穴熊, 振り飛車穴熊) standing on the board\n  gote's (△) strategy 四間飛車 recognised by this ply\n  the ply (moves played) is from 30 to 60\n  sente's (▲) promoted pawn (と) in the enemy camp (敵陣: its far three ranks)\n"
+        "all of:\n  sente's (▲) castle 穴熊 (or 居飛車穴熊, 銀冠穴熊, 相穴熊, ビッグ4, 松尾流穴熊, 音無しの構え, 矢倉穴熊, 振り飛車穴熊) standing on the board\n  gote's (△) strategy 四間飛車 recognised by this ply\n  the ply (moves played) is from 30 to 60\n  sente's (▲) promoted pawn (と) in the enemy camp (敵陣: its far three ranks)\n"
     );
 }
