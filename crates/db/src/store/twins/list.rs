@@ -48,23 +48,8 @@ impl Store {
     /// Games that share a key (start and moves) and were kept apart.
     fn conflicting(&self, wanted: &dyn Fn(&[i64]) -> bool) -> Result<Vec<NearTwin>, StoreError> {
         let c = &self.conn;
-        let mut first: HashMap<u128, i64> = HashMap::new();
-        let mut shared: HashMap<u128, Vec<i64>> = HashMap::new();
-        let mut stmt = c.prepare("SELECT id, fingerprint FROM games ORDER BY id")?;
-        let mut rows = stmt.query([])?;
-        while let Some(r) = rows.next()? {
-            let id: i64 = r.get(0)?;
-            let key = r.get_ref(1)?.as_blob().unwrap_or(&[]);
-            let key = u128::from_le_bytes(key.try_into().unwrap_or([0; 16]));
-            match first.get(&key) {
-                Some(&f) => shared.entry(key).or_insert_with(|| vec![f]).push(id),
-                None => {
-                    first.insert(key, id);
-                }
-            }
-        }
-        let mut groups: Vec<Vec<i64>> = shared.into_values().filter(|g| wanted(g)).collect();
-        groups.sort_unstable();
+        let mut groups = super::shared_keys(c)?;
+        groups.retain(|g| wanted(g));
         let mut out = Vec::new();
         for games in groups {
             let facts: Vec<super::GameFacts> = games

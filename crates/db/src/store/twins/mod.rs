@@ -327,3 +327,26 @@ pub fn revise(c: &Connection, game: i64) -> Result<i64, StoreError> {
         .execute([game])?;
     Ok(c.last_insert_rowid())
 }
+
+/// The games that share a key (start and moves) with another, a group per key in id order,
+/// the groups sorted.
+pub(super) fn shared_keys(c: &Connection) -> Result<Vec<Vec<i64>>, StoreError> {
+    let mut first: std::collections::HashMap<u128, i64> = Default::default();
+    let mut shared: std::collections::HashMap<u128, Vec<i64>> = Default::default();
+    let mut stmt = c.prepare("SELECT id, fingerprint FROM games ORDER BY id")?;
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        let id: i64 = r.get(0)?;
+        let key = r.get_ref(1)?.as_blob().unwrap_or(&[]);
+        let key = u128::from_le_bytes(key.try_into().unwrap_or([0; 16]));
+        match first.get(&key) {
+            Some(&f) => shared.entry(key).or_insert_with(|| vec![f]).push(id),
+            None => {
+                first.insert(key, id);
+            }
+        }
+    }
+    let mut groups: Vec<Vec<i64>> = shared.into_values().collect();
+    groups.sort_unstable();
+    Ok(groups)
+}

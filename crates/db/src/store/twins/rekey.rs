@@ -3,7 +3,6 @@
 //! others' sources). Part of the migration's transaction: a migration killed at any moment
 //! leaves the database as it was before it, and the next command that writes runs it again.
 
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use rusqlite::Connection;
@@ -27,27 +26,7 @@ pub fn after_each_merge(hook: impl Fn(usize) + Send + Sync + 'static) -> bool {
 /// Re-keys every game and merges the twins; says how many games went into how many.
 pub(in crate::store) fn merge_twins(conn: &Connection) -> Result<Option<String>, StoreError> {
     crate::store::rekey::recompute_fingerprints(conn)?;
-    // The keys shared by several games, with their games in id order.
-    let mut first: HashMap<u128, i64> = HashMap::new();
-    let mut shared: HashMap<u128, Vec<i64>> = HashMap::new();
-    {
-        let mut stmt = conn.prepare("SELECT id, fingerprint FROM games ORDER BY id")?;
-        let mut rows = stmt.query([])?;
-        while let Some(r) = rows.next()? {
-            let id: i64 = r.get(0)?;
-            let key = r.get_ref(1)?.as_blob().unwrap_or(&[]);
-            let key = u128::from_le_bytes(key.try_into().unwrap_or([0; 16]));
-            match first.get(&key) {
-                Some(&f) => shared.entry(key).or_insert_with(|| vec![f]).push(id),
-                None => {
-                    first.insert(key, id);
-                }
-            }
-        }
-    }
-    drop(first);
-    let mut groups: Vec<Vec<i64>> = shared.into_values().collect();
-    groups.sort_unstable();
+    let groups = super::shared_keys(conn)?;
     let (mut merged, mut into) = (0usize, 0usize);
     for group in groups {
         // The games that stay, each with what it says now.
