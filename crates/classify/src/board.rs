@@ -1,6 +1,7 @@
-//! The board as the patterns see it: one bit set per colour and piece kind, kept move by
-//! move, so that a condition is one mask test. Knows nothing of legality: the moves it is
-//! given were replayed already.
+//! The board as the patterns see it: one bit set per colour and piece kind, so that a
+//! condition is one mask test (read at the start of a game, and by the matcher's checks);
+//! and the squares and hands alone ([`Mailbox`]), which the matcher keeps move by move.
+//! Knows nothing of legality: the moves it is given were replayed already.
 
 use kifudex_shogi::{Color, Move, PieceKind, Position, Square};
 
@@ -65,12 +66,10 @@ pub const fn kind(k: PieceKind) -> Kinds {
     1 << (k as u16)
 }
 
-/// The board and hands of a game being replayed, by colour and kind.
+/// The board and hands of a game, by colour and kind.
 ///
-/// Written so that a move takes few branches whose way depends on the game (a capture or
-/// not, a promotion or not): those are mispredicted often, and cost more than the
-/// instructions around them. An empty square holds [`EMPTY`], whose set (`pieces[EMPTY]`)
-/// and hand take what a move without a capture would otherwise have to branch around.
+/// An empty square holds [`EMPTY`], whose set (`pieces[EMPTY]`) and hand take what a move
+/// without a capture would otherwise have to branch around (as in [`Mailbox`]).
 #[derive(Clone)]
 pub struct Board {
     /// `pieces[slot(colour, kind)]`: the squares holding that piece; `pieces[EMPTY]` is
@@ -81,8 +80,6 @@ pub struct Board {
     /// `hands[colour × 7 + kind]` for the seven kinds a hand holds; `hands[14]` is scratch
     /// (where a capture of nothing, or of a king, counts).
     hands: [u8; 15],
-    /// Each side's king square, or 81 for a side without exactly one king.
-    kings: [u8; 2],
 }
 
 /// The slot of an empty square (one past the 28 pieces).
@@ -96,12 +93,6 @@ pub const NO_HAND: u8 = 14;
 #[inline]
 pub fn slot(color: Color, kind: PieceKind) -> u8 {
     (color.index() * 14 + kind.index()) as u8
-}
-
-/// The slot of `color`'s king.
-#[inline]
-fn king_slot(color: usize) -> u8 {
-    (color * 14 + PieceKind::King.index()) as u8
 }
 
 /// Per slot, the slot of the piece promoted (itself for a piece that does not promote, and
@@ -150,35 +141,12 @@ const HAND_OF_CAPTURE: [[u8; 29]; 2] = {
     out
 };
 
-/// What one move changed: the pieces that left a square (the piece moved, as it was, and
-/// the piece taken), each `(slot, square index)` with [`EMPTY`] for none, the piece that
-/// entered a square (the piece moved, as it is, or dropped), and the hand that a capture
-/// gave its first piece of a kind.
-#[derive(Copy, Clone, Debug)]
-pub struct Changed {
-    pub left: [(u8, u8); 2],
-    pub entered: (u8, u8),
-    /// `colour × 7 + kind` of the hand that went from none to one piece of a kind, else
-    /// [`NO_HAND`]: the only change of a hand after which a test of a hand (it holds one or
-    /// more) can start to hold.
-    pub gained: u8,
-}
-
-impl Changed {
-    const NOTHING: Changed = Changed {
-        left: [(EMPTY, 0); 2],
-        entered: (EMPTY, 0),
-        gained: NO_HAND,
-    };
-}
-
 impl Board {
     pub fn new(position: &Position) -> Board {
         let mut board = Board {
             pieces: [0; 29],
             mailbox: [EMPTY; 81],
             hands: [0; 15],
-            kings: [81; 2],
         };
         for square in Square::all() {
             if let Some(piece) = position.piece_at(square) {
@@ -188,10 +156,6 @@ impl Board {
             }
         }
         for color in Color::ALL {
-            let kings = board.pieces[king_slot(color.index()) as usize];
-            if kings.count_ones() == 1 {
-                board.kings[color.index()] = kings.trailing_zeros() as u8;
-            }
             for (k, n) in position.hand(color).iter() {
                 board.hands[color.index() * 7 + k.index()] = n;
             }
@@ -199,18 +163,16 @@ impl Board {
         board
     }
 
-    /// Plays `mv` for `color`; what it changed. A move whose origin is empty changes nothing
-    /// (the records' replay has refused it already).
-    #[inline(always)]
-    pub fn play(&mut self, color: Color, mv: Move) -> Changed {
+    /// Plays `mv` for `color` (as [`Mailbox::play`] does; the matcher's checks replay the
+    /// full board beside it). A move whose origin is empty changes nothing.
+    pub fn play(&mut self, color: Color, mv: Move) {
         match mv {
             Move::Board { from, to, promote } => {
                 let (from, to) = (from.index(), to.index());
                 let moved = self.mailbox[from];
                 if moved == EMPTY {
-                    return Changed::NOTHING;
+                    return;
                 }
-                let owner = (moved >= 14) as usize;
                 let taken = self.mailbox[to];
                 self.pieces[moved as usize] &= !BIT[from];
                 self.pieces[taken as usize] &= !BIT[to];
@@ -222,22 +184,9 @@ impl Board {
                 };
                 self.pieces[now as usize] |= BIT[to];
                 self.mailbox[to] = now;
-                let at = HAND_OF_CAPTURE[owner][taken as usize];
+                let at = HAND_OF_CAPTURE[(moved >= 14) as usize][taken as usize];
                 let hand = &mut self.hands[at as usize];
                 *hand = hand.saturating_add(1);
-                let gained = [NO_HAND, at][(*hand == 1) as usize];
-                // Kings move and are taken rarely: these branches are foreseen.
-                if moved == king_slot(owner) && self.kings[owner] == from as u8 {
-                    self.kings[owner] = to as u8;
-                }
-                if taken != EMPTY && taken % 14 == PieceKind::King as u8 {
-                    self.kings[(taken >= 14) as usize] = 81;
-                }
-                Changed {
-                    left: [(moved, from as u8), (taken, to as u8)],
-                    entered: (now, to as u8),
-                    gained,
-                }
             }
             Move::Drop { kind, to } => {
                 let to = to.index();
@@ -246,16 +195,10 @@ impl Board {
                     *h = h.saturating_sub(1);
                 }
                 let now = slot(color, kind);
-                // A drop on an occupied square: the records' replay refused it already.
                 let was = self.mailbox[to];
                 self.pieces[was as usize] &= !BIT[to];
                 self.pieces[now as usize] |= BIT[to];
                 self.mailbox[to] = now;
-                Changed {
-                    left: [(EMPTY, 0), (was, to as u8)],
-                    entered: (now, to as u8),
-                    gained: NO_HAND,
-                }
             }
         }
     }
@@ -274,12 +217,6 @@ impl Board {
         set
     }
 
-    /// The square index of `color`'s king, or 81 when it has none or several.
-    #[inline]
-    pub fn king(&self, color: Color) -> usize {
-        self.kings[color.index()] as usize
-    }
-
     /// The squares holding the pieces of one slot (see [`slot`]).
     #[inline]
     pub fn of_slot(&self, slot: u8) -> Squares {
@@ -294,6 +231,112 @@ impl Board {
         } else {
             0
         }
+    }
+}
+
+/// What a move changed, for the matcher's counts: the piece that left its square (as it
+/// was), the piece taken, the piece that entered a square (as it is now, or dropped), each
+/// `(slot, square index)` with [`EMPTY`] for none; and the hand that went from none to one
+/// piece of a kind (a capture), and the one that went from one to none (a drop), each
+/// `colour × 7 + kind` or [`NO_HAND`].
+#[derive(Copy, Clone, Debug)]
+pub struct Change {
+    pub moved: (u8, u8),
+    pub taken: (u8, u8),
+    pub entered: (u8, u8),
+    pub gained: u8,
+    pub lost: u8,
+}
+
+impl Change {
+    const NOTHING: Change = Change {
+        moved: (EMPTY, 0),
+        taken: (EMPTY, 0),
+        entered: (EMPTY, 0),
+        gained: NO_HAND,
+        lost: NO_HAND,
+    };
+}
+
+/// The board as the matcher replays a game: what stands on each square, and the hands.
+/// A move writes three bytes where [`Board`] rewrites three sets of 128 bits; the matcher
+/// reads the sets only before the first move.
+#[derive(Clone)]
+pub struct Mailbox {
+    /// What stands on each square: its slot, or [`EMPTY`].
+    squares: [u8; 81],
+    /// As [`Board`]'s.
+    hands: [u8; 15],
+}
+
+impl Mailbox {
+    pub fn new(board: &Board) -> Mailbox {
+        Mailbox {
+            squares: board.mailbox,
+            hands: board.hands,
+        }
+    }
+
+    /// Plays `mv` for `color`; what it changed. A move whose origin is empty changes nothing
+    /// (the records' replay has refused it already).
+    #[inline(always)]
+    pub fn play(&mut self, color: Color, mv: Move) -> Change {
+        match mv {
+            Move::Board { from, to, promote } => {
+                let (from, to) = (from.index(), to.index());
+                let moved = self.squares[from];
+                if moved == EMPTY {
+                    return Change::NOTHING;
+                }
+                let taken = self.squares[to];
+                self.squares[from] = EMPTY;
+                let now = if promote {
+                    PROMOTED[moved as usize]
+                } else {
+                    moved
+                };
+                self.squares[to] = now;
+                let at = HAND_OF_CAPTURE[(moved >= 14) as usize][taken as usize];
+                let hand = &mut self.hands[at as usize];
+                *hand = hand.saturating_add(1);
+                Change {
+                    moved: (moved, from as u8),
+                    taken: (taken, to as u8),
+                    entered: (now, to as u8),
+                    gained: [NO_HAND, at][(*hand == 1) as usize],
+                    lost: NO_HAND,
+                }
+            }
+            Move::Drop { kind, to } => {
+                let to = to.index();
+                let mut lost = NO_HAND;
+                if kind.index() < 7 {
+                    let at = color.index() * 7 + kind.index();
+                    let h = &mut self.hands[at];
+                    if *h == 1 {
+                        lost = at as u8;
+                    }
+                    *h = h.saturating_sub(1);
+                }
+                let now = slot(color, kind);
+                // A drop on an occupied square: the records' replay refused it already.
+                let was = self.squares[to];
+                self.squares[to] = now;
+                Change {
+                    moved: (EMPTY, 0),
+                    taken: (was, to as u8),
+                    entered: (now, to as u8),
+                    gained: NO_HAND,
+                    lost,
+                }
+            }
+        }
+    }
+
+    /// The slot of what stands on a square (see [`slot`]), or [`EMPTY`].
+    #[inline]
+    pub fn at(&self, square: u8) -> u8 {
+        self.squares[square as usize]
     }
 }
 
