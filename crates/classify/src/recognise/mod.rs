@@ -86,8 +86,10 @@ const GROUPS: usize = 256;
 /// entry.
 const GROUP: u16 = 1 << 14;
 /// In the same lists: the change makes the entry's square condition hold (its count goes
-/// down), where without it the condition stops holding.
+/// down), where without it the condition stops holding; for a group, the group asks for no
+/// piece on its squares rather than one.
 const NOW_HOLDS: u16 = 1 << 15;
+const NONE: u16 = 1 << 15;
 /// In the lists by name: the condition asks for the name found directly (`OppDid`), or
 /// found at this ply (`Just`); without either, found (`Had`).
 const NAME_DID: u16 = 1 << 14;
@@ -210,8 +212,9 @@ pub(super) struct Matcher {
     leave: Lists,
     /// By group: its entries.
     group_entries: Lists,
-    /// Each group's squares: `color`'s pieces of `kinds` on any of `squares`.
-    groups: Vec<(Color, super::board::Kinds, Squares)>,
+    /// Each group's squares: `color`'s pieces of `kinds` on any of `squares` (or on none of
+    /// them: `true`).
+    groups: Vec<(Color, super::board::Kinds, Squares, bool)>,
     /// By hand (`colour × 7 + kind`): the entries that ask it to hold that kind.
     hands: Lists,
     /// By name: the entries of the side that finds it asking for it, and those of the other
@@ -355,19 +358,24 @@ impl Matcher {
             }
             let g = (c & ENTRY) as usize;
             let n = &mut occupied[g % GROUPS];
-            if enter {
+            // From none to one piece, or back: the group starts or stops holding.
+            let edge = if enter {
                 *n += 1;
-                if *n == 1 {
-                    for &e in self.group_entries.get(g) {
-                        down(missing, work, e);
-                    }
-                }
+                *n == 1
             } else {
                 *n -= 1;
-                if *n == 0 {
-                    for &e in self.group_entries.get(g) {
-                        missing[(e & ENTRY) as usize] += 1;
-                    }
+                *n == 0
+            };
+            if !edge {
+                continue;
+            }
+            if enter == (c & NONE == 0) {
+                for &e in self.group_entries.get(g) {
+                    down(missing, work, e);
+                }
+            } else {
+                for &e in self.group_entries.get(g) {
+                    missing[(e & ENTRY) as usize] += 1;
                 }
             }
         }
@@ -451,12 +459,14 @@ impl Matcher {
                     }
                 }
             }
+            // The piece entering first: one moving within a group's squares leaves its count
+            // above zero, and the entries' as they were.
             let (m, o, w) = (&mut missing, &mut occupied, &mut work);
+            self.squares_changed(self.enter.get(key(change.entered)), true, m, o, w);
             self.squares_changed(self.leave.get(key(change.moved)), false, m, o, w);
             if change.taken.0 != EMPTY {
                 self.squares_changed(self.leave.get(key(change.taken)), false, m, o, w);
             }
-            self.squares_changed(self.enter.get(key(change.entered)), true, m, o, w);
             if change.gained != NO_HAND {
                 for &e in self.hands.get(change.gained as usize) {
                     down(m, w, e);

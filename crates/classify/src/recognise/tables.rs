@@ -4,7 +4,7 @@
 
 use super::{
     ENTRIES, Found, GROUP, GROUPS, Lists, MAX_DEFS, Matcher, NAME_DID, NAME_JUST, NEVER_GAINED,
-    NOW_HOLDS, Set, State, Test, WORDS, entry, hand_key, holds,
+    NONE, NOW_HOLDS, Set, State, Test, WORDS, entry, hand_key, holds,
 };
 use crate::board::{Board, Kinds, Mailbox, Squares, kind, rotate, slot};
 use crate::patterns::{Cond, DEFS, PATTERNS};
@@ -38,12 +38,15 @@ pub(super) struct Compiled {
     pub(super) counted: [Vec<Counted>; 2],
 }
 
-/// A set of two or more squares any of which will do: `color`'s pieces of `kinds` on them.
+/// A set of two or more squares any of which will do, or none of which: `color`'s pieces of
+/// `kinds` on them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Group {
     color: Color,
     kinds: Kinds,
     squares: Squares,
+    /// Whether none will do, rather than any.
+    none: bool,
 }
 
 fn def_index(name: &str) -> Option<usize> {
@@ -77,25 +80,24 @@ impl Gathered {
     /// what sets the pattern aside.
     fn add(&mut self, counted: &mut Vec<Counted>, t: &Test, side: Color, e: u16) {
         match *t {
-            Test::All(who, k, q) | Test::None(who, k, q) => {
-                let present = matches!(t, Test::All(..));
+            Test::All(who, k, q) => self.squares(counted, who, k, q, true, e),
+            Test::Any(who, k, q) | Test::None(who, k, q) if q.count_ones() == 1 => {
+                let present = matches!(t, Test::Any(..));
                 self.squares(counted, who, k, q, present, e);
             }
-            Test::Any(who, k, q) if q.count_ones() == 1 => {
-                self.squares(counted, who, k, q, true, e)
-            }
-            Test::Any(who, k, q) => {
+            Test::Any(who, k, q) | Test::None(who, k, q) => {
                 let group = Group {
                     color: who,
                     kinds: k,
                     squares: q,
+                    none: matches!(t, Test::None(..)),
                 };
                 let g = match self.groups.iter().position(|x| *x == group) {
                     Some(g) => g,
                     None => {
                         self.groups.push(group);
                         let g = self.groups.len() - 1;
-                        let item = g as u16 | GROUP;
+                        let item = g as u16 | GROUP | if group.none { NONE } else { 0 };
                         each_square(who, k, q, |key| {
                             self.enter.push((key, item));
                             self.leave.push((key, item));
@@ -290,7 +292,7 @@ impl Matcher {
             groups: g
                 .groups
                 .iter()
-                .map(|x| (x.color, x.kinds, x.squares))
+                .map(|x| (x.color, x.kinds, x.squares, x.none))
                 .collect(),
             hands: Lists::new(NEVER_GAINED + 1, &g.hands),
             names_own: Lists::new(DEFS.len(), &g.names_own),
@@ -335,7 +337,7 @@ impl Matcher {
     /// first move; and per group, how many pieces stand on its squares.
     pub(super) fn counts(&self, board: &Board) -> ([u8; ENTRIES], [u8; GROUPS]) {
         let mut occupied = [0; GROUPS];
-        for (g, &(color, kinds, squares)) in self.groups.iter().enumerate() {
+        for (g, &(color, kinds, squares, _)) in self.groups.iter().enumerate() {
             occupied[g] = (board.of(color, kinds) & squares).count_ones() as u8;
         }
         let mut missing = [0; ENTRIES];
@@ -350,7 +352,9 @@ impl Matcher {
                             square,
                             present,
                         } => (board.of(color, kinds) >> square & 1 != 0) != present,
-                        Counted::Group(g) => occupied[g as usize] == 0,
+                        Counted::Group(g) => {
+                            (occupied[g as usize] == 0) != self.groups[g as usize].3
+                        }
                         Counted::Hand(h) => {
                             h >= 14 || board.in_hand(Color::ALL[h / 7], PieceKind::ALL[h % 7]) == 0
                         }
