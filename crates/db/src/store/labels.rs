@@ -67,6 +67,26 @@ impl Tally {
     }
 }
 
+impl Tally {
+    /// Adds the counts of `other`.
+    fn merge(&mut self, other: Tally) {
+        self.games += other.games;
+        self.sente_wins += other.sente_wins;
+        self.gote_wins += other.gote_wins;
+        self.draws += other.draws;
+        if let Some(d) = other.first_date
+            && self.first_date.as_ref().is_none_or(|f| d < *f)
+        {
+            self.first_date = Some(d);
+        }
+        if let Some(d) = other.last_date
+            && self.last_date.as_ref().is_none_or(|l| d > *l)
+        {
+            self.last_date = Some(d);
+        }
+    }
+}
+
 /// A row of the totals: kind (`opening`, `strategy`, `castle`, `all`), name, side (-1 for
 /// a game's label and for all games), year (0: no date).
 pub type TotalKey = (&'static str, String, i64, i64);
@@ -110,39 +130,61 @@ fn name(n: &str) -> Cow<'static, str> {
     }
 }
 
+/// A row of the totals as a writer counts it, without reading any text: the kind (0 all
+/// games, 1 a label, 2 a strategy or castle), the name (a label's number in `game_labels`;
+/// the address and length of a definition's name, which no other name shares), side, year.
+type NumberKey = (u8, usize, usize, i64, i64);
+
 /// The totals of the games a writer added in its open transaction, written by
-/// [`Pending::flush`] before it commits.
+/// [`Pending::flush`] before it commits: by [`CountKey`] (counting stored games again), and
+/// by [`NumberKey`] with the row's kind and name (a game the writer adds: ten rows a game,
+/// counted without hashing or comparing names).
 #[derive(Default)]
-pub(super) struct Pending(FxHashMap<CountKey, Tally>);
+pub(super) struct Pending(
+    FxHashMap<CountKey, Tally>,
+    FxHashMap<NumberKey, (Tally, &'static str, Cow<'static, str>)>,
+);
 
 impl Pending {
-    /// Counts a game: its label, what was recognised (every name, ancestors included),
-    /// winner and date.
+    /// Counts a game: its label (with its number in `game_labels`), what was recognised
+    /// (every name, ancestors included), winner and date.
     pub(super) fn add(
         &mut self,
-        label: Option<&str>,
+        label: Option<(i64, &str)>,
         recognised: Option<&Recognised>,
         winner: Option<&str>,
         date: Option<&str>,
     ) {
         let y = year(date);
-        let mut count = |key: CountKey| self.0.entry(key).or_default().add(winner, date);
-        count(("all", Cow::Borrowed(""), -1, y));
-        if let Some(l) = label {
-            count(("opening", name(l), -1, y));
+        let rows = &mut self.1;
+        let mut count =
+            |key: NumberKey, kind: &'static str, name: &dyn Fn() -> Cow<'static, str>| {
+                rows.entry(key)
+                    .or_insert_with(|| (Tally::default(), kind, name()))
+                    .0
+                    .add(winner, date)
+            };
+        count((0, 0, 0, -1, y), "all", &|| Cow::Borrowed(""));
+        if let Some((id, l)) = label {
+            count((1, id as usize, 0, -1, y), "opening", &|| name(l));
         }
         for i in recognised.iter().flat_map(|r| &r.items) {
-            count((
-                i.kind.code(),
-                Cow::Borrowed(i.name),
+            let key = (
+                2,
+                i.name.as_ptr() as usize,
+                i.name.len(),
                 i.side.index() as i64,
                 y,
-            ));
+            );
+            count(key, i.kind.code(), &|| Cow::Borrowed(i.name));
         }
     }
 
     /// Adds what was counted to the stored totals (inside the caller's transaction).
     pub(super) fn flush(&mut self, conn: &Connection) -> Result<(), StoreError> {
+        for ((_, _, _, side, year), (t, kind, name)) in self.1.drain() {
+            self.0.entry((kind, name, side, year)).or_default().merge(t);
+        }
         if self.0.is_empty() {
             return Ok(());
         }

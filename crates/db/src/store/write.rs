@@ -685,7 +685,7 @@ impl<'a> Writer<'a> {
                     g.opening.as_deref().or(label),
                 );
                 self.opening_totals.add(
-                    game_label,
+                    label_id.zip(game_label),
                     g.recognised.as_ref(),
                     g.result.code(),
                     date.as_deref(),
