@@ -155,6 +155,22 @@ impl Pending {
         winner: Option<&str>,
         date: Option<&str>,
     ) {
+        let names = recognised
+            .iter()
+            .flat_map(|r| &r.items)
+            .map(|i| (i.side.index() as i64, i.kind.code(), i.name));
+        self.count(label, names, winner, date);
+    }
+
+    /// Counts a game: its label (with its number), its names `(side, kind, name)` (each
+    /// once a side), winner and date.
+    fn count(
+        &mut self,
+        label: Option<(i64, &str)>,
+        names: impl Iterator<Item = (i64, &'static str, &'static str)>,
+        winner: Option<&str>,
+        date: Option<&str>,
+    ) {
         let y = year(date);
         let rows = &mut self.1;
         let mut count =
@@ -168,15 +184,9 @@ impl Pending {
         if let Some((id, l)) = label {
             count((1, id as usize, 0, -1, y), "opening", &|| name(l));
         }
-        for i in recognised.iter().flat_map(|r| &r.items) {
-            let key = (
-                2,
-                i.name.as_ptr() as usize,
-                i.name.len(),
-                i.side.index() as i64,
-                y,
-            );
-            count(key, i.kind.code(), &|| Cow::Borrowed(i.name));
+        for (side, kind, name) in names {
+            let key = (2, name.as_ptr() as usize, name.len(), side, y);
+            count(key, kind, &|| Cow::Borrowed(name));
         }
     }
 
@@ -292,6 +302,53 @@ impl NameCache {
     }
 }
 
+/// Each stored name with its ancestors, `(kind, name)`, by its number in `opening_names`
+/// (read once each; none for a name this program does not know): what a game counts in
+/// the totals, without reading each name's text again for each game.
+#[derive(Default)]
+struct Expansions(HashMap<i64, Vec<(&'static str, &'static str)>>);
+
+impl Expansions {
+    /// Per side, the names of a game's `recognised` column with their ancestors, each once,
+    /// as [`NameCache::items`] gives them.
+    fn of_game(
+        &mut self,
+        conn: &Connection,
+        game: i64,
+        json: Option<&str>,
+    ) -> Result<[Vec<(&'static str, &'static str)>; 2], StoreError> {
+        let mut out: [Vec<(&'static str, &'static str)>; 2] = Default::default();
+        let Some(json) = json else {
+            return Ok(out);
+        };
+        let stored: Vec<[i64; 3]> = serde_json::from_str(json)
+            .map_err(|e| StoreError::Corrupt(game, format!("its recognised openings: {e}")))?;
+        for [side, name, _] in stored {
+            let Some(side) = out.get_mut(side as usize) else {
+                continue;
+            };
+            if let std::collections::hash_map::Entry::Vacant(e) = self.0.entry(name) {
+                let text: Option<String> = conn
+                    .prepare_cached("SELECT name FROM opening_names WHERE id = ?1")?
+                    .query_row([name], |r| r.get(0))
+                    .optional()?;
+                let line = text.map_or_else(Vec::new, |t| kifudex_classify::lineage(&t));
+                let known = line
+                    .into_iter()
+                    .filter_map(|n| kifudex_classify::names::kind_of(n).map(|k| (k.code(), n)))
+                    .collect();
+                e.insert(known);
+            }
+            for &(kind, n) in &self.0[&name] {
+                if !side.iter().any(|&(_, m)| std::ptr::eq(m, n)) {
+                    side.push((kind, n));
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
 /// Takes game `game` off the totals; called before its row is deleted. When it was a
 /// row's first or last game, the totals are marked stale.
 pub(super) fn subtract(conn: &Connection, game: i64) -> Result<(), StoreError> {
@@ -378,7 +435,7 @@ pub(super) fn rebuild(conn: &Connection) -> Result<(), StoreError> {
     conn.execute("DELETE FROM opening_totals", [])?;
     let mut ids = LabelIds::default();
     let mut pending = Pending::default();
-    let mut names = NameCache::default();
+    let mut names = Expansions::default();
     let mut changed: Vec<(i64, Option<i64>)> = Vec::new();
     {
         let mut read = conn
@@ -397,16 +454,17 @@ pub(super) fn rebuild(conn: &Connection) -> Result<(), StoreError> {
             if label_id != old {
                 changed.push((id, label_id));
             }
-            let items = names.items(conn, id, json.as_deref())?;
-            let borrowed: Vec<(u8, &'static str, &str)> =
-                items.iter().map(|(s, k, n)| (*s, *k, n.as_str())).collect();
-            for key in keys(label, &borrowed, date.as_deref()) {
-                pending
-                    .0
-                    .entry(key)
-                    .or_default()
-                    .add(winner.as_deref(), date.as_deref());
-            }
+            let items = names.of_game(conn, id, json.as_deref())?;
+            let items = items
+                .iter()
+                .enumerate()
+                .flat_map(|(side, names)| names.iter().map(move |&(k, n)| (side as i64, k, n)));
+            pending.count(
+                label_id.zip(label),
+                items,
+                winner.as_deref(),
+                date.as_deref(),
+            );
         }
     }
     let mut put = conn.prepare("UPDATE games SET label_id = ?2 WHERE id = ?1")?;
