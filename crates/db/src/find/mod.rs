@@ -21,6 +21,7 @@ mod eval;
 mod explain;
 mod like;
 mod parse;
+mod reach;
 mod scan;
 mod words;
 
