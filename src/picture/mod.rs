@@ -51,7 +51,10 @@ pub enum PictureError {
         why: String,
     },
     #[error("cannot draw with the font {path}: {why}")]
-    Font { path: std::path::PathBuf, why: String },
+    Font {
+        path: std::path::PathBuf,
+        why: String,
+    },
     #[error("no Japanese font found (searched {searched}): {install}")]
     NoFont {
         searched: String,
@@ -69,7 +72,11 @@ pub fn game_svg(game: &StoredGame, ply: Option<usize>) -> Result<String, Picture
 
 /// [`game_svg`]'s picture as a PNG image drawn with `font`, [`png::SCALE`] times the SVG's
 /// size.
-pub fn game_png(game: &StoredGame, ply: Option<usize>, font: &Font) -> Result<Vec<u8>, PictureError> {
+pub fn game_png(
+    game: &StoredGame,
+    ply: Option<usize>,
+    font: &Font,
+) -> Result<Vec<u8>, PictureError> {
     png::write(&game_scene(game, ply)?, font)
 }
 

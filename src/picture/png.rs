@@ -65,12 +65,7 @@ impl Canvas {
             x1 = x1.max(x);
             y1 = y1.max(y);
         }
-        if x0 > x1
-            || x1 < 0.0
-            || y1 < 0.0
-            || x0 > self.width as f32
-            || y0 > self.height as f32
-        {
+        if x0 > x1 || x1 < 0.0 || y1 < 0.0 || x0 > self.width as f32 || y0 > self.height as f32 {
             return;
         }
         // The rasterizer's own canvas holds the whole outline (its coverage runs on from row
@@ -141,10 +136,7 @@ impl Painter<'_, '_> {
 
     fn group(&mut self, g: &Group, outer: Place) {
         let place = Place {
-            turn: g
-                .turn
-                .map(|(x, y)| (x as f32, y as f32))
-                .or(outer.turn),
+            turn: g.turn.map(|(x, y)| (x as f32, y as f32)).or(outer.turn),
             style: g.style.or(outer.style),
         };
         for item in &g.items {
@@ -291,14 +283,7 @@ impl Painter<'_, '_> {
         }
         // Within the shape, so that ☖'s outline is as wide as ☗.
         let inset = offset(&shape, -0.5);
-        self.outline(
-            &inset,
-            Stroke {
-                color,
-                width: None,
-            },
-            place,
-        );
+        self.outline(&inset, Stroke { color, width: None }, place);
     }
 }
 
@@ -314,8 +299,10 @@ struct Outline {
 
 impl Outline {
     fn at(&self, x: f32, y: f32) -> (f32, f32) {
-        self.place
-            .px((self.origin.0 + x * self.scale, self.origin.1 - y * self.scale))
+        self.place.px((
+            self.origin.0 + x * self.scale,
+            self.origin.1 - y * self.scale,
+        ))
     }
 }
 

@@ -213,7 +213,10 @@ fn players(items: &mut Vec<Item>, picture: &Picture, black: &str, white: &str) {
     ] {
         let who = who.map(super::clean).unwrap_or_default();
         items.push(shape(
-            vec![("class", "player".into()), ("data-side", side_name(color).into())],
+            vec![
+                ("class", "player".into()),
+                ("data-side", side_name(color).into()),
+            ],
             text(
                 (BOARD_X, y),
                 20,

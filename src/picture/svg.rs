@@ -128,7 +128,12 @@ fn write_shape(out: &mut String, s: &Shape) {
             out.push_str("<text");
             tags(out, &s.tags);
             let _ = write!(out, " x=\"{}\" y=\"{}\"", at.0, at.1);
-            if let Some(TextStyle { size, anchor: a, fill }) = style {
+            if let Some(TextStyle {
+                size,
+                anchor: a,
+                fill,
+            }) = style
+            {
                 if *a != Anchor::Start {
                     let _ = write!(out, " text-anchor=\"{}\"", anchor(*a));
                 }
