@@ -57,7 +57,7 @@ pub struct ShowArgs {
     #[arg(long, conflicts_with_all = ["board", "to"])]
     png: bool,
     /// With --png: draw with this TrueType or OpenType font file (.ttf, .otf, .ttc).
-    #[arg(long, value_name = "FILE", requires = "png")]
+    #[arg(long, value_name = "FILE", requires = "png", conflicts_with = "svg")]
     font: Option<std::path::PathBuf>,
     /// With --svg or --png: write the picture to this file instead of standard output.
     #[arg(long, short = 'o', value_name = "FILE", requires = "picture")]
@@ -122,11 +122,12 @@ pub fn run(db: &Path, args: &ShowArgs) -> Result<bool> {
                 "show --png writes a binary image: give -o FILE, or send standard output to a file or a pipe"
             );
         }
+        let drawing = kifudex::picture::game_drawing(&game, args.ply)?;
         let font = match &args.font {
             Some(path) => kifudex::picture::Font::open(path)?,
             None => kifudex::picture::Font::find()?,
         };
-        let png = kifudex::picture::game_png(&game, args.ply, &font)?;
+        let png = drawing.png(&font)?;
         match &args.output {
             Some(path) => std::fs::write(path, png)
                 .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?,

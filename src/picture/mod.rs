@@ -67,25 +67,28 @@ pub enum PictureError {
 /// The picture of a stored game after `ply` moves of its main line (`None`: after the last),
 /// with its players, the last move marked and said in the caption, as an SVG document.
 pub fn game_svg(game: &StoredGame, ply: Option<usize>) -> Result<String, PictureError> {
-    Ok(svg::write(&game_scene(game, ply)?))
+    Ok(game_drawing(game, ply)?.svg())
 }
 
-/// [`game_svg`]'s picture as a PNG image drawn with `font`, [`png::SCALE`] times the SVG's
-/// size.
-pub fn game_png(
-    game: &StoredGame,
-    ply: Option<usize>,
-    font: &Font,
-) -> Result<Vec<u8>, PictureError> {
-    png::write(&game_scene(game, ply)?, font)
+/// A picture laid out, to write as SVG or PNG: what can go wrong with the game (no such
+/// ply) is known before a font is looked for.
+#[derive(Debug, Clone)]
+pub struct Drawing(Scene);
+
+impl Drawing {
+    pub fn svg(&self) -> String {
+        svg::write(&self.0)
+    }
+
+    /// The PNG image drawn with `font`, twice the SVG's size: 1120×1152 pixels.
+    pub fn png(&self, font: &Font) -> Result<Vec<u8>, PictureError> {
+        png::write(&self.0, font)
+    }
 }
 
-/// The size in pixels of every PNG picture.
-pub fn png_size() -> (u32, u32) {
-    (
-        (scene::WIDTH * png::SCALE) as u32,
-        (scene::HEIGHT * png::SCALE) as u32,
-    )
+/// [`game_svg`]'s picture, laid out.
+pub fn game_drawing(game: &StoredGame, ply: Option<usize>) -> Result<Drawing, PictureError> {
+    game_scene(game, ply).map(Drawing)
 }
 
 fn game_scene(game: &StoredGame, ply: Option<usize>) -> Result<Scene, PictureError> {
@@ -161,11 +164,6 @@ pub fn count_kanji(n: u8) -> String {
 /// The board's picture as a whole SVG document.
 pub fn board_svg(pos: &Position, picture: &Picture) -> String {
     svg::write(&scene::build(pos, picture))
-}
-
-/// The board's picture as a PNG image drawn with `font`.
-pub fn board_png(pos: &Position, picture: &Picture, font: &Font) -> Result<Vec<u8>, PictureError> {
-    png::write(&scene::build(pos, picture), font)
 }
 
 /// A text from a record as XML may hold it: control characters (which XML 1.0 forbids)

@@ -140,11 +140,12 @@ pub fn board_svg(store: &Store, p: &Params) -> Result<String, ApiError> {
 pub fn board_png(store: &Store, p: &Params) -> Result<Vec<u8>, ApiError> {
     static FONT: std::sync::OnceLock<Result<Font, String>> = std::sync::OnceLock::new();
     let (g, ply) = picture_game(store, p)?;
+    let drawing = crate::picture::game_drawing(&g, ply).map_err(picture_error)?;
     let font = FONT
         .get_or_init(|| Font::find().map_err(|e| e.to_string()))
         .as_ref()
         .map_err(|e| ApiError::Internal(e.clone()))?;
-    crate::picture::game_png(&g, ply, font).map_err(picture_error)
+    drawing.png(font).map_err(picture_error)
 }
 
 /// The game and ply a picture's parameters ask for.
