@@ -36,6 +36,7 @@ mod movetext;
 mod openings;
 mod perft;
 mod picture;
+mod picture_png;
 mod pieces;
 mod position;
 mod psn;
