@@ -34,6 +34,7 @@ mod migrate;
 mod movelist;
 mod movetext;
 mod openings;
+mod openings_pairs;
 mod perft;
 mod picture;
 mod picture_png;

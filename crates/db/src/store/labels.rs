@@ -12,7 +12,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use rustc_hash::FxHashMap;
 
 use super::StoreError;
-use kifudex_classify::Recognised;
+use kifudex_classify::{PairingItem, Recognised};
 
 /// The meta key set while the totals need counting again.
 pub const TOTALS_STALE_META: &str = "opening_totals_stale";
@@ -67,8 +67,8 @@ impl Tally {
     }
 }
 
-/// A row of the totals: kind (`opening`, `strategy`, `castle`, `all`), name, side (-1 for
-/// a game's label and for all games), year (0: no date).
+/// A row of the totals: kind (`opening`, `strategy`, `castle`, `pair`, `all`), name, side
+/// (-1 for a game's label, its pairing and all games), year (0: no date).
 pub type TotalKey = (&'static str, String, i64, i64);
 
 /// The year of a stored date (`YYYY`, `YYYY-MM` or `YYYY-MM-DD`), 0 when there is none.
@@ -83,20 +83,35 @@ fn year(date: Option<&str>) -> i64 {
 /// copies no text.
 type CountKey = (&'static str, Cow<'static, str>, i64, i64);
 
-/// The rows a game counts in: all games, its label, each recognised name with its
-/// ancestors for the side that played it.
+/// The rows a game counts in: all games, its label, its pairing, each recognised name with
+/// its ancestors for the side that played it. `items`: (side, kind, name, ply).
 fn keys(
     label: Option<&str>,
-    items: &[(u8, &'static str, &str)],
+    items: &[(u8, &'static str, &str, u32)],
     date: Option<&str>,
 ) -> Vec<CountKey> {
     let y = year(date);
-    let mut out = Vec::with_capacity(items.len() + 2);
+    let mut out = Vec::with_capacity(items.len() + 3);
     out.push(("all", Cow::Borrowed(""), -1, y));
     if let Some(l) = label {
         out.push(("opening", name(l), -1, y));
     }
-    for &(side, kind, n) in items {
+    let pairing: Vec<PairingItem<'_>> = items
+        .iter()
+        .map(|&(side, kind, name, ply)| PairingItem {
+            side,
+            strategy: kind == "strategy",
+            name,
+            ply,
+        })
+        .collect();
+    out.push((
+        "pair",
+        Cow::Owned(kifudex_classify::pairing(&pairing)),
+        -1,
+        y,
+    ));
+    for &(side, kind, n, _) in items {
         out.push((kind, name(n), i64::from(side), y));
     }
     out
@@ -131,7 +146,23 @@ impl Pending {
         if let Some(l) = label {
             count(("opening", name(l), -1, y));
         }
-        for i in recognised.iter().flat_map(|r| &r.items) {
+        let items = recognised.map_or(&[][..], |r| &r.items[..]);
+        let pairing: Vec<PairingItem<'_>> = items
+            .iter()
+            .map(|i| PairingItem {
+                side: i.side.index() as u8,
+                strategy: i.kind == kifudex_classify::Kind::Strategy,
+                name: i.name,
+                ply: i.ply,
+            })
+            .collect();
+        count((
+            "pair",
+            Cow::Owned(kifudex_classify::pairing(&pairing)),
+            -1,
+            y,
+        ));
+        for i in items {
             count((
                 i.kind.code(),
                 Cow::Borrowed(i.name),
@@ -178,10 +209,11 @@ impl Pending {
     }
 }
 
-/// A stored game's label, recognised names (with ancestors), winner and date.
+/// A stored game's label, recognised names (with ancestors, as (side, kind, name, ply)),
+/// winner and date.
 type GameFacts = (
     Option<String>,
-    Vec<(u8, &'static str, String)>,
+    Vec<(u8, &'static str, String, u32)>,
     Option<String>,
     Option<String>,
 );
@@ -207,13 +239,14 @@ fn facts(conn: &Connection, game: i64) -> Result<Option<GameFacts>, StoreError> 
 struct NameCache(HashMap<i64, Option<String>>);
 
 impl NameCache {
-    /// The names of a game's `recognised` column with their ancestors: (side, kind, name).
+    /// The names of a game's `recognised` column with their ancestors: (side, kind, name,
+    /// the ply it held first).
     fn items(
         &mut self,
         conn: &Connection,
         game: i64,
         json: Option<&str>,
-    ) -> Result<Vec<(u8, &'static str, String)>, StoreError> {
+    ) -> Result<Vec<(u8, &'static str, String, u32)>, StoreError> {
         let Some(json) = json else {
             return Ok(Vec::new());
         };
@@ -240,9 +273,9 @@ impl NameCache {
         for (side, stored) in by_side.iter().enumerate() {
             let all =
                 kifudex_classify::with_ancestors(stored.iter().map(|(n, p)| (n.as_str(), *p)));
-            for (name, _) in all {
+            for (name, ply) in all {
                 if let Some(k) = kifudex_classify::names::kind_of(name) {
-                    out.push((side as u8, k.code(), name.to_string()));
+                    out.push((side as u8, k.code(), name.to_string(), ply));
                 }
             }
         }
@@ -256,8 +289,10 @@ pub(super) fn subtract(conn: &Connection, game: i64) -> Result<(), StoreError> {
     let Some((label, items, winner, date)) = facts(conn, game)? else {
         return Ok(());
     };
-    let borrowed: Vec<(u8, &'static str, &str)> =
-        items.iter().map(|(s, k, n)| (*s, *k, n.as_str())).collect();
+    let borrowed: Vec<(u8, &'static str, &str, u32)> = items
+        .iter()
+        .map(|(s, k, n, p)| (*s, *k, n.as_str(), *p))
+        .collect();
     let (s, g, d) = match winner.as_deref() {
         Some("sente") => (1, 0, 0),
         Some("gote") => (0, 1, 0),
@@ -312,8 +347,10 @@ pub(super) fn add_game(conn: &Connection, game: i64) -> Result<(), StoreError> {
     let Some((label, items, winner, date)) = facts(conn, game)? else {
         return Ok(());
     };
-    let borrowed: Vec<(u8, &'static str, &str)> =
-        items.iter().map(|(s, k, n)| (*s, *k, n.as_str())).collect();
+    let borrowed: Vec<(u8, &'static str, &str, u32)> = items
+        .iter()
+        .map(|(s, k, n, p)| (*s, *k, n.as_str(), *p))
+        .collect();
     let mut pending = Pending::default();
     for key in keys(label.as_deref(), &borrowed, date.as_deref()) {
         pending
@@ -356,8 +393,10 @@ pub(super) fn rebuild(conn: &Connection) -> Result<(), StoreError> {
                 changed.push((id, label_id));
             }
             let items = names.items(conn, id, json.as_deref())?;
-            let borrowed: Vec<(u8, &'static str, &str)> =
-                items.iter().map(|(s, k, n)| (*s, *k, n.as_str())).collect();
+            let borrowed: Vec<(u8, &'static str, &str, u32)> = items
+                .iter()
+                .map(|(s, k, n, p)| (*s, *k, n.as_str(), *p))
+                .collect();
             for key in keys(label, &borrowed, date.as_deref()) {
                 pending
                     .0
@@ -392,6 +431,7 @@ pub(super) fn read(conn: &Connection) -> Result<Option<Vec<(TotalKey, Tally)>>, 
                 "opening" => "opening",
                 "strategy" => "strategy",
                 "castle" => "castle",
+                "pair" => "pair",
                 _ => "all",
             };
             Ok((
