@@ -73,6 +73,11 @@ impl Canvas {
         let (ox, oy) = (x0.floor(), y0.floor());
         let w = (x1.ceil() - ox) as usize + 2;
         let h = (y1.ceil() - oy) as usize + 2;
+        // A glyph many times the picture's size (a broken or hostile font named by --font)
+        // is not drawn rather than given a canvas that may not fit in memory.
+        if w.saturating_mul(h) > 4 * self.width * self.height {
+            return;
+        }
         let mut r = Rasterizer::new(w, h);
         let p = |(x, y): (f32, f32)| point(x - ox, y - oy);
         for s in segs {
@@ -449,6 +454,22 @@ mod tests {
             offset(&anticlockwise, -1.0),
             [(1.0, 9.0), (9.0, 9.0), (9.0, 1.0), (1.0, 1.0)]
         );
+    }
+
+    #[test]
+    fn an_outline_far_larger_than_the_picture_is_not_drawn() {
+        let mut c = Canvas {
+            width: 8,
+            height: 6,
+            rgb: vec![255; 8 * 6 * 3],
+        };
+        let huge = [(-1e7, -1e7), (1e7, -1e7), (1e7, 1e7), (-1e7, 1e7)];
+        c.fill(&closed(&huge, Place::default()), [0, 0, 0], 1.0);
+        assert!(c.rgb.iter().all(|&v| v == 255));
+        // The picture's own size is drawn (the background).
+        let whole = [(0.0, 0.0), (4.0, 0.0), (4.0, 3.0), (0.0, 3.0)];
+        c.fill(&closed(&whole, Place::default()), [0, 0, 0], 1.0);
+        assert!(c.rgb.iter().all(|&v| v == 0));
     }
 
     #[test]
