@@ -37,6 +37,7 @@ mod openings;
 mod openings_pairs;
 mod perft;
 mod picture;
+mod picture_png;
 mod pieces;
 mod position;
 mod psn;
