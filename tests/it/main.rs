@@ -35,6 +35,7 @@ mod movelist;
 mod movetext;
 mod openings;
 mod openings_pairs;
+mod openings_prefix;
 mod perft;
 mod picture;
 mod picture_png;
