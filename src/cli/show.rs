@@ -17,6 +17,7 @@ use super::output::Table;
 
 #[derive(Args, Debug)]
 #[command(group = clap::ArgGroup::new("listing").args(["openings", "evals", "sources"]).multiple(false))]
+#[command(group = clap::ArgGroup::new("picture").args(["svg", "png"]).multiple(false))]
 pub struct ShowArgs {
     /// The game's id (as search and position print it).
     id: i64,
@@ -31,28 +32,35 @@ pub struct ShowArgs {
     board: bool,
     /// Print the main line as a numbered move list in this notation: japanese, hodges,
     /// hosking, kitao-kawasaki, iroha, usi or csa.
-    #[arg(long, value_name = "NOTATION", value_parser = notation, conflicts_with_all = ["board", "ply", "svg"])]
+    #[arg(long, value_name = "NOTATION", value_parser = notation, conflicts_with_all = ["board", "ply", "svg", "png"])]
     notation: Option<Notation>,
     /// List the opening (戦型) recognised from the moves with the reason it was chosen, and
     /// each side's strategies and castles with the ply each first held at and the move that
     /// completed it, instead of the game.
-    #[arg(long, conflicts_with_all = ["board", "ply", "svg"])]
+    #[arg(long, conflicts_with_all = ["board", "ply", "svg", "png"])]
     openings: bool,
     /// List the moves with the evaluation of the position after each (the record's engine
     /// comments, or the last whole analysis by `kifudex analyse`), its depth, source and the
     /// engine's preferred move, instead of the game.
-    #[arg(long, conflicts_with_all = ["board", "ply", "openings", "notation", "svg"])]
+    #[arg(long, conflicts_with_all = ["board", "ply", "openings", "notation", "svg", "png"])]
     evals: bool,
     /// List every source of the game (each file and place that holds it, the game's own
     /// first) with the facts the game took from each, instead of the game.
-    #[arg(long, conflicts_with_all = ["board", "ply", "notation", "openings", "evals", "svg"])]
+    #[arg(long, conflicts_with_all = ["board", "ply", "notation", "openings", "evals", "svg", "png"])]
     sources: bool,
     /// Draw the board (after the last move unless --ply says) as an SVG picture: the pieces
     /// in kanji, both hands, the coordinates, the last move marked and the players' names.
     #[arg(long, conflicts_with_all = ["board", "to"])]
     svg: bool,
-    /// With --svg: write the picture to this file instead of standard output.
-    #[arg(long, short = 'o', value_name = "FILE", requires = "svg")]
+    /// Draw the same picture as a PNG image (1120×1152 pixels), its kanji in a Japanese font
+    /// found on this machine (Mincho first) or the one --font names.
+    #[arg(long, conflicts_with_all = ["board", "to"])]
+    png: bool,
+    /// With --png: draw with this TrueType or OpenType font file (.ttf, .otf, .ttc).
+    #[arg(long, value_name = "FILE", requires = "png", conflicts_with = "svg")]
+    font: Option<std::path::PathBuf>,
+    /// With --svg or --png: write the picture to this file instead of standard output.
+    #[arg(long, short = 'o', value_name = "FILE", requires = "picture")]
     output: Option<std::path::PathBuf>,
     /// With --openings or --evals: one JSON object; with --sources: one JSON object per
     /// source.
@@ -104,6 +112,26 @@ pub fn run(db: &Path, args: &ShowArgs) -> Result<bool> {
             Some(path) => std::fs::write(path, svg)
                 .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?,
             None => out.write_all(svg.as_bytes())?,
+        }
+        return Ok(true);
+    }
+    if args.png {
+        // A PNG on a terminal would only scramble it.
+        if args.output.is_none() && std::io::IsTerminal::is_terminal(&out) {
+            bail!(
+                "show --png writes a binary image: give -o FILE, or send standard output to a file or a pipe"
+            );
+        }
+        let drawing = kifudex::picture::game_drawing(&game, args.ply)?;
+        let font = match &args.font {
+            Some(path) => kifudex::picture::Font::open(path)?,
+            None => kifudex::picture::Font::find()?,
+        };
+        let png = drawing.png(&font)?;
+        match &args.output {
+            Some(path) => std::fs::write(path, png)
+                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?,
+            None => out.write_all(&png)?,
         }
         return Ok(true);
     }

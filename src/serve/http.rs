@@ -100,7 +100,7 @@ pub fn parse_head(head: &[u8]) -> Result<Head, BadHead> {
 pub struct Answer {
     pub status: u16,
     pub content_type: &'static str,
-    pub body: String,
+    pub body: Vec<u8>,
 }
 
 fn reason(status: u16) -> &'static str {
@@ -127,7 +127,7 @@ fn encode(answer: &Answer, keep_alive: bool, head_only: bool) -> Vec<u8> {
     )
     .into_bytes();
     if !head_only {
-        out.extend_from_slice(answer.body.as_bytes());
+        out.extend_from_slice(&answer.body);
     }
     out
 }
@@ -282,7 +282,9 @@ pub fn error(status: u16, message: &str) -> Answer {
     Answer {
         status,
         content_type: "application/json; charset=utf-8",
-        body: serde_json::json!({ "error": message }).to_string(),
+        body: serde_json::json!({ "error": message })
+            .to_string()
+            .into_bytes(),
     }
 }
 

@@ -76,7 +76,7 @@ pub enum ServeError {
 struct Job {
     path: String,
     params: Params,
-    reply: SyncSender<Result<String, ApiError>>,
+    reply: SyncSender<Result<Vec<u8>, ApiError>>,
 }
 
 /// A running server; dropping it does not stop it (call [`Running::stop`]).
@@ -182,7 +182,7 @@ fn handle(head: &Head, jobs: &SyncSender<Job>, limit: Duration) -> Answer {
         return Answer {
             status: 200,
             content_type: kind,
-            body: body.to_string(),
+            body: body.as_bytes().to_vec(),
         };
     }
     if !path.starts_with("/api/") {
@@ -221,8 +221,17 @@ fn handle(head: &Head, jobs: &SyncSender<Job>, limit: Duration) -> Answer {
 
 /// The API calls whose answers are kept (see [`cache`]): all but the text search, whose
 /// index is written apart from the database.
+/// The board's PNG picture is not kept either: the cache holds text.
 fn cacheable(path: &str) -> bool {
-    path != "/api/text"
+    path != "/api/text" && path != "/api/board.png"
+}
+
+/// The answer to an API call: the board's PNG picture, or the text of the others.
+fn reply(store: &Store, path: &str, params: &Params) -> Result<Vec<u8>, ApiError> {
+    if path == "/api/board.png" {
+        return questions::board_png(store, params);
+    }
+    answer(store, path, params).map(String::into_bytes)
 }
 
 fn next<T>(rx: &Mutex<Receiver<T>>) -> Option<T> {
@@ -263,20 +272,22 @@ fn work(db: &Path, rx: &Mutex<Receiver<Job>>, cache: &Cache) {
         }
         let key = cacheable(&job.path).then(|| format!("{}?{}", job.path, job.params.key()));
         if let Some(body) = key.as_deref().and_then(|k| cache.get(k)) {
-            let _ = job.reply.send(Ok(body.to_string()));
+            let _ = job.reply.send(Ok(body.as_bytes().to_vec()));
             continue;
         }
         let generation = cache.generation();
         // A panic in one query must not take the worker (and the server's capacity) with it.
         let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            answer(s, &job.path, &job.params)
+            reply(s, &job.path, &job.params)
         }))
         .unwrap_or_else(|_| Err(ApiError::Internal("the query failed".into())));
         if matches!(out, Err(ApiError::Internal(_))) {
             store = None;
         }
-        if let (Some(key), Ok(body)) = (key, &out) {
-            cache.put(key, generation, Arc::from(body.as_str()));
+        if let (Some(key), Ok(body)) = (key, &out)
+            && let Ok(text) = std::str::from_utf8(body)
+        {
+            cache.put(key, generation, Arc::from(text));
         }
         let _ = job.reply.send(out);
     }

@@ -5,8 +5,9 @@
 
 use super::api::{ApiError, MAX_LIMIT, filter, filter_unchecked, game_filter_params};
 use super::params::Params;
+use crate::picture::{Font, PictureError};
 use crate::query::{self, OpeningsBy};
-use crate::store::Store;
+use crate::store::{Store, StoredGame};
 
 /// A row (or rows) as JSON text, as the CLI prints it (a macro: the crate names no `serde`
 /// of its own to bound a function with).
@@ -130,6 +131,25 @@ pub fn openings(store: &Store, p: &Params) -> Result<String, ApiError> {
 /// `/api/board.svg?id=ID&ply=N`: the picture of `show ID --ply N --svg` (after the last move
 /// without `ply`).
 pub fn board_svg(store: &Store, p: &Params) -> Result<String, ApiError> {
+    let (g, ply) = picture_game(store, p)?;
+    crate::picture::game_svg(&g, ply).map_err(picture_error)
+}
+
+/// `/api/board.png?id=ID&ply=N`: the picture of `show ID --ply N --png`, drawn with the
+/// font `show` finds on this machine (looked for once).
+pub fn board_png(store: &Store, p: &Params) -> Result<Vec<u8>, ApiError> {
+    static FONT: std::sync::OnceLock<Result<Font, String>> = std::sync::OnceLock::new();
+    let (g, ply) = picture_game(store, p)?;
+    let drawing = crate::picture::game_drawing(&g, ply).map_err(picture_error)?;
+    let font = FONT
+        .get_or_init(|| Font::find().map_err(|e| e.to_string()))
+        .as_ref()
+        .map_err(|e| ApiError::Internal(e.clone()))?;
+    drawing.png(font).map_err(picture_error)
+}
+
+/// The game and ply a picture's parameters ask for.
+fn picture_game(store: &Store, p: &Params) -> Result<(StoredGame, Option<usize>), ApiError> {
     p.only(&[&["id", "ply"]])?;
     let Some(id) = p.number("id")? else {
         return Err(ApiError::BadRequest("give id=, the game's id".into()));
@@ -139,18 +159,22 @@ pub fn board_svg(store: &Store, p: &Params) -> Result<String, ApiError> {
     let Some(g) = store.game(id)? else {
         return Err(ApiError::NotFound(format!("no game with id {id}")));
     };
-    crate::picture::game_svg(&g, ply).map_err(|e| match e {
-        crate::picture::PictureError::NoSuchPly { .. } => ApiError::BadRequest(e.to_string()),
+    Ok((g, ply))
+}
+
+fn picture_error(e: PictureError) -> ApiError {
+    match e {
+        PictureError::NoSuchPly { .. } => ApiError::BadRequest(e.to_string()),
         e => ApiError::Internal(e.to_string()),
-    })
+    }
 }
 
 /// The API's content type of an answer to `path`.
 pub fn content_type(path: &str) -> &'static str {
-    if path == "/api/board.svg" {
-        "image/svg+xml; charset=utf-8"
-    } else {
-        "application/json; charset=utf-8"
+    match path {
+        "/api/board.svg" => "image/svg+xml; charset=utf-8",
+        "/api/board.png" => "image/png",
+        _ => "application/json; charset=utf-8",
     }
 }
 

@@ -3,7 +3,7 @@
 // Imports SAMPLE_DIR into a temporary database, serves it, clicks through the page and
 // compares what it shows with the CLI's answers. Ends with "N passed, M failed".
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EVALS_DIR, evalGraph } from "./evals.mjs";
@@ -116,6 +116,20 @@ async function panels(page, url) {
     const svg = await page.evaluate(async (h) => (await fetch(h)).text(), href);
     const shown = execFileSync(bin, ["show", String(long.id), "--ply", "90", "--svg", "--db", db], { encoding: "utf8" });
     check(at("the picture offered is `show --ply 90 --svg`'s"), svg === shown, href);
+    // The same picture as a PNG, downloaded by its button: `show --png`'s bytes, an image the
+    // browser decodes at 1120×1152 pixels.
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#vpng")]);
+    const png = readFileSync(await download.path());
+    const shownPng = execFileSync(bin, ["show", String(long.id), "--ply", "90", "--png", "--db", db]);
+    check(at("the PNG downloaded is `show --ply 90 --png`'s"),
+      png.equals(shownPng) && download.suggestedFilename() === `kifudex-${long.id}-90.png`,
+      `${png.length} bytes vs ${shownPng.length}, ${download.suggestedFilename()}`);
+    const pngSize = await page.evaluate(async (h) => {
+      const bitmap = await createImageBitmap(await (await fetch(h)).blob());
+      return [bitmap.width, bitmap.height];
+    }, await page.getAttribute("#vpng", "href"));
+    check(at("the PNG decodes to 1120×1152 pixels"), pngSize[0] === 1120 && pngSize[1] === 1152,
+      JSON.stringify(pngSize));
     const terminal = await page.$$eval("#vheaders dd", (dds) => dds.map((d) => d.textContent));
     if (long.terminal === "resign") {
       check(at("a resigned game ends in 投了"), terminal.includes("投了"), terminal.join(" "));

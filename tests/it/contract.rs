@@ -333,7 +333,13 @@ fn page_examples(db: &TempDb, page: &str, bless: bool) -> usize {
             shown.push(lines[i]);
             i += 1;
         }
-        let args = words(command);
+        let mut args = words(command);
+        // A file an example writes (`-o FILE`) goes into the test's folder, not the checkout.
+        for k in 1..args.len() {
+            if args[k - 1] == "-o" {
+                args[k] = db.join(&args[k]).to_string_lossy().into_owned();
+            }
+        }
         if !QUERIES.contains(&args[0].as_str()) {
             other_db = true;
             continue;

@@ -12,7 +12,7 @@ use kifudex::shogi::Color;
 use kifudex::synth::{Synth, SynthOptions};
 
 /// `n` generated games written as KIF files (some with a 戦型 header), and the records.
-fn collection(dir: &Path, n: usize) -> (PathBuf, Vec<Record>) {
+pub(crate) fn collection(dir: &Path, n: usize) -> (PathBuf, Vec<Record>) {
     let files = dir.join("games");
     std::fs::create_dir_all(&files).unwrap();
     let mut synth = Synth::new(SynthOptions {
@@ -38,7 +38,7 @@ fn collection(dir: &Path, n: usize) -> (PathBuf, Vec<Record>) {
     (files, records)
 }
 
-fn imported(name: &str, n: usize) -> (TempDb, PathBuf, Vec<Record>) {
+pub(crate) fn imported(name: &str, n: usize) -> (TempDb, PathBuf, Vec<Record>) {
     let dir = TempDb::new(name);
     let (files, records) = collection(&dir, n);
     let db = dir.join("db");

@@ -227,7 +227,7 @@ const HANDICAP: &str = "開始日時：2024/02/03
 ";
 
 /// A database of the two games; their ids, even game first.
-fn games(dir: &TempDb) -> (std::path::PathBuf, i64, i64) {
+pub(crate) fn games(dir: &TempDb) -> (std::path::PathBuf, i64, i64) {
     let files = dir.join("files");
     std::fs::create_dir_all(&files).unwrap();
     std::fs::write(files.join("a-even.kifu"), EVEN).unwrap();

@@ -172,6 +172,64 @@ fn comment_hits_carry_their_ply_and_snippet() {
 }
 
 #[test]
+fn the_boards_png_is_the_clis() {
+    use std::io::{Read, Write};
+    if crate::picture_png::ipa_mincho().is_none() {
+        return;
+    }
+    let id = cli(&["search", "--player", "羽生", "--json", "--limit", "1"])[0]["id"]
+        .as_i64()
+        .unwrap();
+    let dir = crate::util::TempDb::new("serve-png");
+    for ply in ["0", "17"] {
+        let mut s = std::net::TcpStream::connect(server().1).unwrap();
+        write!(
+            s,
+            "GET /api/board.png?id={id}&ply={ply} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut raw = Vec::new();
+        s.read_to_end(&mut raw).unwrap();
+        let end = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+        let head = String::from_utf8_lossy(&raw[..end]).to_ascii_lowercase();
+        assert!(head.starts_with("http/1.1 200"), "{head}");
+        assert!(head.contains("content-type: image/png\r\n"), "{head}");
+        let file = dir.join(format!("{ply}.png"));
+        crate::util::Kifudex::new()
+            .db(&server().0)
+            .args(["show", &id.to_string(), "--ply", ply, "--png", "-o"])
+            .args([file.as_os_str()])
+            .output()
+            .success();
+        assert_eq!(&raw[end + 4..], std::fs::read(&file).unwrap(), "ply {ply}");
+    }
+    for (path, status, message) in [
+        (
+            format!("/api/board.png?id={id}&ply=9999"),
+            400,
+            "there is no ply 9999",
+        ),
+        (
+            "/api/board.png?id=999999".to_string(),
+            404,
+            "no game with id 999999",
+        ),
+        (
+            format!("/api/board.png?id={id}&size=2"),
+            400,
+            "unknown parameter",
+        ),
+    ] {
+        let (got, v) = get(&path);
+        assert_eq!(got, status, "{path}: {v}");
+        assert!(
+            v["error"].as_str().unwrap().contains(message),
+            "{path}: {v}"
+        );
+    }
+}
+
+#[test]
 fn the_boards_picture_is_the_clis() {
     let id = cli(&["search", "--player", "羽生", "--json", "--limit", "1"])[0]["id"]
         .as_i64()

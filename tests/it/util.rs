@@ -603,11 +603,12 @@ pub fn crowded(rng: &mut Rng) -> Option<Position> {
     Position::from_sfen(&setup(&pieces.join(" "), "b", &hand)).ok()
 }
 
-/// The SQL that takes a database of schema 15 back to schema 14 (before twins), as a
-/// literal for `concat!`.
+/// The SQL that takes a database of schema 16 back to schema 14 (before twins, and the
+/// pairings in the opening totals), as a literal for `concat!`.
 macro_rules! back_to_schema_14 {
     () => {
-        "DROP TABLE game_revisions;
+        "DELETE FROM opening_totals WHERE kind = 'pair';
+    DROP TABLE game_revisions;
     DROP TABLE twins_apart;
     DROP TABLE game_fields;
     ALTER TABLE game_sources DROP COLUMN facts;
@@ -615,7 +616,7 @@ macro_rules! back_to_schema_14 {
     };
 }
 
-/// The SQL that takes a database of schema 15 back to schema 13 (before evaluations and
+/// The SQL that takes a database of schema 16 back to schema 13 (before evaluations and
 /// twins), as a literal for `concat!`; [`BACK_TO_SCHEMA_13`] is the same text.
 macro_rules! back_to_schema_13 {
     () => {
@@ -628,10 +629,10 @@ macro_rules! back_to_schema_13 {
     };
 }
 
-/// Takes a database of schema 15 back to schema 13 (its `user_version` is the caller's).
+/// Takes a database of schema 16 back to schema 13 (its `user_version` is the caller's).
 pub const BACK_TO_SCHEMA_13: &str = back_to_schema_13!();
 
-/// SQL that takes a database of schema 15 back to what schema 10 made of it: no twins'
+/// SQL that takes a database of schema 16 back to what schema 10 made of it: no twins'
 /// tables, no evaluations, no labels by number nor opening totals, no checksums,
 /// the recognised names as rows of a table indexed by name, no lists, no `games.recognised`
 /// (for the tests of older databases, which go back further from there).

@@ -14,6 +14,7 @@ mod board;
 mod families;
 mod label;
 pub mod names;
+mod pairing;
 pub mod patterns;
 mod recognise;
 
@@ -21,6 +22,7 @@ pub use label::{Fact, Reason, Rule};
 pub use names::{
     Resolved, canonical, canonical_names, descendants, family, fold, lineage, resolve, split_header,
 };
+pub use pairing::{PairingItem, pairing};
 pub use patterns::{DEFS, Def, Kind, PATTERNS};
 
 use kifudex_notation::Record;

@@ -564,9 +564,11 @@ function renderViewer() {
   if (li && (li.offsetTop < ol.scrollTop || li.offsetTop + li.offsetHeight > ol.scrollTop + ol.clientHeight)) {
     ol.scrollTop = li.offsetTop - ol.clientHeight / 2;
   }
-  const svg = document.getElementById("vsvg");
-  svg.href = `/api/board.svg?id=${encodeURIComponent(g.id)}&ply=${state.gply}`;
-  svg.download = `kifudex-${g.id}-${state.gply}.svg`;
+  for (const kind of ["svg", "png"]) {
+    const a = document.getElementById(`v${kind}`);
+    a.href = `/api/board.${kind}?id=${encodeURIComponent(g.id)}&ply=${state.gply}`;
+    a.download = `kifudex-${g.id}-${state.gply}.${kind}`;
+  }
   const comments = (g.comments || []).filter((c) => c.ply === state.gply).map((c) => c.text);
   document.getElementById("vcomment").textContent = comments.join("\n");
   showEvalAt(g, state.gply);

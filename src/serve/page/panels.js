@@ -12,7 +12,7 @@ const PANEL_TEXT = {
     year: "年", repertoire: "戦型別成績", kind: "種類", wdl: "勝-分-敗", headToHead: "対戦成績",
     opponent: "相手", openingsTitle: "戦型", byName: "戦型・戦法・囲い", byPair: "対抗形",
     byYearTrend: "年別の推移", share: "比率", senteScore: "先手勝率", sideScore: "採用側勝率",
-    picture: "図面(SVG)", toStart: "最初へ", backOne: "一手戻る", forwardOne: "一手進む",
+    picture: "図面(SVG)", picturePng: "図面(PNG)", toStart: "最初へ", backOne: "一手戻る", forwardOne: "一手進む",
     toEnd: "最後へ", openingsBy: "集計の単位", noHits: "該当するコメントはありません",
     playerSummary: (r) => `${r.games}局 ${r.wins}勝${r.losses}敗${r.draws ? r.draws + "分" : ""}` +
       (r.first ? `（${r.first}〜${r.last}）` : ""),
@@ -29,7 +29,7 @@ const PANEL_TEXT = {
     wdl: "W-D-L", headToHead: "Head to head", opponent: "Opponent", openingsTitle: "Openings",
     byName: "Openings, strategies, castles", byPair: "Pairings", byYearTrend: "Trends by year",
     share: "Share", senteScore: "Sente's score", sideScore: "Score of the side playing it",
-    picture: "Picture (SVG)", toStart: "To the start", backOne: "Back one move",
+    picture: "Picture (SVG)", picturePng: "Picture (PNG)", toStart: "To the start", backOne: "Back one move",
     forwardOne: "Forward one move", toEnd: "To the end", openingsBy: "Group by",
     noHits: "No comment matches",
     playerSummary: (r) => `${r.games} games, ${r.wins} won, ${r.draws} drawn, ${r.losses} lost` +

@@ -65,6 +65,9 @@ pub(crate) struct Here<'a> {
 struct On {
     masks: [Squares; 2],
     what: What,
+    /// For a kind: per side, per square, the squares a move bringing it there may come from
+    /// (see `reach.rs`).
+    sources: Option<[Box<[Squares; 81]>; 2]>,
 }
 
 impl On {
@@ -74,9 +77,14 @@ impl On {
             What::Empty => [squares(&p.place, Color::Black), 0],
             _ => side_masks(p.side, &p.place),
         };
+        let sources = match p.what {
+            What::Kind(k) => Some(Color::ALL.map(|c| super::reach::sources(c, kind_bit(k)))),
+            _ => None,
+        };
         On {
             masks,
             what: p.what,
+            sources,
         }
     }
 
@@ -396,18 +404,28 @@ enum Node {
 /// What a game's moves show before they are replayed: per side, the squares its moves go
 /// to (a piece of a side stands on a square only if it stood there at the start or one of
 /// the side's moves took it there) and come from; whether any move drops or promotes.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Signature {
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Signature<'a> {
     pub to: [Squares; 2],
     pub from: [Squares; 2],
     pub drops: bool,
     pub promotes: bool,
+    /// The moves themselves, the first played by `first`.
+    pub moves: &'a [Move],
+    pub first: Color,
 }
 
-impl Signature {
+impl<'a> Signature<'a> {
     /// The moves of a game whose first mover is `first`.
-    pub fn of(first: Color, moves: &[Move]) -> Signature {
-        let mut s = Signature::default();
+    pub fn of(first: Color, moves: &'a [Move]) -> Signature<'a> {
+        let mut s = Signature {
+            to: [0; 2],
+            from: [0; 2],
+            drops: false,
+            promotes: false,
+            moves,
+            first,
+        };
         let mut side = first.index();
         for mv in moves {
             s.to[side] |= bit(mv.to());
@@ -421,6 +439,18 @@ impl Signature {
             side ^= 1;
         }
         s
+    }
+
+    /// Which of `targets` a move of `color` can have left a piece of `kinds` on, coming from
+    /// where `sources` allows (see `reach.rs`).
+    fn arrivals(
+        &self,
+        color: Color,
+        kinds: u16,
+        targets: Squares,
+        sources: &[Squares; 81],
+    ) -> Squares {
+        super::reach::arrivals(self.first, self.moves, color, kinds, targets, sources)
     }
 
     fn destinations(&self) -> Squares {
@@ -461,7 +491,7 @@ impl Compiled {
 
     /// Whether the query may hold somewhere in a game that starts from `start` and plays
     /// moves with this signature (false: no replay needed).
-    pub(crate) fn may_hold(&self, start: &Board, sig: &Signature) -> bool {
+    pub(crate) fn may_hold(&self, start: &Board, sig: &Signature<'_>) -> bool {
         may(&self.root, start, sig)
     }
 
@@ -646,13 +676,25 @@ fn flip(op: Cmp) -> Cmp {
 
 /// Whether the node may hold in a game from `start` with moves of signature `sig`: a piece
 /// can stand on a square only if it stood there at the start or a move went there.
-fn may(n: &Node, start: &Board, sig: &Signature) -> bool {
+fn may(n: &Node, start: &Board, sig: &Signature<'_>) -> bool {
     match n {
         Node::And(p) => p.iter().all(|p| may(p, start, sig)),
         Node::Or(p) => p.iter().any(|p| may(p, start, sig)),
         Node::Not(_) => true,
+        // A kind on a square: there from the start, or brought there by a move of its side
+        // from a square it could come from (or dropped there).
         Node::Leaf(Leaf::On(on)) if on.what != What::Empty => {
-            on.masks[0] & sig.to[0] != 0 || on.masks[1] & sig.to[1] != 0 || on.holds(start)
+            let arrives = |c: Color| {
+                let m = on.masks[c.index()];
+                m & sig.to[c.index()] != 0
+                    && match (&on.sources, on.what) {
+                        (Some(from), What::Kind(k)) => {
+                            sig.arrivals(c, kind_bit(k), m, &from[c.index()]) != 0
+                        }
+                        _ => true,
+                    }
+            };
+            arrives(Color::Black) || arrives(Color::White) || on.holds(start)
         }
         Node::Leaf(Leaf::Last(t)) => {
             let mover =

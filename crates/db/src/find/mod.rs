@@ -21,6 +21,7 @@ mod eval;
 mod explain;
 mod like;
 mod parse;
+mod reach;
 mod scan;
 mod words;
 
@@ -137,13 +138,18 @@ fn units(store: &Store, set: Option<GameSet>) -> Result<Units, FindError> {
 type Hits = (u32, Vec<[u32; 2]>, u64);
 
 /// Replays one game and tests the query where it may hold.
-fn hits_in(q: &Compiled, start: &Position, moves: &[Move], all: bool) -> Option<Hits> {
+fn hits_in(
+    q: &Compiled,
+    start: &Position,
+    mut board: Board,
+    moves: &[Move],
+    all: bool,
+) -> Option<Hits> {
     let (lo, hi) = q.plies;
     let last = (moves.len() as u64).min(u64::from(hi)) as usize;
     if lo as usize > last {
         return None;
     }
-    let mut board = Board::of(start);
     if !q.may_hold(&board, &Signature::of(start.side_to_move(), &moves[..last])) {
         return None;
     }
@@ -193,12 +199,12 @@ fn hits_in(q: &Compiled, start: &Position, moves: &[Move], all: bool) -> Option<
 /// `[first, last]`: the scan's test of a game, without a database (a move that cannot be
 /// played ends the line).
 pub fn plies_in(query: &Compiled, start: &Position, moves: &[Move]) -> Vec<[u32; 2]> {
-    hits_in(query, start, moves, true).map_or_else(Vec::new, |h| h.1)
+    hits_in(query, start, Board::of(start), moves, true).map_or_else(Vec::new, |h| h.1)
 }
 
 /// The first ply of one game at which the query holds (see [`plies_in`]).
 pub fn first_in(query: &Compiled, start: &Position, moves: &[Move]) -> Option<u32> {
-    hits_in(query, start, moves, false).map(|h| h.0)
+    hits_in(query, start, Board::of(start), moves, false).map(|h| h.0)
 }
 
 /// The games (and plies) of the database where the query holds, among those `filter`
@@ -235,6 +241,8 @@ pub fn find(
         kept: Kept<i64, Hits>,
         games: u64,
         positions: u64,
+        /// The board of the last start position met: almost every game has the same.
+        start: Option<(Position, Board)>,
     }
     let (accs, outcome) = scan::run(
         store,
@@ -245,10 +253,19 @@ pub fn find(
             kept: Kept::new(options.limit),
             games: 0,
             positions: 0,
+            start: None,
         },
         |acc, row, moves| {
             decode(row, moves_wanted, moves);
-            let Some(h) = hits_in(&q, row.start, moves, options.all) else {
+            let board = match &acc.start {
+                Some((pos, board)) if pos == row.start => board.clone(),
+                _ => {
+                    let board = Board::of(row.start);
+                    acc.start = Some((row.start.clone(), board.clone()));
+                    board
+                }
+            };
+            let Some(h) = hits_in(&q, row.start, board, moves, options.all) else {
                 return 0;
             };
             acc.games += 1;

@@ -149,38 +149,6 @@ impl Tally {
     }
 }
 
-/// The castles a static rook's side is named by in a pairing against a ranging rook.
-const PAIRING_CASTLES: [&str; 5] = [
-    "居飛車穴熊",
-    "ミレニアム囲い",
-    "左美濃",
-    "エルモ囲い",
-    "舟囲い",
-];
-const RANGING: [&str; 4] = ["中飛車", "四間飛車", "三間飛車", "向かい飛車"];
-
-/// The name a side goes by in a pairing: its ranging rook's file; against a ranging rook, a
-/// static rook's castle; else its first strategy's family; else 居飛車 (or その他 without
-/// anything recognised).
-fn pairing_name(items: &[(u8, &str, &str)], side: u8, opponent_ranges: bool) -> String {
-    let mine: Vec<&(u8, &str, &str)> = items.iter().filter(|i| i.0 == side).collect();
-    if let Some(r) = mine.iter().find(|i| RANGING.contains(&i.2)) {
-        return r.2.to_string();
-    }
-    if opponent_ranges
-        && let Some(c) = PAIRING_CASTLES
-            .iter()
-            .find(|c| mine.iter().any(|i| i.2 == **c))
-    {
-        return c.to_string();
-    }
-    match mine.iter().find(|i| i.1 == "strategy") {
-        Some(s) => classify::family(s.2).to_string(),
-        None if mine.is_empty() => "その他".to_string(),
-        None => "居飛車".to_string(),
-    }
-}
-
 /// The table over the games `filter` selects. With the filter's player, strategies and
 /// castles of the player's side only, scores, wins and losses the player's: the player's
 /// repertoire. `by` chooses the rows.
@@ -191,7 +159,6 @@ pub fn openings(
 ) -> Result<Vec<OpeningRow>, QueryError> {
     // Over every game, the totals the writers keep answer without reading the games.
     if filter.is_empty()
-        && by != OpeningsBy::Pair
         && let Some(totals) = store.opening_totals()?
     {
         return Ok(from_totals(totals, by));
@@ -241,13 +208,17 @@ pub fn openings(
         let label = classify::game_label(g.opening, g.label);
         match by {
             OpeningsBy::Pair => {
-                let ranges = |s: u8| items.iter().any(|i| i.0 == s && RANGING.contains(&i.2));
-                let name = format!(
-                    "{} vs {}",
-                    pairing_name(&items, 0, ranges(1)),
-                    pairing_name(&items, 1, ranges(0))
-                );
-                tally(3, &name, g, me.unwrap_or(0));
+                let pairing: Vec<classify::PairingItem<'_>> = g
+                    .items
+                    .iter()
+                    .map(|i| classify::PairingItem {
+                        side: u8::from(i.side == "gote"),
+                        strategy: i.kind == "strategy",
+                        name: &i.name,
+                        ply: i.ply,
+                    })
+                    .collect();
+                tally(3, &classify::pairing(&pairing), g, me.unwrap_or(0));
             }
             OpeningsBy::Year => {
                 let year = g.date.and_then(|d| d.get(..4)).map(str::to_string);
@@ -355,6 +326,8 @@ fn from_totals(totals: Vec<(TotalKey, StoredTally)>, by: OpeningsBy) -> Vec<Open
             }
             (OpeningsBy::Year, "opening") => add(years.entry((year_of(year), name)).or_default()),
             (OpeningsBy::Year, _) => {}
+            (OpeningsBy::Pair, "pair") => add(tallies[3].entry(name).or_default()),
+            (OpeningsBy::Pair, _) => {}
             (_, "opening") => add(tallies[0].entry(name).or_default()),
             (_, "strategy") => add(tallies[1].entry(name).or_default()),
             (_, "castle") => add(tallies[2].entry(name).or_default()),

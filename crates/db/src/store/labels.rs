@@ -12,7 +12,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use rustc_hash::FxHashMap;
 
 use super::StoreError;
-use kifudex_classify::Recognised;
+use kifudex_classify::{PairingItem, Recognised};
 
 /// The meta key set while the totals need counting again.
 pub const TOTALS_STALE_META: &str = "opening_totals_stale";
@@ -87,8 +87,8 @@ impl Tally {
     }
 }
 
-/// A row of the totals: kind (`opening`, `strategy`, `castle`, `all`), name, side (-1 for
-/// a game's label and for all games), year (0: no date).
+/// A row of the totals: kind (`opening`, `strategy`, `castle`, `pair`, `all`), name, side
+/// (-1 for a game's label, its pairing and all games), year (0: no date).
 pub type TotalKey = (&'static str, String, i64, i64);
 
 /// The year of a stored date (`YYYY`, `YYYY-MM` or `YYYY-MM-DD`), 0 when there is none.
@@ -103,20 +103,35 @@ fn year(date: Option<&str>) -> i64 {
 /// copies no text.
 type CountKey = (&'static str, Cow<'static, str>, i64, i64);
 
-/// The rows a game counts in: all games, its label, each recognised name with its
-/// ancestors for the side that played it.
+/// The rows a game counts in: all games, its label, its pairing, each recognised name with
+/// its ancestors for the side that played it. `items`: (side, kind, name, ply).
 fn keys(
     label: Option<&str>,
-    items: &[(u8, &'static str, &str)],
+    items: &[(u8, &'static str, &str, u32)],
     date: Option<&str>,
 ) -> Vec<CountKey> {
     let y = year(date);
-    let mut out = Vec::with_capacity(items.len() + 2);
+    let mut out = Vec::with_capacity(items.len() + 3);
     out.push(("all", Cow::Borrowed(""), -1, y));
     if let Some(l) = label {
         out.push(("opening", name(l), -1, y));
     }
-    for &(side, kind, n) in items {
+    let pairing: Vec<PairingItem<'_>> = items
+        .iter()
+        .map(|&(side, kind, name, ply)| PairingItem {
+            side,
+            strategy: kind == "strategy",
+            name,
+            ply,
+        })
+        .collect();
+    out.push((
+        "pair",
+        Cow::Owned(kifudex_classify::pairing(&pairing)),
+        -1,
+        y,
+    ));
+    for &(side, kind, n, _) in items {
         out.push((kind, name(n), i64::from(side), y));
     }
     out
@@ -158,16 +173,16 @@ impl Pending {
         let names = recognised
             .iter()
             .flat_map(|r| &r.items)
-            .map(|i| (i.side.index() as i64, i.kind.code(), i.name));
+            .map(|i| (i.side.index() as u8, i.kind.code(), i.name, i.ply));
         self.count(label, names, winner, date);
     }
 
-    /// Counts a game: its label (with its number), its names `(side, kind, name)` (each
-    /// once a side), winner and date.
+    /// Counts a game: its label (with its number), its names `(side, kind, name, ply)`
+    /// (each once a side, with the ply it held first), its pairing, winner and date.
     fn count(
         &mut self,
         label: Option<(i64, &str)>,
-        names: impl Iterator<Item = (i64, &'static str, &'static str)>,
+        names: impl Iterator<Item = (u8, &'static str, &'static str, u32)>,
         winner: Option<&str>,
         date: Option<&str>,
     ) {
@@ -184,9 +199,32 @@ impl Pending {
         if let Some((id, l)) = label {
             count((1, id as usize, 0, -1, y), "opening", &|| name(l));
         }
-        for (side, kind, name) in names {
-            let key = (2, name.as_ptr() as usize, name.len(), side, y);
-            count(key, kind, &|| Cow::Borrowed(name));
+        let names: Vec<PairingItem<'static>> = names
+            .map(|(side, kind, name, ply)| PairingItem {
+                side,
+                strategy: kind == "strategy",
+                name,
+                ply,
+            })
+            .collect();
+        self.0
+            .entry(("pair", Cow::Owned(kifudex_classify::pairing(&names)), -1, y))
+            .or_default()
+            .add(winner, date);
+        let rows = &mut self.1;
+        for i in names {
+            let kind = if i.strategy { "strategy" } else { "castle" };
+            let key = (
+                2,
+                i.name.as_ptr() as usize,
+                i.name.len(),
+                i64::from(i.side),
+                y,
+            );
+            rows.entry(key)
+                .or_insert_with(|| (Tally::default(), kind, Cow::Borrowed(i.name)))
+                .0
+                .add(winner, date);
         }
     }
 
@@ -230,10 +268,11 @@ impl Pending {
     }
 }
 
-/// A stored game's label, recognised names (with ancestors), winner and date.
+/// A stored game's label, recognised names (with ancestors, as (side, kind, name, ply)),
+/// winner and date.
 type GameFacts = (
     Option<String>,
-    Vec<(u8, &'static str, String)>,
+    Vec<(u8, &'static str, String, u32)>,
     Option<String>,
     Option<String>,
 );
@@ -259,13 +298,14 @@ fn facts(conn: &Connection, game: i64) -> Result<Option<GameFacts>, StoreError> 
 struct NameCache(HashMap<i64, Option<String>>);
 
 impl NameCache {
-    /// The names of a game's `recognised` column with their ancestors: (side, kind, name).
+    /// The names of a game's `recognised` column with their ancestors: (side, kind, name,
+    /// the ply it held first).
     fn items(
         &mut self,
         conn: &Connection,
         game: i64,
         json: Option<&str>,
-    ) -> Result<Vec<(u8, &'static str, String)>, StoreError> {
+    ) -> Result<Vec<(u8, &'static str, String, u32)>, StoreError> {
         let Some(json) = json else {
             return Ok(Vec::new());
         };
@@ -292,15 +332,18 @@ impl NameCache {
         for (side, stored) in by_side.iter().enumerate() {
             let all =
                 kifudex_classify::with_ancestors(stored.iter().map(|(n, p)| (n.as_str(), *p)));
-            for (name, _) in all {
+            for (name, ply) in all {
                 if let Some(k) = kifudex_classify::names::kind_of(name) {
-                    out.push((side as u8, k.code(), name.to_string()));
+                    out.push((side as u8, k.code(), name.to_string(), ply));
                 }
             }
         }
         Ok(out)
     }
 }
+
+/// A name a game counts for a side: kind, name, the first ply it held at.
+type Expanded = (&'static str, &'static str, u32);
 
 /// Each stored name with its ancestors, `(kind, name)`, by its number in `opening_names`
 /// (read once each; none for a name this program does not know): what a game counts in
@@ -309,21 +352,23 @@ impl NameCache {
 struct Expansions(HashMap<i64, Vec<(&'static str, &'static str)>>);
 
 impl Expansions {
-    /// Per side, the names of a game's `recognised` column with their ancestors, each once,
-    /// as [`NameCache::items`] gives them.
+    /// Per side, the names of a game's `recognised` column with their ancestors, each once
+    /// with the first ply one of them held at, `(kind, name, ply)`, as [`NameCache::items`]
+    /// gives them.
     fn of_game(
         &mut self,
         conn: &Connection,
         game: i64,
         json: Option<&str>,
-    ) -> Result<[Vec<(&'static str, &'static str)>; 2], StoreError> {
-        let mut out: [Vec<(&'static str, &'static str)>; 2] = Default::default();
+    ) -> Result<[Vec<Expanded>; 2], StoreError> {
+        let mut out: [Vec<Expanded>; 2] = Default::default();
         let Some(json) = json else {
             return Ok(out);
         };
         let stored: Vec<[i64; 3]> = serde_json::from_str(json)
             .map_err(|e| StoreError::Corrupt(game, format!("its recognised openings: {e}")))?;
-        for [side, name, _] in stored {
+        for [side, name, ply] in stored {
+            let ply = u32::try_from(ply).unwrap_or(0);
             let Some(side) = out.get_mut(side as usize) else {
                 continue;
             };
@@ -340,8 +385,9 @@ impl Expansions {
                 e.insert(known);
             }
             for &(kind, n) in &self.0[&name] {
-                if !side.iter().any(|&(_, m)| std::ptr::eq(m, n)) {
-                    side.push((kind, n));
+                match side.iter_mut().find(|(_, m, _)| std::ptr::eq(*m, n)) {
+                    Some(had) => had.2 = had.2.min(ply),
+                    None => side.push((kind, n, ply)),
                 }
             }
         }
@@ -355,8 +401,10 @@ pub(super) fn subtract(conn: &Connection, game: i64) -> Result<(), StoreError> {
     let Some((label, items, winner, date)) = facts(conn, game)? else {
         return Ok(());
     };
-    let borrowed: Vec<(u8, &'static str, &str)> =
-        items.iter().map(|(s, k, n)| (*s, *k, n.as_str())).collect();
+    let borrowed: Vec<(u8, &'static str, &str, u32)> = items
+        .iter()
+        .map(|(s, k, n, p)| (*s, *k, n.as_str(), *p))
+        .collect();
     let (s, g, d) = match winner.as_deref() {
         Some("sente") => (1, 0, 0),
         Some("gote") => (0, 1, 0),
@@ -411,8 +459,10 @@ pub(super) fn add_game(conn: &Connection, game: i64) -> Result<(), StoreError> {
     let Some((label, items, winner, date)) = facts(conn, game)? else {
         return Ok(());
     };
-    let borrowed: Vec<(u8, &'static str, &str)> =
-        items.iter().map(|(s, k, n)| (*s, *k, n.as_str())).collect();
+    let borrowed: Vec<(u8, &'static str, &str, u32)> = items
+        .iter()
+        .map(|(s, k, n, p)| (*s, *k, n.as_str(), *p))
+        .collect();
     let mut pending = Pending::default();
     for key in keys(label.as_deref(), &borrowed, date.as_deref()) {
         pending
@@ -455,10 +505,9 @@ pub(super) fn rebuild(conn: &Connection) -> Result<(), StoreError> {
                 changed.push((id, label_id));
             }
             let items = names.of_game(conn, id, json.as_deref())?;
-            let items = items
-                .iter()
-                .enumerate()
-                .flat_map(|(side, names)| names.iter().map(move |&(k, n)| (side as i64, k, n)));
+            let items = items.iter().enumerate().flat_map(|(side, names)| {
+                names.iter().map(move |&(k, n, p)| (side as u8, k, n, p))
+            });
             pending.count(
                 label_id.zip(label),
                 items,
@@ -492,6 +541,7 @@ pub(super) fn read(conn: &Connection) -> Result<Option<Vec<(TotalKey, Tally)>>, 
                 "opening" => "opening",
                 "strategy" => "strategy",
                 "castle" => "castle",
+                "pair" => "pair",
                 _ => "all",
             };
             Ok((

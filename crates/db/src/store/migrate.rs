@@ -67,6 +67,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0015_twins.sql",
         include_str!("../../../../migrations/0015_twins.sql"),
     ),
+    (
+        "0016_pair_totals.sql",
+        include_str!("../../../../migrations/0016_pair_totals.sql"),
+    ),
 ];
 
 /// A step of a migration that SQL cannot take (a value the program computes), run right after
@@ -92,6 +96,9 @@ const RUST_STEPS: &[(&str, RustStep)] = &[
     }),
     ("0014_evals.sql", |c| super::evals::fill(c).map(|()| None)),
     ("0015_twins.sql", super::twins::rekey::merge_twins),
+    ("0016_pair_totals.sql", |c| {
+        super::labels::rebuild(c).map(|()| None)
+    }),
 ];
 
 /// The schema version this program writes.

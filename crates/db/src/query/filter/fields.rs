@@ -71,7 +71,7 @@ pub static FIELDS: &[FieldDef] = &[
     FieldDef { field: Field::Event, flag: "event", param: "event", value_name: "TEXT", in_text: false,
         help: "Part of the event (棋戦) name" },
     FieldDef { field: Field::Opening, flag: "opening", param: "opening", value_name: "NAME", in_text: false,
-        help: "The game's opening (戦型): a known name (any spelling, or the start of one) matches the game's label at any level (振り飛車 finds 四間飛車 games); other text, part of the header's" },
+        help: "The game's opening (戦型): a known name (any spelling, or the start of one or several: 相 is 相掛かり, 相振り飛車 …) matches the game's label at any level (振り飛車 finds 四間飛車 games); other text, part of the header's" },
     FieldDef { field: Field::OpeningFrom, flag: "opening-from", param: "opening_from", value_name: "SOURCE", in_text: false,
         help: "Where --opening looks: header (the record's 戦型), moves (recognised), or either (the header's, else the recognised; the default)" },
     FieldDef { field: Field::Castle, flag: "castle", param: "castle", value_name: "NAME", in_text: false,

@@ -314,7 +314,7 @@ impl GameFilter {
         }
         if let Some(q) = &self.opening
             && self.opening_from == Some(LabelSource::Moves)
-            && opening_name(q).is_none()
+            && opening_names(q).is_empty()
         {
             return Err(FilterError::Value {
                 field: Field::Opening,
@@ -389,9 +389,18 @@ impl GameFilter {
         }
         // A name of the classifier: the game's label through the hierarchy, from the header's
         // values (any spelling) or the recognised label.
-        let known_opening = self.opening.as_deref().and_then(opening_name);
-        if let Some(name) = known_opening {
-            let names = classify::descendants(name);
+        let known_opening = self
+            .opening
+            .as_deref()
+            .map(opening_names)
+            .filter(|n| !n.is_empty());
+        if let Some(known) = &known_opening {
+            let mut names: Vec<&'static str> = Vec::new();
+            for n in known.iter().flat_map(|n| classify::descendants(n)) {
+                if !names.contains(&n) {
+                    names.push(n);
+                }
+            }
             // Header values are looked through only when the header alone is asked: the
             // game's label holds the header's known name already.
             let headers: Vec<String> = if self.opening_from != Some(LabelSource::Header) {
@@ -519,14 +528,23 @@ impl GameFilter {
     /// known, matched as text), in the caller's words.
     pub fn notes(&self, words: Words) -> Vec<String> {
         let mut notes = Vec::new();
-        if let Some(q) = &self.opening
-            && opening_name(q).is_none()
-        {
-            notes.push(format!(
-                "{}{}{q:?} names no opening kifudex knows: games whose 戦型 header holds it",
-                Field::Opening.name(words),
-                separator(words)
-            ));
+        if let Some(q) = &self.opening {
+            let known = opening_names(q);
+            if known.is_empty() {
+                notes.push(format!(
+                    "{}{}{q:?} names no opening kifudex knows: games whose 戦型 header holds it",
+                    Field::Opening.name(words),
+                    separator(words)
+                ));
+            } else if known.len() > 1 {
+                notes.push(format!(
+                    "{}{}{q:?} is the start of {} openings: games of any of {}",
+                    Field::Opening.name(words),
+                    separator(words),
+                    known.len(),
+                    known.join(", ")
+                ));
+            }
         }
         notes
     }
@@ -546,9 +564,34 @@ impl GameFilter {
     }
 }
 
-/// The opening (a strategy or a game label) a user's word names: a known name in any
-/// spelling, else the start of known names of which one is the ancestor of all the others
-/// (`四間` is 四間飛車, whose lines start with it too).
+/// The openings (strategies or game labels) a user's word names: a known name in any
+/// spelling; else the known names it is the start of, each with the lines below it: one
+/// when it is the ancestor of all the others (`四間` is 四間飛車, whose lines start with it
+/// too), several when they are not (`4六銀` is 4六銀右急戦 and 4六銀左急戦). Empty: none.
+fn opening_names(q: &str) -> Vec<&'static str> {
+    if let Some(one) = opening_name(q) {
+        return vec![one];
+    }
+    let q = classify::fold(q);
+    if q.is_empty() {
+        return Vec::new();
+    }
+    let starting: Vec<&'static str> = classify::canonical_names()
+        .filter(|n| classify::names::kind_of(n) != Some(classify::Kind::Castle))
+        .filter(|n| classify::fold(n).starts_with(&q))
+        .collect();
+    // The highest of them: those no other of them is above.
+    starting
+        .iter()
+        .copied()
+        .filter(|n| {
+            !starting
+                .iter()
+                .any(|a| a != n && classify::lineage(n).contains(a))
+        })
+        .collect()
+}
+
 fn opening_name(q: &str) -> Option<&'static str> {
     let openings = || {
         classify::canonical_names()

@@ -261,9 +261,12 @@ impl Store {
     pub fn evaluated_game_players(
         &self,
     ) -> Result<std::collections::HashMap<i64, [Option<i64>; 2]>, StoreError> {
+        // CROSS JOIN keeps game_evals the outer loop: without statistics SQLite would walk
+        // every game and look each up in game_evals (1.6 s at 1,000,000 games with none
+        // evaluated, on every `players` with a filter and every player page's year).
         let mut stmt = self.conn.prepare(
             "SELECT e.game_id, g.sente_id, g.gote_id FROM game_evals e
-             JOIN games g ON g.id = e.game_id",
+             CROSS JOIN games g ON g.id = e.game_id",
         )?;
         let mut rows = stmt.query([])?;
         let mut out = std::collections::HashMap::new();
