@@ -122,3 +122,40 @@ fn pairings_from_the_totals_equal_the_games_and_a_brute_force() {
     crate::util::upgrade_old(&db);
     assert_eq!(pairs(&db, &[]), brute);
 }
+
+/// `openings` over whole years answers from the per-year totals; the same rows as a count
+/// over the games (which `--min-plies 0` forces), by name, by pair and by year.
+#[test]
+fn whole_years_from_the_totals_equal_the_games() {
+    let (_dir, db, _) = imported("openings-years", 160);
+    let rows = |args: &[&str]| {
+        let mut a = vec!["openings", "--json"];
+        a.extend_from_slice(args);
+        let out = Kifudex::new().db(&db).args(&a).output();
+        assert!(out.status.success(), "{}", out.stderr);
+        out.json_lines()
+    };
+    let every = rows(&[]).iter().map(|r| r["games"].as_i64().unwrap()).max();
+    for span in [
+        vec!["--since", "2000", "--until", "2010"],
+        vec!["--since", "2000", "--until", "2010-12-31"],
+        vec!["--since", "2015"],
+        vec!["--until", "1999"],
+    ] {
+        for by in [vec![], vec!["--pairs"], vec!["--by", "year"]] {
+            let mut fast = span.clone();
+            fast.extend_from_slice(&by);
+            let mut counted = fast.clone();
+            counted.extend_from_slice(&["--min-plies", "0"]);
+            let (f, c) = (rows(&fast), rows(&counted));
+            assert_eq!(f, c, "{fast:?}");
+            assert!(!f.is_empty(), "{fast:?}");
+        }
+        // A span holds fewer games than every year.
+        let most = rows(&span)
+            .iter()
+            .map(|r| r["games"].as_i64().unwrap())
+            .max();
+        assert!(most < every, "{span:?}");
+    }
+}

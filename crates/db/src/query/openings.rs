@@ -157,10 +157,16 @@ pub fn openings(
     filter: &GameFilter,
     by: OpeningsBy,
 ) -> Result<Vec<OpeningRow>, QueryError> {
-    // Over every game, the totals the writers keep answer without reading the games.
-    if filter.is_empty()
+    // Over every game, or the games of whole years, the totals the writers keep (per year)
+    // answer without reading the games.
+    if let Some((first, last)) = whole_years(filter)
         && let Some(totals) = store.opening_totals()?
     {
+        let dated = filter.since.is_some() || filter.until.is_some();
+        let totals = totals
+            .into_iter()
+            .filter(|((_, _, _, year), _)| !dated || (*year != 0 && (first..=last).contains(year)))
+            .collect();
         return Ok(from_totals(totals, by));
     }
     let sel = filter.selection(store)?;
@@ -245,6 +251,36 @@ pub fn openings(
     })?;
     let player = key.is_some();
     Ok(finish(tallies, years, year_games, by, player))
+}
+
+/// The years a filter of whole years spans, first and last: nothing asked but `since` given
+/// as a year (`2010`) and `until` as a year or its last day (`2020`, `2020-12-31`); every year
+/// when neither is given. None for any other filter. (`since 2010-01-01` is not whole years:
+/// a game dated only `2010` is before it.)
+fn whole_years(filter: &GameFilter) -> Option<(i64, i64)> {
+    let rest = GameFilter {
+        since: None,
+        until: None,
+        ..filter.clone()
+    };
+    if !rest.is_empty() {
+        return None;
+    }
+    let year = |s: &str| {
+        (s.len() == 4 && s.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| s.parse::<i64>().ok())
+            .flatten()
+    };
+    let first = match filter.since.as_deref() {
+        None => i64::MIN,
+        Some(s) => year(s)?,
+    };
+    let last = match filter.until.as_deref() {
+        None => i64::MAX,
+        Some(u) => year(u).or_else(|| u.strip_suffix("-12-31").and_then(year))?,
+    };
+    // Years the wrong way round are for the filter's own check to refuse.
+    (first <= last).then_some((first, last))
 }
 
 /// The rows from the tallies, sorted: by year (undated last) then most played first then by
