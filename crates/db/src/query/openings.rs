@@ -2,7 +2,7 @@
 //! per pairing of the two sides' strategies, or per year and label (the trends), over the
 //! games a filter selects; with a player, the player's repertoire and results.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use kifudex_classify as classify;
 use kifudex_notation::normalize::name_key;
@@ -172,7 +172,7 @@ pub fn openings(
     let sel = filter.selection(store)?;
     let key = filter.player.as_deref().map(name_key);
     // Whether a name is the filter's player's, worked out once per name.
-    let mut theirs: HashMap<String, bool> = HashMap::new();
+    let mut theirs: HashMap<String, bool> = HashMap::default();
     let mut plays = |n: Option<&str>| -> bool {
         let (Some(k), Some(n)) = (key.as_deref(), n) else {
             return false;
@@ -186,8 +186,8 @@ pub fn openings(
     };
     // Per kind (opening, strategy, castle, pair), per name; by year, per year and label.
     let mut tallies: [HashMap<String, Tally>; 4] = Default::default();
-    let mut years: HashMap<(Option<String>, String), Tally> = HashMap::new();
-    let mut year_games: HashMap<Option<String>, u64> = HashMap::new();
+    let mut years: HashMap<(Option<String>, String), Tally> = HashMap::default();
+    let mut year_games: HashMap<Option<String>, u64> = HashMap::default();
     let mut tally = |kind: usize, name: &str, g: &OpeningGame<'_>, side: u8| {
         // Looked up by reference: most names are met again and again.
         match tallies[kind].get_mut(name) {
@@ -209,7 +209,7 @@ pub fn openings(
         let items: Vec<(u8, &str, &str)> = g
             .items
             .iter()
-            .map(|i| (u8::from(i.side == "gote"), i.kind.as_str(), i.name.as_str()))
+            .map(|i| (u8::from(i.side == "gote"), i.kind, i.name.as_str()))
             .collect();
         let label = classify::game_label(g.opening, g.label);
         match by {
@@ -349,8 +349,8 @@ fn finish(
 /// rows the games give.
 fn from_totals(totals: Vec<(TotalKey, StoredTally)>, by: OpeningsBy) -> Vec<OpeningRow> {
     let mut tallies: [HashMap<String, Tally>; 4] = Default::default();
-    let mut years: HashMap<(Option<String>, String), Tally> = HashMap::new();
-    let mut year_games: HashMap<Option<String>, u64> = HashMap::new();
+    let mut years: HashMap<(Option<String>, String), Tally> = HashMap::default();
+    let mut year_games: HashMap<Option<String>, u64> = HashMap::default();
     let year_of = |y: i64| (y > 0).then(|| format!("{y:04}"));
     for ((kind, name, side, year), t) in totals {
         // Whose score: sente's for a label, the side that played it for a name.

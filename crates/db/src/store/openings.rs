@@ -25,7 +25,7 @@ pub struct StoredItem {
     /// "sente" or "gote".
     pub side: &'static str,
     /// "strategy" or "castle".
-    pub kind: String,
+    pub kind: &'static str,
     pub name: String,
     pub ply: u32,
 }
@@ -350,7 +350,7 @@ fn with_ancestors(rows: &[(i64, &str, &str, u32)]) -> Vec<StoredItem> {
             for (name, ply) in kifudex_classify::with_ancestors(mine) {
                 out.push(StoredItem {
                     side: if side == 0 { "sente" } else { "gote" },
-                    kind: kind.to_string(),
+                    kind,
                     name: name.to_string(),
                     ply,
                 });
@@ -474,7 +474,7 @@ impl Store {
         sel: &super::Selection,
         mut f: impl FnMut(&OpeningGame<'_>),
     ) -> Result<(), StoreError> {
-        let names: HashMap<i64, (String, String)> = self
+        let names: rustc_hash::FxHashMap<i64, (String, String)> = self
             .conn
             .prepare("SELECT id, kind, name FROM opening_names")?
             .query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?))))?
