@@ -427,14 +427,8 @@ fn a_database_of_the_previous_format_has_its_twins_merged() {
         .position(|(n, _)| *n == "0015_twins.sql")
         .unwrap();
     let conn = rusqlite::Connection::open(db.join("kifudex.sqlite")).unwrap();
-    conn.execute_batch(&format!(
-        "DROP TABLE game_revisions;
-         DROP TABLE twins_apart;
-         DROP TABLE game_fields;
-         ALTER TABLE game_sources DROP COLUMN facts;
-         PRAGMA user_version = {at};"
-    ))
-    .unwrap();
+    conn.execute_batch(crate::util::BACK_TO_SCHEMA_14).unwrap();
+    conn.pragma_update(None, "user_version", at as u32).unwrap();
     drop(conn);
     // The text index of that database knew no revisions.
     std::fs::remove_dir_all(db.join(kifudex::store::TEXT_DIR)).unwrap();

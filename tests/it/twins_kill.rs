@@ -97,14 +97,8 @@ fn old_database(dir: &Path) -> PathBuf {
         .query_row("SELECT count(*) FROM games", [], |r| r.get(0))
         .unwrap();
     assert_eq!(games, 2 * PAIRS as i64);
-    conn.execute_batch(&format!(
-        "DROP TABLE game_revisions;
-         DROP TABLE twins_apart;
-         DROP TABLE game_fields;
-         ALTER TABLE game_sources DROP COLUMN facts;
-         PRAGMA user_version = {at};"
-    ))
-    .unwrap();
+    conn.execute_batch(crate::util::BACK_TO_SCHEMA_14).unwrap();
+    conn.pragma_update(None, "user_version", at as u32).unwrap();
     drop(conn);
     std::fs::remove_dir_all(db.join(kifudex::store::TEXT_DIR)).unwrap();
     db

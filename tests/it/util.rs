@@ -616,6 +616,9 @@ macro_rules! back_to_schema_14 {
     };
 }
 
+/// Takes a database of schema 16 back to schema 14 (its `user_version` is the caller's).
+pub const BACK_TO_SCHEMA_14: &str = back_to_schema_14!();
+
 /// The SQL that takes a database of schema 16 back to schema 13 (before evaluations and
 /// twins), as a literal for `concat!`; [`BACK_TO_SCHEMA_13`] is the same text.
 macro_rules! back_to_schema_13 {
