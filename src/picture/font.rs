@@ -3,6 +3,7 @@
 //! a TrueType or OpenType file (or collection) that holds every piece's kanji and the
 //! board's coordinates.
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use crate::shogi::PieceKind;
@@ -25,6 +26,9 @@ pub struct Font {
     index: u32,
 }
 
+/// The largest font file read (the largest CJK collections are about 100 MB).
+const MAX_FONT_BYTES: u64 = 256 << 20;
+
 /// The characters every picture draws: the pieces and the coordinates.
 fn needed() -> impl Iterator<Item = char> {
     PieceKind::ALL
@@ -37,10 +41,21 @@ fn needed() -> impl Iterator<Item = char> {
 impl Font {
     /// The font in `path` (its first face that has the pieces' kanji).
     pub fn open(path: &Path) -> Result<Font, PictureError> {
-        let data = std::fs::read(path).map_err(|e| PictureError::Font {
+        let bad = |why: String| PictureError::Font {
             path: path.to_path_buf(),
-            why: e.to_string(),
-        })?;
+            why,
+        };
+        // Read with a bound: `--font` may name anything (a device, a huge file).
+        let mut data = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|f| f.take(MAX_FONT_BYTES + 1).read_to_end(&mut data))
+            .map_err(|e| bad(e.to_string()))?;
+        if data.len() as u64 > MAX_FONT_BYTES {
+            return Err(bad(format!(
+                "larger than {} MB, which no font is",
+                MAX_FONT_BYTES >> 20
+            )));
+        }
         match covering_face(&data) {
             Ok(index) => Ok(Font {
                 path: path.to_path_buf(),

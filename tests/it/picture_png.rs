@@ -381,6 +381,16 @@ fn without_a_usable_font_or_ply_the_error_says_why() {
         )),
         "{err}"
     );
+    // A device that never ends is read only up to the bound, then refused.
+    #[cfg(unix)]
+    {
+        let (code, _, err) = run(&["--png", "--font", "/dev/zero"]);
+        assert_eq!(code, 1);
+        assert_eq!(
+            err.trim(),
+            "kifudex: cannot draw with the font /dev/zero: larger than 256 MB, which no font is"
+        );
+    }
     let (code, _, err) = run(&["--png", "--ply", "6"]);
     assert_eq!(code, 1);
     assert_eq!(
