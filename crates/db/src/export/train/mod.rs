@@ -20,7 +20,7 @@ use kifudex_notation::{GameResult, Record};
 use kifudex_shogi::{Color, Move};
 use serde::Serialize;
 
-use super::{ExportError, ExportGame, Pending};
+use super::{ExportError, Pending};
 use crate::store::Store;
 use pack::Packing;
 pub use select::Split;
@@ -178,8 +178,25 @@ fn score_for(score: Score, side: Color) -> i16 {
     }
 }
 
-/// The record of the position `pos` with the move `mv` to learn, or `None` (counted in `g`)
-/// when the options leave it out or the packing cannot hold it.
+/// Why a position gives no record.
+enum Skip {
+    Unevaluated,
+    InCheck,
+    NotFullSet,
+}
+
+impl Skip {
+    fn count(self, g: &mut GameItems) {
+        match self {
+            Skip::Unevaluated => g.unevaluated += 1,
+            Skip::InCheck => g.in_check += 1,
+            Skip::NotFullSet => g.not_full_set += 1,
+        }
+    }
+}
+
+/// The record of the position `pos` with the move `mv` to learn, or why the options leave
+/// it out or the packing cannot hold it.
 fn item(
     pos: &kifudex_shogi::Position,
     mv: Move,
@@ -187,20 +204,16 @@ fn item(
     result: GameResult,
     test: bool,
     opts: &TrainOptions,
-    g: &mut GameItems,
-) -> Option<Item> {
+) -> Result<Item, Skip> {
     let side = pos.side_to_move();
     if opts.evaluated_only && score.is_none() {
-        g.unevaluated += 1;
-        return None;
+        return Err(Skip::Unevaluated);
     }
     if opts.skip_check && pos.in_check() {
-        g.in_check += 1;
-        return None;
+        return Err(Skip::InCheck);
     }
     let Some(packed) = pack::pack(pos, opts.format.packing()) else {
-        g.not_full_set += 1;
-        return None;
+        return Err(Skip::NotFullSet);
     };
     let eval = score.map_or(0, |s| score_for(s, side));
     let mut bytes = [0u8; 40];
@@ -226,7 +239,7 @@ fn item(
             };
         }
     }
-    Some(Item {
+    Ok(Item {
         hash: pos.hash(),
         test,
         evaluated: score.is_some(),
@@ -257,15 +270,25 @@ fn game_items(record: &Record, result: GameResult, test: bool, opts: &TrainOptio
     let last = opts
         .max_ply
         .map_or(moves.len(), |m| (m as usize).min(moves.len()));
+    g.items.reserve(last + 1);
     for ply in 0..=last {
         let played = moves.get(ply).map(|m| m.mv);
         let (score, engine) = match judged.get(&ply) {
             Some((s, b)) => (Some(*s), *b),
             None => (None, None),
         };
-        // A record is kept only when the move played from its position is legal: the
-        // positions after an illegal move are no game's, nor is the illegal move one to learn.
-        let before = (played.is_some() && ply >= opts.min_ply as usize).then(|| pos.clone());
+        let item = match engine.or(played) {
+            Some(mv) if ply >= opts.min_ply as usize => {
+                Some(item(&pos, mv, score, result, test, opts).map(|mut item| {
+                    item.engine_move = engine.is_some_and(|e| Some(e) != played);
+                    item
+                }))
+            }
+            _ => None,
+        };
+        // A record is kept (or counted as left out) only when the move played from its
+        // position is legal: the positions after an illegal move are no game's, nor is the
+        // illegal move one to learn.
         if let Some(mv) = played {
             match pos.play(mv) {
                 Ok(broken) if broken.is_empty() => {}
@@ -275,19 +298,10 @@ fn game_items(record: &Record, result: GameResult, test: bool, opts: &TrainOptio
                 }
             }
         }
-        let here = before.as_ref().unwrap_or(&pos);
-        let target = engine.or(played);
-        let item = match target {
-            Some(mv) if ply >= opts.min_ply as usize => {
-                item(here, mv, score, result, test, opts, &mut g).map(|mut item| {
-                    item.engine_move = engine.is_some_and(|e| Some(e) != played);
-                    item
-                })
-            }
-            _ => None,
-        };
-        if let Some(item) = item {
-            g.items.push(item);
+        match item {
+            Some(Ok(item)) => g.items.push(item),
+            Some(Err(skip)) => skip.count(&mut g),
+            None => {}
         }
     }
     g
@@ -357,9 +371,9 @@ pub fn write_training(
     select::each_game(
         store,
         ids,
-        |game: &ExportGame| {
-            let test = opts.split.as_ref().is_some_and(|s| s.is_test(game.id));
-            game_items(&game.record, game.row.result, test, opts)
+        |id, record: &Record| {
+            let test = opts.split.as_ref().is_some_and(|s| s.is_test(id));
+            game_items(record, record.result(), test, opts)
         },
         |g: GameItems| -> Result<(), ExportError> {
             report.games_without_result += usize::from(g.no_result);

@@ -23,19 +23,17 @@ pub enum Packing {
     PackedSfen,
 }
 
-/// Bits written into 32 bytes, least significant bit of each byte first.
-struct Bits {
-    out: [u8; 32],
-    at: usize,
+/// A prefix code (or any run of bits), bit `i` the `i`-th written.
+#[derive(Copy, Clone, Default, Debug, PartialEq, Eq)]
+struct Code {
+    bits: u32,
+    len: u32,
 }
 
-impl Bits {
+impl Code {
     fn push(&mut self, bit: bool) {
-        // Callers write exactly 256 bits for a full set; never past the end.
-        if bit && self.at < 256 {
-            self.out[self.at / 8] |= 1 << (self.at % 8);
-        }
-        self.at += 1;
+        self.bits |= u32::from(bit) << self.len;
+        self.len += 1;
     }
 
     fn code(&mut self, code: &str) {
@@ -43,11 +41,52 @@ impl Bits {
             self.push(c == b'1');
         }
     }
+}
 
-    fn number(&mut self, value: usize, bits: usize) {
-        for i in 0..bits {
-            self.push(value >> i & 1 == 1);
+/// Bits written into 32 bytes, least significant bit of each byte first, 32 at a time.
+struct Bits {
+    out: [u8; 32],
+    /// Bits not yet in `out`, the first written lowest.
+    pending: u64,
+    filled: u32,
+    /// Bytes of `out` written.
+    byte: usize,
+    /// Bits written in all.
+    at: u32,
+}
+
+impl Bits {
+    fn new() -> Bits {
+        Bits {
+            out: [0; 32],
+            pending: 0,
+            filled: 0,
+            byte: 0,
+            at: 0,
         }
+    }
+
+    #[inline]
+    fn put(&mut self, code: Code) {
+        self.pending |= u64::from(code.bits) << self.filled;
+        self.filled += code.len;
+        self.at += code.len;
+        if self.filled >= 32 {
+            // A position that is not a full set may run past the end: its bits are
+            // thrown away, never written out of bounds.
+            if let Some(out) = self.out.get_mut(self.byte..self.byte + 4) {
+                out.copy_from_slice(&(self.pending as u32).to_le_bytes());
+            }
+            self.byte += 4;
+            self.pending >>= 32;
+            self.filled -= 32;
+        }
+    }
+
+    /// The 32 bytes, when exactly 256 bits were written.
+    fn finish(self) -> Option<[u8; 32]> {
+        // 256 bits are 8 whole words: nothing is left pending.
+        (self.at == 256).then_some(self.out)
     }
 }
 
@@ -66,7 +105,7 @@ fn kind_code(kind: PieceKind, packing: Packing) -> &'static str {
     }
 }
 
-fn board_piece(bits: &mut Bits, piece: Piece, packing: Packing) {
+fn board_piece(bits: &mut Code, piece: Piece, packing: Packing) {
     bits.push(true);
     bits.code(kind_code(piece.kind, packing));
     let white = piece.color == Color::White;
@@ -106,7 +145,7 @@ fn hand_code(kind: PieceKind, packing: Packing) -> &'static str {
     }
 }
 
-fn hand_piece(bits: &mut Bits, kind: PieceKind, color: Color, packing: Packing) {
+fn hand_piece(bits: &mut Code, kind: PieceKind, color: Color, packing: Packing) {
     bits.code(hand_code(kind, packing));
     bits.push(color == Color::White);
 }
@@ -134,36 +173,98 @@ pub fn is_full_set(pos: &Position) -> bool {
             .all(|k| count[k.index()] == k.total())
 }
 
-/// The position packed, or `None` when it is not a full set ([`is_full_set`]).
+/// Each piece's code on the board and in hand, for one packing, worked out once from
+/// [`kind_code`] and [`hand_code`].
+struct Codes {
+    /// By `color * 14 + kind`: an occupied square's bit and the piece's code (nothing for a
+    /// king, written as a square).
+    board: [Code; 28],
+    /// By `color * 7 + kind` for the kinds in hand.
+    hand: [Code; 14],
+}
+
+impl Codes {
+    fn of(packing: Packing) -> Codes {
+        let mut board = [Code::default(); 28];
+        let mut hand = [Code::default(); 14];
+        for color in Color::ALL {
+            for kind in PieceKind::ALL {
+                if kind != PieceKind::King {
+                    let c = &mut board[color.index() * 14 + kind.index()];
+                    board_piece(c, Piece::new(color, kind), packing);
+                }
+            }
+            for kind in PieceKind::HAND {
+                hand_piece(
+                    &mut hand[color.index() * 7 + kind.index()],
+                    kind,
+                    color,
+                    packing,
+                );
+            }
+        }
+        Codes { board, hand }
+    }
+}
+
+static CODES: std::sync::LazyLock<[Codes; 2]> =
+    std::sync::LazyLock::new(|| [Codes::of(Packing::Hcp), Codes::of(Packing::PackedSfen)]);
+
+/// The position packed, or `None` when it is not a full set ([`is_full_set`]). The pieces
+/// are counted as they are written: one pass over the board.
 pub fn pack(pos: &Position, packing: Packing) -> Option<[u8; 32]> {
-    if !is_full_set(pos) {
+    let codes = &CODES[usize::from(packing == Packing::PackedSfen)];
+    let mut bits = Bits::new();
+    let mut head = Code::default();
+    head.push(pos.side_to_move() == Color::White);
+    bits.put(head);
+    for color in Color::ALL {
+        bits.put(Code {
+            bits: pos.king(color)?.index() as u32,
+            len: 7,
+        });
+    }
+    // Pieces on the board by `color * 14 + kind`.
+    let mut on_board = [0u8; 28];
+    const EMPTY: Code = Code { bits: 0, len: 1 };
+    for piece in pos.board() {
+        match piece {
+            None => bits.put(EMPTY),
+            Some(p) => {
+                let i = p.color.index() * 14 + p.kind.index();
+                on_board[i] += 1;
+                bits.put(codes.board[i]);
+            }
+        }
+    }
+    let king = PieceKind::King.index();
+    if on_board[king] != 1 || on_board[14 + king] != 1 {
         return None;
     }
-    let mut bits = Bits {
-        out: [0; 32],
-        at: 0,
-    };
-    bits.push(pos.side_to_move() == Color::White);
-    for color in Color::ALL {
-        bits.number(pos.king(color)?.index(), 7);
-    }
-    for piece in pos.board().iter() {
-        match piece {
-            None => bits.push(false),
-            Some(p) if p.kind == PieceKind::King => {}
-            Some(p) => board_piece(&mut bits, *p, packing),
-        }
+    let mut count = [0u32; 8];
+    for (i, n) in on_board.iter().enumerate() {
+        let kind = PieceKind::ALL[i % 14].unpromoted();
+        count[kind.index()] += u32::from(*n);
     }
     for color in Color::ALL {
         // Pawn … rook, the gold after the silver: the order of `PieceKind::HAND`, in which
         // cshogi writes both packings (a reader takes the pieces in any order).
         for kind in PieceKind::HAND {
-            for _ in 0..pos.hand(color).count(kind) {
-                hand_piece(&mut bits, kind, color, packing);
+            let n = pos.hand(color).count(kind);
+            count[kind.index()] += u32::from(n);
+            let code = codes.hand[color.index() * 7 + kind.index()];
+            for _ in 0..n {
+                bits.put(code);
             }
         }
     }
-    (bits.at == 256).then_some(bits.out)
+    if !PieceKind::ALL[..8]
+        .iter()
+        .all(|k| count[k.index()] == u32::from(k.total()))
+    {
+        return None;
+    }
+    bits.finish()
 }
 
 /// The number both formats give a kind dropped from hand: pawn 1, lance 2, knight 3,
@@ -391,6 +492,87 @@ mod tests {
         assert_eq!(board[sq(2, 3).index()], Some(('b', true, false)));
         assert_eq!(board[sq(8, 7).index()], Some(('b', true, true)));
         assert_eq!(hands, [vec![('p', 2)], vec![('p', 2)]]);
+    }
+
+    /// The packing written the slow way, one bit at a time from the code strings, with the
+    /// full set checked apart: what [`pack`]'s tables and words must give.
+    fn pack_bit_by_bit(pos: &Position, packing: Packing) -> Option<[u8; 32]> {
+        if !is_full_set(pos) {
+            return None;
+        }
+        let mut bits: Vec<bool> = vec![pos.side_to_move() == Color::White];
+        for color in Color::ALL {
+            let sq = pos.king(color)?.index();
+            bits.extend((0..7).map(|i| sq >> i & 1 == 1));
+        }
+        let code = |bits: &mut Vec<bool>, c: &str| bits.extend(c.bytes().map(|b| b == b'1'));
+        for piece in pos.board() {
+            match piece {
+                None => bits.push(false),
+                Some(p) if p.kind == PieceKind::King => {}
+                Some(p) => {
+                    bits.push(true);
+                    code(&mut bits, kind_code(p.kind, packing));
+                    let white = p.color == Color::White;
+                    let promotion =
+                        (p.kind.unpromoted() != PieceKind::Gold).then_some(p.kind.is_promoted());
+                    match packing {
+                        Packing::Hcp => bits.extend([Some(white), promotion].into_iter().flatten()),
+                        Packing::PackedSfen => {
+                            bits.extend([promotion, Some(white)].into_iter().flatten())
+                        }
+                    }
+                }
+            }
+        }
+        for color in Color::ALL {
+            for kind in PieceKind::HAND {
+                for _ in 0..pos.hand(color).count(kind) {
+                    code(&mut bits, hand_code(kind, packing));
+                    bits.push(color == Color::White);
+                }
+            }
+        }
+        assert_eq!(bits.len(), 256);
+        let mut out = [0u8; 32];
+        for (i, _) in bits.iter().enumerate().filter(|(_, b)| **b) {
+            out[i / 8] |= 1 << (i % 8);
+        }
+        Some(out)
+    }
+
+    /// Games of random legal moves (a fixed xorshift stream), long enough for captures,
+    /// promotions and drops: every position packs as the bit-by-bit writing packs it.
+    #[test]
+    fn random_games_pack_as_the_bit_by_bit_writing_does() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut positions = 0;
+        let mut with_hands = 0;
+        for _ in 0..40 {
+            let mut pos = Position::startpos();
+            for _ in 0..160 {
+                for packing in [Packing::Hcp, Packing::PackedSfen] {
+                    assert_eq!(
+                        pack(&pos, packing),
+                        pack_bit_by_bit(&pos, packing),
+                        "{}",
+                        pos.to_sfen()
+                    );
+                }
+                positions += 1;
+                with_hands += usize::from(!pos.hand(Color::Black).is_empty());
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                pos.play(moves[(x % moves.len() as u64) as usize]).unwrap();
+            }
+        }
+        assert!(positions > 2000, "{positions}");
+        assert!(with_hands > 500, "{with_hands}");
     }
 
     #[test]

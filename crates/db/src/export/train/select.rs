@@ -6,8 +6,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 
 use super::TrainOptions;
+use crate::export::ExportError;
 use crate::export::pool::with_workers;
-use crate::export::{ExportError, ExportGame};
 use crate::store::Store;
 use kifudex_notation::Record;
 
@@ -41,19 +41,25 @@ fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Runs `make` on every game of `ids` on the workers and `take` on the results here, in the
-/// order of `ids`.
+/// Runs `make` on every game of `ids` (its id and record) on the workers and `take` on the
+/// results here, in the order of `ids`.
 pub(super) fn each_game<T: Send>(
     store: &Store,
     ids: &[i64],
-    make: impl Fn(&ExportGame) -> T + Sync,
+    make: impl Fn(i64, &Record) -> T + Sync,
     mut take: impl FnMut(T) -> Result<(), ExportError>,
 ) -> Result<(), ExportError> {
     let work = |store: &Store, (n, batch): (usize, Vec<i64>)| {
         let mut out = Vec::with_capacity(batch.len());
-        for id in batch {
-            out.push(make(&ExportGame::load(store, id)?));
-        }
+        // One read transaction a batch (SQLite locks once), and the batch's games read in
+        // one pass over their range when they are most of it: only the record is needed,
+        // its moves replayed without the rules (each_game's callers play them again).
+        let _read = store.read_transaction()?;
+        store.games_to_write(&batch, |id, game| {
+            let game = game.ok_or(ExportError::Missing(id))?;
+            out.push(make(id, &game.record));
+            Ok::<(), ExportError>(())
+        })?;
         Ok((n, out))
     };
     with_workers(store, work, |feed| {
@@ -93,7 +99,7 @@ pub(super) fn count_games(
     each_game(
         store,
         ids,
-        |g| hashes(&g.record, opts),
+        |_, record| hashes(record, opts),
         |hs| {
             for h in hs {
                 *counts.entry(h).or_insert(0) += 1;
