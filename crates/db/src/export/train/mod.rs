@@ -11,6 +11,7 @@
 pub mod pack;
 mod seen;
 mod select;
+mod write;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -354,20 +355,16 @@ pub fn write_training(
     } else {
         None
     };
-    let mut files: Vec<Pending> = paths
+    let files: Vec<Pending> = paths
         .iter()
         .map(|p| Pending::create(p))
         .collect::<Result<_, _>>()?;
-    let mut report = TrainReport {
+    let report = TrainReport {
         format: opts.format.name(),
         games: ids.len(),
         ..TrainReport::default()
     };
-    let len = opts.format.record_len();
-    let mut seen = seen::Seen::default();
-    // With a shuffle, each file's records wait here.
-    let mut held: Vec<Vec<u8>> = vec![Vec::new(); files.len()];
-    let mut done = 0usize;
+    let mut writer = write::Writer::new(opts, counts, files, report);
     select::each_game(
         store,
         ids,
@@ -375,54 +372,9 @@ pub fn write_training(
             let test = opts.split.as_ref().is_some_and(|s| s.is_test(id));
             game_items(record, record.result(), test, opts)
         },
-        |g: GameItems| -> Result<(), ExportError> {
-            report.games_without_result += usize::from(g.no_result);
-            report.games_cut_at_illegal_move += usize::from(g.cut);
-            report.skipped_not_full_set += g.not_full_set;
-            report.skipped_in_check += g.in_check;
-            report.skipped_unevaluated += g.unevaluated;
-            for item in g.items {
-                if let Some(counts) = &counts
-                    && counts.get(&item.hash).copied().unwrap_or(0) < opts.min_games
-                {
-                    report.skipped_rare += 1;
-                    continue;
-                }
-                if opts.unique && !seen.insert(item.hash) {
-                    report.skipped_repeated += 1;
-                    continue;
-                }
-                report.evaluated += u64::from(item.evaluated);
-                report.engine_moves += u64::from(item.engine_move);
-                let file = usize::from(item.test);
-                if item.test {
-                    report.test_records += 1;
-                } else {
-                    report.records += 1;
-                }
-                let bytes = &item.bytes[..len];
-                if opts.shuffle.is_some() {
-                    held[file].extend_from_slice(bytes);
-                } else {
-                    files[file].write_all(bytes)?;
-                }
-            }
-            done += 1;
-            progress(done);
-            Ok(())
-        },
+        |g: GameItems| writer.take(g, &mut progress),
     )?;
-    if let Some(seed) = opts.shuffle {
-        for (i, (file, records)) in files.iter_mut().zip(&mut held).enumerate() {
-            select::shuffle(records, len, seed.wrapping_add(i as u64));
-            file.write_all(records)?;
-        }
-    }
-    report.bytes = (report.records + report.test_records) * len as u64;
-    for f in files {
-        f.finish()?;
-    }
-    Ok(report)
+    writer.finish(&mut progress)
 }
 
 #[cfg(test)]

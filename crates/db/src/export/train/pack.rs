@@ -44,12 +44,16 @@ impl Code {
 }
 
 /// Bits written into 32 bytes, least significant bit of each byte first, 32 at a time.
+/// Writing has no branch (the squares' codes come in no order a predictor could learn):
+/// the pending word is stored at every code, and moved on once full.
 struct Bits {
-    out: [u8; 32],
-    /// Bits not yet in `out`, the first written lowest.
+    /// 32 bytes and room for one more word: a position that is not a full set may run past
+    /// the end; its bits are thrown away.
+    out: [u8; 36],
+    /// Bits not yet in `out` for good, the first written lowest.
     pending: u64,
     filled: u32,
-    /// Bytes of `out` written.
+    /// Bytes of `out` written for good (at most 32).
     byte: usize,
     /// Bits written in all.
     at: u32,
@@ -58,7 +62,7 @@ struct Bits {
 impl Bits {
     fn new() -> Bits {
         Bits {
-            out: [0; 32],
+            out: [0; 36],
             pending: 0,
             filled: 0,
             byte: 0,
@@ -71,22 +75,22 @@ impl Bits {
         self.pending |= u64::from(code.bits) << self.filled;
         self.filled += code.len;
         self.at += code.len;
-        if self.filled >= 32 {
-            // A position that is not a full set may run past the end: its bits are
-            // thrown away, never written out of bounds.
-            if let Some(out) = self.out.get_mut(self.byte..self.byte + 4) {
-                out.copy_from_slice(&(self.pending as u32).to_le_bytes());
-            }
-            self.byte += 4;
-            self.pending >>= 32;
-            self.filled -= 32;
-        }
+        self.out[self.byte..self.byte + 4].copy_from_slice(&(self.pending as u32).to_le_bytes());
+        let full = u32::from(self.filled >= 32);
+        self.byte = (self.byte + 4 * full as usize).min(32);
+        self.pending >>= 32 * full;
+        self.filled -= 32 * full;
     }
 
     /// The 32 bytes, when exactly 256 bits were written.
     fn finish(self) -> Option<[u8; 32]> {
-        // 256 bits are 8 whole words: nothing is left pending.
-        (self.at == 256).then_some(self.out)
+        // 256 bits are 8 whole words, all stored.
+        if self.at != 256 {
+            return None;
+        }
+        let mut out = [0; 32];
+        out.copy_from_slice(&self.out[..32]);
+        Some(out)
     }
 }
 
@@ -177,15 +181,16 @@ pub fn is_full_set(pos: &Position) -> bool {
 /// [`kind_code`] and [`hand_code`].
 struct Codes {
     /// By `color * 14 + kind`: an occupied square's bit and the piece's code (nothing for a
-    /// king, written as a square).
-    board: [Code; 28],
+    /// king, written as a square); last, [`EMPTY_SQUARE`], an empty square's 0.
+    board: [Code; 29],
     /// By `color * 7 + kind` for the kinds in hand.
     hand: [Code; 14],
 }
 
 impl Codes {
     fn of(packing: Packing) -> Codes {
-        let mut board = [Code::default(); 28];
+        let mut board = [Code::default(); 29];
+        board[EMPTY_SQUARE] = Code { bits: 0, len: 1 };
         let mut hand = [Code::default(); 14];
         for color in Color::ALL {
             for kind in PieceKind::ALL {
@@ -207,6 +212,9 @@ impl Codes {
     }
 }
 
+/// The index of an empty square in [`Codes::board`].
+const EMPTY_SQUARE: usize = 28;
+
 static CODES: std::sync::LazyLock<[Codes; 2]> =
     std::sync::LazyLock::new(|| [Codes::of(Packing::Hcp), Codes::of(Packing::PackedSfen)]);
 
@@ -224,25 +232,19 @@ pub fn pack(pos: &Position, packing: Packing) -> Option<[u8; 32]> {
             len: 7,
         });
     }
-    // Pieces on the board by `color * 14 + kind`.
-    let mut on_board = [0u8; 28];
-    const EMPTY: Code = Code { bits: 0, len: 1 };
+    // Pieces on the board by `color * 14 + kind`, and the empty squares.
+    let mut on_board = [0u8; 29];
     for piece in pos.board() {
-        match piece {
-            None => bits.put(EMPTY),
-            Some(p) => {
-                let i = p.color.index() * 14 + p.kind.index();
-                on_board[i] += 1;
-                bits.put(codes.board[i]);
-            }
-        }
+        let i = piece.map_or(EMPTY_SQUARE, |p| p.color.index() * 14 + p.kind.index());
+        on_board[i] += 1;
+        bits.put(codes.board[i]);
     }
     let king = PieceKind::King.index();
     if on_board[king] != 1 || on_board[14 + king] != 1 {
         return None;
     }
     let mut count = [0u32; 8];
-    for (i, n) in on_board.iter().enumerate() {
+    for (i, n) in on_board[..EMPTY_SQUARE].iter().enumerate() {
         let kind = PieceKind::ALL[i % 14].unpromoted();
         count[kind.index()] += u32::from(*n);
     }
