@@ -68,8 +68,8 @@ pub(crate) fn with_workers<B: Send, T: Send, R>(
             s.spawn(move || {
                 let store = match Store::open_read_only(dir).and_then(|s| {
                     // Each game is read once, in order: no mapping to count as this
-                    // process's memory.
-                    s.read_unmapped()?;
+                    // process's memory, and little cache.
+                    s.read_once()?;
                     Ok(s)
                 }) {
                     Ok(s) => s,

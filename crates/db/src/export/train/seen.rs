@@ -1,14 +1,16 @@
-//! The positions a training export has written (`--unique`), by their 64-bit hash, in 7 to 9
+//! The positions a training export has written (`--unique`), by their 64-bit hash, in 7 to 8
 //! bytes a position: a 1,000,000-game export writes some 94 M distinct positions, and a
 //! `HashSet<u64>` (9 bytes a slot at up to 7/8 full, a power of two of slots, the old table
 //! and the new both held while it grows) took it to a peak of 1.98 GB.
 //!
 //! The top 16 bits of a hash choose one of 65,536 tables, which then hold the other 48 bits
-//! (6 bytes) in open addressing with linear probing. Each table grows by an eighth when it
-//! is 85% full, alone, so that growing never holds two copies of the whole set: the tables
-//! stay 75% to 85% full, 0.66 to 0.75 GB for 94 M positions (a table is a few kilobytes:
-//! moving it again costs little next to the miss of reaching it). Zobrist hashes are
-//! uniform, so the stored bits index their table as they are.
+//! (6 bytes) in open addressing with linear probing. Zobrist hashes are uniform, so the
+//! stored bits index their table as they are. A table is made of pages of 170 slots (1020
+//! bytes), and grows by a sixth of its pages (at least one) when it is 85% full, alone, so
+//! that growing never holds two copies of the whole set: the tables stay 70% to 85% full,
+//! 0.66 to 0.8 GB for 94 M positions. The pages a table leaves when it grows go to the next
+//! table that grows: tables of many sizes, grown one after the other, left the allocator's
+//! pages of each size half used, and the export's peak at 1.1 to 1.2 GB.
 //!
 //! [`Seen::insert_all`] takes the hashes of many records at once, sorted by table, so that
 //! each table is reached once for all of its hashes instead of once each, and the tables are
@@ -19,36 +21,55 @@ use rayon::prelude::*;
 
 const TABLES: usize = 1 << 16;
 const SLOT: usize = 6;
+const PAGE_SLOTS: usize = 170;
+const PAGE_BYTES: usize = PAGE_SLOTS * SLOT;
 /// The stored value of an empty slot; the remainder 0 itself is remembered apart.
 const EMPTY: u64 = 0;
-/// The runs of tables [`Seen::insert_all`] shares out among the cores.
+/// The runs of tables [`Seen::insert_all`] shares out among the cores, each with its own
+/// spare pages.
 const PARTS: usize = 64;
+const PER_PART: usize = TABLES / PARTS;
+
+type Page = Box<[u8; PAGE_BYTES]>;
 
 /// A set of position hashes.
 pub struct Seen {
+    parts: Vec<Part>,
+}
+
+/// A run of tables and the pages they have left.
+#[derive(Default)]
+struct Part {
     tables: Vec<Table>,
+    spare: Vec<Page>,
 }
 
 #[derive(Default)]
 struct Table {
-    /// `cap` slots of 6 little-endian bytes.
-    slots: Vec<u8>,
+    /// `cap` slots of 6 little-endian bytes, [`PAGE_SLOTS`] a page.
+    pages: Vec<Page>,
     len: usize,
     zero: bool,
 }
 
+fn slot(page: &[u8; PAGE_BYTES], k: usize) -> u64 {
+    let s = &page[k * SLOT..(k + 1) * SLOT];
+    u64::from_le_bytes([s[0], s[1], s[2], s[3], s[4], s[5], 0, 0])
+}
+
 impl Table {
     fn cap(&self) -> usize {
-        self.slots.len() / SLOT
+        self.pages.len() * PAGE_SLOTS
     }
 
     fn get(&self, i: usize) -> u64 {
-        let s = &self.slots[i * SLOT..(i + 1) * SLOT];
-        u64::from_le_bytes([s[0], s[1], s[2], s[3], s[4], s[5], 0, 0])
+        slot(&self.pages[i / PAGE_SLOTS], i % PAGE_SLOTS)
     }
 
     fn put(&mut self, i: usize, v: u64) {
-        self.slots[i * SLOT..(i + 1) * SLOT].copy_from_slice(&v.to_le_bytes()[..SLOT]);
+        let k = i % PAGE_SLOTS;
+        self.pages[i / PAGE_SLOTS][k * SLOT..(k + 1) * SLOT]
+            .copy_from_slice(&v.to_le_bytes()[..SLOT]);
     }
 
     /// The slot to look at first for the 48-bit remainder `v`: its place in the table's
@@ -57,58 +78,68 @@ impl Table {
         ((u128::from(v) * self.cap() as u128) >> 48) as usize
     }
 
-    /// Inserts `v` (not 0); whether it was new.
-    fn insert(&mut self, v: u64) -> bool {
+    /// Inserts the low 48 bits of a hash; whether they were new.
+    fn insert_rest(&mut self, rest: u64, spare: &mut Vec<Page>) -> bool {
+        if rest == 0 {
+            return !std::mem::replace(&mut self.zero, true);
+        }
         if (self.len + 1) * 20 > self.cap() * 17 {
-            self.grow();
+            self.grow(spare);
         }
         let cap = self.cap();
-        let mut i = self.home(v);
+        let mut i = self.home(rest);
         loop {
             match self.get(i) {
                 EMPTY => {
-                    self.put(i, v);
+                    self.put(i, rest);
                     self.len += 1;
                     return true;
                 }
-                x if x == v => return false,
+                x if x == rest => return false,
                 _ => i = if i + 1 == cap { 0 } else { i + 1 },
             }
         }
     }
 
-    /// Inserts the low 48 bits of a hash; whether they were new.
-    fn insert_rest(&mut self, rest: u64) -> bool {
-        if rest == 0 {
-            return !std::mem::replace(&mut self.zero, true);
-        }
-        self.insert(rest)
-    }
-
-    fn grow(&mut self) {
-        let cap = (self.cap() + self.cap() / 8).max(16);
-        let zero = self.zero;
-        let old = std::mem::replace(
-            self,
-            Table {
-                slots: vec![0; cap * SLOT],
-                len: 0,
-                zero,
-            },
-        );
-        for i in 0..old.cap() {
-            let v = old.get(i);
-            if v != EMPTY {
-                self.insert(v);
+    fn grow(&mut self, spare: &mut Vec<Page>) {
+        let pages = self.pages.len() + (self.pages.len() / 6).max(1);
+        let fresh: Vec<Page> = (0..pages)
+            .map(|_| match spare.pop() {
+                Some(mut p) => {
+                    p.fill(0);
+                    p
+                }
+                None => Box::new([0; PAGE_BYTES]),
+            })
+            .collect();
+        let old = std::mem::replace(&mut self.pages, fresh);
+        let cap = self.cap();
+        for page in &old {
+            for k in 0..PAGE_SLOTS {
+                let v = slot(page, k);
+                if v == EMPTY {
+                    continue;
+                }
+                let mut i = self.home(v);
+                while self.get(i) != EMPTY {
+                    i = if i + 1 == cap { 0 } else { i + 1 };
+                }
+                self.put(i, v);
             }
         }
+        spare.extend(old);
     }
 }
 
 impl Default for Seen {
     fn default() -> Self {
         Seen {
-            tables: (0..TABLES).map(|_| Table::default()).collect(),
+            parts: (0..PARTS)
+                .map(|_| Part {
+                    tables: (0..PER_PART).map(|_| Table::default()).collect(),
+                    spare: Vec::new(),
+                })
+                .collect(),
         }
     }
 }
@@ -117,7 +148,9 @@ impl Seen {
     /// Adds `hash`; whether it was not in the set before.
     #[cfg(test)]
     pub fn insert(&mut self, hash: u64) -> bool {
-        self.tables[table_of(hash)].insert_rest(hash & REST)
+        let t = table_of(hash);
+        let part = &mut self.parts[t / PER_PART];
+        part.tables[t % PER_PART].insert_rest(hash & REST, &mut part.spare)
     }
 
     /// Adds `hashes` in their order; for each, whether it was not in the set before (nor
@@ -139,16 +172,16 @@ impl Seen {
             next[t] += 1;
         }
         drop(next);
-        let per = TABLES / PARTS;
         let repeated: Vec<Vec<usize>> = self
-            .tables
-            .par_chunks_mut(per)
+            .parts
+            .par_iter_mut()
             .enumerate()
-            .map(|(part, tables)| {
-                let first = part * per;
+            .map(|(n, part)| {
+                let first = n * PER_PART;
                 let mut repeated = Vec::new();
-                for &(h, i) in &sorted[start[first]..start[first + per]] {
-                    if !tables[table_of(h) - first].insert_rest(h & REST) {
+                for &(h, i) in &sorted[start[first]..start[first + PER_PART]] {
+                    let table = &mut part.tables[table_of(h) - first];
+                    if !table.insert_rest(h & REST, &mut part.spare) {
                         repeated.push(i);
                     }
                 }
@@ -175,8 +208,9 @@ fn table_of(hash: u64) -> usize {
 impl Seen {
     /// The number of hashes in the set.
     pub fn len(&self) -> usize {
-        self.tables
+        self.parts
             .iter()
+            .flat_map(|p| &p.tables)
             .map(|t| t.len + usize::from(t.zero))
             .sum()
     }
