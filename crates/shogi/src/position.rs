@@ -371,7 +371,7 @@ impl Position {
 
     /// The occupied squares as bits by square index.
     #[inline]
-    pub(crate) fn occupied(&self) -> u128 {
+    pub fn occupied(&self) -> u128 {
         self.occupied
     }
 

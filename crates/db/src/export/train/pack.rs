@@ -74,6 +74,19 @@ impl Bits {
         self.filled = filled - 32 * full;
     }
 
+    /// Writes `n` zeros.
+    #[inline(always)]
+    fn skip(&mut self, mut n: usize) {
+        while n > 32 {
+            self.put(Code { bits: 0, len: 32 });
+            n -= 32;
+        }
+        self.put(Code {
+            bits: 0,
+            len: n as u32,
+        });
+    }
+
     /// The 32 bytes, when exactly 256 bits were written.
     fn finish(self) -> Option<[u8; 32]> {
         // 256 bits are 8 whole words, all stored.
@@ -264,11 +277,24 @@ pub fn pack(pos: &Position, packing: Packing) -> Option<[u8; 32]> {
         });
     }
     let mut count: u128 = 0;
-    for piece in pos.board() {
-        let i = piece.map_or(EMPTY_SQUARE, |p| p.color.index() * 14 + p.kind.index());
+    // The occupied squares only: the empty ones between are zeros, written at once.
+    let board = pos.board();
+    let mut occupied = pos.occupied();
+    let mut next = 0;
+    while occupied != 0 {
+        let sq = occupied.trailing_zeros() as usize;
+        occupied &= occupied - 1;
+        bits.skip(sq - next);
+        let i = board
+            .get(sq)
+            .copied()
+            .flatten()
+            .map_or(EMPTY_SQUARE, |p| p.color.index() * 14 + p.kind.index());
         count += codes.tallies[i];
         bits.put(codes.board[i]);
+        next = sq + 1;
     }
+    bits.skip(81usize.saturating_sub(next));
     for color in Color::ALL {
         // Pawn … rook, the gold after the silver: the order of `PieceKind::HAND`, in which
         // cshogi writes both packings (a reader takes the pieces in any order).
