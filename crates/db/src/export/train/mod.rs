@@ -250,8 +250,25 @@ fn item(
 }
 
 /// The records of one game (`test`: it belongs to the test file), as `opts` selects them.
+#[cfg(test)]
 fn game_items(record: &Record, result: GameResult, test: bool, opts: &TrainOptions) -> GameItems {
-    let mut g = GameItems::default();
+    game_items_in(record, result, test, opts, Vec::new())
+}
+
+/// [`game_items`] into `items` (emptied, its room kept: a game's records are written and
+/// their vector handed back for another game, so that none is allocated again).
+fn game_items_in(
+    record: &Record,
+    result: GameResult,
+    test: bool,
+    opts: &TrainOptions,
+    mut items: Vec<Item>,
+) -> GameItems {
+    items.clear();
+    let mut g = GameItems {
+        items,
+        ..GameItems::default()
+    };
     if result == GameResult::Unknown && !opts.keep_unknown_results {
         g.no_result = true;
         return g;
@@ -364,13 +381,14 @@ pub fn write_training(
         games: ids.len(),
         ..TrainReport::default()
     };
-    let mut writer = write::Writer::new(opts, counts, files, report);
+    let spare = write::Spare::default();
+    let mut writer = write::Writer::new(opts, counts, files, report, &spare);
     select::each_game(
         store,
         ids,
         |id, record: &Record| {
             let test = opts.split.as_ref().is_some_and(|s| s.is_test(id));
-            game_items(record, record.result(), test, opts)
+            game_items_in(record, record.result(), test, opts, spare.take())
         },
         |g: GameItems| writer.take(g, &mut progress),
     )?;
