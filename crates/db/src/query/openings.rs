@@ -157,18 +157,46 @@ pub fn openings(
     filter: &GameFilter,
     by: OpeningsBy,
 ) -> Result<Vec<OpeningRow>, QueryError> {
-    // Over every game, or the games of whole years, the totals the writers keep (per year)
-    // answer without reading the games.
-    if let Some((first, last)) = whole_years(filter)
+    let mut acc = Counts::default();
+    // A filter of dates alone: the totals the writers keep per year answer for the years it
+    // spans whole, and only the games of the (at most two) years it cuts are read.
+    if let Some(plan) = date_plan(filter)
+        && plan.years.0 <= plan.years.1
         && let Some(totals) = store.opening_totals()?
     {
-        let dated = filter.since.is_some() || filter.until.is_some();
+        let (first, last) = plan.years;
         let totals = totals
             .into_iter()
-            .filter(|((_, _, _, year), _)| !dated || (*year != 0 && (first..=last).contains(year)))
+            .filter(|((_, _, _, year), _)| {
+                !plan.dated || (*year != 0 && (first..=last).contains(year))
+            })
             .collect();
-        return Ok(from_totals(totals, by));
+        add_totals(&mut acc, totals, by);
+        for cut in &plan.cut {
+            count_games(store, cut, by, &mut acc)?;
+        }
+    } else {
+        count_games(store, filter, by, &mut acc)?;
     }
+    Ok(finish(acc, by, filter.player.is_some()))
+}
+
+/// What the table counts: per kind (opening, strategy, castle, pair), per name; by year, per
+/// year and label, and the year's games.
+#[derive(Default)]
+struct Counts {
+    tallies: [HashMap<String, Tally>; 4],
+    years: HashMap<(Option<String>, String), Tally>,
+    year_games: HashMap<Option<String>, u64>,
+}
+
+/// Adds the games `filter` selects to `acc`, reading each game.
+fn count_games(
+    store: &Store,
+    filter: &GameFilter,
+    by: OpeningsBy,
+    acc: &mut Counts,
+) -> Result<(), QueryError> {
     let sel = filter.selection(store)?;
     let key = filter.player.as_deref().map(name_key);
     // Whether a name is the filter's player's, worked out once per name.
@@ -184,10 +212,11 @@ pub fn openings(
         theirs.insert(n.to_string(), b);
         b
     };
-    // Per kind (opening, strategy, castle, pair), per name; by year, per year and label.
-    let mut tallies: [HashMap<String, Tally>; 4] = Default::default();
-    let mut years: HashMap<(Option<String>, String), Tally> = HashMap::default();
-    let mut year_games: HashMap<Option<String>, u64> = HashMap::default();
+    let Counts {
+        tallies,
+        years,
+        year_games,
+    } = acc;
     let mut tally = |kind: usize, name: &str, g: &OpeningGame<'_>, side: u8| {
         // Looked up by reference: most names are met again and again.
         match tallies[kind].get_mut(name) {
@@ -249,15 +278,25 @@ pub fn openings(
             }
         }
     })?;
-    let player = key.is_some();
-    Ok(finish(tallies, years, year_games, by, player))
+    Ok(())
 }
 
-/// The years a filter of whole years spans, first and last: nothing asked but `since` given
-/// as a year (`2010`) and `until` as a year or its last day (`2020`, `2020-12-31`); every year
-/// when neither is given. None for any other filter. (`since 2010-01-01` is not whole years:
-/// a game dated only `2010` is before it.)
-fn whole_years(filter: &GameFilter) -> Option<(i64, i64)> {
+/// How a filter of dates alone is counted: the years it spans whole from the totals, the
+/// years it cuts by reading their games.
+struct DatePlan {
+    /// First and last whole year (none when first > last).
+    years: (i64, i64),
+    /// Whether a date is asked for: games without one are then left out.
+    dated: bool,
+    /// The filters of the games of the years cut: `since 2010-03-15` reads 2010's games from
+    /// that day on. (`since 2010-01-01` cuts 2010 too: a game dated only `2010` is before it.)
+    cut: Vec<GameFilter>,
+}
+
+/// The plan for a filter that asks nothing but `since` and `until`; None for any other.
+/// A year is whole when `since` is that year (`2010`) or before it, and `until` that year,
+/// its December or its last day (`2020`, `2020-12`, `2020-12-31`) or after it.
+fn date_plan(filter: &GameFilter) -> Option<DatePlan> {
     let rest = GameFilter {
         since: None,
         until: None,
@@ -266,32 +305,80 @@ fn whole_years(filter: &GameFilter) -> Option<(i64, i64)> {
     if !rest.is_empty() {
         return None;
     }
+    // The stored bounds are `YYYY`, `YYYY-MM` or `YYYY-MM-DD`.
     let year = |s: &str| {
-        (s.len() == 4 && s.bytes().all(|b| b.is_ascii_digit()))
-            .then(|| s.parse::<i64>().ok())
-            .flatten()
+        s.get(..4)
+            .filter(|y| y.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|y| y.parse::<i64>().ok())
     };
-    let first = match filter.since.as_deref() {
-        None => i64::MIN,
-        Some(s) => year(s)?,
+    let since = filter.since.as_deref();
+    let until = filter.until.as_deref();
+    let (first, since_cut) = match since {
+        None => (i64::MIN, None),
+        Some(s) if s.len() == 4 => (year(s)?, None),
+        Some(s) => (year(s)? + 1, Some(year(s)?)),
     };
-    let last = match filter.until.as_deref() {
-        None => i64::MAX,
-        Some(u) => year(u).or_else(|| u.strip_suffix("-12-31").and_then(year))?,
+    let (last, until_cut) = match until {
+        None => (i64::MAX, None),
+        Some(u) => {
+            let y = year(u)?;
+            if u.len() == 4 || u == format!("{y:04}-12") || u == format!("{y:04}-12-31") {
+                (y, None)
+            } else {
+                (y - 1, Some(y))
+            }
+        }
     };
-    // Years the wrong way round are for the filter's own check to refuse.
-    (first <= last).then_some((first, last))
+    let since_year = since.and_then(year);
+    let until_year = until.and_then(year);
+    // Bounds the wrong way round are for the filter's own check to refuse.
+    if let (Some(a), Some(b)) = (since_year, until_year)
+        && a > b
+    {
+        return None;
+    }
+    let mut cut = Vec::new();
+    if let Some(y) = since_cut {
+        // The cut year from `since` on, up to `until` when it falls in the same year.
+        let up_to = match until {
+            Some(u) if until_year == Some(y) => u.to_string(),
+            _ => format!("{y:04}"),
+        };
+        cut.push(GameFilter {
+            since: since.map(str::to_string),
+            until: Some(up_to),
+            ..GameFilter::default()
+        });
+    }
+    if let Some(y) = until_cut
+        && since_cut != Some(y)
+    {
+        // The cut year up to `until`, from `since` when it falls in the same year.
+        let from = match since {
+            Some(s) if since_year == Some(y) => s.to_string(),
+            _ => format!("{y:04}"),
+        };
+        cut.push(GameFilter {
+            since: Some(from),
+            until: until.map(str::to_string),
+            ..GameFilter::default()
+        });
+    }
+    Some(DatePlan {
+        years: (first, last),
+        dated: since.is_some() || until.is_some(),
+        cut,
+    })
 }
 
 /// The rows from the tallies, sorted: by year (undated last) then most played first then by
 /// name for the trends; by kind then most played then by name otherwise.
-fn finish(
-    tallies: [HashMap<String, Tally>; 4],
-    years: HashMap<(Option<String>, String), Tally>,
-    year_games: HashMap<Option<String>, u64>,
-    by: OpeningsBy,
-    player: bool,
-) -> Vec<OpeningRow> {
+fn finish(acc: Counts, by: OpeningsBy, player: bool) -> Vec<OpeningRow> {
+    let Counts {
+        tallies,
+        years,
+        year_games,
+    } = acc;
     if by == OpeningsBy::Year {
         let mut rows: Vec<OpeningRow> = years
             .into_iter()
@@ -345,12 +432,14 @@ fn finish(
     rows
 }
 
-/// The rows over every game from the stored totals (per kind, name, side and year): the same
-/// rows the games give.
-fn from_totals(totals: Vec<(TotalKey, StoredTally)>, by: OpeningsBy) -> Vec<OpeningRow> {
-    let mut tallies: [HashMap<String, Tally>; 4] = Default::default();
-    let mut years: HashMap<(Option<String>, String), Tally> = HashMap::default();
-    let mut year_games: HashMap<Option<String>, u64> = HashMap::default();
+/// Adds stored totals (per kind, name, side and year) to `acc`: the same counts the games
+/// give.
+fn add_totals(acc: &mut Counts, totals: Vec<(TotalKey, StoredTally)>, by: OpeningsBy) {
+    let Counts {
+        tallies,
+        years,
+        year_games,
+    } = acc;
     let year_of = |y: i64| (y > 0).then(|| format!("{y:04}"));
     for ((kind, name, side, year), t) in totals {
         // Whose score: sente's for a label, the side that played it for a name.
@@ -370,5 +459,4 @@ fn from_totals(totals: Vec<(TotalKey, StoredTally)>, by: OpeningsBy) -> Vec<Open
             _ => {}
         }
     }
-    finish(tallies, years, year_games, by, false)
 }
