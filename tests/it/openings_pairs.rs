@@ -115,6 +115,7 @@ fn pairings_from_the_totals_equal_the_games_and_a_brute_force() {
         .iter()
         .position(|(n, _)| *n == "0016_pair_totals.sql")
         .unwrap();
+    conn.execute_batch(crate::util::BACK_TO_SCHEMA_16).unwrap();
     conn.execute_batch(&format!(
         "DELETE FROM opening_totals WHERE kind = 'pair'; PRAGMA user_version = {at};"
     ))

@@ -323,11 +323,10 @@ pub(super) fn recompute(
         progress.set(done);
     }
     progress.finish();
-    // The labels changed: the players' games by opening, the games' label numbers and the
-    // opening totals are counted again with the version.
+    // The labels changed: the games' label numbers, the opening totals and the players'
+    // totals (their games by opening) are counted again, in one reading of the games.
     let tx = conn.transaction()?;
-    super::players::rebuild_openings(&tx)?;
-    super::labels::rebuild(&tx)?;
+    super::labels::rebuild_with(&tx, true)?;
     tx.execute(
         "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
         params![CLASSIFY_META, CLASSIFY_VERSION.to_string()],
