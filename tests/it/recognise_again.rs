@@ -218,7 +218,8 @@ fn recognised_again_the_players_openings_follow() {
     // year with them.
     sql(
         &db,
-        "UPDATE games SET label = '旧定義' WHERE id <= 10;
+        "UPDATE games SET label = '旧定義',
+             label_id = (SELECT max(id) FROM game_labels) WHERE id <= 10;
          DELETE FROM player_openings;
          INSERT INTO player_openings (player, side, year, opening, games)
              SELECT sente_id, 0, -1, coalesce(opening, label) AS o, count(*) FROM games
@@ -236,4 +237,56 @@ fn recognised_again_the_players_openings_follow() {
     assert_eq!(done["recognised"], GAMES, "{done}");
     assert_eq!(players(&[]), counted);
     assert_eq!(players(&["--min-plies", "0"]), counted);
+
+    // The opening totals and the label numbers were counted in the same pass: the table
+    // from the totals equals the count over the games, and no game keeps the old label.
+    let openings = |extra: &[&str]| -> Vec<Value> {
+        let mut args = vec!["openings", "--json"];
+        args.extend_from_slice(extra);
+        Kifudex::new()
+            .db(&db)
+            .args(&args)
+            .output()
+            .success()
+            .json_lines()
+    };
+    for by in [&[][..], &["--pairs"], &["--by", "year"]] {
+        let mut counted = by.to_vec();
+        counted.extend_from_slice(&["--min-plies", "0"]);
+        let got = openings(by);
+        assert!(!got.is_empty());
+        assert_eq!(got, openings(&counted), "{by:?}");
+        assert!(!format!("{got:?}").contains("旧定義"), "{by:?}");
+    }
+    // Each label's games by number (`--opening`) are those by text (`--opening-from moves`).
+    let ids = |args: &[&str]| -> Vec<i64> {
+        let mut a = vec!["search", "--json", "--limit", "1000"];
+        a.extend_from_slice(args);
+        let mut ids: Vec<i64> = Kifudex::new()
+            .db(&db)
+            .args(&a)
+            .output()
+            .success()
+            .json_lines()
+            .iter()
+            .map(|g| g["id"].as_i64().unwrap())
+            .collect();
+        ids.sort_unstable();
+        ids
+    };
+    let labels: Vec<String> = openings(&[])
+        .iter()
+        .filter(|r| r["kind"] == "opening")
+        .map(|r| r["name"].as_str().unwrap().to_string())
+        .collect();
+    assert!(labels.len() > 2, "{labels:?}");
+    for l in &labels {
+        let by_number = ids(&["--opening", l]);
+        assert!(!by_number.is_empty(), "{l}");
+        assert_eq!(
+            by_number,
+            ids(&["--opening", l, "--opening-from", "moves"]),
+            "{l}"
+        );
+    }
 }
