@@ -40,6 +40,7 @@ mod perft;
 mod picture;
 mod picture_png;
 mod pieces;
+mod players_years;
 mod position;
 mod psn;
 mod readonly;

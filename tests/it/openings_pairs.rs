@@ -9,6 +9,7 @@ use crate::openings::imported;
 use crate::util::Kifudex;
 use kifudex::classify::{Kind, family, names, recognise_record};
 use kifudex::notation::Record;
+use kifudex::synth::{Synth, SynthOptions};
 
 /// The pairing of one record by the rule `docs/openings.md` gives, from what recognition
 /// says of it.
@@ -114,6 +115,7 @@ fn pairings_from_the_totals_equal_the_games_and_a_brute_force() {
         .iter()
         .position(|(n, _)| *n == "0016_pair_totals.sql")
         .unwrap();
+    conn.execute_batch(crate::util::BACK_TO_SCHEMA_16).unwrap();
     conn.execute_batch(&format!(
         "DELETE FROM opening_totals WHERE kind = 'pair'; PRAGMA user_version = {at};"
     ))
@@ -123,11 +125,48 @@ fn pairings_from_the_totals_equal_the_games_and_a_brute_force() {
     assert_eq!(pairs(&db, &[]), brute);
 }
 
-/// `openings` over whole years answers from the per-year totals; the same rows as a count
-/// over the games (which `--min-plies 0` forces), by name, by pair and by year.
+/// `openings` over whole years answers from the per-year totals, and over spans of days or
+/// months from the totals of the years inside and the games of the years cut; the same
+/// rows as a count over the games (which `--min-plies 0` forces), by name, by pair and by
+/// year. Games dated by year or month only, and undated ones, are among them.
 #[test]
 fn whole_years_from_the_totals_equal_the_games() {
-    let (_dir, db, _) = imported("openings-years", 160);
+    let (dir, db, _) = imported("openings-years", 160);
+    let vague = dir.join("vague");
+    std::fs::create_dir_all(&vague).unwrap();
+    // Games of their own (the same moves would be twins of the collection's).
+    let mut synth = Synth::new(SynthOptions {
+        seed: 99,
+        ..SynthOptions::default()
+    });
+    for (i, date) in ["2004", "2004/03", "2003/12", ""].iter().enumerate() {
+        let mut rec = synth.game();
+        rec.headers.retain(|(k, _)| !k.contains('日'));
+        if !date.is_empty() {
+            rec.headers.push(("開始日時".into(), date.to_string()));
+        }
+        std::fs::write(
+            vague.join(format!("v{i}.kifu")),
+            kifudex::notation::kif::write_kif(&rec),
+        )
+        .unwrap();
+    }
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["import", vague.to_str().unwrap()])
+        .output();
+    assert!(out.status.success(), "{}", out.stderr);
+    let out = Kifudex::new()
+        .db(&db)
+        .args(&["search", "--json", "--source", "*vague*"])
+        .output();
+    let mut dates: Vec<String> = out
+        .json_lines()
+        .iter()
+        .map(|g| g["date"].as_str().unwrap_or("-").to_string())
+        .collect();
+    dates.sort();
+    assert_eq!(dates, ["-", "2003-12", "2004", "2004-03"], "{}", out.stderr);
     let rows = |args: &[&str]| {
         let mut a = vec!["openings", "--json"];
         a.extend_from_slice(args);
@@ -141,6 +180,14 @@ fn whole_years_from_the_totals_equal_the_games() {
         vec!["--since", "2000", "--until", "2010-12-31"],
         vec!["--since", "2015"],
         vec!["--until", "1999"],
+        // Days and months: the years cut are read from their games, the rest from the totals.
+        vec!["--since", "2003-05-17"],
+        vec!["--since", "2003-01-01", "--until", "2010-02"],
+        vec!["--since", "2001-07", "--until", "2012-12"],
+        vec!["--until", "2008-06-30"],
+        vec!["--since", "2004-03", "--until", "2004-09-30"],
+        vec!["--since", "2004", "--until", "2005-06"],
+        vec!["--since", "2006-02-11", "--until", "2007"],
     ] {
         for by in [vec![], vec!["--pairs"], vec!["--by", "year"]] {
             let mut fast = span.clone();

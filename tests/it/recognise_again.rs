@@ -170,3 +170,123 @@ fn recognised_again_the_text_index_takes_the_games_that_changed() {
     );
     assert_eq!(all(&db), wanted);
 }
+
+/// The players' games by opening follow a new recognition: counted again in the same
+/// reading of the games as the opening totals, they equal a count over the games.
+#[test]
+fn recognised_again_the_players_openings_follow() {
+    let dir = TempDb::new("recognise-again-players");
+    let files = dir.join("games");
+    std::fs::create_dir_all(&files).unwrap();
+    let mut synth = Synth::new(SynthOptions {
+        seed: 38,
+        ..SynthOptions::default()
+    });
+    for i in 0..GAMES {
+        let mut rec = synth.game();
+        // No header: the opening `players` counts is the recognised label.
+        rec.headers.retain(|(k, _)| k != "戦型");
+        let text = kifudex::notation::kif::write_kif(&rec);
+        std::fs::write(files.join(format!("g{i:03}.kifu")), &text).unwrap();
+    }
+    let db = dir.join("db");
+    Kifudex::new()
+        .db(&db)
+        .args(["import", files.to_str().unwrap()])
+        .output()
+        .success();
+    let players = |extra: &[&str]| -> Vec<Value> {
+        let mut args = vec!["players", "--json"];
+        args.extend_from_slice(extra);
+        Kifudex::new()
+            .db(&db)
+            .args(&args)
+            .output()
+            .success()
+            .json_lines()
+    };
+    // From the totals (every game), and counted from the games (`--min-plies 0` reads them).
+    let counted = players(&["--min-plies", "0"]);
+    assert_eq!(players(&[]), counted);
+    assert!(
+        counted
+            .iter()
+            .any(|p| !p["openings"].as_array().unwrap().is_empty())
+    );
+
+    // Other definitions labelled games 1 to 10 `旧定義`, and the players' totals over every
+    // year with them.
+    sql(
+        &db,
+        "UPDATE games SET label = '旧定義',
+             label_id = (SELECT max(id) FROM game_labels) WHERE id <= 10;
+         DELETE FROM player_openings;
+         INSERT INTO player_openings (player, side, year, opening, games)
+             SELECT sente_id, 0, -1, coalesce(opening, label) AS o, count(*) FROM games
+             WHERE sente_id IS NOT NULL AND o IS NOT NULL GROUP BY sente_id, o
+             UNION ALL
+             SELECT gote_id, 1, -1, coalesce(opening, label) AS o, count(*) FROM games
+             WHERE gote_id IS NOT NULL AND o IS NOT NULL GROUP BY gote_id, o;
+         UPDATE meta SET value = '0' WHERE key = 'classify_version';",
+    );
+    let old = players(&[]);
+    assert_ne!(old, counted);
+    assert!(format!("{old:?}").contains("旧定義"));
+
+    let (done, _) = upgrade(&db);
+    assert_eq!(done["recognised"], GAMES, "{done}");
+    assert_eq!(players(&[]), counted);
+    assert_eq!(players(&["--min-plies", "0"]), counted);
+
+    // The opening totals and the label numbers were counted in the same pass: the table
+    // from the totals equals the count over the games, and no game keeps the old label.
+    let openings = |extra: &[&str]| -> Vec<Value> {
+        let mut args = vec!["openings", "--json"];
+        args.extend_from_slice(extra);
+        Kifudex::new()
+            .db(&db)
+            .args(&args)
+            .output()
+            .success()
+            .json_lines()
+    };
+    for by in [&[][..], &["--pairs"], &["--by", "year"]] {
+        let mut counted = by.to_vec();
+        counted.extend_from_slice(&["--min-plies", "0"]);
+        let got = openings(by);
+        assert!(!got.is_empty());
+        assert_eq!(got, openings(&counted), "{by:?}");
+        assert!(!format!("{got:?}").contains("旧定義"), "{by:?}");
+    }
+    // Each label's games by number (`--opening`) are those by text (`--opening-from moves`).
+    let ids = |args: &[&str]| -> Vec<i64> {
+        let mut a = vec!["search", "--json", "--limit", "1000"];
+        a.extend_from_slice(args);
+        let mut ids: Vec<i64> = Kifudex::new()
+            .db(&db)
+            .args(&a)
+            .output()
+            .success()
+            .json_lines()
+            .iter()
+            .map(|g| g["id"].as_i64().unwrap())
+            .collect();
+        ids.sort_unstable();
+        ids
+    };
+    let labels: Vec<String> = openings(&[])
+        .iter()
+        .filter(|r| r["kind"] == "opening")
+        .map(|r| r["name"].as_str().unwrap().to_string())
+        .collect();
+    assert!(labels.len() > 2, "{labels:?}");
+    for l in &labels {
+        let by_number = ids(&["--opening", l]);
+        assert!(!by_number.is_empty(), "{l}");
+        assert_eq!(
+            by_number,
+            ids(&["--opening", l, "--opening-from", "moves"]),
+            "{l}"
+        );
+    }
+}

@@ -603,23 +603,53 @@ pub fn crowded(rng: &mut Rng) -> Option<Position> {
     Position::from_sfen(&setup(&pieces.join(" "), "b", &hand)).ok()
 }
 
-/// The SQL that takes a database of schema 16 back to schema 14 (before twins, and the
-/// pairings in the opening totals), as a literal for `concat!`.
+/// The SQL that takes a database of schema 17 back to schema 16 (the players' totals over
+/// every year only, without a year), as a literal for `concat!`.
+macro_rules! back_to_schema_16 {
+    () => {
+        "CREATE TABLE player_totals_16 (
+        player INTEGER NOT NULL, side INTEGER NOT NULL, games INTEGER NOT NULL,
+        wins INTEGER NOT NULL, draws INTEGER NOT NULL, losses INTEGER NOT NULL,
+        first_date TEXT, last_date TEXT, PRIMARY KEY (player, side)) WITHOUT ROWID;
+    INSERT INTO player_totals_16
+        SELECT player, side, games, wins, draws, losses, first_date, last_date
+        FROM player_totals WHERE year = -1;
+    DROP TABLE player_totals;
+    ALTER TABLE player_totals_16 RENAME TO player_totals;
+    CREATE TABLE player_openings_16 (
+        player INTEGER NOT NULL, side INTEGER NOT NULL, opening TEXT NOT NULL,
+        games INTEGER NOT NULL, PRIMARY KEY (player, side, opening)) WITHOUT ROWID;
+    INSERT INTO player_openings_16
+        SELECT player, side, opening, games FROM player_openings WHERE year = -1;
+    DROP TABLE player_openings;
+    ALTER TABLE player_openings_16 RENAME TO player_openings;
+    "
+    };
+}
+
+/// Takes a database of schema 17 back to schema 16 (its `user_version` is the caller's).
+pub const BACK_TO_SCHEMA_16: &str = back_to_schema_16!();
+
+/// The SQL that takes a database of schema 17 back to schema 14 (before the players' totals
+/// by year, twins, and the pairings in the opening totals), as a literal for `concat!`.
 macro_rules! back_to_schema_14 {
     () => {
-        "DELETE FROM opening_totals WHERE kind = 'pair';
+        concat!(
+            back_to_schema_16!(),
+            "DELETE FROM opening_totals WHERE kind = 'pair';
     DROP TABLE game_revisions;
     DROP TABLE twins_apart;
     DROP TABLE game_fields;
     ALTER TABLE game_sources DROP COLUMN facts;
     "
+        )
     };
 }
 
-/// Takes a database of schema 16 back to schema 14 (its `user_version` is the caller's).
+/// Takes a database of schema 17 back to schema 14 (its `user_version` is the caller's).
 pub const BACK_TO_SCHEMA_14: &str = back_to_schema_14!();
 
-/// The SQL that takes a database of schema 16 back to schema 13 (before evaluations and
+/// The SQL that takes a database of schema 17 back to schema 13 (before evaluations and
 /// twins), as a literal for `concat!`; [`BACK_TO_SCHEMA_13`] is the same text.
 macro_rules! back_to_schema_13 {
     () => {
@@ -632,10 +662,10 @@ macro_rules! back_to_schema_13 {
     };
 }
 
-/// Takes a database of schema 16 back to schema 13 (its `user_version` is the caller's).
+/// Takes a database of schema 17 back to schema 13 (its `user_version` is the caller's).
 pub const BACK_TO_SCHEMA_13: &str = back_to_schema_13!();
 
-/// SQL that takes a database of schema 16 back to what schema 10 made of it: no twins'
+/// SQL that takes a database of schema 17 back to what schema 10 made of it: no twins'
 /// tables, no evaluations, no labels by number nor opening totals, no checksums,
 /// the recognised names as rows of a table indexed by name, no lists, no `games.recognised`
 /// (for the tests of older databases, which go back further from there).

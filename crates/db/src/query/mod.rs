@@ -9,6 +9,7 @@ pub mod position;
 pub mod search;
 pub mod text;
 pub mod tree;
+mod years;
 
 pub use filter::{FIELDS, Field, FieldDef, FilterError, GameFilter, WinnerArg, Words, date_value};
 pub use openings::{OpeningRow, OpeningsBy, openings};

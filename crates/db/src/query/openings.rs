@@ -9,6 +9,7 @@ use kifudex_notation::normalize::name_key;
 
 use super::QueryError;
 use super::filter::GameFilter;
+use super::years::date_plan;
 use crate::store::labels::{Tally as StoredTally, TotalKey};
 use crate::store::{OpeningGame, Store};
 
@@ -157,18 +158,46 @@ pub fn openings(
     filter: &GameFilter,
     by: OpeningsBy,
 ) -> Result<Vec<OpeningRow>, QueryError> {
-    // Over every game, or the games of whole years, the totals the writers keep (per year)
-    // answer without reading the games.
-    if let Some((first, last)) = whole_years(filter)
+    let mut acc = Counts::default();
+    // A filter of dates alone: the totals the writers keep per year answer for the years it
+    // spans whole, and only the games of the (at most two) years it cuts are read.
+    if let Some(plan) = date_plan(filter)
+        && plan.years.0 <= plan.years.1
         && let Some(totals) = store.opening_totals()?
     {
-        let dated = filter.since.is_some() || filter.until.is_some();
+        let (first, last) = plan.years;
         let totals = totals
             .into_iter()
-            .filter(|((_, _, _, year), _)| !dated || (*year != 0 && (first..=last).contains(year)))
+            .filter(|((_, _, _, year), _)| {
+                !plan.dated || (*year != 0 && (first..=last).contains(year))
+            })
             .collect();
-        return Ok(from_totals(totals, by));
+        add_totals(&mut acc, totals, by);
+        for cut in &plan.cut {
+            count_games(store, cut, by, &mut acc)?;
+        }
+    } else {
+        count_games(store, filter, by, &mut acc)?;
     }
+    Ok(finish(acc, by, filter.player.is_some()))
+}
+
+/// What the table counts: per kind (opening, strategy, castle, pair), per name; by year, per
+/// year and label, and the year's games.
+#[derive(Default)]
+struct Counts {
+    tallies: [HashMap<String, Tally>; 4],
+    years: HashMap<(Option<String>, String), Tally>,
+    year_games: HashMap<Option<String>, u64>,
+}
+
+/// Adds the games `filter` selects to `acc`, reading each game.
+fn count_games(
+    store: &Store,
+    filter: &GameFilter,
+    by: OpeningsBy,
+    acc: &mut Counts,
+) -> Result<(), QueryError> {
     let sel = filter.selection(store)?;
     let key = filter.player.as_deref().map(name_key);
     // Whether a name is the filter's player's, worked out once per name.
@@ -184,10 +213,11 @@ pub fn openings(
         theirs.insert(n.to_string(), b);
         b
     };
-    // Per kind (opening, strategy, castle, pair), per name; by year, per year and label.
-    let mut tallies: [HashMap<String, Tally>; 4] = Default::default();
-    let mut years: HashMap<(Option<String>, String), Tally> = HashMap::default();
-    let mut year_games: HashMap<Option<String>, u64> = HashMap::default();
+    let Counts {
+        tallies,
+        years,
+        year_games,
+    } = acc;
     let mut tally = |kind: usize, name: &str, g: &OpeningGame<'_>, side: u8| {
         // Looked up by reference: most names are met again and again.
         match tallies[kind].get_mut(name) {
@@ -249,49 +279,17 @@ pub fn openings(
             }
         }
     })?;
-    let player = key.is_some();
-    Ok(finish(tallies, years, year_games, by, player))
-}
-
-/// The years a filter of whole years spans, first and last: nothing asked but `since` given
-/// as a year (`2010`) and `until` as a year or its last day (`2020`, `2020-12-31`); every year
-/// when neither is given. None for any other filter. (`since 2010-01-01` is not whole years:
-/// a game dated only `2010` is before it.)
-fn whole_years(filter: &GameFilter) -> Option<(i64, i64)> {
-    let rest = GameFilter {
-        since: None,
-        until: None,
-        ..filter.clone()
-    };
-    if !rest.is_empty() {
-        return None;
-    }
-    let year = |s: &str| {
-        (s.len() == 4 && s.bytes().all(|b| b.is_ascii_digit()))
-            .then(|| s.parse::<i64>().ok())
-            .flatten()
-    };
-    let first = match filter.since.as_deref() {
-        None => i64::MIN,
-        Some(s) => year(s)?,
-    };
-    let last = match filter.until.as_deref() {
-        None => i64::MAX,
-        Some(u) => year(u).or_else(|| u.strip_suffix("-12-31").and_then(year))?,
-    };
-    // Years the wrong way round are for the filter's own check to refuse.
-    (first <= last).then_some((first, last))
+    Ok(())
 }
 
 /// The rows from the tallies, sorted: by year (undated last) then most played first then by
 /// name for the trends; by kind then most played then by name otherwise.
-fn finish(
-    tallies: [HashMap<String, Tally>; 4],
-    years: HashMap<(Option<String>, String), Tally>,
-    year_games: HashMap<Option<String>, u64>,
-    by: OpeningsBy,
-    player: bool,
-) -> Vec<OpeningRow> {
+fn finish(acc: Counts, by: OpeningsBy, player: bool) -> Vec<OpeningRow> {
+    let Counts {
+        tallies,
+        years,
+        year_games,
+    } = acc;
     if by == OpeningsBy::Year {
         let mut rows: Vec<OpeningRow> = years
             .into_iter()
@@ -345,12 +343,14 @@ fn finish(
     rows
 }
 
-/// The rows over every game from the stored totals (per kind, name, side and year): the same
-/// rows the games give.
-fn from_totals(totals: Vec<(TotalKey, StoredTally)>, by: OpeningsBy) -> Vec<OpeningRow> {
-    let mut tallies: [HashMap<String, Tally>; 4] = Default::default();
-    let mut years: HashMap<(Option<String>, String), Tally> = HashMap::default();
-    let mut year_games: HashMap<Option<String>, u64> = HashMap::default();
+/// Adds stored totals (per kind, name, side and year) to `acc`: the same counts the games
+/// give.
+fn add_totals(acc: &mut Counts, totals: Vec<(TotalKey, StoredTally)>, by: OpeningsBy) {
+    let Counts {
+        tallies,
+        years,
+        year_games,
+    } = acc;
     let year_of = |y: i64| (y > 0).then(|| format!("{y:04}"));
     for ((kind, name, side, year), t) in totals {
         // Whose score: sente's for a label, the side that played it for a name.
@@ -370,5 +370,4 @@ fn from_totals(totals: Vec<(TotalKey, StoredTally)>, by: OpeningsBy) -> Vec<Open
             _ => {}
         }
     }
-    finish(tallies, years, year_games, by, false)
 }

@@ -7,11 +7,12 @@
 
 use std::collections::HashMap;
 
-use crate::store::{Side, Store};
+use crate::store::{PlayerGame, PlayerTotals, Side, Store};
 use kifudex_notation::normalize::{name_key, strip_titles};
 
 use super::QueryError;
 use super::filter::GameFilter;
+use super::years::date_plan;
 
 /// Wins, draws and losses (games of unknown result are counted in `games` only).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
@@ -82,6 +83,87 @@ impl Acc {
     }
 }
 
+/// Adds games to the players' groups: `wanted` the players asked for (all when None), `side`
+/// the side asked for.
+struct Count<'a> {
+    groups: &'a mut Vec<Acc>,
+    group_of: &'a HashMap<i64, usize>,
+    wanted: Option<&'a std::collections::HashSet<i64>>,
+    side: Option<Side>,
+}
+
+impl Count<'_> {
+    /// The stored totals of each player.
+    fn totals(&mut self, totals: Vec<PlayerTotals>) {
+        for t in totals {
+            if self.wanted.is_some_and(|w| !w.contains(&t.player)) {
+                continue;
+            }
+            let Some(&gi) = self.group_of.get(&t.player) else {
+                continue;
+            };
+            let a = &mut self.groups[gi];
+            for (si, s) in t.sides.iter().enumerate() {
+                let sente = si == 0;
+                if s.games == 0 || self.side.is_some_and(|x| (x == Side::Sente) != sente) {
+                    continue;
+                }
+                *a.names.entry(t.player).or_default() += s.games;
+                let r = if sente { &mut a.sente } else { &mut a.gote };
+                r.games += s.games;
+                r.wins += s.wins;
+                r.draws += s.draws;
+                r.losses += s.losses;
+                for d in [&s.first_date, &s.last_date].into_iter().flatten() {
+                    a.date(d);
+                }
+            }
+            for (side, o, n) in t.openings {
+                if self.side.is_some_and(|x| (x == Side::Sente) != (side == 0)) {
+                    continue;
+                }
+                a.opening(o, n);
+            }
+        }
+    }
+
+    /// Games read one by one.
+    fn games(&mut self, games: Vec<PlayerGame>) {
+        for g in games {
+            for (id, sente) in [(g.sente, true), (g.gote, false)] {
+                let Some(id) = id else { continue };
+                if self.wanted.is_some_and(|w| !w.contains(&id)) {
+                    continue;
+                }
+                // `--as gote`: the player's games as gote only (a game against a namesake has
+                // both).
+                if self.side.is_some_and(|s| (s == Side::Sente) != sente) {
+                    continue;
+                }
+                let Some(&gi) = self.group_of.get(&id) else {
+                    continue;
+                };
+                let a = &mut self.groups[gi];
+                *a.names.entry(id).or_default() += 1;
+                let r = if sente { &mut a.sente } else { &mut a.gote };
+                r.games += 1;
+                match (g.winner.as_deref(), sente) {
+                    (Some("sente"), true) | (Some("gote"), false) => r.wins += 1,
+                    (Some("sente"), false) | (Some("gote"), true) => r.losses += 1,
+                    (Some("draw"), _) => r.draws += 1,
+                    _ => {}
+                }
+                if let Some(d) = &g.date {
+                    a.date(d);
+                }
+                if let Some(o) = &g.opening {
+                    a.opening_ref(o);
+                }
+            }
+        }
+    }
+}
+
 /// The players of the games `filter` takes (those matching `name` when given), most games
 /// first, then by name.
 pub fn players(
@@ -127,84 +209,43 @@ pub fn players(
         player_name.insert(p.id, p.name);
     }
     // Over every game (a name and a side aside), the totals the writer keeps answer without
-    // reading the games.
-    let every_game = GameFilter {
+    // reading the games; over a span of dates, the totals of the years it spans whole and the
+    // games of the years it cuts.
+    let dates_only = GameFilter {
         player: None,
         side: None,
         ..filter.clone()
-    }
-    .is_empty();
+    };
+    let every_game = dates_only.is_empty();
+    let plan = if every_game {
+        None
+    } else {
+        date_plan(&dates_only).filter(|p| p.years.0 <= p.years.1)
+    };
+    let mut count = Count {
+        groups: &mut groups,
+        group_of: &group_of,
+        wanted: wanted.as_ref(),
+        side: filter.side,
+    };
     if every_game {
-        for t in store.player_totals()? {
-            if wanted.as_ref().is_some_and(|w| !w.contains(&t.player)) {
-                continue;
-            }
-            let Some(&gi) = group_of.get(&t.player) else {
-                continue;
+        count.totals(store.player_totals(None)?);
+    } else if let Some(plan) = plan {
+        count.totals(store.player_totals(Some(plan.years))?);
+        for cut in plan.cut {
+            let cut = GameFilter {
+                player: filter.player.clone(),
+                side: filter.side,
+                ..cut
             };
-            let a = &mut groups[gi];
-            for (si, s) in t.sides.iter().enumerate() {
-                let sente = si == 0;
-                if s.games == 0 || filter.side.is_some_and(|x| (x == Side::Sente) != sente) {
-                    continue;
-                }
-                *a.names.entry(t.player).or_default() += s.games;
-                let r = if sente { &mut a.sente } else { &mut a.gote };
-                r.games += s.games;
-                r.wins += s.wins;
-                r.draws += s.draws;
-                r.losses += s.losses;
-                for d in [&s.first_date, &s.last_date].into_iter().flatten() {
-                    a.date(d);
-                }
-            }
-            for (side, o, n) in t.openings {
-                if filter
-                    .side
-                    .is_some_and(|x| (x == Side::Sente) != (side == 0))
-                {
-                    continue;
-                }
-                a.opening(o, n);
-            }
+            count.games(store.player_games(&cut.selection(store)?)?);
         }
     } else {
-        let sel = filter.selection(store)?;
-        for g in store.player_games(&sel)? {
-            for (id, sente) in [(g.sente, true), (g.gote, false)] {
-                let Some(id) = id else { continue };
-                if wanted.as_ref().is_some_and(|w| !w.contains(&id)) {
-                    continue;
-                }
-                // `--as gote`: the player's games as gote only (a game against a namesake has
-                // both).
-                if filter.side.is_some_and(|s| (s == Side::Sente) != sente) {
-                    continue;
-                }
-                let Some(&gi) = group_of.get(&id) else {
-                    continue;
-                };
-                let a = &mut groups[gi];
-                *a.names.entry(id).or_default() += 1;
-                let r = if sente { &mut a.sente } else { &mut a.gote };
-                r.games += 1;
-                match (g.winner.as_deref(), sente) {
-                    (Some("sente"), true) | (Some("gote"), false) => r.wins += 1,
-                    (Some("sente"), false) | (Some("gote"), true) => r.losses += 1,
-                    (Some("draw"), _) => r.draws += 1,
-                    _ => {}
-                }
-                if let Some(d) = &g.date {
-                    a.date(d);
-                }
-                if let Some(o) = &g.opening {
-                    a.opening_ref(o);
-                }
-            }
-        }
+        count.games(store.player_games(&filter.selection(store)?)?);
     }
-    // Their moves as the evaluations judge them, over the same games.
-    let games = if every_game {
+    // Their moves as the evaluations judge them, over the same games (none to select when
+    // no game has evaluations).
+    let games = if every_game || store.evals_span()?.is_none() {
         None
     } else {
         Some(store.select_games(&filter.selection(store)?, None)?)

@@ -482,14 +482,28 @@ pub(super) fn stale(conn: &Connection) -> Result<bool, StoreError> {
 /// Sets every game's label number and counts the totals again from the games rows (the
 /// migration to schema 13, recognition computed again, a removal that left them stale).
 pub(super) fn rebuild(conn: &Connection) -> Result<(), StoreError> {
+    rebuild_with(conn, false)
+}
+
+/// [`rebuild`], and with `players` the players' totals too ([`super::players`]), counted in
+/// the same reading of the games: after a new recognition, whose labels change the players'
+/// games by opening.
+pub(super) fn rebuild_with(conn: &Connection, players: bool) -> Result<(), StoreError> {
     conn.execute("DELETE FROM opening_totals", [])?;
+    let mut player_totals = super::players::Pending::default();
+    if players {
+        conn.execute("DELETE FROM player_totals", [])?;
+        conn.execute("DELETE FROM player_openings", [])?;
+    }
     let mut ids = LabelIds::default();
     let mut pending = Pending::default();
     let mut names = Expansions::default();
     let mut changed: Vec<(i64, Option<i64>)> = Vec::new();
     {
-        let mut read = conn
-            .prepare("SELECT id, opening, label, winner, date, recognised, label_id FROM games")?;
+        let mut read = conn.prepare(
+            "SELECT id, opening, label, winner, date, recognised, label_id, sente_id, gote_id
+             FROM games",
+        )?;
         let mut rows = read.query([])?;
         while let Some(r) = rows.next()? {
             let id: i64 = r.get(0)?;
@@ -499,6 +513,15 @@ pub(super) fn rebuild(conn: &Connection) -> Result<(), StoreError> {
             let date: Option<String> = r.get(4)?;
             let json: Option<String> = r.get(5)?;
             let old: Option<i64> = r.get(6)?;
+            if players {
+                // The opening `players` counts: the header's, else the recognised label.
+                player_totals.add(
+                    [r.get(7)?, r.get(8)?],
+                    winner.as_deref(),
+                    date.as_deref(),
+                    header.as_deref().or(recognised.as_deref()),
+                );
+            }
             let label = kifudex_classify::game_label(header.as_deref(), recognised.as_deref());
             let label_id = label.map(|l| ids.id(conn, l)).transpose()?;
             if label_id != old {
@@ -521,6 +544,7 @@ pub(super) fn rebuild(conn: &Connection) -> Result<(), StoreError> {
         put.execute(params![id, label])?;
     }
     pending.flush(conn)?;
+    player_totals.flush(conn)?;
     conn.execute("DELETE FROM meta WHERE key = ?1", [TOTALS_STALE_META])?;
     Ok(())
 }

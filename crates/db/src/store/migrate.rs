@@ -71,6 +71,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0016_pair_totals.sql",
         include_str!("../../../../migrations/0016_pair_totals.sql"),
     ),
+    (
+        "0017_player_years.sql",
+        include_str!("../../../../migrations/0017_player_years.sql"),
+    ),
 ];
 
 /// A step of a migration that SQL cannot take (a value the program computes), run right after
@@ -85,9 +89,7 @@ const RUST_STEPS: &[(&str, RustStep)] = &[
     ("0005_game_key.sql", |c| {
         super::rekey::recompute_fingerprints(c).map(|()| None)
     }),
-    ("0010_player_totals.sql", |c| {
-        super::players::rebuild(c).map(|()| None)
-    }),
+    // The players' totals of 0010 are counted at 0017, whose tables replace them.
     ("0012_checksums.sql", |c| {
         super::checksum::fill(c).map(|()| None)
     }),
@@ -98,6 +100,9 @@ const RUST_STEPS: &[(&str, RustStep)] = &[
     ("0015_twins.sql", super::twins::rekey::merge_twins),
     ("0016_pair_totals.sql", |c| {
         super::labels::rebuild(c).map(|()| None)
+    }),
+    ("0017_player_years.sql", |c| {
+        super::labels::rebuild_with(c, true).map(|()| None)
     }),
 ];
 

@@ -222,20 +222,42 @@ const CHUNK: i64 = 20_000;
 /// A game's id, start, handicap and stored moves.
 type StoredMoves = (i64, Option<String>, String, Vec<u8>);
 
+/// What a game's totals count besides its recognition: the header's opening, winner, date,
+/// players (sente's, gote's) and stored label number.
+struct Counted {
+    header: Option<String>,
+    winner: Option<String>,
+    date: Option<String>,
+    players: [Option<i64>; 2],
+    label_id: Option<i64>,
+}
+
 /// The next games after `after` in id order (moving `after` on).
-fn next_chunk(conn: &Connection, after: &mut i64) -> Result<Vec<StoredMoves>, StoreError> {
-    let rows: Vec<StoredMoves> = conn
-        .prepare_cached(
-            "SELECT id, start_sfen, handicap, moves FROM games WHERE id > ?1 ORDER BY id LIMIT ?2",
-        )?
-        .query_map([*after, CHUNK], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
-        })?
-        .collect::<Result<_, _>>()?;
+fn next_chunk(
+    conn: &Connection,
+    after: &mut i64,
+) -> Result<(Vec<StoredMoves>, Vec<Counted>), StoreError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, start_sfen, handicap, moves, opening, winner, date, sente_id, gote_id,
+                label_id
+         FROM games WHERE id > ?1 ORDER BY id LIMIT ?2",
+    )?;
+    let mut q = stmt.query([*after, CHUNK])?;
+    let (mut rows, mut counted) = (Vec::new(), Vec::new());
+    while let Some(r) = q.next()? {
+        rows.push((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?));
+        counted.push(Counted {
+            header: r.get(4)?,
+            winner: r.get(5)?,
+            date: r.get(6)?,
+            players: [r.get(7)?, r.get(8)?],
+            label_id: r.get(9)?,
+        });
+    }
     if let Some(last) = rows.last() {
         *after = last.0;
     }
-    Ok(rows)
+    Ok((rows, counted))
 }
 
 /// Computes every game's recognition again from its stored moves (all cores), reporting
@@ -279,25 +301,42 @@ pub(super) fn recompute(
             })
             .collect()
     };
-    let mut rows = next_chunk(conn, &mut after)?;
+    // The opening and players' totals, counted as the games go by and written whole at the
+    // end, with the version (until then the stored totals stay as they were).
+    let mut label_ids = super::labels::LabelIds::default();
+    let mut opening_totals = super::labels::Pending::default();
+    let mut player_totals = super::players::Pending::default();
+    let (mut rows, mut counted) = next_chunk(conn, &mut after)?;
     let mut found = recognise_rows(&rows);
     while !rows.is_empty() {
         // Write one chunk while the next is recognised.
         let n = rows.len() as u64;
         let ids: Vec<i64> = rows.iter().map(|r| r.0).collect();
-        rows = next_chunk(conn, &mut after)?;
+        let facts = std::mem::take(&mut counted);
+        (rows, counted) = next_chunk(conn, &mut after)?;
         let (written, next) = rayon::join(
             || -> Result<(), StoreError> {
                 let tx = conn.transaction()?;
                 let mut lists = Lists::default();
                 // Both in id order; a game whose moves cannot be read has none.
                 let mut found = found.iter().peekable();
-                for id in ids {
+                for (id, f) in ids.into_iter().zip(&facts) {
                     let r = found.next_if(|(f, _)| *f == id).map(|(_, r)| r);
                     let (label, (json, keys)) = match r {
                         Some(r) => (r.opening, encode(&tx, &mut names, r)?),
                         None => (None, (None, Vec::new())),
                     };
+                    // The game's label (the header's, else the recognised one) by number,
+                    // and its rows of the totals, as an import counts them.
+                    let game_label = kifudex_classify::game_label(f.header.as_deref(), label);
+                    let label_id = game_label.map(|l| label_ids.id(&tx, l)).transpose()?;
+                    if label_id != f.label_id {
+                        tx.prepare_cached("UPDATE games SET label_id = ?2 WHERE id = ?1")?
+                            .execute(params![id, label_id])?;
+                    }
+                    let (winner, date) = (f.winner.as_deref(), f.date.as_deref());
+                    opening_totals.add(label_id.zip(game_label), r, winner, date);
+                    player_totals.add(f.players, winner, date, f.header.as_deref().or(label));
                     // Only a game whose rows change is written, and revised: the text
                     // index indexes it again, and no other.
                     let changed = tx
@@ -323,11 +362,18 @@ pub(super) fn recompute(
         progress.set(done);
     }
     progress.finish();
-    // The labels changed: the players' games by opening, the games' label numbers and the
-    // opening totals are counted again with the version.
+    // The labels changed: the opening totals and the players' totals (their games by
+    // opening) counted above replace the stored ones, with the version.
     let tx = conn.transaction()?;
-    super::players::rebuild_openings(&tx)?;
-    super::labels::rebuild(&tx)?;
+    for table in ["opening_totals", "player_totals", "player_openings"] {
+        tx.execute(&format!("DELETE FROM {table}"), [])?;
+    }
+    opening_totals.flush(&tx)?;
+    player_totals.flush(&tx)?;
+    tx.execute(
+        "DELETE FROM meta WHERE key = ?1",
+        [super::labels::TOTALS_STALE_META],
+    )?;
     tx.execute(
         "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
         params![CLASSIFY_META, CLASSIFY_VERSION.to_string()],

@@ -1,10 +1,12 @@
-//! Each player's totals per side (games, wins, draws, losses, first and last date) and games
-//! by opening, kept in `player_totals` and `player_openings` as games come and go: the writer
+//! Each player's totals per side and year, and over every year (games, wins, draws, losses,
+//! first and last date), and games by opening, kept in `player_totals` and `player_openings`
+//! as games come and go: the writer
 //! adds the games of a transaction when it commits ([`Pending`]), a deleted game is taken off
-//! ([`subtract`]), and a new recognition of the openings counts the openings again
-//! ([`rebuild_openings`]). `kifudex players` over every game then reads a row per player
-//! instead of every game. The opening counted is the header's 戦型, or the recognised label
-//! when the header has none (as `players` shows it over a filter).
+//! ([`subtract`]), and a new recognition of the openings counts them all again (in the same
+//! reading of the games as the opening totals: `labels::rebuild_with`). `kifudex players`
+//! over every game then reads a row per player and side instead of every game, and over a
+//! span of dates the rows of the years it spans. The opening counted is the header's 戦型,
+//! or the recognised label when the header has none (as `players` shows it over a filter).
 
 use std::collections::HashMap;
 
@@ -45,6 +47,26 @@ impl SideTotals {
     }
 }
 
+impl SideTotals {
+    /// Adds the counts of `other` (another year's).
+    fn merge(&mut self, other: SideTotals) {
+        self.games += other.games;
+        self.wins += other.wins;
+        self.draws += other.draws;
+        self.losses += other.losses;
+        if let Some(d) = other.first_date
+            && self.first_date.as_ref().is_none_or(|f| d < *f)
+        {
+            self.first_date = Some(d);
+        }
+        if let Some(d) = other.last_date
+            && self.last_date.as_ref().is_none_or(|l| d > *l)
+        {
+            self.last_date = Some(d);
+        }
+    }
+}
+
 /// A player's stored totals: per side (0 sente, 1 gote), and games by opening per side.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PlayerTotals {
@@ -63,13 +85,32 @@ fn won(winner: Option<&str>, side: u8) -> Option<bool> {
     }
 }
 
-/// The games a writer added in its open transaction, by player and side, written by
-/// [`Pending::flush`] before it commits.
+/// The year a game counts in: its date's (0 without a date). Its rows over every year have
+/// [`EVERY_YEAR`].
+fn year(date: Option<&str>) -> i64 {
+    date.and_then(|d| d.get(..4))
+        .and_then(|y| y.parse().ok())
+        .unwrap_or(0)
+}
+
+/// The `year` of the rows over every year.
+const EVERY_YEAR: i64 = -1;
+
+/// Whether the tables are those of schema 17, by year. The twins' merge of migration 0015
+/// adds and takes games off the tables of schema 10, without a year: migration 0017 counts
+/// them again whole, and until then they are left as they are.
+fn by_year(conn: &Connection) -> bool {
+    conn.prepare_cached("SELECT year FROM player_totals LIMIT 0")
+        .is_ok()
+}
+
+/// The games a writer added in its open transaction, by player, side and year (each game
+/// also in [`EVERY_YEAR`]), written by [`Pending::flush`] before it commits.
 #[derive(Default)]
 pub(super) struct Pending {
-    sides: FxHashMap<(i64, u8), SideTotals>,
-    /// Games by opening, per (player, side).
-    openings: FxHashMap<(i64, u8), FxHashMap<String, u64>>,
+    sides: FxHashMap<(i64, u8, i64), SideTotals>,
+    /// Games by opening, per (player, side, year).
+    openings: FxHashMap<(i64, u8, i64), FxHashMap<String, u64>>,
 }
 
 impl Pending {
@@ -81,19 +122,22 @@ impl Pending {
         date: Option<&str>,
         opening: Option<&str>,
     ) {
+        let y = year(date);
         for (side, player) in players.into_iter().enumerate() {
             let Some(player) = player else { continue };
             let side = side as u8;
-            self.sides
-                .entry((player, side))
-                .or_default()
-                .add(winner, side, date);
-            if let Some(o) = opening {
-                let by = self.openings.entry((player, side)).or_default();
-                match by.get_mut(o) {
-                    Some(n) => *n += 1,
-                    None => {
-                        by.insert(o.to_string(), 1);
+            for year in [EVERY_YEAR, y] {
+                self.sides
+                    .entry((player, side, year))
+                    .or_default()
+                    .add(winner, side, date);
+                if let Some(o) = opening {
+                    let by = self.openings.entry((player, side, year)).or_default();
+                    match by.get_mut(o) {
+                        Some(n) => *n += 1,
+                        None => {
+                            by.insert(o.to_string(), 1);
+                        }
                     }
                 }
             }
@@ -105,11 +149,16 @@ impl Pending {
         if self.sides.is_empty() {
             return Ok(());
         }
+        if !by_year(conn) {
+            self.sides.clear();
+            self.openings.clear();
+            return Ok(());
+        }
         let mut upsert = conn.prepare_cached(
             "INSERT INTO player_totals
-                 (player, side, games, wins, draws, losses, first_date, last_date)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-             ON CONFLICT (player, side) DO UPDATE SET
+                 (player, side, year, games, wins, draws, losses, first_date, last_date)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+             ON CONFLICT (year, player, side) DO UPDATE SET
                  games = games + excluded.games,
                  wins = wins + excluded.wins,
                  draws = draws + excluded.draws,
@@ -119,10 +168,11 @@ impl Pending {
                  last_date = coalesce(max(last_date, excluded.last_date), last_date,
                                       excluded.last_date)",
         )?;
-        for ((player, side), t) in self.sides.drain() {
+        for ((player, side, year), t) in self.sides.drain() {
             upsert.execute(params![
                 player,
                 side,
+                year,
                 t.games as i64,
                 t.wins as i64,
                 t.draws as i64,
@@ -132,21 +182,27 @@ impl Pending {
             ])?;
         }
         let mut upsert = conn.prepare_cached(
-            "INSERT INTO player_openings (player, side, opening, games) VALUES (?1, ?2, ?3, ?4)
-             ON CONFLICT (player, side, opening) DO UPDATE SET games = games + excluded.games",
+            "INSERT INTO player_openings (player, side, year, opening, games)
+             VALUES (?1, ?2, ?3, ?4, ?5)
+             ON CONFLICT (year, player, side, opening) DO UPDATE SET
+                 games = games + excluded.games",
         )?;
-        for ((player, side), by) in self.openings.drain() {
+        for ((player, side, year), by) in self.openings.drain() {
             for (opening, n) in by {
-                upsert.execute(params![player, side, opening, n as i64])?;
+                upsert.execute(params![player, side, year, opening, n as i64])?;
             }
         }
         Ok(())
     }
 }
 
-/// Takes game `game` off its players' totals; called before its row is deleted. A date that
-/// was a first or last date is looked for again among the player's other games.
+/// Takes game `game` off its players' totals (its year's and every year's); called before its
+/// row is deleted. A date that was a first or last date is looked for again among the
+/// player's other games (of that year).
 pub(super) fn subtract(conn: &Connection, game: i64) -> Result<(), StoreError> {
+    if !by_year(conn) {
+        return Ok(());
+    }
     type Facts = (
         Option<i64>,
         Option<i64>,
@@ -166,90 +222,75 @@ pub(super) fn subtract(conn: &Connection, game: i64) -> Result<(), StoreError> {
     let Some((sente, gote, winner, date, opening)) = row else {
         return Ok(());
     };
+    let y = year(date.as_deref());
     for (side, player) in [(0u8, sente), (1u8, gote)] {
         let Some(player) = player else { continue };
         let w = won(winner.as_deref(), side);
         let draw = winner.as_deref() == Some("draw");
-        conn.prepare_cached(
-            "UPDATE player_totals SET games = games - 1, wins = wins - ?3,
-                 draws = draws - ?4, losses = losses - ?5
-             WHERE player = ?1 AND side = ?2",
-        )?
-        .execute(params![
-            player,
-            side,
-            (w == Some(true)) as i64,
-            draw as i64,
-            (w == Some(false)) as i64
-        ])?;
-        conn.prepare_cached(
-            "DELETE FROM player_totals WHERE player = ?1 AND side = ?2 AND games <= 0",
-        )?
-        .execute(params![player, side])?;
-        if let Some(d) = &date {
-            let column = if side == 0 { "sente_id" } else { "gote_id" };
-            conn.prepare_cached(&format!(
-                "UPDATE player_totals SET
-                     first_date = (SELECT min(date) FROM games WHERE {column} = ?1 AND id <> ?3),
-                     last_date = (SELECT max(date) FROM games WHERE {column} = ?1 AND id <> ?3)
-                 WHERE player = ?1 AND side = ?2 AND (first_date = ?4 OR last_date = ?4)"
-            ))?
-            .execute(params![player, side, game, d])?;
-        }
-        if let Some(o) = &opening {
+        for year in [EVERY_YEAR, y] {
             conn.prepare_cached(
-                "UPDATE player_openings SET games = games - 1
-                 WHERE player = ?1 AND side = ?2 AND opening = ?3",
+                "UPDATE player_totals SET games = games - 1, wins = wins - ?4,
+                     draws = draws - ?5, losses = losses - ?6
+                 WHERE player = ?1 AND side = ?2 AND year = ?3",
             )?
-            .execute(params![player, side, o])?;
+            .execute(params![
+                player,
+                side,
+                year,
+                (w == Some(true)) as i64,
+                draw as i64,
+                (w == Some(false)) as i64
+            ])?;
             conn.prepare_cached(
-                "DELETE FROM player_openings
-                 WHERE player = ?1 AND side = ?2 AND opening = ?3 AND games <= 0",
+                "DELETE FROM player_totals
+                 WHERE player = ?1 AND side = ?2 AND year = ?3 AND games <= 0",
             )?
-            .execute(params![player, side, o])?;
+            .execute(params![player, side, year])?;
+            if let Some(d) = &date {
+                // The player's other games of that side, in that year (dates from `YYYY` up
+                // to the next year), or in every year.
+                let column = if side == 0 { "sente_id" } else { "gote_id" };
+                let (from, to) = if year == EVERY_YEAR {
+                    (String::new(), "~".to_string())
+                } else {
+                    (format!("{year:04}"), format!("{:04}", year + 1))
+                };
+                conn.prepare_cached(&format!(
+                    "UPDATE player_totals SET
+                         first_date = (SELECT min(date) FROM games WHERE {column} = ?1
+                                       AND id <> ?4 AND date >= ?6 AND date < ?7),
+                         last_date = (SELECT max(date) FROM games WHERE {column} = ?1
+                                      AND id <> ?4 AND date >= ?6 AND date < ?7)
+                     WHERE player = ?1 AND side = ?2 AND year = ?3
+                       AND (first_date = ?5 OR last_date = ?5)"
+                ))?
+                .execute(params![player, side, year, game, d, from, to])?;
+            }
+            if let Some(o) = &opening {
+                conn.prepare_cached(
+                    "UPDATE player_openings SET games = games - 1
+                     WHERE player = ?1 AND side = ?2 AND year = ?3 AND opening = ?4",
+                )?
+                .execute(params![player, side, year, o])?;
+                conn.prepare_cached(
+                    "DELETE FROM player_openings
+                     WHERE player = ?1 AND side = ?2 AND year = ?3 AND opening = ?4
+                       AND games <= 0",
+                )?
+                .execute(params![player, side, year, o])?;
+            }
         }
     }
     Ok(())
 }
 
-/// Counts every player's totals again from the games (the migration that made the tables).
-pub(super) fn rebuild(conn: &Connection) -> Result<(), StoreError> {
-    conn.execute("DELETE FROM player_totals", [])?;
-    conn.execute(
-        "INSERT INTO player_totals
-             (player, side, games, wins, draws, losses, first_date, last_date)
-         SELECT sente_id, 0, count(*), coalesce(sum(winner = 'sente'), 0),
-                coalesce(sum(winner = 'draw'), 0), coalesce(sum(winner = 'gote'), 0),
-                min(date), max(date)
-         FROM games WHERE sente_id IS NOT NULL GROUP BY sente_id
-         UNION ALL
-         SELECT gote_id, 1, count(*), coalesce(sum(winner = 'gote'), 0),
-                coalesce(sum(winner = 'draw'), 0), coalesce(sum(winner = 'sente'), 0),
-                min(date), max(date)
-         FROM games WHERE gote_id IS NOT NULL GROUP BY gote_id",
-        [],
-    )?;
-    rebuild_openings(conn)
-}
-
-/// Counts every player's games by opening again (the recognised labels changed).
-pub(super) fn rebuild_openings(conn: &Connection) -> Result<(), StoreError> {
-    conn.execute("DELETE FROM player_openings", [])?;
-    conn.execute(
-        "INSERT INTO player_openings (player, side, opening, games)
-         SELECT sente_id, 0, coalesce(opening, label) AS o, count(*) FROM games
-         WHERE sente_id IS NOT NULL AND o IS NOT NULL GROUP BY sente_id, o
-         UNION ALL
-         SELECT gote_id, 1, coalesce(opening, label) AS o, count(*) FROM games
-         WHERE gote_id IS NOT NULL AND o IS NOT NULL GROUP BY gote_id, o",
-        [],
-    )?;
-    Ok(())
-}
-
 impl Store {
-    /// Every player's stored totals, by player id.
-    pub fn player_totals(&self) -> Result<Vec<PlayerTotals>, StoreError> {
+    /// Every player's stored totals, by player id: over every year, or with `years` (first,
+    /// last) summed over the dated years between them.
+    pub fn player_totals(
+        &self,
+        years: Option<(i64, i64)>,
+    ) -> Result<Vec<PlayerTotals>, StoreError> {
         let mut out: Vec<PlayerTotals> = Vec::new();
         let mut at: HashMap<i64, usize> = HashMap::new();
         let mut slot = |out: &mut Vec<PlayerTotals>, player: i64| -> usize {
@@ -261,33 +302,44 @@ impl Store {
                 out.len() - 1
             })
         };
+        let (first, last) = match years {
+            None => (EVERY_YEAR, EVERY_YEAR),
+            Some((first, last)) => (first.max(1), last),
+        };
         let mut stmt = self.conn.prepare(
             "SELECT player, side, games, wins, draws, losses, first_date, last_date
-             FROM player_totals ORDER BY player, side",
+             FROM player_totals WHERE year BETWEEN ?1 AND ?2",
         )?;
-        let mut rows = stmt.query([])?;
+        let mut rows = stmt.query([first, last])?;
         while let Some(r) = rows.next()? {
             let i = slot(&mut out, r.get(0)?);
             let side: i64 = r.get(1)?;
-            out[i].sides[(side == 1) as usize] = SideTotals {
+            out[i].sides[(side == 1) as usize].merge(SideTotals {
                 games: r.get::<_, i64>(2)? as u64,
                 wins: r.get::<_, i64>(3)? as u64,
                 draws: r.get::<_, i64>(4)? as u64,
                 losses: r.get::<_, i64>(5)? as u64,
                 first_date: r.get(6)?,
                 last_date: r.get(7)?,
-            };
+            });
         }
-        let mut stmt = self
-            .conn
-            .prepare("SELECT player, side, opening, games FROM player_openings")?;
-        let mut rows = stmt.query([])?;
+        // Summed over the years here: the rows come by year, and a sum in SQL would sort them.
+        let mut by_opening: FxHashMap<(i64, u8, String), u64> = FxHashMap::default();
+        let mut stmt = self.conn.prepare(
+            "SELECT player, side, opening, games FROM player_openings
+             WHERE year BETWEEN ?1 AND ?2",
+        )?;
+        let mut rows = stmt.query([first, last])?;
         while let Some(r) = rows.next()? {
-            let i = slot(&mut out, r.get(0)?);
             let side: i64 = r.get(1)?;
-            out[i]
-                .openings
-                .push(((side == 1) as u8, r.get(2)?, r.get::<_, i64>(3)? as u64));
+            let key = (r.get(0)?, (side == 1) as u8, r.get(2)?);
+            *by_opening.entry(key).or_default() += r.get::<_, i64>(3)? as u64;
+        }
+        let mut by_opening: Vec<_> = by_opening.into_iter().collect();
+        by_opening.sort_unstable();
+        for ((player, side, opening), n) in by_opening {
+            let i = slot(&mut out, player);
+            out[i].openings.push((side, opening, n));
         }
         Ok(out)
     }
