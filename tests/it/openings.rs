@@ -50,6 +50,45 @@ pub(crate) fn imported(name: &str, n: usize) -> (TempDb, PathBuf, Vec<Record>) {
     (dir, db, records)
 }
 
+/// Imports into `db` generated games of their own (seed `seed`: the collection's moves would
+/// be twins) from `dir/vague`, one a date as `開始日時` gives it (`2004`, `2004/03`,
+/// `2004/02/10`; empty: no date), sente `sente` when given; returns the folder.
+pub(crate) fn import_dated(
+    dir: &Path,
+    db: &Path,
+    seed: u64,
+    dates: &[(&str, Option<&str>)],
+) -> PathBuf {
+    let vague = dir.join("vague");
+    std::fs::create_dir_all(&vague).unwrap();
+    let mut synth = Synth::new(SynthOptions {
+        seed,
+        ..SynthOptions::default()
+    });
+    for (i, (date, sente)) in dates.iter().enumerate() {
+        let mut rec = synth.game();
+        rec.headers.retain(|(k, _)| !k.contains('日'));
+        if !date.is_empty() {
+            rec.headers.push(("開始日時".into(), date.to_string()));
+        }
+        if let Some(name) = sente {
+            rec.headers.retain(|(k, _)| k != "先手");
+            rec.headers.push(("先手".into(), name.to_string()));
+        }
+        std::fs::write(
+            vague.join(format!("v{i}.kifu")),
+            kifudex::notation::kif::write_kif(&rec),
+        )
+        .unwrap();
+    }
+    let out = Kifudex::new()
+        .db(db)
+        .args(&["import", vague.to_str().unwrap()])
+        .output();
+    assert!(out.status.success(), "{}", out.stderr);
+    vague
+}
+
 /// The games a command lists with `--json` (ids sorted, each once), and what it wrote to
 /// stderr; the command must succeed.
 fn listed_ids(db: &Path, args: &[&str]) -> (Vec<i64>, String) {

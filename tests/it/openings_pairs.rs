@@ -9,7 +9,6 @@ use crate::openings::imported;
 use crate::util::Kifudex;
 use kifudex::classify::{Kind, family, names, recognise_record};
 use kifudex::notation::Record;
-use kifudex::synth::{Synth, SynthOptions};
 
 /// The pairing of one record by the rule `docs/openings.md` gives, from what recognition
 /// says of it.
@@ -132,30 +131,8 @@ fn pairings_from_the_totals_equal_the_games_and_a_brute_force() {
 #[test]
 fn whole_years_from_the_totals_equal_the_games() {
     let (dir, db, _) = imported("openings-years", 160);
-    let vague = dir.join("vague");
-    std::fs::create_dir_all(&vague).unwrap();
-    // Games of their own (the same moves would be twins of the collection's).
-    let mut synth = Synth::new(SynthOptions {
-        seed: 99,
-        ..SynthOptions::default()
-    });
-    for (i, date) in ["2004", "2004/03", "2003/12", ""].iter().enumerate() {
-        let mut rec = synth.game();
-        rec.headers.retain(|(k, _)| !k.contains('日'));
-        if !date.is_empty() {
-            rec.headers.push(("開始日時".into(), date.to_string()));
-        }
-        std::fs::write(
-            vague.join(format!("v{i}.kifu")),
-            kifudex::notation::kif::write_kif(&rec),
-        )
-        .unwrap();
-    }
-    let out = Kifudex::new()
-        .db(&db)
-        .args(&["import", vague.to_str().unwrap()])
-        .output();
-    assert!(out.status.success(), "{}", out.stderr);
+    let dates = ["2004", "2004/03", "2003/12", ""].map(|d| (d, None));
+    crate::openings::import_dated(&dir, &db, 99, &dates);
     let out = Kifudex::new()
         .db(&db)
         .args(&["search", "--json", "--source", "*vague*"])

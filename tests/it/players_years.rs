@@ -9,7 +9,6 @@ use serde_json::Value;
 
 use crate::openings::imported;
 use crate::util::Kifudex;
-use kifudex::synth::{Synth, SynthOptions};
 
 const SPANS: [&[&str]; 10] = [
     &["--since", "2000", "--until", "2010"],
@@ -57,46 +56,21 @@ fn assert_spans_count_as_the_games(db: &Path, who: &str) {
 #[test]
 fn players_over_spans_of_dates_equal_the_games() {
     let (dir, db, _) = imported("players-years", 160);
-    // Games dated by year or month only, and one without a date.
-    let vague = dir.join("vague");
-    std::fs::create_dir_all(&vague).unwrap();
-    let mut synth = Synth::new(SynthOptions {
-        seed: 98,
-        ..SynthOptions::default()
-    });
-    // And one player's games of 2004 and one of 1995: removing the first of 2004 makes
-    // 2004's first date the next game of 2004.
+    // Games dated by year or month only, and one without a date; and one player's games
+    // of 2004 and one of 1995: removing the first of 2004 makes 2004's first date the next
+    // game of 2004.
+    let taro = Some("年度太郎");
     let dates = [
-        "2004",
-        "2004/03",
-        "2003/12",
-        "",
-        "2004/02/10",
-        "2004/05/05",
-        "2004/11/20",
-        "1995/04/01",
+        ("2004", None),
+        ("2004/03", None),
+        ("2003/12", None),
+        ("", None),
+        ("2004/02/10", taro),
+        ("2004/05/05", taro),
+        ("2004/11/20", taro),
+        ("1995/04/01", taro),
     ];
-    for (i, date) in dates.iter().enumerate() {
-        let mut rec = synth.game();
-        rec.headers.retain(|(k, _)| !k.contains('日'));
-        if !date.is_empty() {
-            rec.headers.push(("開始日時".into(), date.to_string()));
-        }
-        if i >= 4 {
-            rec.headers.retain(|(k, _)| k != "先手");
-            rec.headers.push(("先手".into(), "年度太郎".into()));
-        }
-        std::fs::write(
-            vague.join(format!("v{i}.kifu")),
-            kifudex::notation::kif::write_kif(&rec),
-        )
-        .unwrap();
-    }
-    let out = Kifudex::new()
-        .db(&db)
-        .args(&["import", vague.to_str().unwrap()])
-        .output();
-    assert!(out.status.success(), "{}", out.stderr);
+    let vague = crate::openings::import_dated(&dir, &db, 98, &dates);
 
     let every = players(&db, &[]);
     assert_eq!(every, players(&db, &["--min-plies", "0"]));
