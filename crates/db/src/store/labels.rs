@@ -56,14 +56,27 @@ impl Tally {
             Some("draw") => self.draws += 1,
             _ => {}
         }
-        if let Some(d) = date {
-            if self.first_date.as_deref().is_none_or(|f| d < f) {
-                self.first_date = Some(d.to_string());
-            }
-            if self.last_date.as_deref().is_none_or(|l| d > l) {
-                self.last_date = Some(d.to_string());
-            }
-        }
+        widen(&mut self.first_date, &mut self.last_date, date, date);
+    }
+}
+
+/// Widens a span of dates (`first`, `last`) to take in `from` and `to` (a date, or another
+/// span's ends).
+pub(super) fn widen(
+    first: &mut Option<String>,
+    last: &mut Option<String>,
+    from: Option<&str>,
+    to: Option<&str>,
+) {
+    if let Some(d) = from
+        && first.as_deref().is_none_or(|f| d < f)
+    {
+        *first = Some(d.to_string());
+    }
+    if let Some(d) = to
+        && last.as_deref().is_none_or(|l| d > l)
+    {
+        *last = Some(d.to_string());
     }
 }
 
@@ -74,16 +87,12 @@ impl Tally {
         self.sente_wins += other.sente_wins;
         self.gote_wins += other.gote_wins;
         self.draws += other.draws;
-        if let Some(d) = other.first_date
-            && self.first_date.as_ref().is_none_or(|f| d < *f)
-        {
-            self.first_date = Some(d);
-        }
-        if let Some(d) = other.last_date
-            && self.last_date.as_ref().is_none_or(|l| d > *l)
-        {
-            self.last_date = Some(d);
-        }
+        widen(
+            &mut self.first_date,
+            &mut self.last_date,
+            other.first_date.as_deref(),
+            other.last_date.as_deref(),
+        );
     }
 }
 

@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use rusqlite::{Connection, OptionalExtension, params};
 use rustc_hash::FxHashMap;
 
+use super::labels::widen;
 use super::{Store, StoreError};
 
 /// One player's games on one side.
@@ -36,14 +37,7 @@ impl SideTotals {
             None if winner == Some("draw") => self.draws += 1,
             None => {}
         }
-        if let Some(d) = date {
-            if self.first_date.as_deref().is_none_or(|f| d < f) {
-                self.first_date = Some(d.to_string());
-            }
-            if self.last_date.as_deref().is_none_or(|l| d > l) {
-                self.last_date = Some(d.to_string());
-            }
-        }
+        widen(&mut self.first_date, &mut self.last_date, date, date);
     }
 }
 
@@ -54,16 +48,12 @@ impl SideTotals {
         self.wins += other.wins;
         self.draws += other.draws;
         self.losses += other.losses;
-        if let Some(d) = other.first_date
-            && self.first_date.as_ref().is_none_or(|f| d < *f)
-        {
-            self.first_date = Some(d);
-        }
-        if let Some(d) = other.last_date
-            && self.last_date.as_ref().is_none_or(|l| d > *l)
-        {
-            self.last_date = Some(d);
-        }
+        widen(
+            &mut self.first_date,
+            &mut self.last_date,
+            other.first_date.as_deref(),
+            other.last_date.as_deref(),
+        );
     }
 }
 
