@@ -195,8 +195,9 @@ fn recognised_again_the_players_openings_follow() {
         .args(["import", files.to_str().unwrap()])
         .output()
         .success();
-    let players = |extra: &[&str]| -> Vec<Value> {
-        let mut args = vec!["players", "--json"];
+    // `COMMAND --json` and more arguments: its answer.
+    let json = |command: &str, extra: &[&str]| -> Vec<Value> {
+        let mut args = vec![command, "--json"];
         args.extend_from_slice(extra);
         Kifudex::new()
             .db(&db)
@@ -205,6 +206,7 @@ fn recognised_again_the_players_openings_follow() {
             .success()
             .json_lines()
     };
+    let players = |extra: &[&str]| json("players", extra);
     // From the totals (every game), and counted from the games (`--min-plies 0` reads them).
     let counted = players(&["--min-plies", "0"]);
     assert_eq!(players(&[]), counted);
@@ -240,16 +242,7 @@ fn recognised_again_the_players_openings_follow() {
 
     // The opening totals and the label numbers were counted in the same pass: the table
     // from the totals equals the count over the games, and no game keeps the old label.
-    let openings = |extra: &[&str]| -> Vec<Value> {
-        let mut args = vec!["openings", "--json"];
-        args.extend_from_slice(extra);
-        Kifudex::new()
-            .db(&db)
-            .args(&args)
-            .output()
-            .success()
-            .json_lines()
-    };
+    let openings = |extra: &[&str]| json("openings", extra);
     for by in [&[][..], &["--pairs"], &["--by", "year"]] {
         let mut counted = by.to_vec();
         counted.extend_from_slice(&["--min-plies", "0"]);
@@ -260,14 +253,9 @@ fn recognised_again_the_players_openings_follow() {
     }
     // Each label's games by number (`--opening`) are those by text (`--opening-from moves`).
     let ids = |args: &[&str]| -> Vec<i64> {
-        let mut a = vec!["search", "--json", "--limit", "1000"];
+        let mut a = vec!["--limit", "1000"];
         a.extend_from_slice(args);
-        let mut ids: Vec<i64> = Kifudex::new()
-            .db(&db)
-            .args(&a)
-            .output()
-            .success()
-            .json_lines()
+        let mut ids: Vec<i64> = json("search", &a)
             .iter()
             .map(|g| g["id"].as_i64().unwrap())
             .collect();
