@@ -562,3 +562,54 @@ fn games_read_by_id_are_the_games_read_by_range() {
     assert_eq!(store.text_games_of(&[]).unwrap(), Vec::<GameText>::new());
     assert_eq!(store.text_games_of(&[1_205]).unwrap(), one(1_205));
 }
+
+/// The names a game's text carries are its recognitions, as SQL reads them from the
+/// database's `recognised` view: each side's in the order they were found, a ply's
+/// strategies before its castles, with the game's label first and the families they imply.
+#[test]
+fn games_carry_their_recognised_names_in_order() {
+    use kifudex::text::TextSource;
+    let (dir, _) = crate::evals_db::generated("text_names", 400, 43);
+    let store = kifudex::store::Store::open_read_only(&dir.join("db")).unwrap();
+    let conn = crate::util::sql(&store);
+    let mut stmt = conn
+        .prepare(
+            "SELECT n.name FROM recognised r JOIN opening_names n ON n.id = r.name_id
+             WHERE r.game_id = ?1 ORDER BY r.side, r.ply, n.kind DESC, n.id",
+        )
+        .unwrap();
+    let mut with_names = 0;
+    for game in store.text_games(0, i64::MAX, usize::MAX).unwrap() {
+        let label: Option<String> = conn
+            .query_row("SELECT label FROM games WHERE id = ?1", [game.id], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        let mut want: Vec<String> = label.into_iter().collect();
+        let stored: Vec<String> = stmt
+            .query_map([game.id], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        for name in &stored {
+            let line = kifudex::classify::lineage(name);
+            if line.is_empty() {
+                want.push(name.clone());
+            }
+            want.extend(line.iter().map(|s| s.to_string()));
+        }
+        let mut unique: Vec<String> = Vec::new();
+        for n in want {
+            if !unique.contains(&n) {
+                unique.push(n);
+            }
+        }
+        let got: Vec<String> = game.recognised.iter().map(|n| n.to_string()).collect();
+        assert_eq!(got, unique, "game {}", game.id);
+        with_names += usize::from(stored.len() > 1);
+    }
+    assert!(
+        with_names > 200,
+        "{with_names} games with two names or more"
+    );
+}

@@ -2,8 +2,10 @@
 //! headers and comments, read by id range.
 
 use std::borrow::Cow;
+use std::cmp::Reverse;
 
 use rusqlite::Connection;
+use rustc_hash::FxHashMap;
 
 use super::codec::{HeaderColumns, decode_comments, decode_headers};
 use super::{Store, StoreError};
@@ -11,14 +13,43 @@ use crate::text::{GameText, TextSource};
 
 /// The columns of a game's text, from `games g` with its players `ps` and `pg`.
 const COLUMNS: &str = "SELECT g.id, ps.name, pg.name, g.event, g.opening, g.title, g.headers,
-        g.comments, g.handicap,
-        (SELECT group_concat(name, char(10)) FROM
-            (SELECT n.name AS name FROM recognised r
-             JOIN opening_names n ON n.id = r.name_id
-             WHERE r.game_id = g.id ORDER BY r.side, r.ply, n.kind DESC, n.id)),
-        g.label, g.sente_id, g.gote_id
+        g.comments, g.handicap, g.recognised, g.label, g.sente_id, g.gote_id
     FROM games g
     LEFT JOIN players ps ON ps.id = g.sente_id LEFT JOIN players pg ON pg.id = g.gote_id";
+
+/// The names recognitions refer to, by id: kind (`strategy`, `castle`) and name.
+type Names = FxHashMap<i64, (String, String)>;
+
+fn names(conn: &Connection) -> Result<Names, StoreError> {
+    Ok(conn
+        .prepare_cached("SELECT id, kind, name FROM opening_names")?
+        .query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?))))?
+        .collect::<Result<_, _>>()?)
+}
+
+/// The names of a game's recognitions (`[[side, name id, ply], ...]`), sente's then gote's,
+/// each side's by ply, a ply's strategies before its castles (kinds in reverse order), then
+/// by id.
+fn recognised_names<'n>(
+    id: i64,
+    json: Option<&str>,
+    names: &'n Names,
+) -> Result<Vec<&'n str>, StoreError> {
+    let Some(json) = json else {
+        return Ok(Vec::new());
+    };
+    let stored: Vec<[i64; 3]> = serde_json::from_str(json)
+        .map_err(|e| StoreError::Corrupt(id, format!("its recognised openings: {e}")))?;
+    let mut items: Vec<(i64, i64, Reverse<&str>, i64, &str)> = stored
+        .iter()
+        .filter_map(|&[side, name, ply]| {
+            let (kind, text) = names.get(&name)?;
+            Some((side, ply, Reverse(kind.as_str()), name, text.as_str()))
+        })
+        .collect();
+    items.sort_unstable();
+    Ok(items.into_iter().map(|i| i.4).collect())
+}
 
 /// Games with `after < id <= upto`, in id order, at most `limit`.
 pub(super) fn text_games(
@@ -29,11 +60,12 @@ pub(super) fn text_games(
 ) -> Result<Vec<GameText>, StoreError> {
     let limit = i64::try_from(limit).unwrap_or(i64::MAX);
     let sql = format!("{COLUMNS} WHERE g.id > ?1 AND g.id <= ?2 ORDER BY g.id LIMIT ?3");
+    let names = names(conn)?;
     let rows = conn
         .prepare_cached(&sql)?
         .query_map([after, upto, limit], game_text)?
         .collect::<Result<_, _>>()?;
-    with_comments(rows)
+    finish(rows, &names)
 }
 
 /// How many games one statement reads by id: the ids travel as one JSON array.
@@ -43,19 +75,28 @@ const BY_ID: usize = 500;
 pub(super) fn text_games_of(conn: &Connection, ids: &[i64]) -> Result<Vec<GameText>, StoreError> {
     let sql = format!("{COLUMNS} WHERE g.id IN (SELECT value FROM json_each(?1)) ORDER BY g.id");
     let mut stmt = conn.prepare_cached(&sql)?;
+    let names = names(conn)?;
     let mut games = Vec::with_capacity(ids.len());
     for chunk in ids.chunks(BY_ID) {
         let list = serde_json::to_string(chunk).expect("integers serialise");
         let rows: Vec<_> = stmt
             .query_map([list], game_text)?
             .collect::<Result<_, _>>()?;
-        games.extend(with_comments(rows)?);
+        games.extend(finish(rows, &names)?);
     }
     Ok(games)
 }
 
-/// One row of [`COLUMNS`]: the game's text, and its comments still encoded.
-fn game_text(r: &rusqlite::Row<'_>) -> rusqlite::Result<(GameText, Option<String>)> {
+/// A game's text as one row of [`COLUMNS`] gives it; its comments and recognitions are
+/// still encoded.
+struct Row {
+    game: GameText,
+    label: Option<String>,
+    recognised: Option<String>,
+    comments: Option<String>,
+}
+
+fn game_text(r: &rusqlite::Row<'_>) -> rusqlite::Result<Row> {
     let mut game = GameText {
         id: r.get(0)?,
         sente: r.get(1)?,
@@ -66,19 +107,6 @@ fn game_text(r: &rusqlite::Row<'_>) -> rusqlite::Result<(GameText, Option<String
         title: r.get(5)?,
         ..GameText::default()
     };
-    let label: Option<String> = r.get(10)?;
-    let names: Option<String> = r.get(9)?;
-    // The label, then the names (one per line) with the ancestors they imply.
-    let stored: Vec<&str> = names.as_deref().into_iter().flat_map(str::lines).collect();
-    let mut all: Vec<Cow<'static, str>> = label.map(Cow::Owned).into_iter().collect();
-    for name in stored {
-        let line = kifudex_classify::lineage(name);
-        if line.is_empty() {
-            all.push(Cow::Owned(name.to_string()));
-        }
-        all.extend(line.into_iter().map(Cow::Borrowed));
-    }
-    game.recognised = crate::text::unique_names(all);
     let handicap: Option<String> = r.get(8)?;
     if let Some(h) = r.get::<_, Option<String>>(6)? {
         let columns = HeaderColumns {
@@ -91,14 +119,31 @@ fn game_text(r: &rusqlite::Row<'_>) -> rusqlite::Result<(GameText, Option<String
         };
         game.headers = decode_headers(&h, columns);
     }
-    Ok((game, r.get(7)?))
+    Ok(Row {
+        game,
+        label: r.get(10)?,
+        recognised: r.get(9)?,
+        comments: r.get(7)?,
+    })
 }
 
-/// The games with their comments decoded.
-fn with_comments(rows: Vec<(GameText, Option<String>)>) -> Result<Vec<GameText>, StoreError> {
+/// The games with their recognitions and comments decoded.
+fn finish(rows: Vec<Row>, names: &Names) -> Result<Vec<GameText>, StoreError> {
     rows.into_iter()
-        .map(|(mut game, comments)| {
-            game.comments = decode_comments(game.id, comments.as_deref())?
+        .map(|row| {
+            let mut game = row.game;
+            // The label, then the names with the ancestors they imply.
+            let stored = recognised_names(game.id, row.recognised.as_deref(), names)?;
+            let mut all: Vec<Cow<'static, str>> = row.label.map(Cow::Owned).into_iter().collect();
+            for name in stored {
+                let line = kifudex_classify::lineage(name);
+                if line.is_empty() {
+                    all.push(Cow::Owned(name.to_string()));
+                }
+                all.extend(line.into_iter().map(Cow::Borrowed));
+            }
+            game.recognised = crate::text::unique_names(all);
+            game.comments = decode_comments(game.id, row.comments.as_deref())?
                 .into_iter()
                 .map(|(ply, kind, text)| (ply as i64, kind, text))
                 .collect();
