@@ -20,7 +20,8 @@ mod recognise;
 
 pub use label::{Fact, Reason, Rule};
 pub use names::{
-    Resolved, canonical, canonical_names, descendants, family, fold, lineage, resolve, split_header,
+    Resolved, canonical, canonical_names, descendants, family, fold, lineage, lineage_of, resolve,
+    split_header,
 };
 pub use pairing::{PairingItem, pairing};
 pub use patterns::{DEFS, Def, Kind, PATTERNS};
@@ -92,12 +93,12 @@ pub fn with_ancestors<'a>(stored: impl IntoIterator<Item = (&'a str, u32)>) -> V
     // (name, ply, depth, place among the definitions)
     let mut out: Vec<(&'a str, u32, usize, usize)> = Vec::new();
     for (name, ply) in stored {
-        let line = names::lineage(name);
+        let line = names::lineage_of(name);
         if line.is_empty() {
             out.push((name, ply, 0, usize::MAX));
         }
         let depth = line.len();
-        for (up, n) in line.into_iter().enumerate() {
+        for (up, &n) in line.iter().enumerate() {
             match out.iter_mut().find(|o| o.0 == n) {
                 Some(o) if o.1 <= ply => {}
                 Some(o) => {

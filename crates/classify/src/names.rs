@@ -293,6 +293,11 @@ pub fn about(name: &str) -> Option<&'static str> {
 
 /// The name and its ancestors, nearest first (empty for a name kifudex does not know).
 pub fn lineage(name: &str) -> Vec<&'static str> {
+    lineage_of(name).to_vec()
+}
+
+/// [`lineage`], borrowed: what readers expanding every stored name ask, without a copy.
+pub fn lineage_of(name: &str) -> &'static [&'static str] {
     // Worked out once per name: readers expand every stored row through it.
     static LINES: OnceLock<HashMap<&'static str, Vec<&'static str>>> = OnceLock::new();
     let lines = LINES.get_or_init(|| {
@@ -311,7 +316,7 @@ pub fn lineage(name: &str) -> Vec<&'static str> {
             })
             .collect()
     });
-    lines.get(name).cloned().unwrap_or_default()
+    lines.get(name).map_or(&[], Vec::as_slice)
 }
 
 /// The name and every name below it in the hierarchy.

@@ -136,11 +136,11 @@ fn finish(rows: Vec<Row>, names: &Names) -> Result<Vec<GameText>, StoreError> {
             let stored = recognised_names(game.id, row.recognised.as_deref(), names)?;
             let mut all: Vec<Cow<'static, str>> = row.label.map(Cow::Owned).into_iter().collect();
             for name in stored {
-                let line = kifudex_classify::lineage(name);
+                let line = kifudex_classify::lineage_of(name);
                 if line.is_empty() {
                     all.push(Cow::Owned(name.to_string()));
                 }
-                all.extend(line.into_iter().map(Cow::Borrowed));
+                all.extend(line.iter().map(|&n| Cow::Borrowed(n)));
             }
             game.recognised = crate::text::unique_names(all);
             game.comments = decode_comments(game.id, row.comments.as_deref())?
