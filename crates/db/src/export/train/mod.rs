@@ -197,9 +197,11 @@ impl Skip {
 }
 
 /// The record of the position `pos` with the move `mv` to learn, or why the options leave
-/// it out or the packing cannot hold it.
+/// it out or the packing cannot hold it (`full_set`: the position is known to be a full
+/// set, [`pack::is_full_set`]).
 fn item(
     pos: &kifudex_shogi::Position,
+    full_set: bool,
     mv: Move,
     score: Option<Score>,
     result: GameResult,
@@ -213,8 +215,10 @@ fn item(
     if opts.skip_check && pos.in_check() {
         return Err(Skip::InCheck);
     }
-    let Some(packed) = pack::pack(pos, opts.format.packing()) else {
-        return Err(Skip::NotFullSet);
+    let packed = if full_set {
+        pack::pack_full_set(pos, opts.format.packing())
+    } else {
+        pack::pack(pos, opts.format.packing()).ok_or(Skip::NotFullSet)?
     };
     let eval = score.map_or(0, |s| score_for(s, side));
     let mut bytes = [0u8; 40];
@@ -285,6 +289,9 @@ fn game_items_in(
     }
     let moves = &record.main.moves;
     let mut pos = record.start.clone();
+    // Moves only take pieces between the board and the hands: a game whose start is the
+    // full set is one at every position, and is counted once instead of at every position.
+    let full_set = pack::is_full_set(&pos);
     let last = opts
         .max_ply
         .map_or(moves.len(), |m| (m as usize).min(moves.len()));
@@ -297,10 +304,13 @@ fn game_items_in(
         };
         let item = match engine.or(played) {
             Some(mv) if ply >= opts.min_ply as usize => {
-                Some(item(&pos, mv, score, result, test, opts).map(|mut item| {
-                    item.engine_move = engine.is_some_and(|e| Some(e) != played);
-                    item
-                }))
+                debug_assert!(!full_set || pack::is_full_set(&pos), "{}", pos.to_sfen());
+                Some(
+                    item(&pos, full_set, mv, score, result, test, opts).map(|mut item| {
+                        item.engine_move = engine.is_some_and(|e| Some(e) != played);
+                        item
+                    }),
+                )
             }
             _ => None,
         };
