@@ -159,17 +159,6 @@ impl Words {
             self.filled = total;
         }
     }
-
-    /// Writes `gap` zeros (empty squares) and then `code`.
-    #[inline(always)]
-    fn put_after(&mut self, mut gap: u32, code: Code) {
-        // A code is at most 8 bits; longer runs of empty squares go first.
-        while gap > 56 {
-            self.put(0, 56);
-            gap -= 56;
-        }
-        self.put(code.bits << gap, gap + code.len);
-    }
 }
 
 /// Each piece's code on the board and in hand, for one packing, worked out once from
@@ -216,14 +205,76 @@ static CODES: std::sync::LazyLock<[Codes; 2]> =
 
 /// The position packed, or `None` when it is not a full set ([`is_full_set`]).
 pub fn pack(pos: &Position, packing: Packing) -> Option<[u8; 32]> {
-    is_full_set(pos).then(|| pack_full_set(pos, packing))
+    is_full_set(pos).then(|| pack_full_set(pos, &SquareCodes::of(pos, packing)))
 }
 
-/// The position packed, when it is known to be a full set ([`is_full_set`]): every
-/// position a game reaches by moves from a start that is one, as a move only takes pieces
-/// between the board and the hands. Of any other position the bits mean nothing.
-pub fn pack_full_set(pos: &Position, packing: Packing) -> [u8; 32] {
-    let codes = &CODES[usize::from(packing == Packing::PackedSfen)];
+/// Each square's code in one packing (an empty square's single 0, nothing for a king), and
+/// each file's codes one after the other, kept move by move beside a position: a move
+/// changes one or two files, and packing writes 9 files instead of some 40 pieces and the
+/// empty squares between them.
+#[derive(Clone, Debug)]
+pub struct SquareCodes {
+    packing: Packing,
+    /// The code's bits, and its length times 256 (a code is at most 8 bits).
+    codes: [u16; 81],
+    /// By file (1 to 9), its 9 squares' codes in square order (at most 72 bits), and their
+    /// length.
+    files: [(u128, u32); 9],
+}
+
+impl SquareCodes {
+    pub fn of(pos: &Position, packing: Packing) -> SquareCodes {
+        let mut squares = SquareCodes {
+            packing,
+            codes: [0; 81],
+            files: [(0, 0); 9],
+        };
+        for (i, piece) in pos.board().iter().enumerate() {
+            squares.codes[i] = squares.code_of(*piece);
+        }
+        for file in 0..9 {
+            squares.join_file(file);
+        }
+        squares
+    }
+
+    /// Puts the codes of the squares of `file` (0 to 8) together.
+    fn join_file(&mut self, file: usize) {
+        let (mut bits, mut len) = (0u128, 0u32);
+        for &c in &self.codes[file * 9..file * 9 + 9] {
+            bits |= u128::from(c & 0xff) << len;
+            len += u32::from(c >> 8);
+        }
+        self.files[file] = (bits, len);
+    }
+
+    fn code_of(&self, piece: Option<Piece>) -> u16 {
+        let code = match piece {
+            Some(p) => {
+                CODES[usize::from(self.packing == Packing::PackedSfen)].board
+                    [p.color.index() << 4 | p.kind.index()]
+            }
+            None => Code { bits: 0, len: 1 },
+        };
+        code.bits as u16 | (code.len as u16) << 8
+    }
+
+    /// Brings the codes up to date with `pos`, reached by playing `mv`: only its origin and
+    /// destination changed.
+    pub fn played(&mut self, pos: &Position, mv: Move) {
+        for sq in mv.from().into_iter().chain([mv.to()]) {
+            self.codes[sq.index()] = self.code_of(pos.piece_at(sq));
+            self.join_file(sq.index() / 9);
+        }
+    }
+}
+
+/// The position packed, when it is known to be a full set ([`is_full_set`]) and `squares`
+/// are its codes: every position a game reaches by moves from a start that is one, as a
+/// move only takes pieces between the board and the hands. Of any other position the bits
+/// mean nothing.
+pub fn pack_full_set(pos: &Position, squares: &SquareCodes) -> [u8; 32] {
+    let codes = &CODES[usize::from(squares.packing == Packing::PackedSfen)];
     let king = |c: Color| pos.king(c).map_or(0, |s| s.index() as u64);
     let mut words = Words {
         out: [0; 4],
@@ -236,25 +287,13 @@ pub fn pack_full_set(pos: &Position, packing: Packing) -> [u8; 32] {
         white | king(Color::Black) << 1 | king(Color::White) << 8,
         15,
     );
-    // The occupied squares only, in two halves of 64 squares: the empty ones between are
-    // zeros, written with the next piece's code.
-    let board = pos.board();
-    let occupied = pos.occupied();
-    let mut next = 0;
-    for (half, first) in [(occupied as u64, 0), ((occupied >> 64) as u64, 64)] {
-        let mut left = half;
-        while left != 0 {
-            let sq = first + left.trailing_zeros() as usize;
-            left &= left - 1;
-            let code = match board.get(sq).copied().flatten() {
-                Some(p) => codes.board[(p.color.index() << 4 | p.kind.index()) & 31],
-                None => Code { bits: 0, len: 1 },
-            };
-            words.put_after(sq.saturating_sub(next) as u32, code);
-            next = sq + 1;
+    for &(bits, len) in &squares.files {
+        // A file's codes pass 64 bits only with some 8 pieces or more on it.
+        words.put(bits as u64, len.min(64));
+        if len > 64 {
+            words.put((bits >> 64) as u64, len - 64);
         }
     }
-    words.put_after(81usize.saturating_sub(next) as u32, Code::default());
     for color in Color::ALL {
         // Pawn … rook, the gold after the silver: the order of `PieceKind::HAND`, in which
         // cshogi writes both packings (a reader takes the pieces in any order).
@@ -569,6 +608,8 @@ mod tests {
             } else {
                 Position::startpos()
             };
+            // The square codes kept move by move, as the export keeps them.
+            let mut kept = [Packing::Hcp, Packing::PackedSfen].map(|p| SquareCodes::of(&pos, p));
             for _ in 0..160 {
                 for packing in [Packing::Hcp, Packing::PackedSfen] {
                     assert_eq!(
@@ -580,6 +621,14 @@ mod tests {
                 }
                 positions += 1;
                 with_hands += usize::from(!pos.hand(Color::Black).is_empty());
+                for (packing, squares) in [Packing::Hcp, Packing::PackedSfen].iter().zip(&kept) {
+                    if is_full_set(&pos) {
+                        assert_eq!(
+                            Some(pack_full_set(&pos, squares)),
+                            pack_bit_by_bit(&pos, *packing)
+                        );
+                    }
+                }
                 let moves = pos.legal_moves();
                 if moves.is_empty() {
                     break;
@@ -587,7 +636,11 @@ mod tests {
                 x ^= x << 13;
                 x ^= x >> 7;
                 x ^= x << 17;
-                pos.play(moves[(x % moves.len() as u64) as usize]).unwrap();
+                let mv = moves[(x % moves.len() as u64) as usize];
+                pos.play(mv).unwrap();
+                for squares in &mut kept {
+                    squares.played(&pos, mv);
+                }
             }
         }
         assert!(positions > 2000, "{positions}");
