@@ -538,3 +538,27 @@ fn text_queries_beside_reindexes_answer_in_full() {
         assert_eq!(a.stdout, before.stdout, "query {i}");
     }
 }
+
+/// The games the index reads again by id (revised games, games it lacks) are those it reads
+/// by range: every id asked for that is stored, once, in id order, with nothing else, over
+/// lists longer than one statement's share.
+#[test]
+fn games_read_by_id_are_the_games_read_by_range() {
+    use kifudex::text::TextSource;
+    let (dir, _) = crate::evals_db::generated("text_by_id", 1_205, 41);
+    let store = kifudex::store::Store::open_read_only(&dir.join("db")).unwrap();
+    let one = |id: i64| store.text_games(id - 1, id, 1).unwrap();
+    let all = store.text_games(0, i64::MAX, usize::MAX).unwrap();
+    assert_eq!(all.len(), 1_205);
+    assert!(all.iter().any(|g| !g.comments.is_empty()));
+    // Every third id, from before the first to past the last (0 and 1,207 are not games).
+    let ids: Vec<i64> = (0..=1_207).filter(|i| i % 3 != 1).collect();
+    let got = store.text_games_of(&ids).unwrap();
+    let want: Vec<GameText> = ids.iter().flat_map(|&id| one(id)).collect();
+    assert_eq!(want.len(), 803);
+    let ids_of = |games: &[GameText]| games.iter().map(|g| g.id).collect::<Vec<_>>();
+    assert_eq!(ids_of(&got), ids_of(&want));
+    assert_eq!(got, want);
+    assert_eq!(store.text_games_of(&[]).unwrap(), Vec::<GameText>::new());
+    assert_eq!(store.text_games_of(&[1_205]).unwrap(), one(1_205));
+}

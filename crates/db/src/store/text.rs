@@ -9,6 +9,17 @@ use super::codec::{HeaderColumns, decode_comments, decode_headers};
 use super::{Store, StoreError};
 use crate::text::{GameText, TextSource};
 
+/// The columns of a game's text, from `games g` with its players `ps` and `pg`.
+const COLUMNS: &str = "SELECT g.id, ps.name, pg.name, g.event, g.opening, g.title, g.headers,
+        g.comments, g.handicap,
+        (SELECT group_concat(name, char(10)) FROM
+            (SELECT n.name AS name FROM recognised r
+             JOIN opening_names n ON n.id = r.name_id
+             WHERE r.game_id = g.id ORDER BY r.side, r.ply, n.kind DESC, n.id)),
+        g.label, g.sente_id, g.gote_id
+    FROM games g
+    LEFT JOIN players ps ON ps.id = g.sente_id LEFT JOIN players pg ON pg.id = g.gote_id";
+
 /// Games with `after < id <= upto`, in id order, at most `limit`.
 pub(super) fn text_games(
     conn: &Connection,
@@ -17,58 +28,74 @@ pub(super) fn text_games(
     limit: usize,
 ) -> Result<Vec<GameText>, StoreError> {
     let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-    let rows: Vec<(GameText, Option<String>)> = conn
-        .prepare_cached(
-            "SELECT g.id, ps.name, pg.name, g.event, g.opening, g.title, g.headers, g.comments,
-                    g.handicap,
-                    (SELECT group_concat(name, char(10)) FROM
-                        (SELECT n.name AS name FROM recognised r
-                         JOIN opening_names n ON n.id = r.name_id
-                         WHERE r.game_id = g.id ORDER BY r.side, r.ply, n.kind DESC, n.id)),
-                    g.label, g.sente_id, g.gote_id
-             FROM games g
-             LEFT JOIN players ps ON ps.id = g.sente_id LEFT JOIN players pg ON pg.id = g.gote_id
-             WHERE g.id > ?1 AND g.id <= ?2 ORDER BY g.id LIMIT ?3",
-        )?
-        .query_map([after, upto, limit], |r| {
-            let mut game = GameText {
-                id: r.get(0)?,
-                sente: r.get(1)?,
-                gote: r.get(2)?,
-                player_ids: [r.get(11)?, r.get(12)?],
-                event: r.get(3)?,
-                opening: r.get(4)?,
-                title: r.get(5)?,
-                ..GameText::default()
-            };
-            let label: Option<String> = r.get(10)?;
-            let names: Option<String> = r.get(9)?;
-            // The label, then the names (one per line) with the ancestors they imply.
-            let stored: Vec<&str> = names.as_deref().into_iter().flat_map(str::lines).collect();
-            let mut all: Vec<Cow<'static, str>> = label.map(Cow::Owned).into_iter().collect();
-            for name in stored {
-                let line = kifudex_classify::lineage(name);
-                if line.is_empty() {
-                    all.push(Cow::Owned(name.to_string()));
-                }
-                all.extend(line.into_iter().map(Cow::Borrowed));
-            }
-            game.recognised = crate::text::unique_names(all);
-            let handicap: Option<String> = r.get(8)?;
-            if let Some(h) = r.get::<_, Option<String>>(6)? {
-                let columns = HeaderColumns {
-                    sente: game.sente.as_deref(),
-                    gote: game.gote.as_deref(),
-                    event: game.event.as_deref(),
-                    opening: game.opening.as_deref(),
-                    title: game.title.as_deref(),
-                    handicap: handicap.as_deref(),
-                };
-                game.headers = decode_headers(&h, columns);
-            }
-            Ok((game, r.get(7)?))
-        })?
+    let sql = format!("{COLUMNS} WHERE g.id > ?1 AND g.id <= ?2 ORDER BY g.id LIMIT ?3");
+    let rows = conn
+        .prepare_cached(&sql)?
+        .query_map([after, upto, limit], game_text)?
         .collect::<Result<_, _>>()?;
+    with_comments(rows)
+}
+
+/// How many games one statement reads by id: the ids travel as one JSON array.
+const BY_ID: usize = 500;
+
+/// The games of `ids` that are stored, in id order (the ids sorted, without repeats).
+pub(super) fn text_games_of(conn: &Connection, ids: &[i64]) -> Result<Vec<GameText>, StoreError> {
+    let sql = format!("{COLUMNS} WHERE g.id IN (SELECT value FROM json_each(?1)) ORDER BY g.id");
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let mut games = Vec::with_capacity(ids.len());
+    for chunk in ids.chunks(BY_ID) {
+        let list = serde_json::to_string(chunk).expect("integers serialise");
+        let rows: Vec<_> = stmt
+            .query_map([list], game_text)?
+            .collect::<Result<_, _>>()?;
+        games.extend(with_comments(rows)?);
+    }
+    Ok(games)
+}
+
+/// One row of [`COLUMNS`]: the game's text, and its comments still encoded.
+fn game_text(r: &rusqlite::Row<'_>) -> rusqlite::Result<(GameText, Option<String>)> {
+    let mut game = GameText {
+        id: r.get(0)?,
+        sente: r.get(1)?,
+        gote: r.get(2)?,
+        player_ids: [r.get(11)?, r.get(12)?],
+        event: r.get(3)?,
+        opening: r.get(4)?,
+        title: r.get(5)?,
+        ..GameText::default()
+    };
+    let label: Option<String> = r.get(10)?;
+    let names: Option<String> = r.get(9)?;
+    // The label, then the names (one per line) with the ancestors they imply.
+    let stored: Vec<&str> = names.as_deref().into_iter().flat_map(str::lines).collect();
+    let mut all: Vec<Cow<'static, str>> = label.map(Cow::Owned).into_iter().collect();
+    for name in stored {
+        let line = kifudex_classify::lineage(name);
+        if line.is_empty() {
+            all.push(Cow::Owned(name.to_string()));
+        }
+        all.extend(line.into_iter().map(Cow::Borrowed));
+    }
+    game.recognised = crate::text::unique_names(all);
+    let handicap: Option<String> = r.get(8)?;
+    if let Some(h) = r.get::<_, Option<String>>(6)? {
+        let columns = HeaderColumns {
+            sente: game.sente.as_deref(),
+            gote: game.gote.as_deref(),
+            event: game.event.as_deref(),
+            opening: game.opening.as_deref(),
+            title: game.title.as_deref(),
+            handicap: handicap.as_deref(),
+        };
+        game.headers = decode_headers(&h, columns);
+    }
+    Ok((game, r.get(7)?))
+}
+
+/// The games with their comments decoded.
+fn with_comments(rows: Vec<(GameText, Option<String>)>) -> Result<Vec<GameText>, StoreError> {
     rows.into_iter()
         .map(|(mut game, comments)| {
             game.comments = decode_comments(game.id, comments.as_deref())?
@@ -106,6 +133,10 @@ impl TextSource for Store {
 
     fn text_games(&self, after: i64, upto: i64, limit: usize) -> Result<Vec<GameText>, StoreError> {
         text_games(&self.conn, after, upto, limit)
+    }
+
+    fn text_games_of(&self, ids: &[i64]) -> Result<Vec<GameText>, StoreError> {
+        text_games_of(&self.conn, ids)
     }
 
     fn text_revision(&self) -> Result<i64, StoreError> {

@@ -59,6 +59,8 @@ pub trait TextSource {
     /// Games with `after < id <= upto` in id order, at most `limit` of them.
     fn text_games(&self, after: i64, upto: i64, limit: usize)
     -> Result<Vec<GameText>, Self::Error>;
+    /// The stored games among `ids` (sorted, without repeats), in id order.
+    fn text_games_of(&self, ids: &[i64]) -> Result<Vec<GameText>, Self::Error>;
     /// Every game id.
     fn text_game_ids(&self) -> Result<Vec<i64>, Self::Error>;
     /// A number that changes whenever the recognised openings of stored games are computed

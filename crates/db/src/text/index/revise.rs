@@ -2,7 +2,7 @@
 //! merge or a split: `store::twins`), indexed again. The database numbers each change
 //! ([`TextSource::text_revision`]); the index keeps the last number it took.
 
-use super::{GameText, TextError, TextIndex, TextSource, source};
+use super::{GameText, PAGE, TextError, TextIndex, TextSource, source};
 
 impl TextIndex {
     /// Indexes again the games whose text changed since they were indexed (`revised`, of
@@ -35,8 +35,8 @@ impl TextIndex {
     ) -> Result<usize, TextError> {
         let revised = src.text_revised(self.state.revision).map_err(source)?;
         self.delete_games(&revised)?;
-        for &id in &revised {
-            for g in &src.text_games(id - 1, id, 1).map_err(source)? {
+        for ids in revised.chunks(PAGE) {
+            for g in &src.text_games_of(ids).map_err(source)? {
                 self.add_game(g)?;
             }
         }

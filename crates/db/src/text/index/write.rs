@@ -206,14 +206,17 @@ impl TextIndex {
                 .collect();
             self.delete_games(&gone)?;
             report.deleted += gone.len();
-            for &id in &want {
-                if have.binary_search(&id).is_err() {
-                    let games = src.text_games(id - 1, id, 1).map_err(source)?;
-                    for g in &games {
-                        self.add_game(g)?;
-                    }
-                    report.added += games.len();
+            let missing: Vec<i64> = want
+                .iter()
+                .copied()
+                .filter(|id| have.binary_search(id).is_err())
+                .collect();
+            for ids in missing.chunks(PAGE) {
+                let games = src.text_games_of(ids).map_err(source)?;
+                for g in &games {
+                    self.add_game(g)?;
                 }
+                report.added += games.len();
             }
             self.state.games = count;
             self.commit()?;
