@@ -197,9 +197,11 @@ impl Skip {
 }
 
 /// The record of the position `pos` with the move `mv` to learn, or why the options leave
-/// it out or the packing cannot hold it.
+/// it out or the packing cannot hold it (`squares`: the position's square codes, when it is
+/// known to be a full set, [`pack::is_full_set`]).
 fn item(
     pos: &kifudex_shogi::Position,
+    squares: Option<&pack::SquareCodes>,
     mv: Move,
     score: Option<Score>,
     result: GameResult,
@@ -213,8 +215,9 @@ fn item(
     if opts.skip_check && pos.in_check() {
         return Err(Skip::InCheck);
     }
-    let Some(packed) = pack::pack(pos, opts.format.packing()) else {
-        return Err(Skip::NotFullSet);
+    let packed = match squares {
+        Some(squares) => pack::pack_full_set(pos, squares),
+        None => pack::pack(pos, opts.format.packing()).ok_or(Skip::NotFullSet)?,
     };
     let eval = score.map_or(0, |s| score_for(s, side));
     let mut bytes = [0u8; 40];
@@ -285,6 +288,11 @@ fn game_items_in(
     }
     let moves = &record.main.moves;
     let mut pos = record.start.clone();
+    // Moves only take pieces between the board and the hands: a game whose start is the
+    // full set is one at every position, and is counted once instead of at every position;
+    // its square codes are kept move by move.
+    let mut squares =
+        pack::is_full_set(&pos).then(|| pack::SquareCodes::of(&pos, opts.format.packing()));
     let last = opts
         .max_ply
         .map_or(moves.len(), |m| (m as usize).min(moves.len()));
@@ -297,10 +305,13 @@ fn game_items_in(
         };
         let item = match engine.or(played) {
             Some(mv) if ply >= opts.min_ply as usize => {
-                Some(item(&pos, mv, score, result, test, opts).map(|mut item| {
-                    item.engine_move = engine.is_some_and(|e| Some(e) != played);
-                    item
-                }))
+                debug_assert!(squares.is_none() || pack::is_full_set(&pos));
+                Some(
+                    item(&pos, squares.as_ref(), mv, score, result, test, opts).map(|mut item| {
+                        item.engine_move = engine.is_some_and(|e| Some(e) != played);
+                        item
+                    }),
+                )
             }
             _ => None,
         };
@@ -309,7 +320,11 @@ fn game_items_in(
         // illegal move one to learn.
         if let Some(mv) = played {
             match pos.play(mv) {
-                Ok(broken) if broken.is_empty() => {}
+                Ok(broken) if broken.is_empty() => {
+                    if let Some(squares) = &mut squares {
+                        squares.played(&pos, mv);
+                    }
+                }
                 _ => {
                     g.cut = true;
                     break;

@@ -26,13 +26,13 @@ pub enum Packing {
 /// A prefix code (or any run of bits), bit `i` the `i`-th written.
 #[derive(Copy, Clone, Default, Debug, PartialEq, Eq)]
 struct Code {
-    bits: u32,
+    bits: u64,
     len: u32,
 }
 
 impl Code {
     fn push(&mut self, bit: bool) {
-        self.bits |= u32::from(bit) << self.len;
+        self.bits |= u64::from(bit) << self.len;
         self.len += 1;
     }
 
@@ -42,80 +42,6 @@ impl Code {
         }
     }
 }
-
-/// Bits written into 32 bytes, least significant bit of each byte first, 32 at a time.
-/// Writing has no branch (the squares' codes come in no order a predictor could learn):
-/// the pending word is stored at every code, and moved on once full. The fields are the
-/// locals of [`pack`]'s loop, kept in registers.
-struct Bits {
-    /// 8 words and room for one more: a position that is not a full set may run past the
-    /// end; its bits are thrown away.
-    out: [u32; 9],
-    /// Bits not yet in `out` for good, the first written lowest.
-    pending: u64,
-    filled: u32,
-    /// Words of `out` written for good (at most 8).
-    word: usize,
-    /// Bits written in all.
-    at: u32,
-}
-
-impl Bits {
-    #[inline(always)]
-    fn put(&mut self, code: Code) {
-        let (mut pending, mut filled) = (self.pending, self.filled);
-        pending |= u64::from(code.bits) << filled;
-        filled += code.len;
-        self.at += code.len;
-        self.out[self.word] = pending as u32;
-        let full = u32::from(filled >= 32);
-        self.word = (self.word + full as usize).min(8);
-        self.pending = pending >> (32 * full);
-        self.filled = filled - 32 * full;
-    }
-
-    /// Writes `n` zeros.
-    #[inline(always)]
-    fn skip(&mut self, mut n: usize) {
-        while n > 32 {
-            self.put(Code { bits: 0, len: 32 });
-            n -= 32;
-        }
-        self.put(Code {
-            bits: 0,
-            len: n as u32,
-        });
-    }
-
-    /// The 32 bytes, when exactly 256 bits were written.
-    fn finish(self) -> Option<[u8; 32]> {
-        // 256 bits are 8 whole words, all stored.
-        if self.at != 256 {
-            return None;
-        }
-        let mut out = [0; 32];
-        for (bytes, word) in out.chunks_exact_mut(4).zip(self.out) {
-            bytes.copy_from_slice(&word.to_le_bytes());
-        }
-        Some(out)
-    }
-}
-
-/// Pieces counted by kind (promoted or not) and kings by side, 12 bits each in one number:
-/// a position's count is one sum, compared with [`FULL_SET`] at once.
-const fn tally(field: usize) -> u128 {
-    1 << (12 * field)
-}
-
-/// The tally field of sente's king; gote's is the next. Pawn to rook are fields 0–6.
-const KING_FIELD: usize = 7;
-
-/// The full set of 40 pieces, one king a side.
-const FULL_SET: u128 = 18 * tally(0)
-    + 4 * (tally(1) + tally(2) + tally(3) + tally(4))
-    + 2 * (tally(5) + tally(6))
-    + tally(KING_FIELD)
-    + tally(KING_FIELD + 1);
 
 /// The prefix code of an unpromoted kind, in the order its bits are written.
 fn kind_code(kind: PieceKind, packing: Packing) -> &'static str {
@@ -200,117 +126,193 @@ pub fn is_full_set(pos: &Position) -> bool {
             .all(|k| count[k.index()] == k.total())
 }
 
+/// Bits written into 32 bytes, least significant bit of each byte first, 64 at a time: a
+/// code is added to the word being filled, which is stored once full (a few times a
+/// position, where a branch costs less than storing at every code).
+struct Words {
+    out: [u64; 4],
+    /// The bits of the word being filled, the first written lowest.
+    acc: u64,
+    /// How many bits of `acc` are written (0–63).
+    filled: u32,
+    /// The word being filled: 4 once all are (a position that is not a full set may write
+    /// more; those bits are thrown away).
+    word: usize,
+}
+
+impl Words {
+    /// Writes the `len` low bits of `bits` (`len` at most 64, no bit set above them).
+    #[inline(always)]
+    fn put(&mut self, bits: u64, len: u32) {
+        self.acc |= bits << self.filled;
+        let total = self.filled + len;
+        if total >= 64 {
+            if let Some(w) = self.out.get_mut(self.word) {
+                *w = self.acc;
+            }
+            self.word += 1;
+            // The bits that did not fit, `bits >> (64 - filled)`, in two shifts: with
+            // `filled` 0 (and `len` 64) none is left, and no shift goes past 63.
+            self.acc = (bits >> 1) >> (63 - self.filled);
+            self.filled = total - 64;
+        } else {
+            self.filled = total;
+        }
+    }
+}
+
 /// Each piece's code on the board and in hand, for one packing, worked out once from
 /// [`kind_code`] and [`hand_code`].
 struct Codes {
-    /// By `color * 14 + kind`: an occupied square's bit and the piece's code (nothing for a
-    /// king, written as a square); last, [`EMPTY_SQUARE`], an empty square's 0.
-    board: [Code; 29],
-    /// By `color * 7 + kind` for the kinds in hand.
-    hand: [Code; 14],
-    /// By `color * 14 + kind` as `board`: the piece's [`tally`] (none for an empty square).
-    tallies: [u128; 29],
+    /// By `color << 4 | kind`: an occupied square's bit and the piece's code (nothing for a
+    /// king, written as a square).
+    board: [Code; 32],
+    /// By colour, kind and count: the code of the piece in hand, as many times as the count
+    /// (for counts above the kind's total, the total's).
+    hands: [[[Code; 19]; 7]; 2],
 }
 
 impl Codes {
     fn of(packing: Packing) -> Codes {
-        let mut board = [Code::default(); 29];
-        board[EMPTY_SQUARE] = Code { bits: 0, len: 1 };
-        let mut hand = [Code::default(); 14];
+        let mut board = [Code::default(); 32];
+        let mut hands = [[[Code::default(); 19]; 7]; 2];
         for color in Color::ALL {
             for kind in PieceKind::ALL {
                 if kind != PieceKind::King {
-                    let c = &mut board[color.index() * 14 + kind.index()];
+                    let c = &mut board[color.index() << 4 | kind.index()];
                     board_piece(c, Piece::new(color, kind), packing);
                 }
             }
             for kind in PieceKind::HAND {
-                hand_piece(
-                    &mut hand[color.index() * 7 + kind.index()],
-                    kind,
-                    color,
-                    packing,
-                );
+                let mut one = Code::default();
+                hand_piece(&mut one, kind, color, packing);
+                let runs = &mut hands[color.index()][kind.index()];
+                for n in 1..runs.len() {
+                    runs[n] = runs[n - 1];
+                    if n <= usize::from(kind.total()) {
+                        runs[n].bits |= one.bits << runs[n].len;
+                        runs[n].len += one.len;
+                    }
+                }
             }
         }
-        let mut tallies = [0; 29];
-        for (i, t) in tallies[..EMPTY_SQUARE].iter_mut().enumerate() {
-            let kind = PieceKind::ALL[i % 14];
-            *t = if kind == PieceKind::King {
-                tally(KING_FIELD + i / 14)
-            } else {
-                tally(kind.unpromoted().index())
-            };
-        }
-        Codes {
-            board,
-            hand,
-            tallies,
-        }
+        Codes { board, hands }
     }
 }
-
-/// The index of an empty square in [`Codes::board`].
-const EMPTY_SQUARE: usize = 28;
 
 static CODES: std::sync::LazyLock<[Codes; 2]> =
     std::sync::LazyLock::new(|| [Codes::of(Packing::Hcp), Codes::of(Packing::PackedSfen)]);
 
-/// The position packed, or `None` when it is not a full set ([`is_full_set`]). The pieces
-/// are counted as they are written: one pass over the board.
+/// The position packed, or `None` when it is not a full set ([`is_full_set`]).
 pub fn pack(pos: &Position, packing: Packing) -> Option<[u8; 32]> {
-    let codes = &CODES[usize::from(packing == Packing::PackedSfen)];
-    let mut bits = Bits {
-        out: [0; 9],
-        pending: 0,
+    is_full_set(pos).then(|| pack_full_set(pos, &SquareCodes::of(pos, packing)))
+}
+
+/// Each square's code in one packing (an empty square's single 0, nothing for a king), and
+/// each file's codes one after the other, kept move by move beside a position: a move
+/// changes one or two files, and packing writes 9 files instead of some 40 pieces and the
+/// empty squares between them.
+#[derive(Clone, Debug)]
+pub struct SquareCodes {
+    packing: Packing,
+    /// The code's bits, and its length times 256 (a code is at most 8 bits).
+    codes: [u16; 81],
+    /// By file (1 to 9), its 9 squares' codes in square order (at most 72 bits), and their
+    /// length.
+    files: [(u128, u32); 9],
+}
+
+impl SquareCodes {
+    pub fn of(pos: &Position, packing: Packing) -> SquareCodes {
+        let mut squares = SquareCodes {
+            packing,
+            codes: [0; 81],
+            files: [(0, 0); 9],
+        };
+        for (i, piece) in pos.board().iter().enumerate() {
+            squares.codes[i] = squares.code_of(*piece);
+        }
+        for file in 0..9 {
+            squares.join_file(file);
+        }
+        squares
+    }
+
+    /// Puts the codes of the squares of `file` (0 to 8) together.
+    fn join_file(&mut self, file: usize) {
+        let (mut bits, mut len) = (0u128, 0u32);
+        for &c in &self.codes[file * 9..file * 9 + 9] {
+            bits |= u128::from(c & 0xff) << len;
+            len += u32::from(c >> 8);
+        }
+        self.files[file] = (bits, len);
+    }
+
+    fn code_of(&self, piece: Option<Piece>) -> u16 {
+        let code = match piece {
+            Some(p) => {
+                CODES[usize::from(self.packing == Packing::PackedSfen)].board
+                    [p.color.index() << 4 | p.kind.index()]
+            }
+            None => Code { bits: 0, len: 1 },
+        };
+        code.bits as u16 | (code.len as u16) << 8
+    }
+
+    /// Brings the codes up to date with `pos`, reached by playing `mv`: only its origin and
+    /// destination changed.
+    pub fn played(&mut self, pos: &Position, mv: Move) {
+        for sq in mv.from().into_iter().chain([mv.to()]) {
+            self.codes[sq.index()] = self.code_of(pos.piece_at(sq));
+            self.join_file(sq.index() / 9);
+        }
+    }
+}
+
+/// The position packed, when it is known to be a full set ([`is_full_set`]) and `squares`
+/// are its codes: every position a game reaches by moves from a start that is one, as a
+/// move only takes pieces between the board and the hands. Of any other position the bits
+/// mean nothing.
+pub fn pack_full_set(pos: &Position, squares: &SquareCodes) -> [u8; 32] {
+    let codes = &CODES[usize::from(squares.packing == Packing::PackedSfen)];
+    let king = |c: Color| pos.king(c).map_or(0, |s| s.index() as u64);
+    let mut words = Words {
+        out: [0; 4],
+        acc: 0,
         filled: 0,
         word: 0,
-        at: 0,
     };
-    let mut head = Code::default();
-    head.push(pos.side_to_move() == Color::White);
-    bits.put(head);
-    for color in Color::ALL {
-        bits.put(Code {
-            bits: pos.king(color)?.index() as u32,
-            len: 7,
-        });
+    let white = u64::from(pos.side_to_move() == Color::White);
+    words.put(
+        white | king(Color::Black) << 1 | king(Color::White) << 8,
+        15,
+    );
+    for &(bits, len) in &squares.files {
+        // A file's codes pass 64 bits only with some 8 pieces or more on it.
+        words.put(bits as u64, len.min(64));
+        if len > 64 {
+            words.put((bits >> 64) as u64, len - 64);
+        }
     }
-    let mut count: u128 = 0;
-    // The occupied squares only: the empty ones between are zeros, written at once.
-    let board = pos.board();
-    let mut occupied = pos.occupied();
-    let mut next = 0;
-    while occupied != 0 {
-        let sq = occupied.trailing_zeros() as usize;
-        occupied &= occupied - 1;
-        bits.skip(sq - next);
-        let i = board
-            .get(sq)
-            .copied()
-            .flatten()
-            .map_or(EMPTY_SQUARE, |p| p.color.index() * 14 + p.kind.index());
-        count += codes.tallies[i];
-        bits.put(codes.board[i]);
-        next = sq + 1;
-    }
-    bits.skip(81usize.saturating_sub(next));
     for color in Color::ALL {
         // Pawn … rook, the gold after the silver: the order of `PieceKind::HAND`, in which
         // cshogi writes both packings (a reader takes the pieces in any order).
+        let hand = pos.hand(color);
+        if hand.is_empty() {
+            continue;
+        }
+        let runs = &codes.hands[color.index()];
         for kind in PieceKind::HAND {
-            let n = pos.hand(color).count(kind);
-            count += u128::from(n) * tally(kind.index());
-            let code = codes.hand[color.index() * 7 + kind.index()];
-            for _ in 0..n {
-                bits.put(code);
-            }
+            let n = usize::from(hand.count(kind)).min(18);
+            let run = runs[kind.index()][n];
+            words.put(run.bits, run.len);
         }
     }
-    if count != FULL_SET {
-        return None;
+    let mut out = [0; 32];
+    for (bytes, word) in out.chunks_exact_mut(8).zip(words.out) {
+        bytes.copy_from_slice(&word.to_le_bytes());
     }
-    bits.finish()
+    out
 }
 
 /// The number both formats give a kind dropped from hand: pawn 1, lance 2, knight 3,
@@ -606,6 +608,8 @@ mod tests {
             } else {
                 Position::startpos()
             };
+            // The square codes kept move by move, as the export keeps them.
+            let mut kept = [Packing::Hcp, Packing::PackedSfen].map(|p| SquareCodes::of(&pos, p));
             for _ in 0..160 {
                 for packing in [Packing::Hcp, Packing::PackedSfen] {
                     assert_eq!(
@@ -617,6 +621,14 @@ mod tests {
                 }
                 positions += 1;
                 with_hands += usize::from(!pos.hand(Color::Black).is_empty());
+                for (packing, squares) in [Packing::Hcp, Packing::PackedSfen].iter().zip(&kept) {
+                    if is_full_set(&pos) {
+                        assert_eq!(
+                            Some(pack_full_set(&pos, squares)),
+                            pack_bit_by_bit(&pos, *packing)
+                        );
+                    }
+                }
                 let moves = pos.legal_moves();
                 if moves.is_empty() {
                     break;
@@ -624,7 +636,11 @@ mod tests {
                 x ^= x << 13;
                 x ^= x >> 7;
                 x ^= x << 17;
-                pos.play(moves[(x % moves.len() as u64) as usize]).unwrap();
+                let mv = moves[(x % moves.len() as u64) as usize];
+                pos.play(mv).unwrap();
+                for squares in &mut kept {
+                    squares.played(&pos, mv);
+                }
             }
         }
         assert!(positions > 2000, "{positions}");
