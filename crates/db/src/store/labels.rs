@@ -315,11 +315,7 @@ impl NameCache {
         game: i64,
         json: Option<&str>,
     ) -> Result<Vec<(u8, &'static str, String, u32)>, StoreError> {
-        let Some(json) = json else {
-            return Ok(Vec::new());
-        };
-        let stored: Vec<[i64; 3]> = serde_json::from_str(json)
-            .map_err(|e| StoreError::Corrupt(game, format!("its recognised openings: {e}")))?;
+        let stored = super::openings::decode(game, json)?;
         let mut by_side: [Vec<(String, u32)>; 2] = Default::default();
         for [side, name, ply] in stored {
             let n = match self.0.get(&name) {
@@ -371,12 +367,7 @@ impl Expansions {
         json: Option<&str>,
     ) -> Result<[Vec<Expanded>; 2], StoreError> {
         let mut out: [Vec<Expanded>; 2] = Default::default();
-        let Some(json) = json else {
-            return Ok(out);
-        };
-        let stored: Vec<[i64; 3]> = serde_json::from_str(json)
-            .map_err(|e| StoreError::Corrupt(game, format!("its recognised openings: {e}")))?;
-        for [side, name, ply] in stored {
+        for [side, name, ply] in super::openings::decode(game, json)? {
             let ply = u32::try_from(ply).unwrap_or(0);
             let Some(side) = out.get_mut(side as usize) else {
                 continue;

@@ -382,6 +382,26 @@ pub(super) fn recompute(
     Ok(done)
 }
 
+/// A game's stored recognitions, `[[side, name number, ply], ...]` as [`encode`] and the
+/// migrations write them (none for no column).
+pub(super) fn decode(game: i64, json: Option<&str>) -> Result<Vec<[i64; 3]>, StoreError> {
+    json.map_or(Ok(Vec::new()), |j| {
+        serde_json::from_str(j)
+            .map_err(|e| StoreError::Corrupt(game, format!("its recognised openings: {e}")))
+    })
+}
+
+/// The names recognitions refer to, by their number: kind (`strategy`, `castle`) and name.
+pub(super) type NameTable = rustc_hash::FxHashMap<i64, (String, String)>;
+
+/// Every name of `opening_names`, by number (a few hundred rows).
+pub(super) fn name_table(conn: &Connection) -> Result<NameTable, StoreError> {
+    Ok(conn
+        .prepare_cached("SELECT id, kind, name FROM opening_names")?
+        .query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?))))?
+        .collect::<Result<_, _>>()?)
+}
+
 /// The stored rows of one game, `(side, kind, name, ply)`, with what they imply (their
 /// ancestors: see [`Recognised::stored`]), sente's first, each side by ply, strategies before
 /// castles at one ply, a name before its ancestors.
@@ -520,11 +540,7 @@ impl Store {
         sel: &super::Selection,
         mut f: impl FnMut(&OpeningGame<'_>),
     ) -> Result<(), StoreError> {
-        let names: rustc_hash::FxHashMap<i64, (String, String)> = self
-            .conn
-            .prepare("SELECT id, kind, name FROM opening_names")?
-            .query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?))))?
-            .collect::<Result<_, _>>()?;
+        let names = name_table(&self.conn)?;
         let mut params = Vec::new();
         let where_sql = sel.where_sql(&mut params);
         let mut stmt = self.conn.prepare(&format!(
@@ -545,10 +561,7 @@ impl Store {
             let items = match text(6)? {
                 None => Vec::new(),
                 Some(json) => {
-                    // `[[side, name id, ply], ...]`, as `encode` and the migration wrote it.
-                    let stored: Vec<[i64; 3]> = serde_json::from_str(json).map_err(|e| {
-                        StoreError::Corrupt(id, format!("its recognised openings: {e}"))
-                    })?;
+                    let stored = decode(id, Some(json))?;
                     let items: Vec<(i64, &str, &str, u32)> = stored
                         .iter()
                         .filter_map(|&[side, name, ply]| {

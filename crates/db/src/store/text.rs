@@ -1,13 +1,13 @@
 //! The rows the text index is built from (see `text::TextSource`): games with their players,
-//! headers and comments, read by id range.
+//! headers and comments, read by id range or by a list of ids.
 
 use std::borrow::Cow;
 use std::cmp::Reverse;
 
 use rusqlite::Connection;
-use rustc_hash::FxHashMap;
 
 use super::codec::{HeaderColumns, decode_comments, decode_headers};
+use super::openings::{NameTable, decode, name_table};
 use super::{Store, StoreError};
 use crate::text::{GameText, TextSource};
 
@@ -17,29 +17,15 @@ const COLUMNS: &str = "SELECT g.id, ps.name, pg.name, g.event, g.opening, g.titl
     FROM games g
     LEFT JOIN players ps ON ps.id = g.sente_id LEFT JOIN players pg ON pg.id = g.gote_id";
 
-/// The names recognitions refer to, by id: kind (`strategy`, `castle`) and name.
-type Names = FxHashMap<i64, (String, String)>;
-
-fn names(conn: &Connection) -> Result<Names, StoreError> {
-    Ok(conn
-        .prepare_cached("SELECT id, kind, name FROM opening_names")?
-        .query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?))))?
-        .collect::<Result<_, _>>()?)
-}
-
 /// The names of a game's recognitions (`[[side, name id, ply], ...]`), sente's then gote's,
 /// each side's by ply, a ply's strategies before its castles (kinds in reverse order), then
 /// by id.
 fn recognised_names<'n>(
     id: i64,
     json: Option<&str>,
-    names: &'n Names,
+    names: &'n NameTable,
 ) -> Result<Vec<&'n str>, StoreError> {
-    let Some(json) = json else {
-        return Ok(Vec::new());
-    };
-    let stored: Vec<[i64; 3]> = serde_json::from_str(json)
-        .map_err(|e| StoreError::Corrupt(id, format!("its recognised openings: {e}")))?;
+    let stored = decode(id, json)?;
     let mut items: Vec<(i64, i64, Reverse<&str>, i64, &str)> = stored
         .iter()
         .filter_map(|&[side, name, ply]| {
@@ -60,7 +46,7 @@ pub(super) fn text_games(
 ) -> Result<Vec<GameText>, StoreError> {
     let limit = i64::try_from(limit).unwrap_or(i64::MAX);
     let sql = format!("{COLUMNS} WHERE g.id > ?1 AND g.id <= ?2 ORDER BY g.id LIMIT ?3");
-    let names = names(conn)?;
+    let names = name_table(conn)?;
     let rows = conn
         .prepare_cached(&sql)?
         .query_map([after, upto, limit], game_text)?
@@ -75,7 +61,7 @@ const BY_ID: usize = 500;
 pub(super) fn text_games_of(conn: &Connection, ids: &[i64]) -> Result<Vec<GameText>, StoreError> {
     let sql = format!("{COLUMNS} WHERE g.id IN (SELECT value FROM json_each(?1)) ORDER BY g.id");
     let mut stmt = conn.prepare_cached(&sql)?;
-    let names = names(conn)?;
+    let names = name_table(conn)?;
     let mut games = Vec::with_capacity(ids.len());
     for chunk in ids.chunks(BY_ID) {
         let list = serde_json::to_string(chunk).expect("integers serialise");
@@ -128,7 +114,7 @@ fn game_text(r: &rusqlite::Row<'_>) -> rusqlite::Result<Row> {
 }
 
 /// The games with their recognitions and comments decoded.
-fn finish(rows: Vec<Row>, names: &Names) -> Result<Vec<GameText>, StoreError> {
+fn finish(rows: Vec<Row>, names: &NameTable) -> Result<Vec<GameText>, StoreError> {
     rows.into_iter()
         .map(|row| {
             let mut game = row.game;
