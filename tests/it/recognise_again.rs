@@ -3,7 +3,7 @@
 //! of the time on a large database). An index behind a recognition it cannot follow game by
 //! game (one an older kifudex made) is rebuilt.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
@@ -58,23 +58,14 @@ fn sql(db: &Path, batch: &str) {
         .unwrap();
 }
 
-/// `upgrade --json`'s object and what it said on stderr.
-fn upgrade(db: &Path) -> (Value, String) {
-    let out = Kifudex::new()
-        .db(db)
-        .args(["upgrade", "--json"])
-        .output()
-        .success();
-    (out.json_lines().remove(0), out.stderr)
-}
-
-#[test]
-fn recognised_again_the_text_index_takes_the_games_that_changed() {
-    let dir = TempDb::new("recognise-again");
+/// `GAMES` synthetic games of `seed` without a 戦型 header (what is counted and searched is
+/// then the recognised label), imported into a database in `dir`: the database and the
+/// records as read back.
+fn imported(dir: &Path, seed: u64) -> (PathBuf, Vec<Record>) {
     let files = dir.join("games");
     std::fs::create_dir_all(&files).unwrap();
     let mut synth = Synth::new(SynthOptions {
-        seed: 37,
+        seed,
         ..SynthOptions::default()
     });
     let mut records = Vec::new();
@@ -91,6 +82,23 @@ fn recognised_again_the_text_index_takes_the_games_that_changed() {
         .args(["import", files.to_str().unwrap()])
         .output()
         .success();
+    (db, records)
+}
+
+/// `upgrade --json`'s object and what it said on stderr.
+fn upgrade(db: &Path) -> (Value, String) {
+    let out = Kifudex::new()
+        .db(db)
+        .args(["upgrade", "--json"])
+        .output()
+        .success();
+    (out.json_lines().remove(0), out.stderr)
+}
+
+#[test]
+fn recognised_again_the_text_index_takes_the_games_that_changed() {
+    let dir = TempDb::new("recognise-again");
+    let (db, records) = imported(&dir, 37);
     let needles = ["振り飛車", "居飛車", "美濃", "居玉"];
     let all = |db: &Path| -> Vec<Vec<i64>> { needles.iter().map(|n| got(db, n)).collect() };
     let wanted: Vec<Vec<i64>> = needles.iter().map(|n| want(&records, n)).collect();
@@ -176,25 +184,7 @@ fn recognised_again_the_text_index_takes_the_games_that_changed() {
 #[test]
 fn recognised_again_the_players_openings_follow() {
     let dir = TempDb::new("recognise-again-players");
-    let files = dir.join("games");
-    std::fs::create_dir_all(&files).unwrap();
-    let mut synth = Synth::new(SynthOptions {
-        seed: 38,
-        ..SynthOptions::default()
-    });
-    for i in 0..GAMES {
-        let mut rec = synth.game();
-        // No header: the opening `players` counts is the recognised label.
-        rec.headers.retain(|(k, _)| k != "戦型");
-        let text = kifudex::notation::kif::write_kif(&rec);
-        std::fs::write(files.join(format!("g{i:03}.kifu")), &text).unwrap();
-    }
-    let db = dir.join("db");
-    Kifudex::new()
-        .db(&db)
-        .args(["import", files.to_str().unwrap()])
-        .output()
-        .success();
+    let (db, _) = imported(&dir, 38);
     // `COMMAND --json` and more arguments: its answer.
     let json = |command: &str, extra: &[&str]| -> Vec<Value> {
         let mut args = vec![command, "--json"];
