@@ -10,7 +10,7 @@ use super::params::Params;
 use crate::notation::movetext::japanese;
 use crate::query::{self, FIELDS, GameFilter, PositionOptions, PositionQuery, QueryError, Words};
 use crate::shogi::{Color, Move, Position, Square};
-use crate::store::Store;
+use crate::store::{Facts, Store};
 
 /// The most games any list answers with.
 pub const MAX_LIMIT: usize = 500;
@@ -75,6 +75,16 @@ const WIDEN: &[&str] = &["ignore_hands", "either_side", "mirror", "flip"];
 
 /// Answers `path` (below `/api/`) with a JSON text.
 pub fn answer(store: &Store, path: &str, p: &Params) -> Result<String, ApiError> {
+    answer_with(store, None, path, p)
+}
+
+/// [`answer`], the panels counting from `facts` when given (the same answers, from memory).
+pub fn answer_with(
+    store: &Store,
+    facts: Option<&Facts>,
+    path: &str,
+    p: &Params,
+) -> Result<String, ApiError> {
     let v = match path {
         "/api/tree" => tree(store, p)?,
         "/api/position" => position(store, p)?,
@@ -82,8 +92,8 @@ pub fn answer(store: &Store, path: &str, p: &Params) -> Result<String, ApiError>
         "/api/text" => return text(store, p),
         "/api/players" => return players(store, p),
         "/api/find" => find(store, p)?,
-        "/api/player" => return super::questions::player(store, p),
-        "/api/openings" => return super::questions::openings(store, p),
+        "/api/player" => return super::questions::player(store, facts, p),
+        "/api/openings" => return super::questions::openings(store, facts, p),
         "/api/board.svg" => return super::questions::board_svg(store, p),
         _ => match path.strip_prefix("/api/game/") {
             Some(id) => game(store, id, p)?,

@@ -9,6 +9,7 @@
 
 mod api;
 mod cache;
+mod facts;
 pub mod http;
 mod params;
 mod questions;
@@ -22,11 +23,12 @@ use std::time::Duration;
 
 use http::{Answer, Head, Listening};
 
-pub use api::{ApiError, answer};
+pub use api::{ApiError, answer, answer_with};
 pub use cache::Cache;
 pub use params::Params;
 
-use crate::store::Store;
+use crate::store::{Facts, Store};
+use facts::FactsHolder;
 
 /// The page's files, compiled into the binary: the page works offline.
 const INDEX_HTML: &str = include_str!("page/index.html");
@@ -48,6 +50,9 @@ pub struct ServeOptions {
     pub time_limit: Duration,
     /// Bytes of answers kept for requests that ask the same again (0: none kept).
     pub cache_bytes: usize,
+    /// Hold the games' facts in memory for the panels (see [`facts`]): about 100 bytes a
+    /// game, read by a thread of their own at start and after the database changes.
+    pub facts: bool,
 }
 
 impl ServeOptions {
@@ -59,6 +64,7 @@ impl ServeOptions {
             queue: 256,
             time_limit: Duration::from_secs(10),
             cache_bytes: cache::DEFAULT_BUDGET,
+            facts: true,
         }
     }
 }
@@ -85,12 +91,19 @@ pub struct Running {
     addr: SocketAddr,
     workers: Vec<thread::JoinHandle<()>>,
     jobs: SyncSender<Job>,
+    facts: Option<(Arc<FactsHolder>, Arc<Cache>)>,
 }
 
 impl Running {
     /// The address it listens on (the port chosen when 0 was asked for).
     pub fn addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// Whether the panels count from the games' facts in memory yet (they are read by a
+    /// thread of their own after the server starts).
+    pub fn facts_ready(&self) -> bool {
+        self.facts.as_ref().is_some_and(|(h, c)| h.ready(c))
     }
 
     /// Blocks until the server stops (it runs until the process ends).
@@ -145,12 +158,20 @@ pub fn start(opts: &ServeOptions) -> Result<Running, ServeError> {
     let (job_tx, job_rx) = sync_channel::<Job>(opts.queue.max(1));
     let job_rx = Arc::new(Mutex::new(job_rx));
     let cache = Arc::new(Cache::new(opts.cache_bytes));
+    let facts = opts.facts.then(|| Arc::new(FactsHolder::new(&opts.db)));
+    if let Some(f) = &facts {
+        // Read from the start: the first panel asked is likely to find them.
+        f.get(&cache);
+    }
     let mut workers = Vec::new();
     for _ in 0..opts.workers.max(1) {
         let rx = Arc::clone(&job_rx);
         let db = opts.db.clone();
         let cache = Arc::clone(&cache);
-        workers.push(thread::spawn(move || work(&db, &rx, &cache)));
+        let facts = facts.clone();
+        workers.push(thread::spawn(move || {
+            work(&db, &rx, &cache, facts.as_ref())
+        }));
     }
     let limit = opts.time_limit;
     let jobs = job_tx.clone();
@@ -161,6 +182,7 @@ pub fn start(opts: &ServeOptions) -> Result<Running, ServeError> {
         listening,
         workers,
         jobs: job_tx,
+        facts: facts.map(|f| (f, cache)),
     })
 }
 
@@ -227,11 +249,21 @@ fn cacheable(path: &str) -> bool {
 }
 
 /// The answer to an API call: the board's PNG picture, or the text of the others.
-fn reply(store: &Store, path: &str, params: &Params) -> Result<Vec<u8>, ApiError> {
+fn reply(
+    store: &Store,
+    facts: Option<&Facts>,
+    path: &str,
+    params: &Params,
+) -> Result<Vec<u8>, ApiError> {
     if path == "/api/board.png" {
         return questions::board_png(store, params);
     }
-    answer(store, path, params).map(String::into_bytes)
+    api::answer_with(store, facts, path, params).map(String::into_bytes)
+}
+
+/// The calls that count over the games a filter selects, and can count from the facts.
+fn counts(path: &str) -> bool {
+    matches!(path, "/api/openings" | "/api/player" | "/api/players")
 }
 
 fn next<T>(rx: &Mutex<Receiver<T>>) -> Option<T> {
@@ -239,7 +271,12 @@ fn next<T>(rx: &Mutex<Receiver<T>>) -> Option<T> {
 }
 
 /// A worker: answers queries on its own connection, opened again after a failure.
-fn work(db: &Path, rx: &Mutex<Receiver<Job>>, cache: &Cache) {
+fn work(
+    db: &Path,
+    rx: &Mutex<Receiver<Job>>,
+    cache: &Arc<Cache>,
+    facts: Option<&Arc<FactsHolder>>,
+) {
     // Opened, and the position index read, before the first question: a worker that opened
     // at its first job made that question (the page's first, often) wait for both, and
     // emptied the answers the other workers had kept.
@@ -276,9 +313,12 @@ fn work(db: &Path, rx: &Mutex<Receiver<Job>>, cache: &Cache) {
             continue;
         }
         let generation = cache.generation();
+        let held = facts
+            .filter(|_| counts(&job.path))
+            .and_then(|f| f.get(cache));
         // A panic in one query must not take the worker (and the server's capacity) with it.
         let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            reply(s, &job.path, &job.params)
+            reply(s, held.as_deref(), &job.path, &job.params)
         }))
         .unwrap_or_else(|_| Err(ApiError::Internal("the query failed".into())));
         if matches!(out, Err(ApiError::Internal(_))) {

@@ -36,6 +36,7 @@ mod movetext;
 mod openings;
 mod openings_pairs;
 mod openings_prefix;
+mod panels_facts;
 mod perft;
 mod picture;
 mod picture_png;

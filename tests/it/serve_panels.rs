@@ -284,3 +284,62 @@ fn the_boards_picture_is_the_clis() {
         );
     }
 }
+
+/// Once the server holds the games' facts, the panels count from memory: the same answers
+/// as the CLI's reading of the database, under filters other than dates.
+#[test]
+fn panels_counted_from_the_facts_equal_the_cli() {
+    use kifudex::serve::{ServeOptions, start};
+    let db = &super::server().0;
+    let mut opts = ServeOptions::new(db, "127.0.0.1:0".parse().unwrap());
+    // Nothing kept: every answer below is counted.
+    opts.cache_bytes = 0;
+    let running = start(&opts).unwrap();
+    // Read by a thread of their own; a generous bound, not a measure of speed.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while !running.facts_ready() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the facts were never read"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let addr = running.addr();
+    for (query, args) in [
+        ("winner=sente", vec!["--winner", "sente"]),
+        ("event=竜王&by=pair", vec!["--event", "竜王", "--pairs"]),
+        (
+            "castle=美濃囲い&by=year",
+            vec!["--castle", "美濃囲い", "--by", "year"],
+        ),
+        (
+            "player=羽生&min_plies=80",
+            vec!["--player", "羽生", "--min-plies", "80"],
+        ),
+        (
+            "opening=振り飛車&terminal=resign",
+            vec!["--opening", "振り飛車", "--terminal", "resign"],
+        ),
+    ] {
+        let path = format!(
+            "/api/openings?{}",
+            query
+                .split('&')
+                .map(|kv| {
+                    let (k, v) = kv.split_once('=').unwrap();
+                    format!("{k}={}", enc(v))
+                })
+                .collect::<Vec<_>>()
+                .join("&")
+        );
+        let (status, body) = super::request(addr, "GET", &path);
+        assert_eq!(status, 200, "{query}: {body}");
+        let v: Value = serde_json::from_str(&body).unwrap();
+        let mut cmd = vec!["openings", "--json"];
+        cmd.extend(args.iter().copied());
+        let rows = cli(&cmd);
+        assert!(!rows.is_empty(), "{query}");
+        assert_eq!(v["rows"], Value::Array(rows), "{query}");
+    }
+    running.stop();
+}

@@ -12,7 +12,7 @@ pub mod tree;
 mod years;
 
 pub use filter::{FIELDS, Field, FieldDef, FilterError, GameFilter, WinnerArg, Words, date_value};
-pub use openings::{OpeningRow, OpeningsBy, openings};
+pub use openings::{OpeningRow, OpeningsBy, openings, openings_with};
 pub use players::{PlayerRow, players};
 pub use position::{
     PositionHit, PositionOptions, PositionQuery, PositionResult, SortBy, find_games, find_position,

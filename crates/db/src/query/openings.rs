@@ -11,7 +11,7 @@ use super::QueryError;
 use super::filter::GameFilter;
 use super::years::date_plan;
 use crate::store::labels::{Tally as StoredTally, TotalKey};
-use crate::store::{OpeningGame, Store};
+use crate::store::{Facts, OpeningGame, Store};
 
 /// What the rows of `openings` are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -158,6 +158,17 @@ pub fn openings(
     filter: &GameFilter,
     by: OpeningsBy,
 ) -> Result<Vec<OpeningRow>, QueryError> {
+    openings_with(store, None, filter, by)
+}
+
+/// [`openings`], counting from `facts` (the games' facts held in memory, as a server keeps
+/// them) when given, instead of reading every selected game.
+pub fn openings_with(
+    store: &Store,
+    facts: Option<&Facts>,
+    filter: &GameFilter,
+    by: OpeningsBy,
+) -> Result<Vec<OpeningRow>, QueryError> {
     let mut acc = Counts::default();
     // A filter of dates alone: the totals the writers keep per year answer for the years it
     // spans whole, and only the games of the (at most two) years it cuts are read.
@@ -176,6 +187,8 @@ pub fn openings(
         for cut in &plan.cut {
             count_games(store, cut, by, &mut acc)?;
         }
+    } else if let Some(facts) = facts {
+        count_facts(store, facts, filter, by, &mut acc)?;
     } else {
         count_games(store, filter, by, &mut acc)?;
     }
@@ -279,6 +292,179 @@ fn count_games(
             }
         }
     })?;
+    Ok(())
+}
+
+/// A [`Tally`] of games from the facts: dates by rank, named at the end.
+#[derive(Default, Clone, Copy)]
+struct RankTally {
+    games: u64,
+    sente: u64,
+    gote: u64,
+    draws: u64,
+    won: u64,
+    points2: u64,
+    scored: u64,
+    /// The first and last date's rank (0: none yet).
+    first: u32,
+    last: u32,
+}
+
+impl RankTally {
+    /// As [`Tally::add`]: `winner` as [`FactGame::winner`](crate::store::FactGame) gives it.
+    fn add(&mut self, winner: u8, date: u32, side: u8) {
+        self.games += 1;
+        match winner {
+            1 | 2 => {
+                let sente = winner == 1;
+                if sente {
+                    self.sente += 1;
+                } else {
+                    self.gote += 1;
+                }
+                self.scored += 1;
+                let mine = (side == 0) == sente;
+                self.won += u64::from(mine);
+                self.points2 += if mine { 2 } else { 0 };
+            }
+            3 => {
+                self.draws += 1;
+                self.scored += 1;
+                self.points2 += 1;
+            }
+            _ => {}
+        }
+        if date != 0 {
+            if self.first == 0 || date < self.first {
+                self.first = date;
+            }
+            self.last = self.last.max(date);
+        }
+    }
+
+    /// Adds to `t`, the dates named.
+    fn add_to(&self, t: &mut Tally, facts: &Facts) {
+        t.games += self.games;
+        t.sente += self.sente;
+        t.gote += self.gote;
+        t.draws += self.draws;
+        t.won += self.won;
+        t.points2 += self.points2;
+        t.scored += self.scored;
+        if let Some(d) = facts.date(self.first)
+            && t.first.as_deref().is_none_or(|f| d < f)
+        {
+            t.first = Some(d.to_string());
+        }
+        if let Some(d) = facts.date(self.last)
+            && t.last.as_deref().is_none_or(|l| d > l)
+        {
+            t.last = Some(d.to_string());
+        }
+    }
+}
+
+/// Adds the games `filter` selects to `acc` from `facts`: the counts of [`count_games`].
+fn count_facts(
+    store: &Store,
+    facts: &Facts,
+    filter: &GameFilter,
+    by: OpeningsBy,
+    acc: &mut Counts,
+) -> Result<(), QueryError> {
+    let sel = filter.selection_with(store, Some(facts))?;
+    let chosen = facts.select(store, &sel)?;
+    let key = filter.player.as_deref().map(name_key);
+    // Whether a player is the filter's, worked out once per player.
+    let mut theirs: HashMap<u32, bool> = HashMap::default();
+    let mut plays = |p: Option<u32>| -> bool {
+        let (Some(k), Some(p)) = (key.as_deref(), p) else {
+            return false;
+        };
+        *theirs
+            .entry(p)
+            .or_insert_with(|| facts.player(p).is_some_and(|n| name_key(n).contains(k)))
+    };
+    // Labels and pairs by their text's number, strategies and castles by their name's; per
+    // year and label; the year's games.
+    let mut labels: HashMap<u32, RankTally> = HashMap::default();
+    let mut pairs: HashMap<u32, RankTally> = HashMap::default();
+    let mut names = vec![[RankTally::default(); 2]; facts.names()];
+    let mut years: HashMap<(Option<&str>, u32), RankTally> = HashMap::default();
+    let mut year_games: HashMap<Option<&str>, u64> = HashMap::default();
+    for &i in &chosen {
+        let g = facts.game(i as usize);
+        let me = if key.is_none() {
+            None
+        } else if plays(g.sente) {
+            Some(0)
+        } else if plays(g.gote) {
+            Some(1)
+        } else {
+            None
+        };
+        let score_side = me.unwrap_or(0);
+        match by {
+            OpeningsBy::Pair => {
+                pairs
+                    .entry(g.pairing)
+                    .or_default()
+                    .add(g.winner, g.date_rank, score_side)
+            }
+            OpeningsBy::Year => {
+                let year = facts.date(g.date_rank).and_then(|d| d.get(..4));
+                *year_games.entry(year).or_default() += 1;
+                if g.shown != 0 {
+                    years.entry((year, g.shown)).or_default().add(
+                        g.winner,
+                        g.date_rank,
+                        score_side,
+                    );
+                }
+            }
+            OpeningsBy::Name => {
+                if g.shown != 0 {
+                    labels
+                        .entry(g.shown)
+                        .or_default()
+                        .add(g.winner, g.date_rank, score_side);
+                }
+                for it in g.items {
+                    let side = it.side();
+                    if me.is_some_and(|m| m != side) {
+                        continue;
+                    }
+                    names[it.name() as usize][usize::from(!it.strategy())].add(
+                        g.winner,
+                        g.date_rank,
+                        side,
+                    );
+                }
+            }
+        }
+    }
+    let text = |n: u32| facts.text(n).unwrap_or_default().to_string();
+    for (n, t) in &labels {
+        t.add_to(acc.tallies[0].entry(text(*n)).or_default(), facts);
+    }
+    for (n, kinds) in names.iter().enumerate() {
+        for (k, t) in kinds.iter().enumerate() {
+            if t.games > 0 {
+                let name = facts.name(n as u32).to_string();
+                t.add_to(acc.tallies[1 + k].entry(name).or_default(), facts);
+            }
+        }
+    }
+    for (n, t) in &pairs {
+        t.add_to(acc.tallies[3].entry(text(*n)).or_default(), facts);
+    }
+    for ((year, label), t) in &years {
+        let key = (year.map(str::to_string), text(*label));
+        t.add_to(acc.years.entry(key).or_default(), facts);
+    }
+    for (year, n) in year_games {
+        *acc.year_games.entry(year.map(str::to_string)).or_default() += n;
+    }
     Ok(())
 }
 

@@ -6,6 +6,7 @@ mod checkpoint;
 pub mod checksum;
 pub(crate) mod codec;
 mod evals;
+mod facts;
 mod indexes;
 pub mod labels;
 mod lines;
@@ -29,6 +30,7 @@ pub use evals::{
     AnalysisKey, AnalysisWork, EvalsRow, GameEvals, GameToAnalyse, PV_START, PositionDetail,
     PositionResult, ScannedEvals,
 };
+pub use facts::{FactGame, FactItem, Facts};
 pub use lines::{LineRow, LineSpan};
 pub use migrate::{MIGRATIONS, SCHEMA_VERSION};
 pub use openings::{CLASSIFY_META, OpeningGame, StoredItem};

@@ -405,7 +405,7 @@ pub(super) fn name_table(conn: &Connection) -> Result<NameTable, StoreError> {
 /// The stored rows of one game, `(side, kind, name, ply)`, with what they imply (their
 /// ancestors: see [`Recognised::stored`]), sente's first, each side by ply, strategies before
 /// castles at one ply, a name before its ancestors.
-fn with_ancestors(rows: &[(i64, &str, &str, u32)]) -> Vec<StoredItem> {
+pub(super) fn with_ancestors(rows: &[(i64, &str, &str, u32)]) -> Vec<StoredItem> {
     let mut out = Vec::new();
     for side in [0i64, 1] {
         for kind in ["strategy", "castle"] {

@@ -15,7 +15,7 @@ mod fields;
 pub use evals::EvalAt;
 pub use fields::{FIELDS, Field, FieldDef, Words};
 
-use crate::store::{Cond, GameSet, LabelSource, Selection, Side, Store, TextColumn};
+use crate::store::{Cond, Facts, GameSet, LabelSource, Selection, Side, Store, TextColumn};
 use kifudex_classify as classify;
 use kifudex_notation::TerminalKind;
 use kifudex_notation::normalize::{fold, name_key, strip_titles};
@@ -356,7 +356,23 @@ impl GameFilter {
 
     /// The store's conditions for this filter, after checking it.
     pub fn selection(&self, store: &Store) -> Result<Selection, QueryError> {
+        self.selection_with(store, None)
+    }
+
+    /// [`GameFilter::selection`], the distinct values of the text columns taken from `facts`
+    /// when given (the database would scan the games for them).
+    pub fn selection_with(
+        &self,
+        store: &Store,
+        facts: Option<&Facts>,
+    ) -> Result<Selection, QueryError> {
         self.check()?;
+        let distinct = |column: TextColumn| -> Result<Vec<String>, QueryError> {
+            match facts.and_then(|f| f.distinct_values(column)) {
+                Some(v) => Ok(v),
+                None => Ok(store.distinct_values(column)?),
+            }
+        };
         let mut conds = Vec::new();
         let players = |q: &str| matching_players(store, q);
         if let Some(p) = &self.player {
@@ -406,8 +422,7 @@ impl GameFilter {
             let headers: Vec<String> = if self.opening_from != Some(LabelSource::Header) {
                 Vec::new()
             } else {
-                store
-                    .distinct_values(TextColumn::Opening)?
+                distinct(TextColumn::Opening)?
                     .into_iter()
                     .filter(|v| {
                         classify::split_header(v)
@@ -457,7 +472,7 @@ impl GameFilter {
             if let Some(q) = q {
                 conds.push(Cond::Text {
                     column,
-                    values: matching_values(store, column, q)?,
+                    values: matching_values(distinct(column)?, q),
                 });
             }
         }
@@ -750,13 +765,12 @@ fn handicap_value(q: &str) -> Result<Vec<Handicap>, String> {
 }
 
 /// The distinct values of a text column that contain `q`, compared in folded form.
-fn matching_values(store: &Store, column: TextColumn, q: &str) -> Result<Vec<String>, QueryError> {
+fn matching_values(values: Vec<String>, q: &str) -> Vec<String> {
     let q = fold(q).replace(' ', "");
-    Ok(store
-        .distinct_values(column)?
+    values
         .into_iter()
         .filter(|v| fold(v).replace(' ', "").contains(&q))
-        .collect())
+        .collect()
 }
 
 #[cfg(test)]
