@@ -90,7 +90,7 @@ pub fn answer_with(
         "/api/position" => position(store, p)?,
         "/api/search" => search(store, p)?,
         "/api/text" => return text(store, p),
-        "/api/players" => return players(store, p),
+        "/api/players" => return players(store, facts, p),
         "/api/find" => find(store, p)?,
         "/api/player" => return super::questions::player(store, facts, p),
         "/api/openings" => return super::questions::openings(store, facts, p),
@@ -309,11 +309,11 @@ fn text(store: &Store, p: &Params) -> Result<String, ApiError> {
 /// `/api/players`: the players of the games the filter takes (`name=` those matching it),
 /// most games first, with their results as sente and as gote, as `kifudex players --json`.
 /// Written from the rows themselves, so that scores print as the CLI prints them.
-fn players(store: &Store, p: &Params) -> Result<String, ApiError> {
+fn players(store: &Store, facts: Option<&Facts>, p: &Params) -> Result<String, ApiError> {
     p.only(&[&FILTER, &["name", "limit"]])?;
     let f = filter(p)?;
     let limit = p.limit("limit", 50, MAX_LIMIT)?;
-    let rows = query::players(store, &f, p.get("name"))?;
+    let rows = query::players_with(store, facts, &f, p.get("name"))?;
     let total = rows.len();
     let shown = serde_json::to_string(&rows[..total.min(limit)])
         .map_err(|e| ApiError::Internal(e.to_string()))?;

@@ -41,7 +41,7 @@ pub fn player(store: &Store, facts: Option<&Facts>, p: &Params) -> Result<String
     named
         .check()
         .map_err(|e| ApiError::BadRequest(e.describe(query::Words::Api)))?;
-    let rows = query::players(store, &f, Some(name))?;
+    let rows = query::players_with(store, facts, &f, Some(name))?;
     let Some(row) = rows.first() else {
         return Err(ApiError::NotFound(format!("no player matches {name:?}")));
     };
@@ -58,7 +58,7 @@ pub fn player(store: &Store, facts: Option<&Facts>, p: &Params) -> Result<String
             let mut fy = f.clone();
             fy.since = Some(year_since(f.since.as_deref(), y));
             fy.until = Some(year_until(f.until.as_deref(), y));
-            let found = query::players(store, &fy, Some(&row.name))?;
+            let found = query::players_with(store, facts, &fy, Some(&row.name))?;
             // The same player, shown by the spelling most of that year's games use.
             let same = |r: &query::PlayerRow| r.name == row.name || row.spellings.contains(&r.name);
             if let Some(r) = found.into_iter().find(same) {

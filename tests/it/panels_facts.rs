@@ -1,8 +1,9 @@
-//! The panels counted from the games' facts in memory (as the server does) against the same
-//! panels read from the database (as the CLI does), over many filters of a generated
-//! collection: the same games selected, the same rows to the last count and date.
+//! The panels (`openings`, `players`) counted from the games' facts in memory (as the server
+//! does) against the same panels read from the database (as the CLI does), over many filters
+//! of a generated collection: the same games selected, the same rows to the last count and
+//! date.
 
-use kifudex::query::{Field, GameFilter, OpeningsBy, openings_with};
+use kifudex::query::{Field, GameFilter, OpeningsBy, openings_with, players_with};
 use kifudex::store::Store;
 
 use super::openings::imported;
@@ -114,6 +115,15 @@ fn panels_from_the_facts_equal_panels_from_the_database() {
             let read = openings_with(&store, None, f, by).unwrap();
             let counted = openings_with(&store, Some(&facts), f, by).unwrap();
             assert_eq!(counted, read, "{words} by {by:?}");
+        }
+        // The same players; and the same one player, by a name.
+        for name in [None, Some("佐藤")] {
+            if name.is_some() && f.player.is_some() {
+                continue;
+            }
+            let read = players_with(&store, None, f, name).unwrap();
+            let counted = players_with(&store, Some(&facts), f, name).unwrap();
+            assert_eq!(counted, read, "{words}, players {name:?}");
         }
     }
     // The filters are not all empty or all-inclusive: the comparison has something to see.

@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use crate::store::{PlayerGame, PlayerTotals, Side, Store};
+use crate::store::{Facts, PlayerGame, PlayerTotals, Side, Store};
 use kifudex_notation::normalize::{name_key, strip_titles};
 
 use super::QueryError;
@@ -83,6 +83,16 @@ impl Acc {
     }
 }
 
+/// What the count reads of a game.
+struct View<'a> {
+    sente: Option<i64>,
+    gote: Option<i64>,
+    date: Option<&'a str>,
+    winner: Option<&'a str>,
+    /// The header's opening, or the recognised label when the header has none.
+    opening: Option<&'a str>,
+}
+
 /// Adds games to the players' groups: `wanted` the players asked for (all when None), `side`
 /// the side asked for.
 struct Count<'a> {
@@ -129,6 +139,35 @@ impl Count<'_> {
 
     /// Games read one by one.
     fn games(&mut self, games: Vec<PlayerGame>) {
+        self.views(games.iter().map(|g| View {
+            sente: g.sente,
+            gote: g.gote,
+            date: g.date.as_deref(),
+            winner: g.winner.as_deref(),
+            opening: g.opening.as_deref(),
+        }))
+    }
+
+    /// Games as the facts hold them.
+    fn facts(&mut self, facts: &Facts, chosen: &[u32]) {
+        self.views(chosen.iter().map(|&i| {
+            let g = facts.game(i as usize);
+            View {
+                sente: g.sente.map(i64::from),
+                gote: g.gote.map(i64::from),
+                date: facts.date(g.date_rank),
+                winner: match g.winner {
+                    1 => Some("sente"),
+                    2 => Some("gote"),
+                    3 => Some("draw"),
+                    _ => None,
+                },
+                opening: g.opening.or(g.label),
+            }
+        }))
+    }
+
+    fn views<'a>(&mut self, games: impl Iterator<Item = View<'a>>) {
         for g in games {
             for (id, sente) in [(g.sente, true), (g.gote, false)] {
                 let Some(id) = id else { continue };
@@ -147,16 +186,16 @@ impl Count<'_> {
                 *a.names.entry(id).or_default() += 1;
                 let r = if sente { &mut a.sente } else { &mut a.gote };
                 r.games += 1;
-                match (g.winner.as_deref(), sente) {
+                match (g.winner, sente) {
                     (Some("sente"), true) | (Some("gote"), false) => r.wins += 1,
                     (Some("sente"), false) | (Some("gote"), true) => r.losses += 1,
                     (Some("draw"), _) => r.draws += 1,
                     _ => {}
                 }
-                if let Some(d) = &g.date {
+                if let Some(d) = g.date {
                     a.date(d);
                 }
-                if let Some(o) = &g.opening {
+                if let Some(o) = g.opening {
                     a.opening_ref(o);
                 }
             }
@@ -168,6 +207,17 @@ impl Count<'_> {
 /// first, then by name.
 pub fn players(
     store: &Store,
+    filter: &GameFilter,
+    name: Option<&str>,
+) -> Result<Vec<PlayerRow>, QueryError> {
+    players_with(store, None, filter, name)
+}
+
+/// [`players`], the games a filter other than dates selects taken from `facts` (the games'
+/// facts held in memory, as a server keeps them) when given, instead of the database.
+pub fn players_with(
+    store: &Store,
+    facts: Option<&Facts>,
     filter: &GameFilter,
     name: Option<&str>,
 ) -> Result<Vec<PlayerRow>, QueryError> {
@@ -222,6 +272,8 @@ pub fn players(
     } else {
         date_plan(&dates_only).filter(|p| p.years.0 <= p.years.1)
     };
+    // The games the facts selected, when they did.
+    let mut chosen: Option<Vec<u32>> = None;
     let mut count = Count {
         groups: &mut groups,
         group_of: &group_of,
@@ -240,6 +292,9 @@ pub fn players(
             };
             count.games(store.player_games(&cut.selection(store)?)?);
         }
+    } else if let Some(facts) = facts {
+        chosen = Some(facts.select(store, &filter.selection_with(store, Some(facts))?)?);
+        count.facts(facts, chosen.as_deref().unwrap_or_default());
     } else {
         count.games(store.player_games(&filter.selection(store)?)?);
     }
@@ -247,6 +302,8 @@ pub fn players(
     // no game has evaluations).
     let games = if every_game || store.evals_span()?.is_none() {
         None
+    } else if let (Some(facts), Some(chosen)) = (facts, &chosen) {
+        Some(facts.game_set(chosen))
     } else {
         Some(store.select_games(&filter.selection(store)?, None)?)
     };

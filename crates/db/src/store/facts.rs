@@ -11,7 +11,7 @@
 //! the facts do not hold (a file's path, evaluations, the way a game ended) are asked of the
 //! database, and their answer is combined with the rest.
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 use super::openings::{decode, name_table, with_ancestors};
 use super::select::{Cond, GameSet, LabelSource, Selection, Side, TextColumn};
@@ -133,6 +133,10 @@ pub struct Facts {
     text: Strings,
     /// Player names by player id.
     players: FxHashMap<u32, String>,
+    /// Player `p`'s games are `player_games[player_starts[p]..player_starts[p + 1]]`, in
+    /// id order.
+    player_starts: Vec<u32>,
+    player_games: Vec<u32>,
     /// The names items refer to.
     names: Strings,
     /// Game `i`'s items are `items[starts[i]..starts[i + 1]]`, as
@@ -146,7 +150,7 @@ pub struct FactGame<'a> {
     pub id: i64,
     /// The date's rank among the dates (0: none): ranks compare as the dates do.
     pub date_rank: u32,
-    /// 0 unknown, 1 sente won, 2 gote won, 3 draw, 4 another word.
+    /// 0 unknown, 1 sente won, 2 gote won, 3 draw.
     pub winner: u8,
     pub sente: Option<u32>,
     pub gote: Option<u32>,
@@ -211,6 +215,11 @@ impl Facts {
         self.players.get(&id).map(String::as_str)
     }
 
+    /// The ids of the games `chosen`, as a set.
+    pub fn game_set(&self, chosen: &[u32]) -> GameSet {
+        GameSet::from_ids(chosen.iter().map(|&i| self.ids[i as usize]))
+    }
+
     /// The distinct values of a text column, as [`Store::distinct_values`] gives them (in
     /// another order); None for a column the facts do not hold.
     pub fn distinct_values(&self, column: TextColumn) -> Option<Vec<String>> {
@@ -248,25 +257,48 @@ impl Facts {
         } else {
             Some(store.select_games(&Selection { conds: rest }, None)?)
         };
-        let mut out = Vec::new();
-        for i in 0..self.ids.len() {
-            if asked.as_ref().is_some_and(|s| !s.contains(self.ids[i]))
-                || !tests.iter().all(|t| self.holds(t, i))
-            {
-                continue;
+        // A condition on players looks at their games only.
+        let players = tests.iter().find_map(|t| match t {
+            Test::Player(_, p) | Test::Pair(_, p, _) | Test::PlayerWon(_, p) => Some(p),
+            Test::PlayerRecognised(p, _) => Some(p),
+            _ => None,
+        });
+        let keep = |i: usize| {
+            asked.as_ref().is_none_or(|s| s.contains(self.ids[i]))
+                && tests.iter().all(|t| self.holds(t, i))
+        };
+        Ok(match players {
+            Some(p) => {
+                let mut games: Vec<u32> = p
+                    .values()
+                    .flat_map(|p| {
+                        let (a, b) = (
+                            self.player_starts[p as usize],
+                            self.player_starts[p as usize + 1],
+                        );
+                        self.player_games[a as usize..b as usize].iter().copied()
+                    })
+                    .collect();
+                games.sort_unstable();
+                games.dedup();
+                games.retain(|&i| keep(i as usize));
+                games
             }
-            out.push(i as u32);
-        }
-        Ok(out)
+            None => (0..self.ids.len() as u32)
+                .filter(|&i| keep(i as usize))
+                .collect(),
+        })
     }
 
     /// The test of `c` on the facts; None when they do not hold what it asks.
     fn test(&self, c: &Cond) -> Option<Test> {
-        let ids = |v: &[i64]| -> FxHashSet<u32> {
-            v.iter().filter_map(|&p| u32::try_from(p).ok()).collect()
+        let ids = |v: &[i64]| {
+            let ids = v.iter().filter_map(|&p| u32::try_from(p).ok());
+            // Ids with games are below the bound of the index.
+            Members::of(ids, self.player_starts.len() - 1)
         };
-        let texts = |strings: &Strings, v: &[String]| -> FxHashSet<u32> {
-            v.iter().filter_map(|s| strings.find(s)).collect()
+        let texts = |strings: &Strings, v: &[String]| {
+            Members::of(v.iter().filter_map(|s| strings.find(s)), strings.list.len())
         };
         Some(match c {
             Cond::Player { side, players } => Test::Player(*side, ids(players)),
@@ -325,7 +357,7 @@ impl Facts {
         let (s, g) = (self.sente[i], self.gote[i]);
         let on = |side: Side| if side == Side::Sente { s } else { g };
         let won = |side: Side| self.winner[i] == if side == Side::Sente { 1 } else { 2 };
-        let recognised = |side: Option<Side>, names: &FxHashSet<u32>| {
+        let recognised = |side: Option<Side>, names: &Members| {
             self.game(i).items.iter().any(|it| {
                 it.stored()
                     && side.is_none_or(|x| it.side() == u8::from(x == Side::Gote))
@@ -382,6 +414,30 @@ impl Facts {
     }
 }
 
+/// A set of numbers below a bound, one flag each.
+struct Members(Vec<bool>);
+
+impl Members {
+    fn of(values: impl Iterator<Item = u32>, bound: usize) -> Members {
+        let mut flags = vec![false; bound];
+        for v in values {
+            // 0 stands for none, which no set holds.
+            if v != 0 && (v as usize) < bound {
+                flags[v as usize] = true;
+            }
+        }
+        Members(flags)
+    }
+
+    fn contains(&self, v: &u32) -> bool {
+        self.0.get(*v as usize).copied().unwrap_or(false)
+    }
+
+    fn values(&self) -> impl Iterator<Item = u32> + '_ {
+        (0..self.0.len() as u32).filter(|&v| self.0[v as usize])
+    }
+}
+
 #[derive(Clone, Copy)]
 enum Column {
     Event,
@@ -393,25 +449,65 @@ enum Column {
 
 /// A condition as the facts answer it: sets of numbers (players, strings, names).
 enum Test {
-    Player(Option<Side>, FxHashSet<u32>),
-    Pair(Option<Side>, FxHashSet<u32>, FxHashSet<u32>),
-    PlayerWon(Option<Side>, FxHashSet<u32>),
-    Text(Column, FxHashSet<u32>),
+    Player(Option<Side>, Members),
+    Pair(Option<Side>, Members, Members),
+    PlayerWon(Option<Side>, Members),
+    Text(Column, Members),
     DateFrom(u32),
     DateTo(u32),
     Winner(u8),
     MinPlies(u32),
     MaxPlies(u32),
-    Recognised(Option<Side>, FxHashSet<u32>),
-    PlayerRecognised(FxHashSet<u32>, FxHashSet<u32>),
+    Recognised(Option<Side>, Members),
+    PlayerRecognised(Members, Members),
     Ids(GameSet),
     Nothing,
 }
 
+impl Facts {
+    /// Each player's games, from the games' players.
+    fn index_players(&mut self) {
+        let bound = self
+            .players
+            .keys()
+            .chain(&self.sente)
+            .chain(&self.gote)
+            .max();
+        let bound = bound.map_or(1, |&m| m as usize + 1);
+        let mut count = vec![0u32; bound + 1];
+        let both = |i: usize| {
+            let (s, g) = (self.sente[i], self.gote[i]);
+            [s, if g == s { 0 } else { g }]
+        };
+        for i in 0..self.ids.len() {
+            for p in both(i) {
+                if p != 0 {
+                    count[p as usize + 1] += 1;
+                }
+            }
+        }
+        for p in 1..count.len() {
+            count[p] += count[p - 1];
+        }
+        let mut next = count.clone();
+        let mut games = vec![0u32; *count.last().unwrap_or(&0) as usize];
+        for i in 0..self.ids.len() {
+            for p in both(i) {
+                if p != 0 {
+                    games[next[p as usize] as usize] = i as u32;
+                    next[p as usize] += 1;
+                }
+            }
+        }
+        self.player_starts = count;
+        self.player_games = games;
+    }
+}
+
 impl Store {
     /// Every game's facts, read in one scan of the games (in one read transaction: a
-    /// consistent view). None when a number outgrows what the facts hold (a player id
-    /// beyond 32 bits, more than 32,767 names, a name recognised after ply 16,383): the
+    /// consistent view). None when a value is beyond what the facts hold (a result other
+    /// than sente, gote or draw, a player id beyond 32 bits, more than 32,767 names, a name recognised after ply 16,383): the
     /// database answers those questions itself.
     pub fn facts(&self) -> Result<Option<Facts>, StoreError> {
         let tx = self.conn.unchecked_transaction()?;
@@ -433,6 +529,8 @@ impl Store {
             pairing: Vec::new(),
             text: Strings::new(),
             players: FxHashMap::default(),
+            player_starts: Vec::new(),
+            player_games: Vec::new(),
             names: Strings::new(),
             starts: vec![0],
             items: Vec::new(),
@@ -473,7 +571,12 @@ impl Store {
             };
             f.ids.push(id);
             f.date.push(dates.add(text(1)?));
-            f.winner.push(winner_code(text(2)?));
+            // A result of another word (none is written) is left to the database.
+            let winner = winner_code(text(2)?);
+            if winner == 4 {
+                return Ok(None);
+            }
+            f.winner.push(winner);
             f.plies
                 .push(r.get::<_, i64>(3)?.clamp(0, u32::MAX as i64) as u32);
             f.sente.push(sente);
@@ -524,6 +627,7 @@ impl Store {
             f.pairing.push(f.text.add(Some(&pairing)));
             f.starts.push(end);
         }
+        f.index_players();
         // Dates by rank: sorted, then each game's number replaced by its rank.
         let mut order: Vec<u32> = (1..dates.list.len() as u32).collect();
         order.sort_unstable_by(|a, b| dates.list[*a as usize].cmp(&dates.list[*b as usize]));
