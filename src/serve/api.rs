@@ -10,7 +10,7 @@ use super::params::Params;
 use crate::notation::movetext::japanese;
 use crate::query::{self, FIELDS, GameFilter, PositionOptions, PositionQuery, QueryError, Words};
 use crate::shogi::{Color, Move, Position, Square};
-use crate::store::{Facts, Store};
+use crate::store::Store;
 
 /// The most games any list answers with.
 pub const MAX_LIMIT: usize = 500;
@@ -75,25 +75,15 @@ const WIDEN: &[&str] = &["ignore_hands", "either_side", "mirror", "flip"];
 
 /// Answers `path` (below `/api/`) with a JSON text.
 pub fn answer(store: &Store, path: &str, p: &Params) -> Result<String, ApiError> {
-    answer_with(store, None, path, p)
-}
-
-/// [`answer`], the panels counting from `facts` when given (the same answers, from memory).
-pub fn answer_with(
-    store: &Store,
-    facts: Option<&Facts>,
-    path: &str,
-    p: &Params,
-) -> Result<String, ApiError> {
     let v = match path {
         "/api/tree" => tree(store, p)?,
         "/api/position" => position(store, p)?,
         "/api/search" => search(store, p)?,
         "/api/text" => return text(store, p),
-        "/api/players" => return players(store, facts, p),
+        "/api/players" => return players(store, p),
         "/api/find" => find(store, p)?,
-        "/api/player" => return super::questions::player(store, facts, p),
-        "/api/openings" => return super::questions::openings(store, facts, p),
+        "/api/player" => return super::questions::player(store, p),
+        "/api/openings" => return super::questions::openings(store, p),
         "/api/board.svg" => return super::questions::board_svg(store, p),
         _ => match path.strip_prefix("/api/game/") {
             Some(id) => game(store, id, p)?,
@@ -309,11 +299,11 @@ fn text(store: &Store, p: &Params) -> Result<String, ApiError> {
 /// `/api/players`: the players of the games the filter takes (`name=` those matching it),
 /// most games first, with their results as sente and as gote, as `kifudex players --json`.
 /// Written from the rows themselves, so that scores print as the CLI prints them.
-fn players(store: &Store, facts: Option<&Facts>, p: &Params) -> Result<String, ApiError> {
+fn players(store: &Store, p: &Params) -> Result<String, ApiError> {
     p.only(&[&FILTER, &["name", "limit"]])?;
     let f = filter(p)?;
     let limit = p.limit("limit", 50, MAX_LIMIT)?;
-    let rows = query::players_with(store, facts, &f, p.get("name"))?;
+    let rows = query::players(store, &f, p.get("name"))?;
     let total = rows.len();
     let shown = serde_json::to_string(&rows[..total.min(limit)])
         .map_err(|e| ApiError::Internal(e.to_string()))?;

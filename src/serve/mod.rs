@@ -23,11 +23,11 @@ use std::time::Duration;
 
 use http::{Answer, Head, Listening};
 
-pub use api::{ApiError, answer, answer_with};
+pub use api::{ApiError, answer};
 pub use cache::Cache;
 pub use params::Params;
 
-use crate::store::{Facts, Store};
+use crate::store::Store;
 use facts::FactsHolder;
 
 /// The page's files, compiled into the binary: the page works offline.
@@ -249,21 +249,11 @@ fn cacheable(path: &str) -> bool {
 }
 
 /// The answer to an API call: the board's PNG picture, or the text of the others.
-fn reply(
-    store: &Store,
-    facts: Option<&Facts>,
-    path: &str,
-    params: &Params,
-) -> Result<Vec<u8>, ApiError> {
+fn reply(store: &Store, path: &str, params: &Params) -> Result<Vec<u8>, ApiError> {
     if path == "/api/board.png" {
         return questions::board_png(store, params);
     }
-    api::answer_with(store, facts, path, params).map(String::into_bytes)
-}
-
-/// The calls that count over the games a filter selects, and can count from the facts.
-fn counts(path: &str) -> bool {
-    matches!(path, "/api/openings" | "/api/player" | "/api/players")
+    answer(store, path, params).map(String::into_bytes)
 }
 
 fn next<T>(rx: &Mutex<Receiver<T>>) -> Option<T> {
@@ -313,12 +303,12 @@ fn work(
             continue;
         }
         let generation = cache.generation();
-        let held = facts
-            .filter(|_| counts(&job.path))
-            .and_then(|f| f.get(cache));
+        // The facts of this generation, when read: the connection's selections and the
+        // panels' counts come from them (see `facts`).
+        s.hold_facts(facts.and_then(|f| f.get(cache)));
         // A panic in one query must not take the worker (and the server's capacity) with it.
         let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            reply(s, held.as_deref(), &job.path, &job.params)
+            reply(s, &job.path, &job.params)
         }))
         .unwrap_or_else(|_| Err(ApiError::Internal("the query failed".into())));
         if matches!(out, Err(ApiError::Internal(_))) {

@@ -7,7 +7,7 @@ use super::api::{ApiError, MAX_LIMIT, filter, filter_unchecked, game_filter_para
 use super::params::Params;
 use crate::picture::{Font, PictureError};
 use crate::query::{self, OpeningsBy};
-use crate::store::{Facts, Store, StoredGame};
+use crate::store::{Store, StoredGame};
 
 /// A row (or rows) as JSON text, as the CLI prints it (a macro: the crate names no `serde`
 /// of its own to bound a function with).
@@ -23,7 +23,7 @@ macro_rules! to_json {
 /// `vs=OTHER`, the head-to-head record and its games (`players NAME --vs OTHER`, then
 /// `search --player NAME --vs OTHER`). The player is the one of most games among those the
 /// name matches (all of them in `matches`).
-pub fn player(store: &Store, facts: Option<&Facts>, p: &Params) -> Result<String, ApiError> {
+pub fn player(store: &Store, p: &Params) -> Result<String, ApiError> {
     p.only(&[game_filter_params(), &["name", "limit"]])?;
     let Some(name) = p.get("name") else {
         return Err(ApiError::BadRequest("give name=, the player's name".into()));
@@ -41,7 +41,7 @@ pub fn player(store: &Store, facts: Option<&Facts>, p: &Params) -> Result<String
     named
         .check()
         .map_err(|e| ApiError::BadRequest(e.describe(query::Words::Api)))?;
-    let rows = query::players_with(store, facts, &f, Some(name))?;
+    let rows = query::players(store, &f, Some(name))?;
     let Some(row) = rows.first() else {
         return Err(ApiError::NotFound(format!("no player matches {name:?}")));
     };
@@ -58,7 +58,7 @@ pub fn player(store: &Store, facts: Option<&Facts>, p: &Params) -> Result<String
             let mut fy = f.clone();
             fy.since = Some(year_since(f.since.as_deref(), y));
             fy.until = Some(year_until(f.until.as_deref(), y));
-            let found = query::players_with(store, facts, &fy, Some(&row.name))?;
+            let found = query::players(store, &fy, Some(&row.name))?;
             // The same player, shown by the spelling most of that year's games use.
             let same = |r: &query::PlayerRow| r.name == row.name || row.spellings.contains(&r.name);
             if let Some(r) = found.into_iter().find(same) {
@@ -68,7 +68,7 @@ pub fn player(store: &Store, facts: Option<&Facts>, p: &Params) -> Result<String
     }
     let mut of_player = f.clone();
     of_player.player = Some(row.name.clone());
-    let openings = query::openings_with(store, facts, &of_player, OpeningsBy::Name)?;
+    let openings = query::openings(store, &of_player, OpeningsBy::Name)?;
     let mut out = format!(
         "{{\"player\":{},\"matches\":{},\"years\":[{}],\"openings\":{}",
         to_json!(row)?,
@@ -111,7 +111,7 @@ fn year_until(until: Option<&str>, y: u32) -> String {
 /// `/api/openings`: `openings --json` over the games the filter takes: `by=name` (the
 /// default: each opening, strategy and castle), `by=pair` (`--pairs`) or `by=year` (`--by
 /// year`, the trends). With `player=`, that player's results (the repertoire).
-pub fn openings(store: &Store, facts: Option<&Facts>, p: &Params) -> Result<String, ApiError> {
+pub fn openings(store: &Store, p: &Params) -> Result<String, ApiError> {
     p.only(&[game_filter_params(), &["by"]])?;
     let by = match p.get("by") {
         None | Some("name") => OpeningsBy::Name,
@@ -124,7 +124,7 @@ pub fn openings(store: &Store, facts: Option<&Facts>, p: &Params) -> Result<Stri
         }
     };
     let f = filter(p)?;
-    let rows = query::openings_with(store, facts, &f, by)?;
+    let rows = query::openings(store, &f, by)?;
     Ok(format!("{{\"rows\":{}}}", to_json!(&rows)?))
 }
 

@@ -1,10 +1,12 @@
-//! The panels (`openings`, `players`) counted from the games' facts in memory (as the server
-//! does) against the same panels read from the database (as the CLI does), over many filters
-//! of a generated collection: the same games selected, the same rows to the last count and
-//! date.
+//! A store holding the games' facts in memory (as the server's connections do) against the
+//! same store reading the database (as the CLI does), over many filters of a generated
+//! collection: the same games selected (alone and among candidates), the same newest games,
+//! the same panels (`openings`, `players`) to the last count and date.
 
-use kifudex::query::{Field, GameFilter, OpeningsBy, openings_with, players_with};
-use kifudex::store::Store;
+use std::sync::Arc;
+
+use kifudex::query::{Field, GameFilter, OpeningsBy, openings, players, search};
+use kifudex::store::{Facts, Store, TextColumn};
 
 use super::openings::imported;
 
@@ -88,42 +90,51 @@ fn filters() -> Vec<(String, GameFilter)> {
 fn panels_from_the_facts_equal_panels_from_the_database() {
     let (_dir, db, _records) = imported("panels-facts", 400);
     let store = Store::open_read_only(&db).unwrap();
-    let facts = store
-        .facts()
-        .unwrap()
-        .expect("the facts hold this collection");
+    let facts = Arc::new(
+        store
+            .facts()
+            .unwrap()
+            .expect("the facts hold this collection"),
+    );
     assert_eq!(facts.len(), 400);
     let filters = filters();
     assert!(filters.len() > 100, "{} filters", filters.len());
+    // Every third game, as a position's candidates would be.
+    let within: Vec<i64> = (1..=400).step_by(3).collect();
     let mut selected_some = 0;
     for (words, f) in &filters {
-        // The same games.
-        let sel = f.selection(&store).unwrap();
-        let from_db: Vec<i64> = store.select_games(&sel, None).unwrap().ids().collect();
-        let from_facts: Vec<i64> = facts
-            .select(&store, &sel)
-            .unwrap()
-            .into_iter()
-            .map(|i| facts.game(i as usize).id)
-            .collect();
-        assert_eq!(from_facts, from_db, "{words}");
-        if !from_db.is_empty() && from_db.len() < 400 {
-            selected_some += 1;
-        }
-        // The same rows, in the same order.
-        for by in [OpeningsBy::Name, OpeningsBy::Pair, OpeningsBy::Year] {
-            let read = openings_with(&store, None, f, by).unwrap();
-            let counted = openings_with(&store, Some(&facts), f, by).unwrap();
-            assert_eq!(counted, read, "{words} by {by:?}");
-        }
-        // The same players; and the same one player, by a name.
-        for name in [None, Some("佐藤")] {
-            if name.is_some() && f.player.is_some() {
-                continue;
+        // Read from the database, then with the facts held.
+        let answers = |held: Option<Arc<Facts>>| {
+            store.hold_facts(held);
+            let sel = f.selection(&store).unwrap();
+            let games: Vec<i64> = store.select_games(&sel, None).unwrap().ids().collect();
+            let among: Vec<i64> = store
+                .select_games(&sel, Some(&within))
+                .unwrap()
+                .ids()
+                .collect();
+            let newest = search(&store, f, Some(25)).unwrap();
+            let newest: Vec<i64> = newest.rows.iter().map(|r| r.id).collect();
+            let tables: Vec<_> = [OpeningsBy::Name, OpeningsBy::Pair, OpeningsBy::Year]
+                .into_iter()
+                .map(|by| openings(&store, f, by).unwrap())
+                .collect();
+            // All players; and one player by a name.
+            let mut people = vec![players(&store, f, None).unwrap()];
+            if f.player.is_none() {
+                people.push(players(&store, f, Some("佐藤")).unwrap());
             }
-            let read = players_with(&store, None, f, name).unwrap();
-            let counted = players_with(&store, Some(&facts), f, name).unwrap();
-            assert_eq!(counted, read, "{words}, players {name:?}");
+            (games, among, newest, tables, people)
+        };
+        let read = answers(None);
+        let counted = answers(Some(Arc::clone(&facts)));
+        assert_eq!(counted.0, read.0, "{words}: the games");
+        assert_eq!(counted.1, read.1, "{words}: the games among candidates");
+        assert_eq!(counted.2, read.2, "{words}: the newest 25");
+        assert_eq!(counted.3, read.3, "{words}: the openings");
+        assert_eq!(counted.4, read.4, "{words}: the players");
+        if !read.0.is_empty() && read.0.len() < 400 {
+            selected_some += 1;
         }
     }
     // The filters are not all empty or all-inclusive: the comparison has something to see.
@@ -131,4 +142,15 @@ fn panels_from_the_facts_equal_panels_from_the_database() {
         selected_some > 60,
         "{selected_some} filters select some games"
     );
+    // The distinct values of the text columns the facts hold.
+    for column in [TextColumn::Event, TextColumn::Opening, TextColumn::Handicap] {
+        store.hold_facts(None);
+        let mut read = store.distinct_values(column).unwrap();
+        store.hold_facts(Some(Arc::clone(&facts)));
+        let mut held = store.distinct_values(column).unwrap();
+        read.sort();
+        held.sort();
+        assert!(!read.is_empty(), "{column:?}");
+        assert_eq!(held, read, "{column:?}");
+    }
 }

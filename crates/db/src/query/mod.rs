@@ -12,8 +12,8 @@ pub mod tree;
 mod years;
 
 pub use filter::{FIELDS, Field, FieldDef, FilterError, GameFilter, WinnerArg, Words, date_value};
-pub use openings::{OpeningRow, OpeningsBy, openings, openings_with};
-pub use players::{PlayerRow, players, players_with};
+pub use openings::{OpeningRow, OpeningsBy, openings};
+pub use players::{PlayerRow, players};
 pub use position::{
     PositionHit, PositionOptions, PositionQuery, PositionResult, SortBy, find_games, find_position,
     parse_position, position_from_file,

@@ -158,17 +158,6 @@ pub fn openings(
     filter: &GameFilter,
     by: OpeningsBy,
 ) -> Result<Vec<OpeningRow>, QueryError> {
-    openings_with(store, None, filter, by)
-}
-
-/// [`openings`], counting from `facts` (the games' facts held in memory, as a server keeps
-/// them) when given, instead of reading every selected game.
-pub fn openings_with(
-    store: &Store,
-    facts: Option<&Facts>,
-    filter: &GameFilter,
-    by: OpeningsBy,
-) -> Result<Vec<OpeningRow>, QueryError> {
     let mut acc = Counts::default();
     // A filter of dates alone: the totals the writers keep per year answer for the years it
     // spans whole, and only the games of the (at most two) years it cuts are read.
@@ -187,8 +176,9 @@ pub fn openings_with(
         for cut in &plan.cut {
             count_games(store, cut, by, &mut acc)?;
         }
-    } else if let Some(facts) = facts {
-        count_facts(store, facts, filter, by, &mut acc)?;
+    } else if let Some(facts) = store.held_facts() {
+        // The games' facts the store holds (a server's): counted from memory.
+        count_facts(store, &facts, filter, by, &mut acc)?;
     } else {
         count_games(store, filter, by, &mut acc)?;
     }
@@ -372,7 +362,7 @@ fn count_facts(
     by: OpeningsBy,
     acc: &mut Counts,
 ) -> Result<(), QueryError> {
-    let sel = filter.selection_with(store, Some(facts))?;
+    let sel = filter.selection(store)?;
     let chosen = facts.select(store, &sel)?;
     let key = filter.player.as_deref().map(name_key);
     // Whether a player is the filter's, worked out once per player.

@@ -210,17 +210,6 @@ pub fn players(
     filter: &GameFilter,
     name: Option<&str>,
 ) -> Result<Vec<PlayerRow>, QueryError> {
-    players_with(store, None, filter, name)
-}
-
-/// [`players`], the games a filter other than dates selects taken from `facts` (the games'
-/// facts held in memory, as a server keeps them) when given, instead of the database.
-pub fn players_with(
-    store: &Store,
-    facts: Option<&Facts>,
-    filter: &GameFilter,
-    name: Option<&str>,
-) -> Result<Vec<PlayerRow>, QueryError> {
     let mut filter = filter.clone();
     if let Some(n) = name {
         if filter.player.is_some() {
@@ -273,6 +262,7 @@ pub fn players_with(
         date_plan(&dates_only).filter(|p| p.years.0 <= p.years.1)
     };
     // The games the facts selected, when they did.
+    let facts = store.held_facts();
     let mut chosen: Option<Vec<u32>> = None;
     let mut count = Count {
         groups: &mut groups,
@@ -292,8 +282,9 @@ pub fn players_with(
             };
             count.games(store.player_games(&cut.selection(store)?)?);
         }
-    } else if let Some(facts) = facts {
-        chosen = Some(facts.select(store, &filter.selection_with(store, Some(facts))?)?);
+    } else if let Some(facts) = &facts {
+        // The games' facts the store holds (a server's): the games read from memory.
+        chosen = Some(facts.select(store, &filter.selection(store)?)?);
         count.facts(facts, chosen.as_deref().unwrap_or_default());
     } else {
         count.games(store.player_games(&filter.selection(store)?)?);
@@ -302,7 +293,7 @@ pub fn players_with(
     // no game has evaluations).
     let games = if every_game || store.evals_span()?.is_none() {
         None
-    } else if let (Some(facts), Some(chosen)) = (facts, &chosen) {
+    } else if let (Some(facts), Some(chosen)) = (&facts, &chosen) {
         Some(facts.game_set(chosen))
     } else {
         Some(store.select_games(&filter.selection(store)?, None)?)

@@ -190,6 +190,11 @@ impl Facts {
         }
     }
 
+    /// Game number `i`'s date rank and id.
+    pub fn date_and_id(&self, i: usize) -> (u32, i64) {
+        (self.date[i], self.ids[i])
+    }
+
     /// The date of rank `rank` (None for 0).
     pub fn date(&self, rank: u32) -> Option<&str> {
         (rank != 0).then(|| self.dates[rank as usize].as_str())
@@ -255,7 +260,7 @@ impl Facts {
         let asked = if rest.is_empty() {
             None
         } else {
-            Some(store.select_games(&Selection { conds: rest }, None)?)
+            Some(store.select_games_sql(&Selection { conds: rest }, None)?)
         };
         // A condition on players looks at their games only.
         let players = tests.iter().find_map(|t| match t {
@@ -505,6 +510,20 @@ impl Facts {
 }
 
 impl Store {
+    /// Hands this connection the games' facts (read by [`Store::facts`], by this connection
+    /// or another of the same database, and as recent as what it sees), or takes them back:
+    /// while it holds them, its selections ([`Store::select_games`],
+    /// [`Store::search_games`], [`Store::distinct_values`]) and the panels' counts are
+    /// answered from them. The holder answers for their being current.
+    pub fn hold_facts(&self, facts: Option<std::sync::Arc<Facts>>) {
+        *self.facts.borrow_mut() = facts;
+    }
+
+    /// The facts this connection holds.
+    pub fn held_facts(&self) -> Option<std::sync::Arc<Facts>> {
+        self.facts.borrow().clone()
+    }
+
     /// Every game's facts, read in one scan of the games (in one read transaction: a
     /// consistent view). None when a value is beyond what the facts hold (a result other
     /// than sente, gote or draw, a player id beyond 32 bits, more than 32,767 names, a name recognised after ply 16,383): the

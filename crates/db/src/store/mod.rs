@@ -192,6 +192,8 @@ pub struct Store {
     line_cache: std::cell::RefCell<read::KeptLines>,
     /// What the migrations run by this open said they did ([`Store::migration_notes`]).
     notes: Vec<String>,
+    /// The games' facts this connection's owner handed it ([`Store::hold_facts`]).
+    facts: std::cell::RefCell<Option<std::sync::Arc<Facts>>>,
 }
 
 impl Store {
@@ -220,6 +222,7 @@ impl Store {
             index_cache: Default::default(),
             line_cache: Default::default(),
             notes,
+            facts: Default::default(),
         };
         store.check_meta(new)?;
         Ok(store)
@@ -286,6 +289,7 @@ impl Store {
             index_cache: Default::default(),
             line_cache: Default::default(),
             notes: Vec::new(),
+            facts: Default::default(),
         };
         store.check_meta(false)?;
         Ok(store)

@@ -548,8 +548,27 @@ impl Store {
     }
 
     /// The ids of the games a selection picks; with `within`, only among those games (for a
-    /// few candidates: looked up by id instead of scanning).
+    /// few candidates: looked up by id instead of scanning). From the facts when the store
+    /// holds them ([`Store::hold_facts`]).
     pub fn select_games(
+        &self,
+        sel: &Selection,
+        within: Option<&[i64]>,
+    ) -> Result<GameSet, StoreError> {
+        if let Some(facts) = self.held_facts() {
+            let chosen = facts.select(self, sel)?;
+            let mut set = facts.game_set(&chosen);
+            if let Some(ids) = within {
+                let among = GameSet::from_ids(ids.iter().copied());
+                set = GameSet::from_ids(set.ids().filter(|&id| among.contains(id)));
+            }
+            return Ok(set);
+        }
+        self.select_games_sql(sel, within)
+    }
+
+    /// [`Store::select_games`] from the database.
+    pub(super) fn select_games_sql(
         &self,
         sel: &Selection,
         within: Option<&[i64]>,
@@ -586,6 +605,28 @@ impl Store {
         sel: &Selection,
         limit: Option<usize>,
     ) -> Result<(Vec<GameSummary>, usize), StoreError> {
+        if let Some(facts) = self.held_facts() {
+            // As the SQL orders them: newest first (no date last), then the higher id; the
+            // first `limit` picked before they are sorted.
+            let chosen = facts.select(self, sel)?;
+            let total = chosen.len();
+            let mut keys: Vec<std::cmp::Reverse<(u32, i64)>> = chosen
+                .iter()
+                .map(|&i| std::cmp::Reverse(facts.date_and_id(i as usize)))
+                .collect();
+            let limit = limit.unwrap_or(usize::MAX);
+            if limit < keys.len() {
+                if limit == 0 {
+                    keys.clear();
+                } else {
+                    keys.select_nth_unstable(limit - 1);
+                    keys.truncate(limit);
+                }
+            }
+            keys.sort_unstable();
+            let ids: Vec<i64> = keys.iter().map(|k| k.0.1).collect();
+            return Ok((self.summaries(&ids)?, total));
+        }
         let mut params = Vec::new();
         let where_sql = sel.where_sql(&mut params);
         let total: i64 = self.conn.query_row(
@@ -671,6 +712,9 @@ impl Store {
 
     /// The distinct values a text column holds.
     pub fn distinct_values(&self, column: TextColumn) -> Result<Vec<String>, StoreError> {
+        if let Some(v) = self.held_facts().and_then(|f| f.distinct_values(column)) {
+            return Ok(v);
+        }
         let c = column.name();
         let values = self
             .conn

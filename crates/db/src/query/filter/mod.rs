@@ -15,7 +15,7 @@ mod fields;
 pub use evals::EvalAt;
 pub use fields::{FIELDS, Field, FieldDef, Words};
 
-use crate::store::{Cond, Facts, GameSet, LabelSource, Selection, Side, Store, TextColumn};
+use crate::store::{Cond, GameSet, LabelSource, Selection, Side, Store, TextColumn};
 use kifudex_classify as classify;
 use kifudex_notation::TerminalKind;
 use kifudex_notation::normalize::{fold, name_key, strip_titles};
@@ -356,23 +356,8 @@ impl GameFilter {
 
     /// The store's conditions for this filter, after checking it.
     pub fn selection(&self, store: &Store) -> Result<Selection, QueryError> {
-        self.selection_with(store, None)
-    }
-
-    /// [`GameFilter::selection`], the distinct values of the text columns taken from `facts`
-    /// when given (the database would scan the games for them).
-    pub fn selection_with(
-        &self,
-        store: &Store,
-        facts: Option<&Facts>,
-    ) -> Result<Selection, QueryError> {
         self.check()?;
-        let distinct = |column: TextColumn| -> Result<Vec<String>, QueryError> {
-            match facts.and_then(|f| f.distinct_values(column)) {
-                Some(v) => Ok(v),
-                None => Ok(store.distinct_values(column)?),
-            }
-        };
+        let distinct = |column: TextColumn| store.distinct_values(column);
         let mut conds = Vec::new();
         let players = |q: &str| matching_players(store, q);
         if let Some(p) = &self.player {
