@@ -23,11 +23,17 @@ pub struct ServeArgs {
     /// per core).
     #[arg(long, default_value_t = 4, value_name = "N")]
     workers: usize,
+    /// Do not hold the games' facts in memory (about 120 bytes a game, read at start): the
+    /// panels, and the filters other than dates, then read the database, which takes
+    /// seconds at a million games.
+    #[arg(long)]
+    no_facts: bool,
 }
 
 pub fn run(db: &Path, args: &ServeArgs) -> Result<bool> {
     let mut opts = ServeOptions::new(db, SocketAddr::new(args.host, args.port));
     opts.workers = super::bounds::threads("--workers", args.workers);
+    opts.facts = !args.no_facts;
     let running = start(&opts)?;
     let addr = running.addr();
     if !args.host.is_loopback() {
