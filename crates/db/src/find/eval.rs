@@ -251,6 +251,8 @@ enum ShapeTest {
 struct Shape {
     from_ply: u32,
     tests: Vec<ShapeTest>,
+    /// The squares its side's king may stand on (every square when it names none).
+    king: Squares,
 }
 
 /// The squares of `color`'s pieces of the kinds (a set of kind bits).
@@ -298,13 +300,17 @@ impl Castle {
     fn new(me: Color, shapes: Vec<Shape>) -> Castle {
         let king = kind_bit(PieceKind::King);
         let mut by_king = vec![Vec::new(); 82];
-        for (i, s) in shapes.iter().enumerate() {
-            let allowed = s.tests.iter().fold(ALL_SQUARES, |m, t| match *t {
+        let mut shapes = shapes;
+        for s in &mut shapes {
+            s.king = s.tests.iter().fold(ALL_SQUARES, |m, t| match *t {
                 ShapeTest::All(c, k, sq) | ShapeTest::Any(c, k, sq) if c == me && k == king => {
                     m & sq
                 }
                 _ => m,
             });
+        }
+        for (i, s) in shapes.iter().enumerate() {
+            let allowed = s.king;
             for (k, list) in by_king.iter_mut().enumerate() {
                 let ok = if k == 81 {
                     allowed == ALL_SQUARES
@@ -348,6 +354,8 @@ fn shapes(name: &str) -> [Castle; 2] {
                         .iter()
                         .map(|c| shape_test(*c, me, &turn))
                         .collect::<Option<Vec<_>>>()?,
+                    // Set by `Castle::new`.
+                    king: ALL_SQUARES,
                 })
             })
             .collect();
@@ -439,6 +447,27 @@ impl<'a> Signature<'a> {
             side ^= 1;
         }
         s
+    }
+
+    /// The squares `color`'s king stands on from `start` through the moves (none without a
+    /// king): a king moves only by moves from its square, and is never taken.
+    fn king_squares(&self, start: &Board, color: Color) -> Squares {
+        let Some(mut at) = start.king(color) else {
+            return 0;
+        };
+        let mut seen = bit(at);
+        let mut side = self.first;
+        for mv in self.moves {
+            if side == color
+                && let Move::Board { from, to, .. } = *mv
+                && from == at
+            {
+                at = to;
+                seen |= bit(at);
+            }
+            side = side.opponent();
+        }
+        seen
     }
 
     /// Which of `targets` a move of `color` can have left a piece of `kinds` on, coming from
@@ -708,19 +737,22 @@ fn may(n: &Node, start: &Board, sig: &Signature<'_>) -> bool {
                     .is_none_or(|u| sig.destinations() & bit(u.to()) != 0)
         }
         // A castle's shape needs each piece it names on its square: there from the start, or
-        // brought there by a move of its side.
+        // brought there by a move of its side; and its side's king on one of the squares
+        // the shape allows, which the king's own moves show.
         Node::Leaf(Leaf::Castle(sides, castles)) => Color::ALL.into_iter().any(|c| {
+            let kings = || sig.king_squares(start, c);
             sides[c.index()]
                 && castles[c.index()].shapes.iter().any(|s| {
-                    s.tests.iter().all(|t| match *t {
-                        ShapeTest::All(who, k, m) => {
-                            m & !(pieces(start, who, k) | sig.to[who.index()]) == 0
-                        }
-                        ShapeTest::Any(who, k, m) => {
-                            m & (pieces(start, who, k) | sig.to[who.index()]) != 0
-                        }
-                        _ => true,
-                    })
+                    (s.king == ALL_SQUARES || s.king & kings() != 0)
+                        && s.tests.iter().all(|t| match *t {
+                            ShapeTest::All(who, k, m) => {
+                                m & !(pieces(start, who, k) | sig.to[who.index()]) == 0
+                            }
+                            ShapeTest::Any(who, k, m) => {
+                                m & (pieces(start, who, k) | sig.to[who.index()]) != 0
+                            }
+                            _ => true,
+                        })
                 })
         }),
         Node::Leaf(_) => true,
