@@ -54,8 +54,9 @@ pub struct OpeningRow {
     pub last_date: Option<String>,
 }
 
-#[derive(Default)]
-struct Tally {
+/// Games and their results, scored for one side.
+#[derive(Default, Clone, Copy)]
+struct Results {
     games: u64,
     sente: u64,
     gote: u64,
@@ -64,6 +65,58 @@ struct Tally {
     won: u64,
     points2: u64,
     scored: u64,
+}
+
+impl Results {
+    /// Adds a game won by `winner` (1 sente, 2 gote, 3 a draw, else unknown), scored for
+    /// `side` (0 sente, 1 gote).
+    fn add(&mut self, winner: u8, side: u8) {
+        self.games += 1;
+        match winner {
+            1 | 2 => {
+                if winner == 1 {
+                    self.sente += 1;
+                } else {
+                    self.gote += 1;
+                }
+                self.scored += 1;
+                let mine = u64::from(side + 1 == winner);
+                self.won += mine;
+                self.points2 += 2 * mine;
+            }
+            3 => {
+                self.draws += 1;
+                self.scored += 1;
+                self.points2 += 1;
+            }
+            _ => {}
+        }
+    }
+
+    fn add_all(&mut self, r: &Results) {
+        self.games += r.games;
+        self.sente += r.sente;
+        self.gote += r.gote;
+        self.draws += r.draws;
+        self.won += r.won;
+        self.points2 += r.points2;
+        self.scored += r.scored;
+    }
+}
+
+/// The result's code of [`Results::add`] for the stored word.
+fn winner_code(w: Option<&str>) -> u8 {
+    match w {
+        Some("sente") => 1,
+        Some("gote") => 2,
+        Some("draw") => 3,
+        _ => 0,
+    }
+}
+
+#[derive(Default)]
+struct Tally {
+    r: Results,
     first: Option<String>,
     last: Option<String>,
 }
@@ -71,38 +124,22 @@ struct Tally {
 impl Tally {
     /// Adds a game; `side` is the side whose score counts (0 sente, 1 gote).
     fn add(&mut self, g: &OpeningGame<'_>, side: u8) {
-        self.games += 1;
-        match g.winner {
-            Some("sente") => {
-                self.sente += 1;
-                self.scored += 1;
-                self.won += u64::from(side == 0);
-                self.points2 += if side == 0 { 2 } else { 0 };
-            }
-            Some("gote") => {
-                self.gote += 1;
-                self.scored += 1;
-                self.won += u64::from(side == 1);
-                self.points2 += if side == 1 { 2 } else { 0 };
-            }
-            Some("draw") => {
-                self.draws += 1;
-                self.scored += 1;
-                self.points2 += 1;
-            }
-            _ => {}
-        }
+        self.r.add(winner_code(g.winner), side);
         if let Some(d) = g.date {
-            if self.first.as_deref().is_none_or(|f| d < f) {
-                self.first = Some(d.to_string());
-            }
-            if self.last.as_deref().is_none_or(|l| d > l) {
-                self.last = Some(d.to_string());
-            }
+            self.date(d);
         }
     }
 
-    /// The row; `player`: with the player's wins and losses.
+    /// Widens the first and last dates to `d`.
+    fn date(&mut self, d: &str) {
+        if self.first.as_deref().is_none_or(|f| d < f) {
+            self.first = Some(d.to_string());
+        }
+        if self.last.as_deref().is_none_or(|l| d > l) {
+            self.last = Some(d.to_string());
+        }
+    }
+
     /// Adds a stored row's counts, scored for `side` (0 sente, 1 gote).
     fn add_counts(&mut self, t: &StoredTally, side: u8) {
         let (games, sente, gote, draws) = (
@@ -111,39 +148,43 @@ impl Tally {
             t.gote_wins as u64,
             t.draws as u64,
         );
-        self.games += games;
-        self.sente += sente;
-        self.gote += gote;
-        self.draws += draws;
         let won = if side == 0 { sente } else { gote };
-        self.won += won;
-        self.points2 += 2 * won + draws;
-        self.scored += sente + gote + draws;
-        for d in t.first_date.iter() {
-            if self.first.as_deref().is_none_or(|f| d.as_str() < f) {
-                self.first = Some(d.clone());
-            }
+        self.r.add_all(&Results {
+            games,
+            sente,
+            gote,
+            draws,
+            won,
+            points2: 2 * won + draws,
+            scored: sente + gote + draws,
+        });
+        if let Some(d) = &t.first_date
+            && self.first.as_deref().is_none_or(|f| d.as_str() < f)
+        {
+            self.first = Some(d.clone());
         }
-        for d in t.last_date.iter() {
-            if self.last.as_deref().is_none_or(|l| d.as_str() > l) {
-                self.last = Some(d.clone());
-            }
+        if let Some(d) = &t.last_date
+            && self.last.as_deref().is_none_or(|l| d.as_str() > l)
+        {
+            self.last = Some(d.clone());
         }
     }
 
+    /// The row; `player`: with the player's wins and losses.
     fn row(self, kind: &'static str, name: String, player: bool) -> OpeningRow {
+        let r = self.r;
         OpeningRow {
             kind,
             name,
             year: None,
             share: None,
-            games: self.games,
-            sente_wins: self.sente,
-            gote_wins: self.gote,
-            draws: self.draws,
-            wins: player.then_some(self.won),
-            losses: player.then(|| self.scored - self.won - self.draws),
-            score: (self.scored > 0).then(|| self.points2 as f64 / 2.0 / self.scored as f64),
+            games: r.games,
+            sente_wins: r.sente,
+            gote_wins: r.gote,
+            draws: r.draws,
+            wins: player.then_some(r.won),
+            losses: player.then(|| r.scored - r.won - r.draws),
+            score: (r.scored > 0).then(|| r.points2 as f64 / 2.0 / r.scored as f64),
             first_date: self.first,
             last_date: self.last,
         }
@@ -288,13 +329,7 @@ fn count_games(
 /// A [`Tally`] of games from the facts: dates by rank, named at the end.
 #[derive(Default, Clone, Copy)]
 struct RankTally {
-    games: u64,
-    sente: u64,
-    gote: u64,
-    draws: u64,
-    won: u64,
-    points2: u64,
-    scored: u64,
+    r: Results,
     /// The first and last date's rank (0: none yet).
     first: u32,
     last: u32,
@@ -303,27 +338,7 @@ struct RankTally {
 impl RankTally {
     /// As [`Tally::add`]: `winner` as [`FactGame::winner`](crate::store::FactGame) gives it.
     fn add(&mut self, winner: u8, date: u32, side: u8) {
-        self.games += 1;
-        match winner {
-            1 | 2 => {
-                let sente = winner == 1;
-                if sente {
-                    self.sente += 1;
-                } else {
-                    self.gote += 1;
-                }
-                self.scored += 1;
-                let mine = (side == 0) == sente;
-                self.won += u64::from(mine);
-                self.points2 += if mine { 2 } else { 0 };
-            }
-            3 => {
-                self.draws += 1;
-                self.scored += 1;
-                self.points2 += 1;
-            }
-            _ => {}
-        }
+        self.r.add(winner, side);
         if date != 0 {
             if self.first == 0 || date < self.first {
                 self.first = date;
@@ -334,22 +349,11 @@ impl RankTally {
 
     /// Adds to `t`, the dates named.
     fn add_to(&self, t: &mut Tally, facts: &Facts) {
-        t.games += self.games;
-        t.sente += self.sente;
-        t.gote += self.gote;
-        t.draws += self.draws;
-        t.won += self.won;
-        t.points2 += self.points2;
-        t.scored += self.scored;
-        if let Some(d) = facts.date(self.first)
-            && t.first.as_deref().is_none_or(|f| d < f)
-        {
-            t.first = Some(d.to_string());
-        }
-        if let Some(d) = facts.date(self.last)
-            && t.last.as_deref().is_none_or(|l| d > l)
-        {
-            t.last = Some(d.to_string());
+        t.r.add_all(&self.r);
+        for rank in [self.first, self.last] {
+            if let Some(d) = facts.date(rank) {
+                t.date(d);
+            }
         }
     }
 }
@@ -439,7 +443,7 @@ fn count_facts(
     }
     for (n, kinds) in names.iter().enumerate() {
         for (k, t) in kinds.iter().enumerate() {
-            if t.games > 0 {
+            if t.r.games > 0 {
                 let name = facts.name(n as u32).to_string();
                 t.add_to(acc.tallies[1 + k].entry(name).or_default(), facts);
             }

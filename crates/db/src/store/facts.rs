@@ -13,7 +13,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::openings::{decode, name_table, with_ancestors};
+use super::openings::{decode, name_table, text_at, with_ancestors};
 use super::select::{Cond, GameSet, LabelSource, Selection, Side, TextColumn};
 use super::{Store, StoreError};
 
@@ -573,12 +573,7 @@ impl Store {
         let mut rows = stmt.query([])?;
         while let Some(r) = rows.next()? {
             let id: i64 = r.get(0)?;
-            let text = |i: usize| -> Result<Option<&str>, StoreError> {
-                let value = r.get_ref(i)?;
-                Ok(value.as_str_or_null().map_err(|e| {
-                    rusqlite::Error::FromSqlConversionFailure(i, value.data_type(), Box::new(e))
-                })?)
-            };
+            let text = |i: usize| text_at(r, i);
             let player = |i: usize| -> Result<Option<u32>, StoreError> {
                 Ok(match r.get::<_, Option<i64>>(i)? {
                     None => Some(0),

@@ -391,6 +391,17 @@ pub(super) fn decode(game: i64, json: Option<&str>) -> Result<Vec<[i64; 3]>, Sto
     })
 }
 
+/// Column `i` of a row as text borrowed from the row (None for NULL).
+pub(super) fn text_at<'r>(
+    row: &'r rusqlite::Row<'_>,
+    i: usize,
+) -> Result<Option<&'r str>, StoreError> {
+    let value = row.get_ref(i)?;
+    Ok(value.as_str_or_null().map_err(|e| {
+        rusqlite::Error::FromSqlConversionFailure(i, value.data_type(), Box::new(e))
+    })?)
+}
+
 /// The names recognitions refer to, by their number: kind (`strategy`, `castle`) and name.
 pub(super) type NameTable = rustc_hash::FxHashMap<i64, (String, String)>;
 
@@ -552,12 +563,7 @@ impl Store {
         let mut rows = stmt.query(rusqlite::params_from_iter(params.iter()))?;
         while let Some(row) = rows.next()? {
             let id: i64 = row.get(0)?;
-            let text = |i: usize| -> Result<Option<&str>, StoreError> {
-                let value = row.get_ref(i)?;
-                Ok(value.as_str_or_null().map_err(|e| {
-                    rusqlite::Error::FromSqlConversionFailure(i, value.data_type(), Box::new(e))
-                })?)
-            };
+            let text = |i: usize| text_at(row, i);
             let items = match text(6)? {
                 None => Vec::new(),
                 Some(json) => {
