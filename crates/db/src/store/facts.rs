@@ -13,7 +13,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::openings::{decode, name_table, text_at, with_ancestors};
+use super::openings::{decode, name_table, named, text_at, with_ancestors};
 use super::select::{Cond, GameSet, LabelSource, Selection, Side, TextColumn};
 use super::{Store, StoreError};
 
@@ -604,13 +604,7 @@ impl Store {
             f.event.push(f.text.add(text(9)?));
             f.handicap.push(f.text.add(text(10)?));
             let stored = decode(id, text(11)?)?;
-            let rows: Vec<(i64, &str, &str, u32)> = stored
-                .iter()
-                .filter_map(|&[side, name, ply]| {
-                    let (kind, name) = table.get(&name)?;
-                    Some((side, kind.as_str(), name.as_str(), u32::try_from(ply).ok()?))
-                })
-                .collect();
+            let rows = named(&table, &stored);
             for item in with_ancestors(&rows) {
                 let side = u8::from(item.side == "gote");
                 let was_stored = rows

@@ -413,6 +413,21 @@ pub(super) fn name_table(conn: &Connection) -> Result<NameTable, StoreError> {
         .collect::<Result<_, _>>()?)
 }
 
+/// A game's stored recognitions ([`decode`]) as `(side, kind, name, ply)`, the names
+/// looked up in `table` (an unknown number left out).
+pub(super) fn named<'t>(
+    table: &'t NameTable,
+    stored: &[[i64; 3]],
+) -> Vec<(i64, &'t str, &'t str, u32)> {
+    stored
+        .iter()
+        .filter_map(|&[side, name, ply]| {
+            let (kind, name) = table.get(&name)?;
+            Some((side, kind.as_str(), name.as_str(), u32::try_from(ply).ok()?))
+        })
+        .collect()
+}
+
 /// The stored rows of one game, `(side, kind, name, ply)`, with what they imply (their
 /// ancestors: see [`Recognised::stored`]), sente's first, each side by ply, strategies before
 /// castles at one ply, a name before its ancestors.
@@ -568,14 +583,7 @@ impl Store {
                 None => Vec::new(),
                 Some(json) => {
                     let stored = decode(id, Some(json))?;
-                    let items: Vec<(i64, &str, &str, u32)> = stored
-                        .iter()
-                        .filter_map(|&[side, name, ply]| {
-                            let (kind, name) = names.get(&name)?;
-                            Some((side, kind.as_str(), name.as_str(), u32::try_from(ply).ok()?))
-                        })
-                        .collect();
-                    with_ancestors(&items)
+                    with_ancestors(&named(&names, &stored))
                 }
             };
             f(&OpeningGame {
