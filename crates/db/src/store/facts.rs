@@ -651,3 +651,49 @@ impl Store {
         Ok(Some(f))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_item_keeps_every_field_and_refuses_what_does_not_fit() {
+        for (side, strategy, stored, name, ply) in [
+            (0, true, true, 0, 0),
+            (1, false, false, 1, 1),
+            (1, true, false, (1 << NAME_BITS) - 1, (1 << PLY_BITS) - 1),
+            (0, false, true, 12_345, 200),
+        ] {
+            let it = FactItem::new(side, strategy, stored, name, ply).unwrap();
+            assert_eq!(
+                (it.side(), it.strategy(), it.stored(), it.name(), it.ply()),
+                (side, strategy, stored, name, ply)
+            );
+        }
+        assert_eq!(FactItem::new(0, true, true, 1 << NAME_BITS, 0), None);
+        assert_eq!(FactItem::new(0, true, true, 0, 1 << PLY_BITS), None);
+    }
+
+    #[test]
+    fn members_hold_the_numbers_given_below_the_bound_and_never_none() {
+        let m = Members::of([0, 3, 5, 9, 5].into_iter(), 8);
+        assert_eq!(m.values().collect::<Vec<_>>(), vec![3, 5]);
+        assert!(m.contains(&3) && m.contains(&5));
+        assert!(!m.contains(&0) && !m.contains(&9) && !m.contains(&4) && !m.contains(&100));
+    }
+
+    #[test]
+    fn strings_number_none_as_zero_and_each_text_once() {
+        let mut s = Strings::new();
+        assert_eq!(s.add(None), 0);
+        let a = s.add(Some("竜王戦"));
+        let e = s.add(Some(""));
+        assert_eq!(s.add(Some("竜王戦")), a);
+        assert!(a != 0 && e != 0 && a != e);
+        assert_eq!(
+            (s.get(0), s.get(a), s.get(e)),
+            (None, Some("竜王戦"), Some(""))
+        );
+        assert_eq!((s.find("竜王戦"), s.find("名人戦")), (Some(a), None));
+    }
+}
