@@ -357,7 +357,6 @@ impl GameFilter {
     /// The store's conditions for this filter, after checking it.
     pub fn selection(&self, store: &Store) -> Result<Selection, QueryError> {
         self.check()?;
-        let distinct = |column: TextColumn| store.distinct_values(column);
         let mut conds = Vec::new();
         let players = |q: &str| matching_players(store, q);
         if let Some(p) = &self.player {
@@ -407,7 +406,8 @@ impl GameFilter {
             let headers: Vec<String> = if self.opening_from != Some(LabelSource::Header) {
                 Vec::new()
             } else {
-                distinct(TextColumn::Opening)?
+                store
+                    .distinct_values(TextColumn::Opening)?
                     .into_iter()
                     .filter(|v| {
                         classify::split_header(v)
@@ -457,7 +457,7 @@ impl GameFilter {
             if let Some(q) = q {
                 conds.push(Cond::Text {
                     column,
-                    values: matching_values(distinct(column)?, q),
+                    values: matching_values(store, column, q)?,
                 });
             }
         }
@@ -750,12 +750,13 @@ fn handicap_value(q: &str) -> Result<Vec<Handicap>, String> {
 }
 
 /// The distinct values of a text column that contain `q`, compared in folded form.
-fn matching_values(values: Vec<String>, q: &str) -> Vec<String> {
+fn matching_values(store: &Store, column: TextColumn, q: &str) -> Result<Vec<String>, QueryError> {
     let q = fold(q).replace(' ', "");
-    values
+    Ok(store
+        .distinct_values(column)?
         .into_iter()
         .filter(|v| fold(v).replace(' ', "").contains(&q))
-        .collect()
+        .collect())
 }
 
 #[cfg(test)]
