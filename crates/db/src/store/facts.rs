@@ -1,11 +1,13 @@
 //! What the explorer's panels count of every game, held in memory: date, result, players,
-//! event, handicap, plies, the two labels and the names recognised for each side.
+//! event, handicap, plies, the labels, the pairing and the names recognised for each side,
+//! and each player's games.
 //!
 //! The panels (`openings`, `players`) count over the games a filter selects. Read from the
 //! database, that is a scan of the games table and a decoding of every selected game's
 //! recognitions: seconds at a million games. A server answers many such questions about one
-//! database, so it reads the facts once ([`Store::facts`], a scan of the same cost) and
-//! answers each filter from memory ([`Facts::select`]): about 100 bytes per game.
+//! database, so it reads the facts once ([`Store::facts`], a scan of the same cost) and hands
+//! them to its connections ([`Store::hold_facts`]), which then select and count from memory
+//! ([`Facts::select`]): about 120 bytes per game.
 //!
 //! [`Facts::select`] picks the same games as the filter's SQL ([`Selection`]). The conditions
 //! the facts do not hold (a file's path, evaluations, the way a game ended) are asked of the
