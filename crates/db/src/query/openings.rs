@@ -11,7 +11,7 @@ use super::QueryError;
 use super::filter::GameFilter;
 use super::years::date_plan;
 use crate::store::labels::{Tally as StoredTally, TotalKey};
-use crate::store::{Facts, OpeningGame, Store};
+use crate::store::{Facts, OpeningGame, Store, winner_code};
 
 /// What the rows of `openings` are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -68,8 +68,8 @@ struct Results {
 }
 
 impl Results {
-    /// Adds a game won by `winner` (1 sente, 2 gote, 3 a draw, else unknown), scored for
-    /// `side` (0 sente, 1 gote).
+    /// Adds a game won by `winner` (as [`winner_code`] gives it: 1 sente, 2 gote, 3 a
+    /// draw, else unknown), scored for `side` (0 sente, 1 gote).
     fn add(&mut self, winner: u8, side: u8) {
         self.games += 1;
         match winner {
@@ -101,16 +101,6 @@ impl Results {
         self.won += r.won;
         self.points2 += r.points2;
         self.scored += r.scored;
-    }
-}
-
-/// The result's code of [`Results::add`] for the stored word.
-fn winner_code(w: Option<&str>) -> u8 {
-    match w {
-        Some("sente") => 1,
-        Some("gote") => 2,
-        Some("draw") => 3,
-        _ => 0,
     }
 }
 

@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use crate::store::{Facts, PlayerGame, PlayerTotals, Side, Store};
+use crate::store::{Facts, PlayerGame, PlayerTotals, Side, Store, winner_word};
 use kifudex_notation::normalize::{name_key, strip_titles};
 
 use super::QueryError;
@@ -156,12 +156,7 @@ impl Count<'_> {
                 sente: g.sente.map(i64::from),
                 gote: g.gote.map(i64::from),
                 date: facts.date(g.date_rank),
-                winner: match g.winner {
-                    1 => Some("sente"),
-                    2 => Some("gote"),
-                    3 => Some("draw"),
-                    _ => None,
-                },
+                winner: winner_word(g.winner),
                 opening: g.opening.or(g.label),
             }
         }))

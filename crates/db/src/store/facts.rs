@@ -100,14 +100,26 @@ impl Strings {
     }
 }
 
-/// The result of a game: 0 unknown, 1 sente won, 2 gote won, 3 draw, 4 any other word.
-fn winner_code(w: Option<&str>) -> u8 {
+/// The code of a game's stored result (`games.winner`): 0 unknown, 1 sente won, 2 gote
+/// won, 3 draw, 4 any other word.
+pub fn winner_code(w: Option<&str>) -> u8 {
     match w {
         None => 0,
         Some("sente") => 1,
         Some("gote") => 2,
         Some("draw") => 3,
         Some(_) => 4,
+    }
+}
+
+/// The stored word of a result's code ([`winner_code`]); None for unknown (and for 4, which
+/// the facts never hold).
+pub fn winner_word(code: u8) -> Option<&'static str> {
+    match code {
+        1 => Some("sente"),
+        2 => Some("gote"),
+        3 => Some("draw"),
+        _ => None,
     }
 }
 
@@ -188,8 +200,13 @@ impl Facts {
             label: self.text.get(self.label[i]),
             shown: self.shown[i],
             pairing: self.pairing[i],
-            items: &self.items[self.starts[i] as usize..self.starts[i + 1] as usize],
+            items: self.items_of(i),
         }
+    }
+
+    /// Game number `i`'s recognised names.
+    fn items_of(&self, i: usize) -> &[FactItem] {
+        &self.items[self.starts[i] as usize..self.starts[i + 1] as usize]
     }
 
     /// Game number `i`'s date rank and id.
@@ -365,7 +382,7 @@ impl Facts {
         let on = |side: Side| if side == Side::Sente { s } else { g };
         let won = |side: Side| self.winner[i] == if side == Side::Sente { 1 } else { 2 };
         let recognised = |side: Option<Side>, names: &Members| {
-            self.game(i).items.iter().any(|it| {
+            self.items_of(i).iter().any(|it| {
                 it.stored()
                     && side.is_none_or(|x| it.side() == u8::from(x == Side::Gote))
                     && names.contains(&it.name())
@@ -375,14 +392,7 @@ impl Facts {
             Test::Player(Some(side), set) => set.contains(&on(*side)),
             Test::Player(None, set) => set.contains(&s) || set.contains(&g),
             Test::Pair(side, a, b) => {
-                let one = |x: Side| {
-                    let y = if x == Side::Sente {
-                        Side::Gote
-                    } else {
-                        Side::Sente
-                    };
-                    a.contains(&on(x)) && b.contains(&on(y))
-                };
+                let one = |x: Side| a.contains(&on(x)) && b.contains(&on(x.opponent()));
                 match side {
                     Some(x) => one(*x),
                     None => one(Side::Sente) || one(Side::Gote),

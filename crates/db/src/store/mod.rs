@@ -30,7 +30,7 @@ pub use evals::{
     AnalysisKey, AnalysisWork, EvalsRow, GameEvals, GameToAnalyse, PV_START, PositionDetail,
     PositionResult, ScannedEvals,
 };
-pub use facts::{FactGame, FactItem, Facts};
+pub use facts::{FactGame, FactItem, Facts, winner_code, winner_word};
 pub use lines::{LineRow, LineSpan};
 pub use migrate::{MIGRATIONS, SCHEMA_VERSION};
 pub use openings::{CLASSIFY_META, OpeningGame, StoredItem};

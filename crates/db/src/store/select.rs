@@ -25,7 +25,7 @@ impl Side {
         }
     }
 
-    fn opponent(self) -> Side {
+    pub(super) fn opponent(self) -> Side {
         match self {
             Side::Sente => Side::Gote,
             Side::Gote => Side::Sente,
