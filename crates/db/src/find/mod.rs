@@ -34,11 +34,10 @@ pub use scan::{Control, Outcome, Progress};
 
 use crate::query::{GameFilter, QueryError};
 use crate::store::{GameSet, GameSummary, Store, StoreError};
-use kifudex_classify as classify;
 use kifudex_shogi::{Move, Position};
 
 use board::Board;
-use eval::{Here, Played, Signature};
+use eval::{Here, Names, Played, Prepared, Signature};
 use scan::{Kept, Units, decode};
 
 /// What can go wrong with a search.
@@ -138,24 +137,43 @@ fn units(store: &Store, set: Option<GameSet>) -> Result<Units, FindError> {
 type Hits = (u32, Vec<[u32; 2]>, u64);
 
 /// Replays one game and tests the query where it may hold.
+/// `board` is the start's, `prep` what the query prepared for it, `codes` the moves as
+/// stored (two bytes a move; a code no move gives ends the line); `moves` a buffer. The moves
+/// are decoded only for a game the query may hold in.
 fn hits_in(
     q: &Compiled,
     start: &Position,
-    mut board: Board,
-    moves: &[Move],
+    board: &Board,
+    prep: &Prepared,
+    codes: &[u8],
+    moves: &mut Vec<Move>,
     all: bool,
 ) -> Option<Hits> {
     let (lo, hi) = q.plies;
-    let last = (moves.len() as u64).min(u64::from(hi)) as usize;
-    if lo as usize > last {
-        return None;
-    }
-    if !q.may_hold(&board, &Signature::of(start.side_to_move(), &moves[..last])) {
-        return None;
-    }
-    let recognised = q
-        .needs_recognition
-        .then(|| classify::recognise(start, moves.iter().copied()));
+    let limit = usize::try_from(hi).unwrap_or(usize::MAX);
+    // Recognition reads the opening's plies, whatever the query's.
+    let wanted = if q.needs_recognition {
+        usize::MAX
+    } else {
+        limit
+    };
+    let last = if q.prefilters {
+        let sig = Signature::read(board, codes, limit);
+        if lo as usize > sig.len() || !q.may_hold(board, prep, &sig) {
+            return None;
+        }
+        decode(codes, wanted, moves);
+        sig.len()
+    } else {
+        decode(codes, wanted, moves);
+        let last = moves.len().min(limit);
+        if lo as usize > last {
+            return None;
+        }
+        last
+    };
+    let mut board = board.clone();
+    let names = q.needs_recognition.then(|| Names::of(start, moves));
     let mut first = None;
     let mut ranges: Vec<[u32; 2]> = Vec::new();
     let mut count = 0u64;
@@ -164,7 +182,7 @@ fn hits_in(
             pos: board,
             ply,
             last: played,
-            recognised: recognised.as_ref(),
+            recognised: names.as_ref(),
         };
         if !q.holds(&here) {
             return false;
@@ -199,12 +217,23 @@ fn hits_in(
 /// `[first, last]`: the scan's test of a game, without a database (a move that cannot be
 /// played ends the line).
 pub fn plies_in(query: &Compiled, start: &Position, moves: &[Move]) -> Vec<[u32; 2]> {
-    hits_in(query, start, Board::of(start), moves, true).map_or_else(Vec::new, |h| h.1)
+    one_game(query, start, moves, true).map_or_else(Vec::new, |h| h.1)
 }
 
 /// The first ply of one game at which the query holds (see [`plies_in`]).
 pub fn first_in(query: &Compiled, start: &Position, moves: &[Move]) -> Option<u32> {
-    hits_in(query, start, Board::of(start), moves, false).map(|h| h.0)
+    one_game(query, start, moves, false).map(|h| h.0)
+}
+
+/// The scan's test of one game, its moves coded as a row stores them.
+fn one_game(query: &Compiled, start: &Position, moves: &[Move], all: bool) -> Option<Hits> {
+    let board = Board::of(start);
+    let prep = query.prepare(&board);
+    let codes: Vec<u8> = moves
+        .iter()
+        .flat_map(|m| m.to_u16().to_le_bytes())
+        .collect();
+    hits_in(query, start, &board, &prep, &codes, &mut Vec::new(), all)
 }
 
 /// The games (and plies) of the database where the query holds, among those `filter`
@@ -229,20 +258,14 @@ pub fn find(
         });
     }
     let set = candidates(store, filter, q.required_names())?;
-    // Moves past the last ply where the query may hold are not read, unless recognition
-    // (which reads the opening's plies) needs them.
-    let moves_wanted = if q.needs_recognition {
-        usize::MAX
-    } else {
-        usize::try_from(hi).unwrap_or(usize::MAX)
-    };
     let units = units(store, set)?;
     struct Acc {
         kept: Kept<i64, Hits>,
         games: u64,
         positions: u64,
-        /// The board of the last start position met: almost every game has the same.
-        start: Option<(Position, Board)>,
+        /// The board of the last start position met (almost every game has the same), and
+        /// what the query prepared for it.
+        start: Option<(Position, Board, Prepared)>,
     }
     let (accs, outcome) = scan::run(
         store,
@@ -256,16 +279,15 @@ pub fn find(
             start: None,
         },
         |acc, row, moves| {
-            decode(row, moves_wanted, moves);
-            let board = match &acc.start {
-                Some((pos, board)) if pos == row.start => board.clone(),
-                _ => {
-                    let board = Board::of(row.start);
-                    acc.start = Some((row.start.clone(), board.clone()));
-                    board
-                }
+            if acc.start.as_ref().is_none_or(|(pos, ..)| pos != row.start) {
+                let board = Board::of(row.start);
+                let prep = q.prepare(&board);
+                acc.start = Some((row.start.clone(), board, prep));
+            }
+            let Some((_, board, prep)) = &acc.start else {
+                return 0;
             };
-            let Some(h) = hits_in(&q, row.start, board, moves, options.all) else {
+            let Some(h) = hits_in(&q, row.start, board, prep, row.moves, moves, options.all) else {
                 return 0;
             };
             acc.games += 1;
@@ -366,7 +388,7 @@ pub fn like(
             positions: 0,
         },
         |acc, row, moves| {
-            decode(row, usize::MAX, moves);
+            decode(row.moves, usize::MAX, moves);
             let id = row.id;
             let kept = &acc.kept;
             let (near, count) = t.scan(row.start, moves, options.all, &mut |diff, ply| {

@@ -115,7 +115,7 @@ pub(crate) fn sources(color: Color, kinds: u16) -> Box<[Squares; 81]> {
 /// square `sources` allows.
 pub(crate) fn arrivals(
     first: Color,
-    moves: &[Move],
+    moves: impl Iterator<Item = Move>,
     color: Color,
     kinds: u16,
     targets: Squares,
@@ -123,8 +123,8 @@ pub(crate) fn arrivals(
 ) -> Squares {
     let skip = usize::from(first != color);
     let mut out = 0;
-    for m in moves.iter().skip(skip).step_by(2) {
-        match *m {
+    for m in moves.skip(skip).step_by(2) {
+        match m {
             Move::Board { from, to, .. } => {
                 if targets & bit(to) != 0 && sources[to.index()] & bit(from) != 0 {
                     out |= bit(to);
@@ -198,7 +198,14 @@ mod tests {
     #[test]
     fn arrival_needs_the_sides_own_move() {
         let arrives = |first, moves: &[Move], from: &[Squares; 81], target| {
-            arrivals(first, moves, Color::White, KNIGHT, target, from) == target
+            arrivals(
+                first,
+                moves.iter().copied(),
+                Color::White,
+                KNIGHT,
+                target,
+                from,
+            ) == target
         };
         let from = of(Color::White, PieceKind::Knight);
         let target = bit(sq(5, 5));

@@ -155,10 +155,16 @@ pub(crate) fn run<A: Send>(
     Ok((accs, outcome))
 }
 
-/// The first `limit` moves of a row decoded into `buf` (up to the first code no move gives).
-pub(crate) fn decode(row: &LineRow<'_>, limit: usize, buf: &mut Vec<Move>) {
+/// The first `limit` moves of a row's codes (two bytes a move, [`Move::to_u16`],
+/// little-endian) decoded into `buf`, up to the first code no move gives.
+pub(crate) fn decode(codes: &[u8], limit: usize, buf: &mut Vec<Move>) {
     buf.clear();
-    buf.extend((0..row.plies().min(limit)).map_while(|i| row.move_at(i)));
+    buf.extend(
+        codes
+            .chunks_exact(2)
+            .take(limit)
+            .map_while(|c| Move::from_u16(u16::from_le_bytes([c[0], c[1]]))),
+    );
 }
 
 /// The rows a scan keeps to show: the first `limit` by their key, whatever order the

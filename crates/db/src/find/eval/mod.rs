@@ -5,10 +5,16 @@
 //! evaluation itself.
 
 use kifudex_classify::{self as classify, Kind, Recognised, patterns::Cond as PatternCond};
-use kifudex_shogi::{Color, Move, Piece, PieceKind, Square};
+use std::cell::OnceCell;
+
+use kifudex_shogi::{Color, Move, Piece, PieceKind, Position, Square};
 
 use super::ast::{Cmp, Cond, Expr, LastMove, PieceCond, Place, Query, Term, What};
 use super::board::{Board, Squares, bit};
+
+mod prefilter;
+
+pub(crate) use prefilter::{Prepared, Signature};
 
 const ALL_SQUARES: Squares = (1 << 81) - 1;
 
@@ -57,7 +63,31 @@ pub(crate) struct Here<'a> {
     pub ply: u32,
     pub last: Option<Played>,
     /// What was recognised in the game (present when the query asks for names).
-    pub recognised: Option<&'a Recognised>,
+    pub recognised: Option<&'a Names<'a>>,
+}
+
+/// What was recognised in a game, worked out the first time a test asks: most positions are
+/// ruled out before a test reads the names (a castle's names are tested after its pieces).
+pub(crate) struct Names<'a> {
+    start: &'a Position,
+    moves: &'a [Move],
+    got: OnceCell<Recognised>,
+}
+
+impl<'a> Names<'a> {
+    /// The names of the game from `start` with the main line `moves`.
+    pub fn of(start: &'a Position, moves: &'a [Move]) -> Names<'a> {
+        Names {
+            start,
+            moves,
+            got: OnceCell::new(),
+        }
+    }
+
+    fn get(&self) -> &Recognised {
+        self.got
+            .get_or_init(|| classify::recognise(self.start, self.moves.iter().copied()))
+    }
 }
 
 /// A piece test: a piece of a side (or an empty square) on one of its squares.
@@ -253,6 +283,10 @@ struct Shape {
     tests: Vec<ShapeTest>,
     /// The squares its side's king may stand on (every square when it names none).
     king: Squares,
+    /// The shape names no piece and asks that its side has had a castle of the family
+    /// asked for (相穴熊 in 穴熊): it can hold only after one of the family's other shapes
+    /// held, which the moves' test of those shapes covers.
+    after_others: bool,
 }
 
 /// The squares of `color`'s pieces of the kinds (a set of kind bits).
@@ -271,10 +305,17 @@ fn pieces(board: &Board, color: Color, kinds: u16) -> Squares {
 }
 
 impl ShapeTest {
+    fn reads_names(&self) -> bool {
+        matches!(
+            self,
+            ShapeTest::Had(..) | ShapeTest::Just(..) | ShapeTest::NotHad(..)
+        )
+    }
+
     fn holds(&self, here: &Here<'_>) -> bool {
         let board = here.pos;
         let of = |c: Color, kinds: u16| pieces(board, c, kinds);
-        let rec_ply = |c: Color, name: &str| here.recognised.and_then(|r| r.ply(c, name));
+        let rec_ply = |c: Color, name: &str| here.recognised.and_then(|r| r.get().ply(c, name));
         match *self {
             ShapeTest::All(c, k, m) => of(c, k) & m == m,
             ShapeTest::Any(c, k, m) => of(c, k) & m != 0,
@@ -292,6 +333,9 @@ impl ShapeTest {
 #[derive(Debug, Clone)]
 struct Castle {
     shapes: Vec<Shape>,
+    /// The castle's place among the query's castles (numbered by `Compiled::new`), where
+    /// [`Prepared`] keeps what its shapes need of a game's moves.
+    slot: usize,
     /// Per king square (81: no king on the board), the shapes that allow it.
     by_king: Vec<Vec<u16>>,
 }
@@ -322,7 +366,11 @@ impl Castle {
                 }
             }
         }
-        Castle { shapes, by_king }
+        Castle {
+            shapes,
+            slot: 0,
+            by_king,
+        }
     }
 
     fn holds(&self, me: Color, here: &Here<'_>) -> bool {
@@ -341,21 +389,39 @@ fn kind_bit(k: PieceKind) -> u16 {
 /// Per side, the patterns of a castle and of every castle below it in the hierarchy.
 fn shapes(name: &str) -> [Castle; 2] {
     let names = classify::descendants(name);
+    // Whether every pattern of the family is read as a shape (a test holds castles to it).
+    let complete = classify::PATTERNS
+        .iter()
+        .filter(|p| names.contains(&p.name))
+        .all(|p| {
+            p.conds
+                .iter()
+                .all(|c| shape_test(*c, Color::Black, &|m| m).is_some())
+        });
     Color::ALL.map(|me| {
         let turn = |m: Squares| if me == Color::White { rotate(m) } else { m };
         let list = classify::PATTERNS
             .iter()
             .filter(|p| names.contains(&p.name))
             .filter_map(|p| {
+                let mut tests = p
+                    .conds
+                    .iter()
+                    .map(|c| shape_test(*c, me, &turn))
+                    .collect::<Option<Vec<_>>>()?;
+                // The pieces first: the names are worked out only for a position that has them.
+                tests.sort_by_key(ShapeTest::reads_names);
+                let after_others = complete
+                    && tests.iter().all(ShapeTest::reads_names)
+                    && tests.iter().any(
+                        |t| matches!(*t, ShapeTest::Had(c, n) if c == me && names.contains(&n)),
+                    );
                 Some(Shape {
                     from_ply: u32::from(p.plies.0),
-                    tests: p
-                        .conds
-                        .iter()
-                        .map(|c| shape_test(*c, me, &turn))
-                        .collect::<Option<Vec<_>>>()?,
+                    tests,
                     // Set by `Castle::new`.
                     king: ALL_SQUARES,
+                    after_others,
                 })
             })
             .collect();
@@ -409,84 +475,6 @@ enum Node {
     Leaf(Leaf),
 }
 
-/// What a game's moves show before they are replayed: per side, the squares its moves go
-/// to (a piece of a side stands on a square only if it stood there at the start or one of
-/// the side's moves took it there) and come from; whether any move drops or promotes.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Signature<'a> {
-    pub to: [Squares; 2],
-    pub from: [Squares; 2],
-    pub drops: bool,
-    pub promotes: bool,
-    /// The moves themselves, the first played by `first`.
-    pub moves: &'a [Move],
-    pub first: Color,
-}
-
-impl<'a> Signature<'a> {
-    /// The moves of a game whose first mover is `first`.
-    pub fn of(first: Color, moves: &'a [Move]) -> Signature<'a> {
-        let mut s = Signature {
-            to: [0; 2],
-            from: [0; 2],
-            drops: false,
-            promotes: false,
-            moves,
-            first,
-        };
-        let mut side = first.index();
-        for mv in moves {
-            s.to[side] |= bit(mv.to());
-            match *mv {
-                Move::Board { from, promote, .. } => {
-                    s.from[side] |= bit(from);
-                    s.promotes |= promote;
-                }
-                Move::Drop { .. } => s.drops = true,
-            }
-            side ^= 1;
-        }
-        s
-    }
-
-    /// The squares `color`'s king stands on from `start` through the moves (none without a
-    /// king): a king moves only by moves from its square, and is never taken.
-    fn king_squares(&self, start: &Board, color: Color) -> Squares {
-        let Some(mut at) = start.king(color) else {
-            return 0;
-        };
-        let mut seen = bit(at);
-        let mut side = self.first;
-        for mv in self.moves {
-            if side == color
-                && let Move::Board { from, to, .. } = *mv
-                && from == at
-            {
-                at = to;
-                seen |= bit(at);
-            }
-            side = side.opponent();
-        }
-        seen
-    }
-
-    /// Which of `targets` a move of `color` can have left a piece of `kinds` on, coming from
-    /// where `sources` allows (see `reach.rs`).
-    fn arrivals(
-        &self,
-        color: Color,
-        kinds: u16,
-        targets: Squares,
-        sources: &[Squares; 81],
-    ) -> Squares {
-        super::reach::arrivals(self.first, self.moves, color, kinds, targets, sources)
-    }
-
-    fn destinations(&self) -> Squares {
-        self.to[0] | self.to[1]
-    }
-}
-
 /// A query ready to run.
 #[derive(Debug, Clone)]
 pub struct Compiled {
@@ -495,6 +483,9 @@ pub struct Compiled {
     pub(crate) plies: (u32, u32),
     /// Whether the tests ask what was recognised in the game.
     pub(crate) needs_recognition: bool,
+    /// Whether a game's moves can rule the query out before it is replayed (see
+    /// `prefilter.rs`): else the moves' signature is not worth reading.
+    pub(crate) prefilters: bool,
 }
 
 /// A game must have been recognised with one of these names (for a side, or either) for
@@ -503,10 +494,12 @@ pub(crate) type Required = Vec<(Vec<&'static str>, Option<Color>)>;
 
 impl Compiled {
     pub fn new(q: &Query) -> Compiled {
-        let root = compile(q);
+        let mut root = compile(q);
+        number_castles(&mut root, &mut 0);
         let plies = ply_range(&root);
         Compiled {
             needs_recognition: needs_recognition(&root),
+            prefilters: prefilter::tells(&root),
             plies,
             root,
         }
@@ -520,13 +513,35 @@ impl Compiled {
 
     /// Whether the query may hold somewhere in a game that starts from `start` and plays
     /// moves with this signature (false: no replay needed).
-    pub(crate) fn may_hold(&self, start: &Board, sig: &Signature<'_>) -> bool {
-        may(&self.root, start, sig)
+    pub(crate) fn may_hold(&self, start: &Board, prep: &Prepared, sig: &Signature<'_>) -> bool {
+        prefilter::may(&self.root, start, prep, sig)
+    }
+
+    /// What the moves' test needs to know of a start position, worked out once for it.
+    pub(crate) fn prepare(&self, start: &Board) -> Prepared {
+        let mut prep = Prepared::default();
+        prefilter::prepare(&self.root, start, &mut prep);
+        prep
     }
 
     /// The names a game must have been recognised with, if the query needs one.
     pub(crate) fn required_names(&self) -> Option<Required> {
         required(&self.root)
+    }
+}
+
+/// Numbers the castles of a tree in the order [`prepare`] meets them.
+fn number_castles(n: &mut Node, next: &mut usize) {
+    match n {
+        Node::And(p) | Node::Or(p) => p.iter_mut().for_each(|p| number_castles(p, next)),
+        Node::Not(inner) => number_castles(inner, next),
+        Node::Leaf(Leaf::Castle(_, castles)) => {
+            for c in castles.iter_mut() {
+                c.slot = *next;
+            }
+            *next += 1;
+        }
+        Node::Leaf(_) => {}
     }
 }
 
@@ -608,7 +623,7 @@ fn eval(n: &Node, here: &Here<'_>) -> bool {
             Leaf::Between(s, low, high) => (*low..=*high).contains(&s.value(here)),
             Leaf::Turn(c) => here.pos.side_to_move() == *c,
             Leaf::Last(t) => t.holds(here),
-            Leaf::Strategy(side, name) => here.recognised.is_some_and(|r| {
+            Leaf::Strategy(side, name) => here.recognised.map(Names::get).is_some_and(|r| {
                 Color::ALL.into_iter().any(|c| {
                     side.is_none_or(|s| s == c) && r.ply(c, name).is_some_and(|p| p <= here.ply)
                 })
@@ -625,14 +640,10 @@ fn needs_recognition(n: &Node) -> bool {
         Node::And(p) | Node::Or(p) => p.iter().any(needs_recognition),
         Node::Not(n) => needs_recognition(n),
         Node::Leaf(Leaf::Strategy(..)) => true,
-        Node::Leaf(Leaf::Castle(_, castles)) => castles.iter().flat_map(|c| &c.shapes).any(|s| {
-            s.tests.iter().any(|t| {
-                matches!(
-                    t,
-                    ShapeTest::Had(..) | ShapeTest::Just(..) | ShapeTest::NotHad(..)
-                )
-            })
-        }),
+        Node::Leaf(Leaf::Castle(_, castles)) => castles
+            .iter()
+            .flat_map(|c| &c.shapes)
+            .any(|s| s.tests.iter().any(ShapeTest::reads_names)),
         Node::Leaf(_) => false,
     }
 }
@@ -700,62 +711,6 @@ fn flip(op: Cmp) -> Cmp {
         Cmp::Gt => Cmp::Lt,
         Cmp::Ge => Cmp::Le,
         o => o,
-    }
-}
-
-/// Whether the node may hold in a game from `start` with moves of signature `sig`: a piece
-/// can stand on a square only if it stood there at the start or a move went there.
-fn may(n: &Node, start: &Board, sig: &Signature<'_>) -> bool {
-    match n {
-        Node::And(p) => p.iter().all(|p| may(p, start, sig)),
-        Node::Or(p) => p.iter().any(|p| may(p, start, sig)),
-        Node::Not(_) => true,
-        // A kind on a square: there from the start, or brought there by a move of its side
-        // from a square it could come from (or dropped there).
-        Node::Leaf(Leaf::On(on)) if on.what != What::Empty => {
-            let arrives = |c: Color| {
-                let m = on.masks[c.index()];
-                m & sig.to[c.index()] != 0
-                    && match (&on.sources, on.what) {
-                        (Some(from), What::Kind(k)) => {
-                            sig.arrivals(c, kind_bit(k), m, &from[c.index()]) != 0
-                        }
-                        _ => true,
-                    }
-            };
-            arrives(Color::Black) || arrives(Color::White) || on.holds(start)
-        }
-        Node::Leaf(Leaf::Last(t)) => {
-            let mover =
-                |m: &[Squares; 2], of: &[Squares; 2]| m[0] & of[0] != 0 || m[1] & of[1] != 0;
-            t.to.is_none_or(|m| mover(&m, &sig.to))
-                && t.from.is_none_or(|m| mover(&m, &sig.from))
-                && (!t.m.drop || sig.drops)
-                && (!t.m.promotion || sig.promotes)
-                && t.m
-                    .usi
-                    .is_none_or(|u| sig.destinations() & bit(u.to()) != 0)
-        }
-        // A castle's shape needs each piece it names on its square: there from the start, or
-        // brought there by a move of its side; and its side's king on one of the squares
-        // the shape allows, which the king's own moves show.
-        Node::Leaf(Leaf::Castle(sides, castles)) => Color::ALL.into_iter().any(|c| {
-            let kings = || sig.king_squares(start, c);
-            sides[c.index()]
-                && castles[c.index()].shapes.iter().any(|s| {
-                    (s.king == ALL_SQUARES || s.king & kings() != 0)
-                        && s.tests.iter().all(|t| match *t {
-                            ShapeTest::All(who, k, m) => {
-                                m & !(pieces(start, who, k) | sig.to[who.index()]) == 0
-                            }
-                            ShapeTest::Any(who, k, m) => {
-                                m & (pieces(start, who, k) | sig.to[who.index()]) != 0
-                            }
-                            _ => true,
-                        })
-                })
-        }),
-        Node::Leaf(_) => true,
     }
 }
 
