@@ -4,7 +4,7 @@
 //! a square, and no drop of the kind lands there, never has that piece there unless it
 //! stands there from the start: the scan skips it without replaying a move.
 
-use kifudex_shogi::{Color, Move, PieceKind, Square};
+use kifudex_shogi::{Color, PieceKind, Square};
 
 use super::board::{Squares, bit};
 
@@ -112,29 +112,35 @@ pub(crate) fn sources(color: Color, kinds: u16) -> Box<[Squares; 81]> {
 
 /// Which of `targets` a move of `color` in `moves` (the first played by `first`) can have
 /// left a piece of one of `kinds` on: a drop of such a kind there, or a move onto it from a
-/// square `sources` allows.
+/// square `sources` allows. Each move is given as the index of the square it goes to and of
+/// the square it comes from, or 81 and above for a drop (81 + the kind's place in
+/// [`PieceKind::HAND`]).
 pub(crate) fn arrivals(
     first: Color,
-    moves: impl Iterator<Item = Move>,
+    moves: impl Iterator<Item = (usize, usize)>,
     color: Color,
     kinds: u16,
     targets: Squares,
     sources: &[Squares; 81],
 ) -> Squares {
     let skip = usize::from(first != color);
+    let dropped = |from: usize| {
+        PieceKind::HAND
+            .get(from - 81)
+            .is_some_and(|k| kinds & (1 << k.index()) != 0)
+    };
     let mut out = 0;
-    for m in moves.skip(skip).step_by(2) {
-        match m {
-            Move::Board { from, to, .. } => {
-                if targets & bit(to) != 0 && sources[to.index()] & bit(from) != 0 {
-                    out |= bit(to);
-                }
-            }
-            Move::Drop { kind, to } => {
-                if kinds & (1 << kind.index()) != 0 && targets & bit(to) != 0 {
-                    out |= bit(to);
-                }
-            }
+    for (to, from) in moves.skip(skip).step_by(2) {
+        let to_bit: Squares = 1 << to;
+        if targets & to_bit == 0 {
+            continue;
+        }
+        if if from < 81 {
+            sources[to] & (1 << from) != 0
+        } else {
+            dropped(from)
+        } {
+            out |= to_bit;
         }
     }
     out
@@ -143,6 +149,7 @@ pub(crate) fn arrivals(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kifudex_shogi::Move;
 
     fn sq(file: u8, rank: u8) -> Square {
         Square::new(file, rank).unwrap()
@@ -198,14 +205,14 @@ mod tests {
     #[test]
     fn arrival_needs_the_sides_own_move() {
         let arrives = |first, moves: &[Move], from: &[Squares; 81], target| {
-            arrivals(
-                first,
-                moves.iter().copied(),
-                Color::White,
-                KNIGHT,
-                target,
-                from,
-            ) == target
+            let squares = moves.iter().map(|m| match *m {
+                Move::Board { from, to, .. } => (to.index(), from.index()),
+                Move::Drop { kind, to } => (
+                    to.index(),
+                    81 + PieceKind::HAND.iter().position(|&k| k == kind).unwrap(),
+                ),
+            });
+            arrivals(first, squares, Color::White, KNIGHT, target, from) == target
         };
         let from = of(Color::White, PieceKind::Knight);
         let target = bit(sq(5, 5));

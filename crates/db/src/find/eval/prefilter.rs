@@ -4,7 +4,7 @@
 //! moves took it there), where each king stands, and whether any move drops or promotes.
 //! Most games of a scan end here.
 
-use kifudex_shogi::{Color, Move, Square};
+use kifudex_shogi::{Color, Square};
 
 use super::super::board::{Board, Squares, bit};
 use super::{ALL_SQUARES, Leaf, Node, ShapeTest, What, kind_bit, pieces};
@@ -26,12 +26,6 @@ pub(crate) struct Signature<'a> {
     first: Color,
 }
 
-/// The move of a two-byte code ([`Move::to_u16`], little-endian).
-#[inline]
-fn code_at(c: &[u8]) -> Option<Move> {
-    Move::from_u16(u16::from_le_bytes([c[0], c[1]]))
-}
-
 /// Each square's bit, looked up: quicker than a shift of 128 bits.
 static BITS: [Squares; 81] = {
     let mut b = [0; 81];
@@ -43,8 +37,8 @@ static BITS: [Squares; 81] = {
     b
 };
 
-/// A move's code ([`Move::to_u16`]) read without building the move, as
-/// [`Move::from_u16`] reads it (a test holds the two to each other over every code): the
+/// A move's code ([`Move::to_u16`](kifudex_shogi::Move::to_u16)) read without building the move, as
+/// [`Move::from_u16`](kifudex_shogi::Move::from_u16) reads it (a test holds the two to each other over every code): the
 /// square it goes to, and the square it comes from (81 and above: a drop); `None` for a
 /// code no move gives.
 #[inline(always)]
@@ -98,7 +92,7 @@ impl Half {
 }
 
 impl<'a> Signature<'a> {
-    /// The first `limit` moves of `codes` (two bytes a move, [`Move::to_u16`] little-endian),
+    /// The first `limit` moves of `codes` (two bytes a move, [`Move::to_u16`](kifudex_shogi::Move::to_u16) little-endian),
     /// up to the first code no move gives, played from `start`, whose side to move plays
     /// first.
     pub fn read(start: &Board, codes: &'a [u8], limit: usize) -> Signature<'a> {
@@ -140,11 +134,6 @@ impl<'a> Signature<'a> {
         self.codes.len() / 2
     }
 
-    /// The moves read.
-    pub fn moves(&self) -> impl Iterator<Item = Move> + '_ {
-        self.codes.chunks_exact(2).map_while(code_at)
-    }
-
     /// Which of `targets` a move of `color` can have left a piece of `kinds` on, coming from
     /// where `sources` allows (see `reach.rs`).
     fn arrivals(
@@ -154,7 +143,11 @@ impl<'a> Signature<'a> {
         targets: Squares,
         sources: &[Squares; 81],
     ) -> Squares {
-        super::super::reach::arrivals(self.first, self.moves(), color, kinds, targets, sources)
+        let squares = self
+            .codes
+            .chunks_exact(2)
+            .map_while(|c| squares_of(u16::from_le_bytes([c[0], c[1]])));
+        super::super::reach::arrivals(self.first, squares, color, kinds, targets, sources)
     }
 
     fn destinations(&self) -> Squares {
@@ -290,7 +283,7 @@ mod tests {
     use super::super::super::{parse, plies_in};
     use super::super::{Compiled, Here, Names, Played};
     use super::*;
-    use kifudex_shogi::Position;
+    use kifudex_shogi::{Move, Position};
 
     /// The plies at which `query` holds, every position tested: no moves' test.
     fn every_ply(query: &Compiled, start: &Position, moves: &[Move]) -> Vec<[u32; 2]> {
