@@ -110,46 +110,23 @@ pub(crate) fn sources(color: Color, kinds: u16) -> Box<[Squares; 81]> {
     out
 }
 
-/// Which of `targets` a move of `color` in `moves` (the first played by `first`) can have
-/// left a piece of one of `kinds` on: a drop of such a kind there, or a move onto it from a
-/// square `sources` allows. Each move is given as the index of the square it goes to and of
-/// the square it comes from, or 81 and above for a drop (81 + the kind's place in
-/// [`PieceKind::HAND`]).
-pub(crate) fn arrivals(
-    first: Color,
-    moves: impl Iterator<Item = (usize, usize)>,
-    color: Color,
-    kinds: u16,
-    targets: Squares,
-    sources: &[Squares; 81],
-) -> Squares {
-    let skip = usize::from(first != color);
-    let dropped = |from: usize| {
+/// Whether a move to the square of index `to`, from the square of index `from` (81 and
+/// above: a drop, 81 + the kind's place in [`PieceKind::HAND`]), can leave a piece of one of
+/// `kinds` there: a drop of such a kind, or a move from a square `sources` allows.
+#[inline]
+pub(crate) fn arrives(to: usize, from: usize, kinds: u16, sources: &[Squares; 81]) -> bool {
+    if from < 81 {
+        sources[to] & (1 << from) != 0
+    } else {
         PieceKind::HAND
             .get(from - 81)
             .is_some_and(|k| kinds & (1 << k.index()) != 0)
-    };
-    let mut out = 0;
-    for (to, from) in moves.skip(skip).step_by(2) {
-        let to_bit: Squares = 1 << to;
-        if targets & to_bit == 0 {
-            continue;
-        }
-        if if from < 81 {
-            sources[to] & (1 << from) != 0
-        } else {
-            dropped(from)
-        } {
-            out |= to_bit;
-        }
     }
-    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kifudex_shogi::Move;
 
     fn sq(file: u8, rank: u8) -> Square {
         Square::new(file, rank).unwrap()
@@ -203,41 +180,15 @@ mod tests {
     }
 
     #[test]
-    fn arrival_needs_the_sides_own_move() {
-        let arrives = |first, moves: &[Move], from: &[Squares; 81], target| {
-            let squares = moves.iter().map(|m| match *m {
-                Move::Board { from, to, .. } => (to.index(), from.index()),
-                Move::Drop { kind, to } => (
-                    to.index(),
-                    81 + PieceKind::HAND.iter().position(|&k| k == kind).unwrap(),
-                ),
-            });
-            arrivals(first, squares, Color::White, KNIGHT, target, from) == target
-        };
+    fn a_knight_arrives_by_its_jump_or_its_drop() {
         let from = of(Color::White, PieceKind::Knight);
-        let target = bit(sq(5, 5));
-        let gote_jump = Move::Board {
-            from: sq(4, 3),
-            to: sq(5, 5),
-            promote: false,
-        };
-        let pawn = Move::Board {
-            from: sq(7, 7),
-            to: sq(7, 6),
-            promote: false,
-        };
-        // Gote's jump as gote's move; the same jump as sente's move does not count.
-        assert!(arrives(Color::Black, &[pawn, gote_jump], &from, target));
-        assert!(!arrives(Color::Black, &[gote_jump, pawn], &from, target));
-        let drop = Move::Drop {
-            kind: PieceKind::Knight,
-            to: sq(5, 5),
-        };
-        assert!(arrives(Color::Black, &[pawn, drop], &from, target));
-        let silver = Move::Drop {
-            kind: PieceKind::Silver,
-            to: sq(5, 5),
-        };
-        assert!(!arrives(Color::Black, &[pawn, silver], &from, target));
+        let to = sq(5, 5).index();
+        // Gote's jumps from 4c and 6c; a move from 5d (a gold's, say) is no knight's.
+        assert!(arrives(to, sq(4, 3).index(), KNIGHT, &from));
+        assert!(arrives(to, sq(6, 3).index(), KNIGHT, &from));
+        assert!(!arrives(to, sq(5, 4).index(), KNIGHT, &from));
+        let hand = |k: PieceKind| 81 + PieceKind::HAND.iter().position(|&h| h == k).unwrap();
+        assert!(arrives(to, hand(PieceKind::Knight), KNIGHT, &from));
+        assert!(!arrives(to, hand(PieceKind::Silver), KNIGHT, &from));
     }
 }

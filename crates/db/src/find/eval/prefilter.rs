@@ -134,20 +134,22 @@ impl<'a> Signature<'a> {
         self.codes.len() / 2
     }
 
-    /// Which of `targets` a move of `color` can have left a piece of `kinds` on, coming from
-    /// where `sources` allows (see `reach.rs`).
-    fn arrivals(
-        &self,
-        color: Color,
-        kinds: u16,
-        targets: Squares,
-        sources: &[Squares; 81],
-    ) -> Squares {
-        let squares = self
-            .codes
-            .chunks_exact(2)
-            .map_while(|c| squares_of(u16::from_le_bytes([c[0], c[1]])));
-        super::super::reach::arrivals(self.first, squares, color, kinds, targets, sources)
+    /// Whether a move of `color` can have left a piece of `kinds` on one of `targets`,
+    /// coming from where `sources` allows (see `reach.rs`).
+    fn arrives(&self, color: Color, kinds: u16, targets: Squares, sources: &[Squares; 81]) -> bool {
+        // The side's moves, every other code (each read already: none fails).
+        let mut i = 2 * usize::from(self.first != color);
+        while i < self.codes.len() {
+            let code = u16::from_le_bytes([self.codes[i], self.codes[i + 1]]);
+            i += 4;
+            if let Some((to, from)) = squares_of(code)
+                && targets & BITS[to] != 0
+                && super::super::reach::arrives(to, from, kinds, sources)
+            {
+                return true;
+            }
+        }
+        false
     }
 
     fn destinations(&self) -> Squares {
@@ -241,7 +243,7 @@ pub(super) fn may(n: &Node, start: &Board, prep: &Prepared, sig: &Signature<'_>)
                 m & sig.to[c.index()] != 0
                     && match (&on.sources, on.what) {
                         (Some(from), What::Kind(k)) => {
-                            sig.arrivals(c, kind_bit(k), m, &from[c.index()]) != 0
+                            sig.arrives(c, kind_bit(k), m, &from[c.index()])
                         }
                         _ => true,
                     }
@@ -360,6 +362,36 @@ mod tests {
             }
         }
         assert!(held > 14, "{held} ranges held");
+    }
+
+    /// A piece arrives by its own side's move only.
+    #[test]
+    fn a_piece_arrives_by_its_sides_move() {
+        let sq = |f, r| Square::new(f, r).unwrap();
+        let knight = 1 << kifudex_shogi::PieceKind::Knight.index();
+        let from = super::super::super::reach::sources(Color::White, knight);
+        let target = bit(sq(5, 5));
+        let code = |m: Move| m.to_u16().to_le_bytes();
+        let jump = code(Move::Board {
+            from: sq(4, 3),
+            to: sq(5, 5),
+            promote: false,
+        });
+        let pawn = code(Move::Board {
+            from: sq(7, 7),
+            to: sq(7, 6),
+            promote: false,
+        });
+        let start = Board::of(&kifudex_shogi::Position::startpos());
+        let gote_jumps = [pawn, jump].concat();
+        let sente_jumps = [jump, pawn].concat();
+        let sig = Signature::read(&start, &gote_jumps, usize::MAX);
+        assert!(sig.arrives(Color::White, knight, target, &from));
+        let sig = Signature::read(&start, &sente_jumps, usize::MAX);
+        assert!(!sig.arrives(Color::White, knight, target, &from));
+        // Read up to ply 1, gote's jump is not read.
+        let sig = Signature::read(&start, &gote_jumps, 1);
+        assert!(!sig.arrives(Color::White, knight, target, &from));
     }
 
     /// The signature's reading of a code is the move's: every code of 16 bits.
