@@ -1,12 +1,12 @@
 //! The evaluator: a [`Query`] compiled into tests on a replayed position (squares as bit
 //! masks per side, castles as their patterns' conditions turned for each side), what it can
 //! tell before replaying a game (the plies where it may hold, the names a game must have
-//! been recognised with, whether the game's moves can reach its squares at all), and the
-//! evaluation itself.
+//! been recognised with, and in `prefilter.rs` whether the game's moves can reach its
+//! squares at all), and the evaluation itself.
 
-use kifudex_classify::{self as classify, Kind, Recognised, patterns::Cond as PatternCond};
 use std::cell::OnceCell;
 
+use kifudex_classify::{self as classify, Kind, Recognised, patterns::Cond as PatternCond};
 use kifudex_shogi::{Color, Move, Piece, PieceKind, Position, Square};
 
 use super::ast::{Cmp, Cond, Expr, LastMove, PieceCond, Place, Query, Term, What};
