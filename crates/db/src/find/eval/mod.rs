@@ -570,8 +570,10 @@ fn cost(n: &Node) -> u32 {
             Leaf::Last(_) => 3,
             Leaf::Compare(..) | Leaf::Between(..) => 20,
             Leaf::Turn(_) => 1,
-            Leaf::Strategy(..) => 5,
             Leaf::Castle(..) => 30,
+            // After the board's tests: its first test recognises the whole game (the scan's
+            // costliest step), which a position the board rules out never needs.
+            Leaf::Strategy(..) => 40,
         },
     }
 }
