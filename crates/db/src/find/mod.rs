@@ -263,9 +263,9 @@ pub fn find(
         kept: Kept<i64, Hits>,
         games: u64,
         positions: u64,
-        /// The board of the last start position met (almost every game has the same), and
-        /// what the query prepared for it.
-        start: Option<(Position, Board, Prepared)>,
+        /// By the rows' start number: the start's board, and what the query prepared for
+        /// it (almost every game has the same start).
+        starts: Vec<Option<(Board, Prepared)>>,
     }
     let (accs, outcome) = scan::run(
         store,
@@ -276,17 +276,18 @@ pub fn find(
             kept: Kept::new(options.limit),
             games: 0,
             positions: 0,
-            start: None,
+            starts: Vec::new(),
         },
         |acc, row, moves| {
-            if acc.start.as_ref().is_none_or(|(pos, ..)| pos != row.start) {
+            let i = row.start_index;
+            if acc.starts.len() <= i {
+                acc.starts.resize_with(i + 1, || None);
+            }
+            let (board, prep) = acc.starts[i].get_or_insert_with(|| {
                 let board = Board::of(row.start);
                 let prep = q.prepare(&board);
-                acc.start = Some((row.start.clone(), board, prep));
-            }
-            let Some((_, board, prep)) = &acc.start else {
-                return 0;
-            };
+                (board, prep)
+            });
             let Some(h) = hits_in(&q, row.start, board, prep, row.moves, moves, options.all) else {
                 return 0;
             };

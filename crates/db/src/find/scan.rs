@@ -7,7 +7,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
-use crate::store::{LineRow, LineSpan, Store, StoreError};
+use crate::store::{LineRow, LineSpan, Starts, Store, StoreError};
 use kifudex_shogi::Move;
 
 /// Ids a unit of a whole-range scan covers.
@@ -106,6 +106,7 @@ pub(crate) fn run<A: Send>(
         let mut acc = make();
         let mut moves = Vec::new();
         let mut conn: Option<Store> = None;
+        let mut starts = Starts::default();
         loop {
             if control.stopped() {
                 stopped.store(true, Ordering::Relaxed);
@@ -127,7 +128,7 @@ pub(crate) fn run<A: Send>(
             };
             let mut games = 0u64;
             let mut hits = 0u64;
-            store.each_line(units.span(i), min_plies, |row| {
+            store.each_line(units.span(i), min_plies, &mut starts, |row| {
                 games += 1;
                 hits += game(&mut acc, row, &mut moves);
             })?;

@@ -13,6 +13,9 @@ use kifudex_shogi::{Move, Position};
 pub struct LineRow<'a> {
     pub id: i64,
     pub start: &'a Position,
+    /// The start's place in the [`Starts`] the rows were read with: rows with the same
+    /// start have the same number, whatever call read them.
+    pub start_index: usize,
     /// Two bytes a move: [`Move::to_u16`] codes, little-endian.
     pub moves: &'a [u8],
 }
@@ -46,10 +49,11 @@ pub enum LineSpan<'a> {
     Ids(&'a [i64]),
 }
 
-/// Start positions met in one read, by their columns: almost every game starts from one of
-/// a handful.
-#[derive(Default)]
-struct Starts {
+/// Start positions met by the reads of one reader, by their columns: almost every game
+/// starts from one of a handful. Kept by the caller from one [`Store::each_line`] to the
+/// next, so that a start's number stays the same.
+#[derive(Debug, Default)]
+pub struct Starts {
     known: Vec<(Option<String>, String, Position)>,
 }
 
@@ -59,7 +63,7 @@ impl Starts {
         id: i64,
         sfen: Option<&str>,
         handicap: &str,
-    ) -> Result<&Position, StoreError> {
+    ) -> Result<(usize, &Position), StoreError> {
         let i = match self
             .known
             .iter()
@@ -73,7 +77,7 @@ impl Starts {
                 self.known.len() - 1
             }
         };
-        Ok(&self.known[i].2)
+        Ok((i, &self.known[i].2))
     }
 }
 
@@ -98,9 +102,9 @@ impl Store {
         &self,
         span: LineSpan<'_>,
         min_plies: u32,
+        starts: &mut Starts,
         mut f: impl FnMut(&LineRow<'_>),
     ) -> Result<(), StoreError> {
-        let mut starts = Starts::default();
         let mut hand = |r: &rusqlite::Row<'_>| -> Result<(), StoreError> {
             let id: i64 = r.get(0)?;
             let sfen = text(id, r.get_ref(1)?, "start position")?;
@@ -109,8 +113,13 @@ impl Store {
                 ValueRef::Blob(b) if b.len().is_multiple_of(2) => b,
                 _ => return Err(StoreError::Corrupt(id, "bad move list".to_string())),
             };
-            let start = starts.get(id, sfen, handicap)?;
-            f(&LineRow { id, start, moves });
+            let (start_index, start) = starts.get(id, sfen, handicap)?;
+            f(&LineRow {
+                id,
+                start,
+                start_index,
+                moves,
+            });
             Ok(())
         };
         let (first, last, wanted) = match span {

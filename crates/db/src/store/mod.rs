@@ -31,7 +31,7 @@ pub use evals::{
     PositionResult, ScannedEvals,
 };
 pub use facts::{FactGame, FactItem, Facts, winner_code, winner_word};
-pub use lines::{LineRow, LineSpan};
+pub use lines::{LineRow, LineSpan, Starts};
 pub use migrate::{MIGRATIONS, SCHEMA_VERSION};
 pub use openings::{CLASSIFY_META, OpeningGame, StoredItem};
 pub use players::{PlayerTotals, SideTotals};
