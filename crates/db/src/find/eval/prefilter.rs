@@ -10,12 +10,11 @@ use super::super::board::{Board, Squares, bit};
 use super::{ALL_SQUARES, Leaf, Node, ShapeTest, What, kind_bit, pieces};
 
 /// What a game's moves show before they are replayed, up to a limit or the first code no
-/// move gives: per side, the squares its moves go to and come from and the squares its king
+/// move gives: per side, the squares its moves go to and the squares its king
 /// stands on; whether any move drops or promotes.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Signature<'a> {
     pub to: [Squares; 2],
-    pub from: [Squares; 2],
     /// Per side, the squares its king stands on from the start through the moves (none
     /// without a king): a king moves only by moves from its square, and is never taken.
     pub kings: [Squares; 2],
@@ -54,7 +53,6 @@ fn squares_of(code: u16) -> Option<(usize, usize)> {
 #[derive(Clone, Copy)]
 struct Half {
     to: Squares,
-    from: Squares,
     kings: Squares,
     /// The king's square (81: none).
     king: usize,
@@ -64,7 +62,6 @@ impl Half {
     fn of(king: Option<Square>) -> Half {
         Half {
             to: 0,
-            from: 0,
             kings: king.map_or(0, bit),
             king: king.map_or(81, Square::index),
         }
@@ -78,7 +75,6 @@ impl Half {
         };
         self.to |= BITS[to];
         if from < 81 {
-            self.from |= BITS[from];
             *promotes |= code & (1 << 14) != 0;
             if from == self.king {
                 self.king = to;
@@ -120,13 +116,28 @@ impl<'a> Signature<'a> {
         };
         Signature {
             to: [black.to, white.to],
-            from: [black.from, white.from],
             kings: [black.kings, white.kings],
             drops,
             promotes,
             codes: &codes[..2 * read],
             first,
         }
+    }
+
+    /// Per side, the squares its moves come from (worked out when asked: only a test of the
+    /// last move's square of departure needs them).
+    fn departures(&self) -> [Squares; 2] {
+        let mut from = [0; 2];
+        let mut side = self.first.index();
+        for c in self.codes.chunks_exact(2) {
+            if let Some((_, f)) = squares_of(u16::from_le_bytes([c[0], c[1]]))
+                && f < 81
+            {
+                from[side] |= BITS[f];
+            }
+            side ^= 1;
+        }
+        from
     }
 
     /// How many moves were read.
@@ -254,7 +265,7 @@ pub(super) fn may(n: &Node, start: &Board, prep: &Prepared, sig: &Signature<'_>)
             let mover =
                 |m: &[Squares; 2], of: &[Squares; 2]| m[0] & of[0] != 0 || m[1] & of[1] != 0;
             t.to.is_none_or(|m| mover(&m, &sig.to))
-                && t.from.is_none_or(|m| mover(&m, &sig.from))
+                && t.from.is_none_or(|m| mover(&m, &sig.departures()))
                 && (!t.m.drop || sig.drops)
                 && (!t.m.promotion || sig.promotes)
                 && t.m
