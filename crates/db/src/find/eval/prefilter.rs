@@ -4,14 +4,14 @@
 //! moves took it there), where each king stands, and whether any move drops or promotes.
 //! Most games of a scan end here.
 
-use kifudex_shogi::{Color, Square};
+use kifudex_shogi::{Color, PieceKind, Square};
 
 use super::super::board::{Board, Squares, bit};
 use super::{ALL_SQUARES, Leaf, Node, ShapeTest, What, kind_bit, pieces};
 
 /// What a game's moves show before they are replayed, up to a limit or the first code no
-/// move gives: per side, the squares its moves go to and the squares its king
-/// stands on; whether any move drops or promotes.
+/// move gives: per side, the squares its moves go to and the squares its king stands on;
+/// whether any move drops or promotes.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Signature<'a> {
     pub to: [Squares; 2],
@@ -36,16 +36,19 @@ static BITS: [Squares; 81] = {
     b
 };
 
-/// A move's code ([`Move::to_u16`](kifudex_shogi::Move::to_u16)) read without building the move, as
-/// [`Move::from_u16`](kifudex_shogi::Move::from_u16) reads it (a test holds the two to each other over every code): the
-/// square it goes to, and the square it comes from (81 and above: a drop); `None` for a
-/// code no move gives.
+/// A move's code ([`Move::to_u16`]) read without building the move, as [`Move::from_u16`]
+/// reads it (a test holds the two to each other over every code): the square it goes to,
+/// and the square it comes from (81 and above: a drop); `None` for a code no move gives.
+///
+/// [`Move::to_u16`]: kifudex_shogi::Move::to_u16
+/// [`Move::from_u16`]: kifudex_shogi::Move::from_u16
 #[inline(always)]
 fn squares_of(code: u16) -> Option<(usize, usize)> {
     let to = usize::from(code & 0x7f);
     let from = usize::from((code >> 7) & 0x7f);
     let promote = code & (1 << 14) != 0;
-    let valid = to < 81 && code >> 15 == 0 && (from < 81 || (!promote && from < 81 + 7));
+    let drop_kinds = PieceKind::HAND.len();
+    let valid = to < 81 && code >> 15 == 0 && (from < 81 || (!promote && from < 81 + drop_kinds));
     valid.then_some((to, from))
 }
 
@@ -88,7 +91,7 @@ impl Half {
 }
 
 impl<'a> Signature<'a> {
-    /// The first `limit` moves of `codes` (two bytes a move, [`Move::to_u16`](kifudex_shogi::Move::to_u16) little-endian),
+    /// The first `limit` moves of `codes` (two bytes a move, `Move::to_u16` little-endian),
     /// up to the first code no move gives, played from `start`, whose side to move plays
     /// first.
     pub fn read(start: &Board, codes: &'a [u8], limit: usize) -> Signature<'a> {
