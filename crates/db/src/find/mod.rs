@@ -33,7 +33,7 @@ pub use parse::{ParseError, parse};
 pub use scan::{Control, Outcome, Progress};
 
 use crate::query::{GameFilter, QueryError};
-use crate::store::{GameSet, GameSummary, Store, StoreError};
+use crate::store::{GameSet, GameSummary, Starts, Store, StoreError};
 use kifudex_shogi::{Move, Position};
 
 use board::Board;
@@ -264,8 +264,8 @@ pub fn find(
         games: u64,
         positions: u64,
         /// By the rows' start number: the start's board, and what the query prepared for
-        /// it (almost every game has the same start).
-        starts: Vec<Option<(Board, Prepared)>>,
+        /// it (almost every game has the same start; as many kept as the reader keeps).
+        starts: Vec<(usize, Board, Prepared)>,
     }
     let (accs, outcome) = scan::run(
         store,
@@ -279,15 +279,19 @@ pub fn find(
             starts: Vec::new(),
         },
         |acc, row, moves| {
-            let i = row.start_index;
-            if acc.starts.len() <= i {
-                acc.starts.resize_with(i + 1, || None);
-            }
-            let (board, prep) = acc.starts[i].get_or_insert_with(|| {
-                let board = Board::of(row.start);
-                let prep = q.prepare(&board);
-                (board, prep)
-            });
+            let i = match acc.starts.iter().position(|s| s.0 == row.start_key) {
+                Some(i) => i,
+                None => {
+                    if acc.starts.len() >= Starts::KEPT {
+                        acc.starts.clear();
+                    }
+                    let board = Board::of(row.start);
+                    let prep = q.prepare(&board);
+                    acc.starts.push((row.start_key, board, prep));
+                    acc.starts.len() - 1
+                }
+            };
+            let (_, board, prep) = &acc.starts[i];
             let Some(h) = hits_in(&q, row.start, board, prep, row.moves, moves, options.all) else {
                 return 0;
             };

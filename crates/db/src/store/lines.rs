@@ -6,38 +6,19 @@ use rusqlite::types::ValueRef;
 
 use super::codec::start_position;
 use super::{Store, StoreError};
-use kifudex_shogi::{Move, Position};
+use kifudex_shogi::Position;
 
 /// One game's main line, borrowed from its row.
 #[derive(Debug)]
 pub struct LineRow<'a> {
     pub id: i64,
     pub start: &'a Position,
-    /// The start's place in the [`Starts`] the rows were read with: rows with the same
-    /// start have the same number, whatever call read them.
-    pub start_index: usize,
-    /// Two bytes a move: [`Move::to_u16`] codes, little-endian.
+    /// The start's number in the [`Starts`] the rows were read with: rows with the same
+    /// start have the same number while the reader keeps it, whatever call read them, and a
+    /// number is never given to another start.
+    pub start_key: usize,
+    /// Two bytes a move: [`Move::to_u16`](kifudex_shogi::Move::to_u16) codes, little-endian.
     pub moves: &'a [u8],
-}
-
-impl LineRow<'_> {
-    /// The moves of the main line.
-    pub fn plies(&self) -> usize {
-        self.moves.len() / 2
-    }
-
-    /// The `i`-th move (0-based), or `None` past the end or for a code no move gives.
-    #[inline]
-    pub fn move_at(&self, i: usize) -> Option<Move> {
-        let b = self.moves.get(2 * i..2 * i + 2)?;
-        Move::from_u16(u16::from_le_bytes([b[0], b[1]]))
-    }
-
-    /// The destination square index (0–80) of each move, without decoding the rest: what a
-    /// scan looks at to rule a game out before replaying it.
-    pub fn destinations(&self) -> impl Iterator<Item = u8> + '_ {
-        self.moves.chunks_exact(2).map(|c| c[0] & 0x7f)
-    }
 }
 
 /// Which games to read.
@@ -49,15 +30,22 @@ pub enum LineSpan<'a> {
     Ids(&'a [i64]),
 }
 
-/// Start positions met by the reads of one reader, by their columns: almost every game
-/// starts from one of a handful. Kept by the caller from one [`Store::each_line`] to the
-/// next, so that a start's number stays the same.
+/// Start positions met by the reads of one reader, by their columns, each with a number:
+/// almost every game starts from one of a handful. Kept by the caller from one
+/// [`Store::each_line`] to the next, so that a start keeps its number.
 #[derive(Debug, Default)]
 pub struct Starts {
-    known: Vec<(Option<String>, String, Position)>,
+    known: Vec<(Option<String>, String, Position, usize)>,
+    /// The number the next start met gets.
+    next: usize,
 }
 
 impl Starts {
+    /// The most starts kept: a collection of problems, each from its own position, is read
+    /// without the list growing or its search slowing; past it the list starts again (and
+    /// starts met again get new numbers).
+    pub const KEPT: usize = 64;
+
     fn get(
         &mut self,
         id: i64,
@@ -67,17 +55,26 @@ impl Starts {
         let i = match self
             .known
             .iter()
-            .position(|(s, h, _)| s.as_deref() == sfen && h == handicap)
+            .position(|(s, h, ..)| s.as_deref() == sfen && h == handicap)
         {
             Some(i) => i,
             None => {
                 let pos = start_position(id, sfen, handicap)?;
-                self.known
-                    .push((sfen.map(str::to_string), handicap.to_string(), pos));
+                if self.known.len() >= Self::KEPT {
+                    self.known.clear();
+                }
+                self.known.push((
+                    sfen.map(str::to_string),
+                    handicap.to_string(),
+                    pos,
+                    self.next,
+                ));
+                self.next += 1;
                 self.known.len() - 1
             }
         };
-        Ok((i, &self.known[i].2))
+        let (_, _, pos, key) = &self.known[i];
+        Ok((*key, pos))
     }
 }
 
@@ -113,11 +110,11 @@ impl Store {
                 ValueRef::Blob(b) if b.len().is_multiple_of(2) => b,
                 _ => return Err(StoreError::Corrupt(id, "bad move list".to_string())),
             };
-            let (start_index, start) = starts.get(id, sfen, handicap)?;
+            let (start_key, start) = starts.get(id, sfen, handicap)?;
             f(&LineRow {
                 id,
                 start,
-                start_index,
+                start_key,
                 moves,
             });
             Ok(())
@@ -161,5 +158,30 @@ impl Store {
             hand(r)?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A collection where every game has its own start keeps a bounded list; a start keeps
+    /// its number while kept, and no number is given twice.
+    #[test]
+    fn starts_are_kept_bounded_and_numbered_once() {
+        let mut starts = Starts::default();
+        let sfen =
+            |n: usize| format!("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - {n}");
+        let mut seen = std::collections::HashSet::new();
+        for n in 1..=1000 {
+            let (key, _) = starts.get(n as i64, Some(&sfen(n)), "平手").unwrap();
+            assert!(seen.insert(key), "number {key} given twice");
+            let (again, _) = starts.get(n as i64, Some(&sfen(n)), "平手").unwrap();
+            assert_eq!(again, key);
+            assert!(starts.known.len() <= Starts::KEPT);
+        }
+        let (even, pos) = starts.get(0, None, "平手").unwrap();
+        assert_eq!(*pos, Position::startpos());
+        assert_eq!(starts.get(0, None, "平手").unwrap().0, even);
     }
 }
